@@ -1,0 +1,57 @@
+# Sluice build. `make test` and `make demo` work from a fresh clone on a machine with Go,
+# a JDK 17 and Maven; Go modules and Maven artifacts are downloaded on first use.
+
+GO        ?= go
+JAVA_HOME ?= $(shell dirname $$(dirname $$(readlink -f $$(which javac))))
+NATIVE    := build/native/linux-x86_64/libsluice.so
+POM       := planner-hook/flink/pom.xml
+MVN       := mvn -B -f $(POM) -Dorg.slf4j.simpleLogger.log.org.apache.maven.cli.transfer.Slf4jMavenTransferListener=warn
+GO_SRC    := $(shell find . -name '*.go' -not -path './build/*' -not -path '*/target/*') go.mod go.sum
+JAR       := planner-hook/flink/target/sluice-flink-0.1.0-SNAPSHOT.jar
+
+export CGO_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+
+.PHONY: all native build test test-go test-java test-long demo bench docs docs-check clean
+
+all: build
+
+## native: the Go shared library that the plugin jar carries.
+native: $(NATIVE)
+
+$(NATIVE): $(GO_SRC)
+	@mkdir -p $(dir $@)
+	$(GO) build -buildmode=c-shared -o $@ ./planner-hook/jni
+	@rm -f $(basename $@).h
+
+## build: the plugin jar with the native library inside.
+build: $(NATIVE)
+	$(MVN) -q package -DskipTests
+
+## test: Go unit tests, the generated-docs check, and the JUnit suite on a Flink MiniCluster.
+test: test-go docs-check test-java
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+test-java: $(NATIVE)
+	$(MVN) test
+
+## docs: regenerate docs/support-matrix.md from the Go registry.
+docs:
+	$(GO) run ./testkit/cmd/supportmatrix > docs/support-matrix.md
+
+docs-check:
+	$(GO) run ./testkit/cmd/supportmatrix | diff -u docs/support-matrix.md - \
+		|| (echo "docs/support-matrix.md is stale: run 'make docs'" && exit 1)
+
+## demo: a streaming Calc job on generated rows, on stock Flink and on Sluice.
+demo: build
+	$(MVN) -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=io.sluice.cli.Demo
+
+## bench: the Calc benchmark; writes docs/benchmarks.md.
+bench: build
+	$(MVN) -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=io.sluice.bench.CalcBenchmark -Dexec.args="docs/benchmarks.md"
+
+clean:
+	rm -rf build planner-hook/flink/target

@@ -1,0 +1,70 @@
+package catalog
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// ArrowType returns the Arrow type that holds values of t in Sluice's batches.
+//
+// DECIMAL(p, s) is Decimal128(p, s) at every precision; TIME is Time32 in milliseconds of the
+// day (Flink's internal int); TIMESTAMP(p ≤ 3) is a millisecond timestamp without zone and
+// TIMESTAMP_LTZ(p ≤ 3) one in UTC. Higher timestamp precisions are not mapped yet.
+func ArrowType(t Type) (arrow.DataType, error) {
+	switch t.Kind {
+	case Boolean:
+		return arrow.FixedWidthTypes.Boolean, nil
+	case TinyInt:
+		return arrow.PrimitiveTypes.Int8, nil
+	case SmallInt:
+		return arrow.PrimitiveTypes.Int16, nil
+	case Int:
+		return arrow.PrimitiveTypes.Int32, nil
+	case BigInt:
+		return arrow.PrimitiveTypes.Int64, nil
+	case Float:
+		return arrow.PrimitiveTypes.Float32, nil
+	case Double:
+		return arrow.PrimitiveTypes.Float64, nil
+	case Decimal:
+		if t.Precision < 1 || t.Precision > 38 {
+			return nil, fmt.Errorf("arrow type of %s: precision out of range", t)
+		}
+		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}, nil
+	case Char, VarChar:
+		return arrow.BinaryTypes.String, nil
+	case Binary, VarBinary:
+		return arrow.BinaryTypes.Binary, nil
+	case Date:
+		return arrow.FixedWidthTypes.Date32, nil
+	case Time:
+		return arrow.FixedWidthTypes.Time32ms, nil
+	case Timestamp:
+		if t.Precision <= 3 {
+			return &arrow.TimestampType{Unit: arrow.Millisecond}, nil
+		}
+	case TimestampLTZ:
+		if t.Precision <= 3 {
+			return &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, nil
+		}
+	}
+	return nil, fmt.Errorf("no arrow type for %s", t)
+}
+
+// ArrowSchema returns the schema of a batch whose columns have the given names and types.
+func ArrowSchema(names []string, types []Type) (*arrow.Schema, error) {
+	fields := make([]arrow.Field, len(types))
+	for i, t := range types {
+		at, err := ArrowType(t)
+		if err != nil {
+			return nil, fmt.Errorf("column %d (%s): %w", i, names[i], err)
+		}
+		fields[i] = arrow.Field{Name: names[i], Type: at, Nullable: t.Nullable}
+	}
+	return arrow.NewSchema(fields, nil), nil
+}
+
+// RowKindColumn is the name of the int8 column that carries Flink's RowKind in a changelog
+// batch; it is always the last column when present.
+const RowKindColumn = "$row_kind"

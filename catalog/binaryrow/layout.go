@@ -1,0 +1,60 @@
+// Package binaryrow holds the layout facts of Flink's BinaryRowData that both row edges use:
+// header and null-bit sizes, field slots, the inline marker of short strings and which types
+// live in the fixed-length part. The readers and writers are in sources/rowdata and
+// sinks/rowdata.
+package binaryrow
+
+import "github.com/sluice-project/sluice/catalog"
+
+// HeaderBits is the number of bits before the first null bit: the RowKind byte.
+const HeaderBits = 8
+
+// InlineMark is the highest bit of a slot: set when a string or binary of at most MaxInline
+// bytes is stored inside the slot itself.
+const InlineMark = uint64(0x80) << 56
+
+// MaxInline is the longest string or binary stored inside its slot.
+const MaxInline = 7
+
+// NullBitsSize is the size in bytes of the header plus null bits of a row with arity fields.
+func NullBitsSize(arity int) int { return ((arity + 63 + HeaderBits) / 64) * 8 }
+
+// FixedSize is the size of the header, null bits and slots of a row with arity fields.
+func FixedSize(arity int) int { return NullBitsSize(arity) + 8*arity }
+
+// SlotOffset is the offset of field i's slot from the start of the row.
+func SlotOffset(arity, i int) int { return NullBitsSize(arity) + 8*i }
+
+// NullByte and NullMask locate field i's null bit in the row.
+func NullByte(i int) int { return (i + HeaderBits) / 8 }
+
+// NullMask is the bit of field i's null flag within NullByte(i).
+func NullMask(i int) byte { return 1 << ((i + HeaderBits) % 8) }
+
+// RoundUp8 rounds n up to a multiple of 8, as the variable part pads every value.
+func RoundUp8(n int) int { return (n + 7) &^ 7 }
+
+// IsCompactTimestamp reports whether a TIMESTAMP/TIMESTAMP_LTZ of precision p is stored as
+// epoch millis in its slot (p ≤ 3).
+func IsCompactTimestamp(p int) bool { return p <= 3 }
+
+// Supported reports whether the row edges can read and write t, with a reason when not.
+func Supported(t catalog.Type) (bool, string) {
+	switch t.Kind {
+	case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt,
+		catalog.Float, catalog.Double, catalog.Date, catalog.Time,
+		catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+		return true, ""
+	case catalog.Decimal:
+		if t.Precision > 38 {
+			return false, "DECIMAL precision above 38"
+		}
+		return true, ""
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		if !IsCompactTimestamp(t.Precision) {
+			return false, t.Kind.String() + " with precision above 3 is not supported yet"
+		}
+		return true, ""
+	}
+	return false, "type " + t.String() + " is not supported by the row edges yet"
+}

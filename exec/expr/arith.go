@@ -1,0 +1,369 @@
+package expr
+
+import (
+	"errors"
+	"math"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+var errIntDiv0 = errors.New("java.lang.ArithmeticException: / by zero")
+
+func init() {
+	for _, op := range []struct{ name, doc string }{
+		{"+", "a + b on TINYINT..BIGINT, FLOAT, DOUBLE, DECIMAL: Java wrap-around for integers, Flink decimal rules (HALF_UP to the result scale, NULL on precision overflow)"},
+		{"-", "a - b and unary -a, as +"},
+		{"*", "a * b, as +"},
+		{"/", "a / b: integer division truncates and fails on zero like Java; DECIMAL quotient rounded to 38 digits then HALF_UP to the result scale"},
+		{"%", "a % b: Java remainder (sign of the dividend); integer % 0 fails"},
+		{"MOD", "MOD(a, b), as %"},
+	} {
+		register(&Function{Name: op.name, Family: "arithmetic", Doc: op.doc, compile: compileArith})
+	}
+}
+
+func compileArith(n *Node, args []Expr) (Expr, error) {
+	op := n.Op
+	if op == "MOD" {
+		op = "%"
+	}
+	if op == "-" && len(args) == 1 {
+		return compileNegate(n, args[0])
+	}
+	if len(args) != 2 {
+		return nil, unsupported("%s with %d operands", n.Op, len(args))
+	}
+	l, r, res := args[0].Type(), args[1].Type(), n.Type
+	if !l.IsNumeric() || !r.IsNumeric() || !res.IsNumeric() {
+		return nil, unsupported("%s on %s is not supported natively yet", n.Op, typeNames(args))
+	}
+	if res.Kind == catalog.Decimal {
+		for _, t := range []catalog.Type{l, r} {
+			if t.Kind == catalog.Float || t.Kind == catalog.Double {
+				return nil, unsupported("%s of %s into DECIMAL is not supported natively yet", n.Op, typeNames(args))
+			}
+		}
+		return &decimalArith{op: op[0], left: args[0], right: args[1], typ: res}, nil
+	}
+	// Java: (R) (cast(left) op cast(right)); for % a left operand of another type than the
+	// right keeps its own type (a DECIMAL becomes BIGINT).
+	leftCast := res
+	if op == "%" && !interoperable(l, r) {
+		leftCast = l
+		if l.Kind == catalog.Decimal {
+			leftCast = catalog.BigIntType(l.Nullable)
+		}
+	}
+	calc := javaPromote(leftCast, res)
+	return &primitiveArith{op: op[0], left: args[0], right: args[1], leftCast: leftCast, calc: calc, typ: res}, nil
+}
+
+// interoperable reports whether two types are the same but for nullability.
+func interoperable(a, b catalog.Type) bool { return a.WithNullable(true).Equal(b.WithNullable(true)) }
+
+// javaPromote is Java's binary numeric promotion of two primitive types.
+func javaPromote(a, b catalog.Type) catalog.Type {
+	k := catalog.Int
+	for _, t := range []catalog.Type{a, b} {
+		switch {
+		case t.Kind == catalog.Double:
+			k = catalog.Double
+		case t.Kind == catalog.Float && k != catalog.Double:
+			k = catalog.Float
+		case t.Kind == catalog.BigInt && k == catalog.Int:
+			k = catalog.BigInt
+		}
+	}
+	return catalog.Type{Kind: k, Nullable: true}
+}
+
+type primitiveArith struct {
+	op                  byte
+	left, right         Expr
+	leftCast, calc, typ catalog.Type
+}
+
+func (e *primitiveArith) Type() catalog.Type { return e.typ }
+
+func (e *primitiveArith) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	la, err := e.left.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer la.Release()
+	ra, err := e.right.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer ra.Release()
+	// Cast operands as Java does: left to leftCast, right to the result type, then both to the
+	// promoted computation type.
+	lc, err := castChain(ctx, la, e.left.Type(), e.leftCast, e.calc)
+	if err != nil {
+		return nil, err
+	}
+	defer lc.Release()
+	rc, err := castChain(ctx, ra, e.right.Type(), e.typ, e.calc)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Release()
+	n := ctx.N
+	valid := andValidity(ctx.Mem, n, lc, rc)
+	var vbits []byte
+	if valid != nil {
+		vbits = valid.Bytes()
+	}
+	calcType := e.calc.WithNullable(true)
+	var out arrow.Array
+	switch e.calc.Kind {
+	case catalog.Int:
+		buf, dst := newValues[int32](ctx.Mem, n)
+		valid = failRows(ctx, valid, intArith(e.op, values[int32](lc), values[int32](rc), dst, vbits), errIntDiv0)
+		out = makeArray(arrowType(calcType), n, valid, buf)
+	case catalog.BigInt:
+		buf, dst := newValues[int64](ctx.Mem, n)
+		valid = failRows(ctx, valid, intArith(e.op, values[int64](lc), values[int64](rc), dst, vbits), errIntDiv0)
+		out = makeArray(arrowType(calcType), n, valid, buf)
+	case catalog.Float:
+		buf, dst := newValues[float32](ctx.Mem, n)
+		floatArith(e.op, values[float32](lc), values[float32](rc), dst)
+		out = makeArray(arrowType(calcType), n, valid, buf)
+	case catalog.Double:
+		buf, dst := newValues[float64](ctx.Mem, n)
+		floatArith(e.op, values[float64](lc), values[float64](rc), dst)
+		out = makeArray(arrowType(calcType), n, valid, buf)
+	}
+	defer out.Release()
+	return castNumeric(ctx, out, calcType, e.typ)
+}
+
+// castChain casts a through each type in turn (skipping no-ops).
+func castChain(ctx *Ctx, a arrow.Array, from catalog.Type, steps ...catalog.Type) (arrow.Array, error) {
+	a.Retain()
+	cur := from
+	for _, to := range steps {
+		next, err := castNumeric(ctx, a, cur, to)
+		a.Release()
+		if err != nil {
+			return nil, err
+		}
+		a, cur = next, to
+	}
+	return a, nil
+}
+
+// intArith computes a op b; rows whose divisor is zero are returned (Java would throw there).
+func intArith[T int32 | int64](op byte, a, b, dst []T, valid []byte) (zeroDiv []int) {
+	switch op {
+	case '+':
+		for i := range dst {
+			dst[i] = a[i] + b[i]
+		}
+	case '-':
+		for i := range dst {
+			dst[i] = a[i] - b[i]
+		}
+	case '*':
+		for i := range dst {
+			dst[i] = a[i] * b[i]
+		}
+	case '/', '%':
+		for i := range dst {
+			switch {
+			case b[i] == 0:
+				if valid == nil || bitutil.BitIsSet(valid, i) {
+					zeroDiv = append(zeroDiv, i)
+				}
+			case b[i] == -1: // MIN / -1 wraps in Java (no exception)
+				if op == '/' {
+					dst[i] = -a[i]
+				} else {
+					dst[i] = 0
+				}
+			case op == '/':
+				dst[i] = a[i] / b[i]
+			default:
+				dst[i] = a[i] % b[i]
+			}
+		}
+	}
+	return zeroDiv
+}
+
+func floatArith[T float32 | float64](op byte, a, b, dst []T) {
+	switch op {
+	case '+':
+		for i := range dst {
+			dst[i] = a[i] + b[i]
+		}
+	case '-':
+		for i := range dst {
+			dst[i] = a[i] - b[i]
+		}
+	case '*':
+		for i := range dst {
+			dst[i] = a[i] * b[i]
+		}
+	case '/':
+		for i := range dst {
+			dst[i] = a[i] / b[i]
+		}
+	case '%':
+		for i := range dst {
+			dst[i] = T(math.Mod(float64(a[i]), float64(b[i])))
+		}
+	}
+}
+
+// decimalArith computes into a DECIMAL result type with DecimalDataUtils' semantics.
+type decimalArith struct {
+	op          byte
+	left, right Expr
+	typ         catalog.Type
+}
+
+func (e *decimalArith) Type() catalog.Type { return e.typ }
+
+// decimalOperand returns unscaled values and scale of a DECIMAL or integer column.
+func decimalOperand(a arrow.Array, t catalog.Type) (func(i int) *big.Int, int) {
+	if t.Kind == catalog.Decimal {
+		v := values[decimal128.Num](a)
+		return func(i int) *big.Int { return bigOf(v[i]) }, t.Scale
+	}
+	ints := integralAsInt64(a, t)
+	return func(i int) *big.Int { return big.NewInt(ints[i]) }, 0
+}
+
+func (e *decimalArith) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	la, err := e.left.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer la.Release()
+	ra, err := e.right.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer ra.Release()
+	n := ctx.N
+	lv, ls := decimalOperand(la, e.left.Type())
+	rv, rs := decimalOperand(ra, e.right.Type())
+	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
+	valid := newBitmap(ctx.Mem, n)
+	bits := valid.Bytes()
+	for i := 0; i < n; i++ {
+		if !isValid(la, i) || !isValid(ra, i) {
+			continue
+		}
+		a, b := lv(i), rv(i)
+		var v *big.Int
+		var s int
+		var err error
+		switch e.op {
+		case '+':
+			x, y, sc := alignScales(a, ls, b, rs)
+			v, s = new(big.Int).Add(x, y), sc
+		case '-':
+			x, y, sc := alignScales(a, ls, b, rs)
+			v, s = new(big.Int).Sub(x, y), sc
+		case '*':
+			v, s = new(big.Int).Mul(a, b), ls+rs
+		case '/':
+			v, s, err = divide38(a, ls, b, rs)
+		case '%':
+			v, s, err = remainder(a, ls, b, rs)
+		}
+		if err != nil {
+			ctx.fail(i, err)
+			continue
+		}
+		if d, ok := fitDecimal(v, s, e.typ.Precision, e.typ.Scale); ok {
+			dst[i] = d
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return makeArray(arrowType(e.typ), n, valid, buf), nil
+}
+
+// failRows records failed rows in ctx and makes them NULL in the validity bitmap (creating it
+// when the result had no nulls).
+func failRows(ctx *Ctx, valid *memory.Buffer, rows []int, err error) *memory.Buffer {
+	if len(rows) == 0 {
+		return valid
+	}
+	if valid == nil {
+		valid = newBitmap(ctx.Mem, ctx.N)
+		bitutil.SetBitsTo(valid.Bytes(), 0, int64(ctx.N), true)
+	}
+	for _, i := range rows {
+		bitutil.ClearBit(valid.Bytes(), i)
+		ctx.fail(i, err)
+	}
+	return valid
+}
+
+func compileNegate(n *Node, arg Expr) (Expr, error) {
+	t := arg.Type()
+	if !t.IsNumeric() {
+		return nil, unsupported("unary - on %s is not supported natively yet", t)
+	}
+	return &negate{arg: arg, typ: n.Type}, nil
+}
+
+type negate struct {
+	arg Expr
+	typ catalog.Type
+}
+
+func (e *negate) Type() catalog.Type { return e.typ }
+
+func (e *negate) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	a, err := e.arg.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Release()
+	c, err := castNumeric(ctx, a, e.arg.Type(), e.typ)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release()
+	n := ctx.N
+	valid := andValidity(ctx.Mem, n, c)
+	switch e.typ.Kind {
+	case catalog.TinyInt:
+		return negated[int8](ctx, c, valid, e.typ), nil
+	case catalog.SmallInt:
+		return negated[int16](ctx, c, valid, e.typ), nil
+	case catalog.Int:
+		return negated[int32](ctx, c, valid, e.typ), nil
+	case catalog.BigInt:
+		return negated[int64](ctx, c, valid, e.typ), nil
+	case catalog.Float:
+		return negated[float32](ctx, c, valid, e.typ), nil
+	case catalog.Double:
+		return negated[float64](ctx, c, valid, e.typ), nil
+	}
+	src := values[decimal128.Num](c)
+	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
+	for i := range dst {
+		dst[i] = src[i].Negate()
+	}
+	return makeArray(arrowType(e.typ), n, valid, buf), nil
+}
+
+func negated[T fixed](ctx *Ctx, a arrow.Array, valid *memory.Buffer, t catalog.Type) arrow.Array {
+	src := values[T](a)
+	buf, dst := newValues[T](ctx.Mem, len(src))
+	for i, v := range src {
+		dst[i] = -v
+	}
+	return makeArray(arrowType(t), len(src), valid, buf)
+}

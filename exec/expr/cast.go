@@ -1,0 +1,118 @@
+package expr
+
+import (
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+func init() {
+	register(&Function{Name: "CAST", Family: "conversion",
+		Doc: "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN to STRING, nullability and TIMESTAMP/DATE identity casts; FLOAT/DOUBLE to STRING or DECIMAL fall back (Java 17's Double.toString)",
+		compile: compileCast})
+}
+
+func compileCast(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 {
+		return nil, unsupported("CAST with %d operands", len(args))
+	}
+	from, to := args[0].Type(), n.Type
+	c := &cast{arg: args[0], typ: to}
+	switch {
+	case from.WithNullable(true).Equal(to.WithNullable(true)):
+		c.kind = castIdentity
+	case from.IsNumeric() && to.IsNumeric():
+		if to.Kind == catalog.Decimal && !from.IsIntegral() && from.Kind != catalog.Decimal {
+			return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)
+		}
+		c.kind = castNumericKind
+	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.IsIntegral() || from.Kind == catalog.Decimal || from.Kind == catalog.Boolean):
+		c.kind = castToString
+	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && from.IsString():
+		c.kind = castIdentity
+	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ) && to.Precision >= from.Precision:
+		c.kind = castIdentity
+	default:
+		return nil, unsupported("CAST from %s to %s is not supported natively yet", from, to)
+	}
+	return c, nil
+}
+
+type castKind int
+
+const (
+	castIdentity castKind = iota
+	castNumericKind
+	castToString
+)
+
+type cast struct {
+	kind castKind
+	arg  Expr
+	typ  catalog.Type
+}
+
+func (e *cast) Type() catalog.Type { return e.typ }
+
+func (e *cast) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	a, err := e.arg.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Release()
+	switch e.kind {
+	case castNumericKind:
+		return castNumeric(ctx, a, e.arg.Type(), e.typ)
+	case castToString:
+		return toStrings(ctx, a, e.arg.Type()), nil
+	}
+	a.Retain()
+	return a, nil
+}
+
+// toStrings renders integers in decimal, DECIMAL as BigDecimal#toPlainString (all scale digits)
+// and BOOLEAN as TRUE/FALSE, as Flink 2's cast rules do.
+func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
+	b := array.NewStringBuilder(ctx.Mem)
+	defer b.Release()
+	b.Reserve(a.Len())
+	switch t.Kind {
+	case catalog.Boolean:
+		bs := a.(*array.Boolean)
+		for i := 0; i < a.Len(); i++ {
+			switch {
+			case bs.IsNull(i):
+				b.AppendNull()
+			case bs.Value(i):
+				b.Append("TRUE")
+			default:
+				b.Append("FALSE")
+			}
+		}
+	case catalog.Decimal:
+		ds := values[decimal128.Num](a)
+		for i := 0; i < a.Len(); i++ {
+			if a.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			b.Append(plainString(bigOf(ds[i]), t.Scale))
+		}
+	default:
+		ints := integralAsInt64(a, t)
+		var buf []byte
+		for i := 0; i < a.Len(); i++ {
+			if a.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			buf = strconv.AppendInt(buf[:0], ints[i], 10)
+			b.BinaryBuilder.Append(buf)
+		}
+	}
+	return b.NewArray()
+}

@@ -1,0 +1,273 @@
+package expr
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+// Numeric conversions with Java's semantics: integer narrowing wraps, floating to integer
+// saturates (NaN becomes 0), DECIMAL to integer truncates toward zero and keeps the low 64 bits,
+// integer to DECIMAL yields NULL when the value does not fit the precision.
+
+// convertFixed converts each value with Go's conversion, which equals Java's primitive cast for
+// integer→integer (wrapping), integer→floating and floating→floating (IEEE rounding).
+func convertFixed[S, D fixed](src []S, dst []D) {
+	for i, v := range src {
+		dst[i] = D(v)
+	}
+}
+
+// javaD2L is Java's (long) d.
+func javaD2L(d float64) int64 {
+	switch {
+	case d != d:
+		return 0
+	case d >= 9.223372036854775807e18:
+		return math.MaxInt64
+	case d <= -9.223372036854775808e18:
+		return math.MinInt64
+	}
+	return int64(d)
+}
+
+// javaD2I is Java's (int) d.
+func javaD2I(d float64) int32 {
+	switch {
+	case d != d:
+		return 0
+	case d >= math.MaxInt32:
+		return math.MaxInt32
+	case d <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int32(d)
+}
+
+// floatToInt converts floating values to an integer type as Java's cast does: (long) for
+// BIGINT, (int) for INT, and (byte)(int) / (short)(int) for the narrower types.
+func floatToInt[S float32 | float64, D int8 | int16 | int32 | int64](src []S, dst []D) {
+	var zero D
+	wide := any(zero) == any(int64(0))
+	for i, v := range src {
+		if wide {
+			dst[i] = D(javaD2L(float64(v)))
+		} else {
+			dst[i] = D(javaD2I(float64(v)))
+		}
+	}
+}
+
+// castNumeric converts a numeric column to another numeric type.
+func castNumeric(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, error) {
+	if from.Kind == to.Kind && (from.Kind != catalog.Decimal || (from.Precision == to.Precision && from.Scale == to.Scale)) {
+		a.Retain()
+		return a, nil
+	}
+	n := a.Len()
+	switch {
+	case from.Kind == catalog.Decimal && to.Kind == catalog.Decimal:
+		return decimalToDecimal(ctx, a, from, to), nil
+	case from.Kind == catalog.Decimal:
+		return decimalToPrimitive(ctx, a, from, to), nil
+	case to.Kind == catalog.Decimal:
+		if !from.IsIntegral() {
+			return nil, unsupported("CAST from %s to DECIMAL is not supported natively yet (Java 17's Double.toString is not reproduced)", from)
+		}
+		return integralToDecimal(ctx, a, from, to), nil
+	}
+	valid := andValidity(ctx.Mem, n, a)
+	switch to.Kind {
+	case catalog.TinyInt:
+		return primitiveTo[int8](ctx, a, from, valid, to), nil
+	case catalog.SmallInt:
+		return primitiveTo[int16](ctx, a, from, valid, to), nil
+	case catalog.Int:
+		return primitiveTo[int32](ctx, a, from, valid, to), nil
+	case catalog.BigInt:
+		return primitiveTo[int64](ctx, a, from, valid, to), nil
+	case catalog.Float:
+		return primitiveTo[float32](ctx, a, from, valid, to), nil
+	case catalog.Double:
+		return primitiveTo[float64](ctx, a, from, valid, to), nil
+	}
+	return nil, unsupported("CAST from %s to %s is not supported natively yet", from, to)
+}
+
+func primitiveTo[D fixed](ctx *Ctx, a arrow.Array, from catalog.Type, valid *memory.Buffer, to catalog.Type) arrow.Array {
+	n := a.Len()
+	buf, dst := newValues[D](ctx.Mem, n)
+	var zero D
+	toInt := !isFloat(any(zero))
+	switch from.Kind {
+	case catalog.TinyInt:
+		convertFixed(values[int8](a), dst)
+	case catalog.SmallInt:
+		convertFixed(values[int16](a), dst)
+	case catalog.Int:
+		convertFixed(values[int32](a), dst)
+	case catalog.BigInt:
+		convertFixed(values[int64](a), dst)
+	case catalog.Float:
+		if toInt {
+			floatIntoInt(values[float32](a), dst)
+		} else {
+			convertFixed(values[float32](a), dst)
+		}
+	case catalog.Double:
+		if toInt {
+			floatIntoInt(values[float64](a), dst)
+		} else {
+			convertFixed(values[float64](a), dst)
+		}
+	}
+	return makeArray(arrowType(to), n, valid, buf)
+}
+
+func isFloat(v any) bool {
+	switch v.(type) {
+	case float32, float64:
+		return true
+	}
+	return false
+}
+
+// floatIntoInt dispatches floatToInt for a destination known only as fixed.
+func floatIntoInt[S float32 | float64, D fixed](src []S, dst []D) {
+	switch d := any(dst).(type) {
+	case []int8:
+		floatToInt(src, d)
+	case []int16:
+		floatToInt(src, d)
+	case []int32:
+		floatToInt(src, d)
+	case []int64:
+		floatToInt(src, d)
+	}
+}
+
+func decimalToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Array {
+	n := a.Len()
+	src := values[decimal128.Num](a)
+	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
+	valid := newBitmap(ctx.Mem, n)
+	bits := valid.Bytes()
+	for i := 0; i < n; i++ {
+		if !isValid(a, i) {
+			continue
+		}
+		if v, ok := fitDecimal(bigOf(src[i]), from.Scale, to.Precision, to.Scale); ok {
+			dst[i] = v
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return makeArray(arrowType(to), n, valid, buf)
+}
+
+func integralToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Array {
+	n := a.Len()
+	ints := integralAsInt64(a, from)
+	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
+	valid := newBitmap(ctx.Mem, n)
+	bits := valid.Bytes()
+	for i := 0; i < n; i++ {
+		if !isValid(a, i) {
+			continue
+		}
+		if v, ok := fitDecimal(big.NewInt(ints[i]), 0, to.Precision, to.Scale); ok {
+			dst[i] = v
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return makeArray(arrowType(to), n, valid, buf)
+}
+
+// integralAsInt64 widens any integer column to int64 values.
+func integralAsInt64(a arrow.Array, t catalog.Type) []int64 {
+	n := a.Len()
+	out := make([]int64, n)
+	switch t.Kind {
+	case catalog.TinyInt:
+		convertFixed(values[int8](a), out)
+	case catalog.SmallInt:
+		convertFixed(values[int16](a), out)
+	case catalog.Int:
+		convertFixed(values[int32](a), out)
+	case catalog.BigInt:
+		copy(out, values[int64](a))
+	}
+	return out
+}
+
+// decimalToFloat64 is DecimalDataUtils.doubleValue: for compact precisions the unscaled long
+// converted to double and divided by the double power of ten, otherwise BigDecimal#doubleValue
+// (correctly rounded).
+func decimalToFloat64(d decimal128.Num, t catalog.Type) float64 {
+	if t.IsCompactDecimal() {
+		return float64(int64(d.LowBits())) / float64(pow10Long[t.Scale])
+	}
+	f, _ := new(big.Float).SetPrec(0).SetRat(new(big.Rat).SetFrac(bigOf(d), pow10[t.Scale])).Float64()
+	return f
+}
+
+var pow10Long = func() [19]int64 {
+	var p [19]int64
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+func decimalToPrimitive(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Array {
+	n := a.Len()
+	src := values[decimal128.Num](a)
+	valid := andValidity(ctx.Mem, n, a)
+	switch to.Kind {
+	case catalog.Float, catalog.Double:
+		buf, dst := newValues[float64](ctx.Mem, n)
+		for i := range dst {
+			dst[i] = decimalToFloat64(src[i], from)
+		}
+		if to.Kind == catalog.Double {
+			return makeArray(arrowType(to), n, valid, buf)
+		}
+		b32, d32 := newValues[float32](ctx.Mem, n)
+		convertFixed(dst, d32)
+		buf.Release()
+		return makeArray(arrowType(to), n, valid, b32)
+	}
+	// Integral: truncate toward zero, keep the low 64 bits (BigDecimal#longValue), then narrow.
+	longs := make([]int64, n)
+	for i := range longs {
+		q := new(big.Int).Quo(bigOf(src[i]), pow10[from.Scale])
+		// big.Int#Uint64 gives the low 64 bits of |q|; negate for the two's complement.
+		longs[i] = int64(q.Uint64())
+		if q.Sign() < 0 {
+			longs[i] = -longs[i]
+		}
+	}
+	switch to.Kind {
+	case catalog.TinyInt:
+		buf, dst := newValues[int8](ctx.Mem, n)
+		convertFixed(longs, dst)
+		return makeArray(arrowType(to), n, valid, buf)
+	case catalog.SmallInt:
+		buf, dst := newValues[int16](ctx.Mem, n)
+		convertFixed(longs, dst)
+		return makeArray(arrowType(to), n, valid, buf)
+	case catalog.Int:
+		buf, dst := newValues[int32](ctx.Mem, n)
+		convertFixed(longs, dst)
+		return makeArray(arrowType(to), n, valid, buf)
+	}
+	buf, dst := newValues[int64](ctx.Mem, n)
+	copy(dst, longs)
+	return makeArray(arrowType(to), n, valid, buf)
+}

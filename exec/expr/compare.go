@@ -1,0 +1,281 @@
+package expr
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+func init() {
+	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
+		register(&Function{Name: op, Family: "comparison",
+			Doc:     "on numeric types (Java promotion; DECIMAL exact, DECIMAL vs floating by Double.compare), strings (UTF-8 bytes), BOOLEAN, DATE, TIME, TIMESTAMP",
+			compile: compileCompare})
+	}
+}
+
+// cmpKind is how two operands are compared.
+type cmpKind int
+
+const (
+	cmpInt64 cmpKind = iota
+	cmpFloat64
+	cmpDecimal       // exact, both converted to unscaled big integers at a common scale
+	cmpDecimalDouble // Double.compare(doubleValue(decimal), double)
+	cmpBytes
+	cmpBool
+)
+
+func compileCompare(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 2 {
+		return nil, unsupported("%s with %d operands", n.Op, len(args))
+	}
+	l, r := args[0].Type(), args[1].Type()
+	var k cmpKind
+	switch {
+	case l.IsNumeric() && r.IsNumeric():
+		ld, rd := l.Kind == catalog.Decimal, r.Kind == catalog.Decimal
+		lf := l.Kind == catalog.Float || l.Kind == catalog.Double
+		rf := r.Kind == catalog.Float || r.Kind == catalog.Double
+		switch {
+		case (ld && rf) || (rd && lf):
+			k = cmpDecimalDouble
+		case ld || rd:
+			k = cmpDecimal
+		case lf || rf:
+			k = cmpFloat64
+		default:
+			k = cmpInt64
+		}
+	case l.IsString() && r.IsString(), l.IsBinary() && r.IsBinary():
+		k = cmpBytes
+	case l.Kind == catalog.Boolean && r.Kind == catalog.Boolean:
+		k = cmpBool
+	case l.Kind == r.Kind && (l.Kind == catalog.Date || l.Kind == catalog.Time || l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ):
+		k = cmpInt64
+	default:
+		return nil, unsupported("comparison %s of %s is not supported natively yet", n.Op, typeNames(args))
+	}
+	return &compare{op: n.Op, kind: k, left: args[0], right: args[1], typ: n.Type}, nil
+}
+
+type compare struct {
+	op          string
+	kind        cmpKind
+	left, right Expr
+	typ         catalog.Type
+}
+
+func (e *compare) Type() catalog.Type { return e.typ }
+
+// holds reports whether c (negative, zero, positive) satisfies the operator.
+func holds(op string, c int) bool {
+	switch op {
+	case "=":
+		return c == 0
+	case "<>":
+		return c != 0
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+func (e *compare) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	la, err := e.left.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer la.Release()
+	ra, err := e.right.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer ra.Release()
+	n := ctx.N
+	out := newBitmap(ctx.Mem, n)
+	bits := out.Bytes()
+	lt, rt := e.left.Type(), e.right.Type()
+	switch e.kind {
+	case cmpInt64:
+		a, b := asInt64(la, lt), asInt64(ra, rt)
+		cmpOrdered(e.op, a, b, bits)
+	case cmpFloat64:
+		// Java promotes both to the wider floating type; float vs float stays float, which
+		// compares the same after widening to double.
+		a, b := asFloat64(la, lt), asFloat64(ra, rt)
+		cmpOrdered(e.op, a, b, bits)
+	case cmpDecimal:
+		av, as := decimalOperand(la, lt)
+		bv, bs := decimalOperand(ra, rt)
+		for i := 0; i < n; i++ {
+			if !isValid(la, i) || !isValid(ra, i) {
+				continue
+			}
+			x, y, _ := alignScales(av(i), as, bv(i), bs)
+			if holds(e.op, x.Cmp(y)) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case cmpDecimalDouble:
+		var a, b []float64
+		if lt.Kind == catalog.Decimal {
+			a, b = decimalsAsFloat64(la, lt), asFloat64(ra, rt)
+		} else {
+			a, b = asFloat64(la, lt), decimalsAsFloat64(ra, rt)
+		}
+		for i := 0; i < n; i++ {
+			if holds(e.op, javaDoubleCompare(a[i], b[i])) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case cmpBytes:
+		for i := 0; i < n; i++ {
+			if isValid(la, i) && isValid(ra, i) && holds(e.op, bytes.Compare(bytesAt(la, i), bytesAt(ra, i))) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case cmpBool:
+		a, b := la.(*array.Boolean), ra.(*array.Boolean)
+		for i := 0; i < n; i++ {
+			if holds(e.op, boolInt(a.Value(i))-boolInt(b.Value(i))) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	}
+	return makeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, la, ra), out), nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func cmpOrdered[T int64 | float64](op string, a, b []T, bits []byte) {
+	switch op {
+	case "=":
+		for i := range a {
+			if a[i] == b[i] {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case "<>":
+		for i := range a {
+			if a[i] != b[i] {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case "<":
+		for i := range a {
+			if a[i] < b[i] {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case "<=":
+		for i := range a {
+			if a[i] <= b[i] {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case ">":
+		for i := range a {
+			if a[i] > b[i] {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case ">=":
+		for i := range a {
+			if a[i] >= b[i] {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	}
+}
+
+// javaDoubleCompare is java.lang.Double.compare: -0.0 < 0.0 and NaN above everything.
+func javaDoubleCompare(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	ab, bb := javaDoubleBits(a), javaDoubleBits(b)
+	switch {
+	case ab == bb:
+		return 0
+	case ab < bb:
+		return -1
+	}
+	return 1
+}
+
+// javaDoubleBits is Double.doubleToLongBits (NaN canonicalised).
+func javaDoubleBits(f float64) int64 {
+	if f != f {
+		return 0x7ff8000000000000
+	}
+	return int64(mathFloat64bits(f))
+}
+
+// asInt64 widens an integral or temporal column to int64 values.
+func asInt64(a arrow.Array, t catalog.Type) []int64 {
+	switch t.Kind {
+	case catalog.BigInt, catalog.Timestamp, catalog.TimestampLTZ:
+		return values[int64](a)
+	case catalog.Date, catalog.Time:
+		out := make([]int64, a.Len())
+		convertFixed(values[int32](a), out)
+		return out
+	}
+	return integralAsInt64(a, t)
+}
+
+// asFloat64 widens a non-decimal numeric column to float64 values.
+func asFloat64(a arrow.Array, t catalog.Type) []float64 {
+	out := make([]float64, a.Len())
+	switch t.Kind {
+	case catalog.Double:
+		return values[float64](a)
+	case catalog.Float:
+		convertFixed(values[float32](a), out)
+	default:
+		convertFixed(integralAsInt64(a, t), out)
+	}
+	return out
+}
+
+func decimalsAsFloat64(a arrow.Array, t catalog.Type) []float64 {
+	src := values[decimal128.Num](a)
+	out := make([]float64, len(src))
+	for i, d := range src {
+		out[i] = decimalToFloat64(d, t)
+	}
+	return out
+}
+
+// bytesAt returns the bytes of row i of a string or binary column.
+func bytesAt(a arrow.Array, i int) []byte {
+	switch c := a.(type) {
+	case *array.String:
+		off := c.ValueOffsets()
+		return c.ValueBytes()[off[i]-off[0] : off[i+1]-off[0]]
+	case *array.Binary:
+		return c.Value(i)
+	}
+	return nil
+}
+
+func mathFloat64bits(f float64) uint64 { return math.Float64bits(f) }

@@ -1,0 +1,126 @@
+package expr
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/catalog/binaryrow"
+)
+
+// Function is one entry of the registry of natively evaluated functions. The registry is the
+// single source for the verdict (what compiles), and for docs/support-matrix.md.
+type Function struct {
+	// Name is Flink's internal operator name, e.g. "+", "CAST", "UPPER".
+	Name string
+	// Family groups functions in the support matrix, e.g. "arithmetic".
+	Family string
+	// Doc says what is supported and any limits.
+	Doc     string
+	compile func(n *Node, args []Expr) (Expr, error)
+}
+
+var registry = map[string]*Function{}
+
+func register(f *Function) {
+	if _, dup := registry[f.Name]; dup {
+		panic("expr: function registered twice: " + f.Name)
+	}
+	registry[f.Name] = f
+}
+
+// Functions lists the registry sorted by family, then name.
+func Functions() []Function {
+	out := make([]Function, 0, len(registry))
+	for _, f := range registry {
+		out = append(out, *f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Family != out[j].Family {
+			return out[i].Family < out[j].Family
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// SupportedType reports whether values of t can be evaluated natively, with a reason if not.
+func SupportedType(t catalog.Type) (bool, string) {
+	return binaryrow.Supported(t)
+}
+
+// Compile turns an expression tree over input columns of the given types into an Expr.
+func Compile(n *Node, input []catalog.Type) (Expr, error) {
+	if ok, why := SupportedType(n.Type); !ok {
+		return nil, unsupported("%s: %s", n.Describe(), why)
+	}
+	switch n.Kind {
+	case InputRef:
+		if n.Index < 0 || n.Index >= len(input) {
+			return nil, fmt.Errorf("input reference $%d out of range (%d columns)", n.Index, len(input))
+		}
+		return &inputRef{index: n.Index, typ: input[n.Index]}, nil
+	case Literal:
+		return newLiteral(n)
+	case Call:
+		if n.Op == "SEARCH" {
+			e, err := expandSearch(n)
+			if err != nil {
+				return nil, err
+			}
+			return Compile(e, input)
+		}
+		f, ok := registry[n.Op]
+		if !ok || f.compile == nil {
+			return nil, unsupported("function %s is not supported natively yet", n.Op)
+		}
+		args := make([]Expr, 0, len(n.Args))
+		for _, a := range n.Args {
+			if a.Kind == Literal {
+				if _, ok := a.Value.(*Sarg); ok {
+					args = append(args, nil) // consumed by SEARCH from the node
+					continue
+				}
+				if _, ok := a.Value.(Symbol); ok {
+					args = append(args, nil) // consumed by the function from the node
+					continue
+				}
+			}
+			e, err := Compile(a, input)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, e)
+		}
+		return f.compile(n, args)
+	}
+	return nil, fmt.Errorf("unknown expression kind %d", n.Kind)
+}
+
+type inputRef struct {
+	index int
+	typ   catalog.Type
+}
+
+func (e *inputRef) Type() catalog.Type { return e.typ }
+
+func (e *inputRef) Eval(_ *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	c := in.Column(e.index)
+	c.Retain()
+	return c, nil
+}
+
+func typeNames(args []Expr) string {
+	s := make([]string, len(args))
+	for i, a := range args {
+		if a == nil {
+			s[i] = "SARG"
+		} else {
+			s[i] = a.Type().String()
+		}
+	}
+	return strings.Join(s, ", ")
+}

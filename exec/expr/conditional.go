@@ -1,0 +1,313 @@
+package expr
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+func init() {
+	register(&Function{Name: "CASE", Family: "conditional", Doc: "CASE WHEN ... THEN ... ELSE ... END; branches evaluated only for the rows that take them", compile: compileCase})
+	register(&Function{Name: "COALESCE", Family: "conditional", Doc: "first non-NULL operand; later operands evaluated only where needed", compile: compileCoalesce})
+	register(&Function{Name: "SEARCH", Family: "comparison", Doc: "IN lists, BETWEEN and ranges (Calcite SARG), with Flink's NULL handling", compile: nil})
+}
+
+// branchable checks that a branch of type b can produce the result type t.
+func branchable(b, t catalog.Type) error {
+	switch {
+	case b.WithNullable(true).Equal(t.WithNullable(true)):
+		return nil
+	case b.IsNumeric() && t.IsNumeric() && t.Kind != catalog.Decimal && b.Kind != catalog.Decimal:
+		return nil
+	case b.Kind == catalog.VarChar && t.Kind == catalog.VarChar && t.Length >= b.Length:
+		return nil
+	case b.Kind == catalog.Null:
+		return nil
+	}
+	return unsupported("branch of type %s for a result of type %s", b, t)
+}
+
+// coerce converts a branch value to the result type (numeric widening only; see branchable).
+func coerce(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, error) {
+	if from.IsNumeric() && to.IsNumeric() {
+		return castNumeric(ctx, a, from, to)
+	}
+	a.Retain()
+	return a, nil
+}
+
+func compileCase(n *Node, args []Expr) (Expr, error) {
+	if len(args) < 3 || len(args)%2 == 0 {
+		return nil, unsupported("CASE with %d operands", len(args))
+	}
+	for i := 0; i+1 < len(args); i += 2 {
+		if args[i].Type().Kind != catalog.Boolean {
+			return nil, unsupported("CASE condition of type %s", args[i].Type())
+		}
+		if err := branchable(args[i+1].Type(), n.Type); err != nil {
+			return nil, err
+		}
+	}
+	if err := branchable(args[len(args)-1].Type(), n.Type); err != nil {
+		return nil, err
+	}
+	return &caseExpr{args: args, typ: n.Type}, nil
+}
+
+type caseExpr struct {
+	args []Expr
+	typ  catalog.Type
+}
+
+func (e *caseExpr) Type() catalog.Type { return e.typ }
+
+// Eval evaluates WHEN conditions in order for the rows not yet taken and each THEN (and the
+// ELSE) for the rows that take it; failures elsewhere are dropped, as Flink never evaluates
+// those operands for those rows.
+func (e *caseExpr) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	n := ctx.N
+	pick := make([]int, n) // branch index per row; -1 = undecided
+	for i := range pick {
+		pick[i] = -1
+	}
+	open := make([]byte, bitutil.BytesForBits(int64(n)))
+	bitutil.SetBitsTo(open, 0, int64(n), true)
+	var branches []arrow.Array
+	defer func() {
+		for _, b := range branches {
+			if b != nil {
+				b.Release()
+			}
+		}
+	}()
+	whens := len(e.args) / 2
+	for w := 0; w < whens; w++ {
+		keep := append([]byte(nil), open...)
+		scope := ctx.enter()
+		c, err := e.args[2*w].Eval(ctx, in)
+		ctx.leave(scope, keep)
+		if err != nil {
+			return nil, err
+		}
+		t, _ := truth(ctx.Mem, c)
+		c.Release()
+		taken := make([]byte, len(open))
+		bitutil.BitmapAnd(t.Bytes(), open, 0, 0, taken, 0, int64(n))
+		t.Release()
+		for i := 0; i < n; i++ {
+			if bitutil.BitIsSet(taken, i) {
+				pick[i] = w
+				bitutil.ClearBit(open, i)
+			}
+		}
+		b, err := e.evalBranch(ctx, in, e.args[2*w+1], taken)
+		if err != nil {
+			return nil, err
+		}
+		branches = append(branches, b)
+	}
+	for i := range pick {
+		if pick[i] < 0 {
+			pick[i] = whens
+		}
+	}
+	b, err := e.evalBranch(ctx, in, e.args[len(e.args)-1], open)
+	if err != nil {
+		return nil, err
+	}
+	branches = append(branches, b)
+	return gather(ctx, e.typ, pick, branches)
+}
+
+func (e *caseExpr) evalBranch(ctx *Ctx, in arrow.RecordBatch, arg Expr, rows []byte) (arrow.Array, error) {
+	scope := ctx.enter()
+	v, err := arg.Eval(ctx, in)
+	ctx.leave(scope, rows)
+	if err != nil {
+		return nil, err
+	}
+	defer v.Release()
+	return coerce(ctx, v, arg.Type(), e.typ)
+}
+
+func compileCoalesce(n *Node, args []Expr) (Expr, error) {
+	if len(args) == 0 {
+		return nil, unsupported("COALESCE without operands")
+	}
+	for _, a := range args {
+		if err := branchable(a.Type(), n.Type); err != nil {
+			return nil, err
+		}
+	}
+	return &coalesce{args: args, typ: n.Type}, nil
+}
+
+type coalesce struct {
+	args []Expr
+	typ  catalog.Type
+}
+
+func (e *coalesce) Type() catalog.Type { return e.typ }
+
+func (e *coalesce) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	n := ctx.N
+	pick := make([]int, n)
+	for i := range pick {
+		pick[i] = -1
+	}
+	open := make([]byte, bitutil.BytesForBits(int64(n)))
+	bitutil.SetBitsTo(open, 0, int64(n), true)
+	var branches []arrow.Array
+	defer func() {
+		for _, b := range branches {
+			b.Release()
+		}
+	}()
+	for k, arg := range e.args {
+		scope := ctx.enter()
+		v, err := arg.Eval(ctx, in)
+		ctx.leave(scope, append([]byte(nil), open...))
+		if err != nil {
+			return nil, err
+		}
+		c, err := coerce(ctx, v, arg.Type(), e.typ)
+		v.Release()
+		if err != nil {
+			return nil, err
+		}
+		branches = append(branches, c)
+		for i := 0; i < n; i++ {
+			if pick[i] < 0 && c.IsValid(i) {
+				pick[i] = k
+				bitutil.ClearBit(open, i)
+			}
+		}
+	}
+	for i := range pick {
+		if pick[i] < 0 {
+			pick[i] = len(e.args) - 1 // all NULL: the last operand's NULL
+		}
+	}
+	return gather(ctx, e.typ, pick, branches)
+}
+
+// gather builds a column of type t whose row i is row i of branches[pick[i]].
+func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow.Array, error) {
+	b := array.NewBuilder(ctx.Mem, arrowType(t))
+	defer b.Release()
+	b.Reserve(len(pick))
+	for i, k := range pick {
+		src := branches[k]
+		if src.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		if err := appendFrom(b, src, i); err != nil {
+			return nil, err
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// appendFrom appends row i of src to a builder of the same Arrow type.
+func appendFrom(b array.Builder, src arrow.Array, i int) error {
+	switch bb := b.(type) {
+	case *array.BooleanBuilder:
+		bb.Append(src.(*array.Boolean).Value(i))
+	case *array.Int8Builder:
+		bb.Append(src.(*array.Int8).Value(i))
+	case *array.Int16Builder:
+		bb.Append(src.(*array.Int16).Value(i))
+	case *array.Int32Builder:
+		bb.Append(src.(*array.Int32).Value(i))
+	case *array.Int64Builder:
+		bb.Append(src.(*array.Int64).Value(i))
+	case *array.Float32Builder:
+		bb.Append(src.(*array.Float32).Value(i))
+	case *array.Float64Builder:
+		bb.Append(src.(*array.Float64).Value(i))
+	case *array.Decimal128Builder:
+		bb.Append(src.(*array.Decimal128).Value(i))
+	case *array.StringBuilder:
+		bb.Append(src.(*array.String).Value(i))
+	case *array.BinaryBuilder:
+		bb.Append(src.(*array.Binary).Value(i))
+	case *array.Date32Builder:
+		bb.Append(src.(*array.Date32).Value(i))
+	case *array.Time32Builder:
+		bb.Append(src.(*array.Time32).Value(i))
+	case *array.TimestampBuilder:
+		bb.Append(src.(*array.Timestamp).Value(i))
+	default:
+		return fmt.Errorf("no builder for %T", b)
+	}
+	return nil
+}
+
+// expandSearch rewrites SEARCH(x, sarg) into comparisons: an OR of one conjunction per range,
+// with NULL handled as the Sarg's nullAs says.
+func expandSearch(n *Node) (*Node, error) {
+	if len(n.Args) != 2 {
+		return nil, unsupported("SEARCH with %d operands", len(n.Args))
+	}
+	x, lit := n.Args[0], n.Args[1]
+	sarg, ok := lit.Value.(*Sarg)
+	if !ok {
+		return nil, unsupported("SEARCH without a SARG literal")
+	}
+	boolType := catalog.BooleanType(true)
+	valueType := lit.Type.WithNullable(false)
+	cmp := func(op string, v any) *Node {
+		return &Node{Kind: Call, Op: op, Type: boolType, Args: []*Node{x, {Kind: Literal, Type: valueType, Value: v}}}
+	}
+	var ors []*Node
+	for _, r := range sarg.Ranges {
+		var ands []*Node
+		if r.Lower != nil && r.Upper != nil && r.Lower.Closed && r.Upper.Closed && fmt.Sprint(r.Lower.Value) == fmt.Sprint(r.Upper.Value) {
+			ors = append(ors, cmp("=", r.Lower.Value))
+			continue
+		}
+		if r.Lower != nil {
+			op := ">"
+			if r.Lower.Closed {
+				op = ">="
+			}
+			ands = append(ands, cmp(op, r.Lower.Value))
+		}
+		if r.Upper != nil {
+			op := "<"
+			if r.Upper.Closed {
+				op = "<="
+			}
+			ands = append(ands, cmp(op, r.Upper.Value))
+		}
+		switch len(ands) {
+		case 0: // unbounded both ways: any non-NULL value
+			ors = append(ors, &Node{Kind: Call, Op: "IS NOT NULL", Type: catalog.BooleanType(false), Args: []*Node{x}})
+		case 1:
+			ors = append(ors, ands[0])
+		default:
+			ors = append(ors, &Node{Kind: Call, Op: "AND", Type: boolType, Args: ands})
+		}
+	}
+	var body *Node
+	switch len(ors) {
+	case 0:
+		body = &Node{Kind: Literal, Type: boolType, Value: false}
+	case 1:
+		body = ors[0]
+	default:
+		body = &Node{Kind: Call, Op: "OR", Type: boolType, Args: ors}
+	}
+	switch sarg.NullAs {
+	case "TRUE", "FALSE":
+		isNull := &Node{Kind: Call, Op: "IS NULL", Type: catalog.BooleanType(false), Args: []*Node{x}}
+		return &Node{Kind: Call, Op: "CASE", Type: n.Type, Args: []*Node{
+			isNull, {Kind: Literal, Type: catalog.BooleanType(false), Value: sarg.NullAs == "TRUE"}, body}}, nil
+	}
+	return body, nil
+}

@@ -1,0 +1,158 @@
+package expr
+
+import (
+	"errors"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// Decimal arithmetic follows Flink's DecimalDataUtils: the exact result (or, for division, the
+// quotient rounded HALF_UP to 38 significant digits, as MathContext(38, HALF_UP)) is set to the
+// result scale with HALF_UP, and a result with more digits than the result precision is NULL.
+
+var (
+	bigTen  = big.NewInt(10)
+	pow10   [160]*big.Int
+	errDiv0 = errors.New("java.lang.ArithmeticException: Division by zero")
+)
+
+func init() {
+	pow10[0] = big.NewInt(1)
+	for i := 1; i < len(pow10); i++ {
+		pow10[i] = new(big.Int).Mul(pow10[i-1], bigTen)
+	}
+}
+
+// bigOf returns the unscaled value of d.
+func bigOf(d decimal128.Num) *big.Int { return d.BigInt() }
+
+// numDigits is the number of decimal digits of |v| (1 for zero), as BigDecimal#precision.
+func numDigits(v *big.Int) int {
+	if v.Sign() == 0 {
+		return 1
+	}
+	a := new(big.Int).Abs(v)
+	n := len(a.Text(10))
+	return n
+}
+
+// rescaleHalfUp changes the scale of unscaled value v from `from` to `to`, rounding half away
+// from zero when digits are dropped (RoundingMode.HALF_UP).
+func rescaleHalfUp(v *big.Int, from, to int) *big.Int {
+	switch {
+	case to == from:
+		return v
+	case to > from:
+		return new(big.Int).Mul(v, pow10[to-from])
+	}
+	div := pow10[from-to]
+	q, r := new(big.Int).QuoRem(v, div, new(big.Int))
+	// |r|*2 >= div rounds away from zero.
+	r.Abs(r)
+	r.Lsh(r, 1)
+	if r.Cmp(div) >= 0 {
+		if v.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return q
+}
+
+// fitDecimal sets v (at scale `scale`) to the result scale and checks the result precision:
+// DecimalData.fromBigDecimal. ok is false where Flink returns NULL.
+func fitDecimal(v *big.Int, scale, precision, resultScale int) (decimal128.Num, bool) {
+	r := rescaleHalfUp(v, scale, resultScale)
+	if numDigits(r) > precision {
+		return decimal128.Num{}, false
+	}
+	return decimal128.FromBigInt(r), true
+}
+
+// alignScales returns a and b brought to the larger of their scales.
+func alignScales(a *big.Int, sa int, b *big.Int, sb int) (*big.Int, *big.Int, int) {
+	if sa == sb {
+		return a, b, sa
+	}
+	if sa < sb {
+		return new(big.Int).Mul(a, pow10[sb-sa]), b, sb
+	}
+	return a, new(big.Int).Mul(b, pow10[sa-sb]), sa
+}
+
+// divide38 returns a/b rounded HALF_UP to 38 significant digits, as an unscaled value and scale.
+func divide38(a *big.Int, sa int, b *big.Int, sb int) (*big.Int, int, error) {
+	if b.Sign() == 0 {
+		return nil, 0, errDiv0
+	}
+	if a.Sign() == 0 {
+		return new(big.Int), sa - sb, nil
+	}
+	// value = (a * 10^sb) / (b * 10^sa); find e with N*10^e / D having 38 digits.
+	neg := (a.Sign() < 0) != (b.Sign() < 0)
+	n := new(big.Int).Abs(a)
+	d := new(big.Int).Abs(b)
+	if sb > 0 {
+		n.Mul(n, pow10[sb])
+	}
+	if sa > 0 {
+		d.Mul(d, pow10[sa])
+	}
+	e := 38 - (numDigits(n) - numDigits(d)) // quotient*10^e has 38 or 39 digits
+	num := new(big.Int).Set(n)
+	den := new(big.Int).Set(d)
+	if e >= 0 {
+		num.Mul(num, pow10[e])
+	} else {
+		den.Mul(den, pow10[-e])
+	}
+	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
+	if numDigits(q) > 38 { // one digit too many: use e-1
+		e--
+		num.Set(n)
+		den.Set(d)
+		if e >= 0 {
+			num.Mul(num, pow10[e])
+		} else {
+			den.Mul(den, pow10[-e])
+		}
+		q, r = new(big.Int).QuoRem(num, den, new(big.Int))
+	}
+	if r.Sign() != 0 {
+		r.Lsh(r, 1)
+		if r.Cmp(den) >= 0 {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	if neg {
+		q.Neg(q)
+	}
+	return q, e, nil
+}
+
+// remainder returns a rem b (sign of a), exact, at the larger scale.
+func remainder(a *big.Int, sa int, b *big.Int, sb int) (*big.Int, int, error) {
+	if b.Sign() == 0 {
+		return nil, 0, errDiv0
+	}
+	x, y, s := alignScales(a, sa, b, sb)
+	return new(big.Int).Rem(x, y), s, nil
+}
+
+// plainString renders an unscaled value at a scale as BigDecimal#toPlainString does.
+func plainString(v *big.Int, scale int) string {
+	neg := v.Sign() < 0
+	digits := new(big.Int).Abs(v).Text(10)
+	if scale > 0 {
+		for len(digits) <= scale {
+			digits = "0" + digits
+		}
+		digits = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	if neg {
+		return "-" + digits
+	}
+	return digits
+}

@@ -1,0 +1,90 @@
+// Package expr compiles Flink scalar expressions (RexNodes) into kernels over Arrow columns and
+// evaluates them with Flink's exact semantics: Java's integer arithmetic, Flink's decimal
+// rounding and overflow rules, SQL three-valued logic and Flink's string functions.
+//
+// Compile either returns an Expr or an *Unsupported error whose reason is shown to the user
+// when a job falls back to stock Flink.
+package expr
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+// NodeKind says what a Node is.
+type NodeKind int
+
+// Node kinds, as Flink's RexNode kinds.
+const (
+	InputRef NodeKind = iota
+	Literal
+	Call
+)
+
+// Node is one scalar expression as decoded from Flink's plan JSON.
+type Node struct {
+	Kind NodeKind
+	Type catalog.Type
+	// Index is the input column of an InputRef.
+	Index int
+	// Value is a Literal's value: nil (NULL), bool, int64 (integral types, DATE days, TIME
+	// millis, TIMESTAMP epoch millis), float64, decimal128.Num (unscaled at Type's scale),
+	// string (CHAR/VARCHAR), []byte (BINARY), *Sarg or Symbol.
+	Value any
+	// Op is the function of a Call: Flink's internal name without "$" and version, e.g. "+",
+	// "CAST", "UPPER", "IS NOT NULL".
+	Op   string
+	Args []*Node
+}
+
+// Symbol is a literal flag such as the BOTH of TRIM(BOTH ' ' FROM s).
+type Symbol struct {
+	Kind  string // e.g. "TRIM"
+	Value string // e.g. "BOTH"
+}
+
+// Bound is one end of a Sarg range.
+type Bound struct {
+	Value  any // as Node.Value, of the Sarg's type
+	Closed bool
+}
+
+// Range is one range of a Sarg; a nil bound is unbounded.
+type Range struct {
+	Lower, Upper *Bound
+}
+
+// Sarg is the search argument of SEARCH(x, sarg): x is in one of Ranges. NullAs says what a
+// NULL x yields: "UNKNOWN" (NULL), "TRUE" or "FALSE".
+type Sarg struct {
+	Ranges []Range
+	NullAs string
+}
+
+// Unsupported is the error Compile returns for anything Sluice cannot evaluate exactly.
+type Unsupported struct {
+	Reason string
+}
+
+func (u *Unsupported) Error() string { return u.Reason }
+
+func unsupported(format string, args ...any) error {
+	return &Unsupported{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Describe renders a node for error messages.
+func (n *Node) Describe() string {
+	switch n.Kind {
+	case InputRef:
+		return fmt.Sprintf("$%d", n.Index)
+	case Literal:
+		if d, ok := n.Value.(decimal128.Num); ok {
+			return plainString(d.BigInt(), n.Type.Scale)
+		}
+		return fmt.Sprintf("%v", n.Value)
+	}
+	return n.Op + "(...)"
+}

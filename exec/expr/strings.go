@@ -1,0 +1,389 @@
+package expr
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+func init() {
+	register(&Function{Name: "||", Family: "string", Doc: "concatenation; NULL if any operand is NULL", compile: compileConcat})
+	register(&Function{Name: "UPPER", Family: "string", Doc: "ASCII exactly as Flink; other text by Unicode full case mapping (see divergences)", compile: compileCaseMap})
+	register(&Function{Name: "LOWER", Family: "string", Doc: "as UPPER", compile: compileCaseMap})
+	register(&Function{Name: "CHAR_LENGTH", Family: "string", Doc: "number of code points", compile: compileCharLength})
+	register(&Function{Name: "SUBSTRING", Family: "string", Doc: "SUBSTRING(s FROM pos [FOR len]) in code points, Flink's rules for pos ≤ 0 and negative len", compile: compileSubstring})
+	register(&Function{Name: "TRIM", Family: "string", Doc: "BOTH/LEADING/TRAILING with a constant set of characters", compile: compileTrim})
+	register(&Function{Name: "LIKE", Family: "string", Doc: "constant pattern, optional constant ESCAPE; '_' does not match line terminators (as java.util.regex '.')", compile: compileLike})
+}
+
+// stringFn is a string → value kernel applied row by row over non-NULL rows.
+type stringFn struct {
+	args []Expr
+	typ  catalog.Type
+	// fn computes the result of row i from the operands' byte values; ok=false yields NULL.
+	str func(vals [][]byte) (string, bool)
+	i32 func(vals [][]byte) (int32, bool)
+	bl  func(vals [][]byte) (bool, bool)
+}
+
+func (e *stringFn) Type() catalog.Type { return e.typ }
+
+func (e *stringFn) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	cols := make([]arrow.Array, len(e.args))
+	for k, a := range e.args {
+		c, err := a.Eval(ctx, in)
+		if err != nil {
+			for _, p := range cols[:k] {
+				p.Release()
+			}
+			return nil, err
+		}
+		cols[k] = c
+	}
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	b := array.NewBuilder(ctx.Mem, arrowType(e.typ))
+	defer b.Release()
+	b.Reserve(ctx.N)
+	vals := make([][]byte, len(cols))
+	for i := 0; i < ctx.N; i++ {
+		null := false
+		for k, c := range cols {
+			if c.IsNull(i) {
+				null = true
+				break
+			}
+			vals[k] = valueBytes(c, i)
+		}
+		if null {
+			b.AppendNull()
+			continue
+		}
+		switch {
+		case e.str != nil:
+			if s, ok := e.str(vals); ok {
+				b.(*array.StringBuilder).Append(s)
+			} else {
+				b.AppendNull()
+			}
+		case e.i32 != nil:
+			if v, ok := e.i32(vals); ok {
+				b.(*array.Int32Builder).Append(v)
+			} else {
+				b.AppendNull()
+			}
+		default:
+			if v, ok := e.bl(vals); ok {
+				b.(*array.BooleanBuilder).Append(v)
+			} else {
+				b.AppendNull()
+			}
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// valueBytes returns row i of a string/binary column, or the little-endian bytes of an INT
+// (used for integer operands of string functions).
+func valueBytes(c arrow.Array, i int) []byte {
+	switch a := c.(type) {
+	case *array.String, *array.Binary:
+		return bytesAt(c, i)
+	case *array.Int32:
+		v := uint32(a.Value(i))
+		return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
+	case *array.Int64:
+		v := uint32(int32(a.Value(i)))
+		return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
+	}
+	return nil
+}
+
+func intOf(b []byte) int32 {
+	return int32(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+}
+
+func requireStrings(n *Node, args []Expr, from int) error {
+	for _, a := range args[from:] {
+		if a == nil || !a.Type().IsString() {
+			return unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
+		}
+	}
+	return nil
+}
+
+func compileConcat(n *Node, args []Expr) (Expr, error) {
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	if n.Type.Kind != catalog.VarChar {
+		return nil, unsupported("|| producing %s", n.Type)
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(v [][]byte) (string, bool) {
+		var sb strings.Builder
+		for _, p := range v {
+			sb.Write(p)
+		}
+		return sb.String(), true
+	}}, nil
+}
+
+var (
+	upperCaser = cases.Upper(language.Und)
+	lowerCaser = cases.Lower(language.Und)
+)
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func compileCaseMap(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 {
+		return nil, unsupported("%s with %d operands", n.Op, len(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	upper := n.Op == "UPPER"
+	return &stringFn{args: args, typ: n.Type, str: func(v [][]byte) (string, bool) {
+		s := v[0]
+		if isASCII(s) {
+			out := make([]byte, len(s))
+			for i, c := range s {
+				if upper && c >= 'a' && c <= 'z' {
+					c -= 32
+				} else if !upper && c >= 'A' && c <= 'Z' {
+					c += 32
+				}
+				out[i] = c
+			}
+			return string(out), true
+		}
+		if upper {
+			return upperCaser.String(string(s)), true
+		}
+		return lowerCaser.String(string(s)), true
+	}}, nil
+}
+
+func compileCharLength(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 {
+		return nil, unsupported("CHAR_LENGTH with %d operands", len(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	if n.Type.Kind != catalog.Int {
+		return nil, unsupported("CHAR_LENGTH returning %s", n.Type)
+	}
+	return &stringFn{args: args, typ: n.Type, i32: func(v [][]byte) (int32, bool) {
+		return int32(numChars(v[0])), true
+	}}, nil
+}
+
+// numChars counts characters as BinaryStringData#numChars: one per UTF-8 lead byte.
+func numChars(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		i += utf8LeadLen(b[i])
+		n++
+	}
+	return n
+}
+
+// utf8LeadLen is BinaryStringData's numBytesForFirstByte.
+func utf8LeadLen(b byte) int {
+	switch {
+	case b < 0x80:
+		return 1
+	case b>>5 == 0x6:
+		return 2
+	case b>>4 == 0xe:
+		return 3
+	case b>>3 == 0x1e:
+		return 4
+	}
+	return 1
+}
+
+// charSpan returns the byte range of characters [from, to) of b (clamped).
+func charSpan(b []byte, from, to int) []byte {
+	i, c := 0, 0
+	for i < len(b) && c < from {
+		i += utf8LeadLen(b[i])
+		c++
+	}
+	j := i
+	for j < len(b) && c < to {
+		j += utf8LeadLen(b[j])
+		c++
+	}
+	if i > len(b) {
+		i = len(b)
+	}
+	if j > len(b) {
+		j = len(b)
+	}
+	return b[i:j]
+}
+
+func compileSubstring(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 2 && len(args) != 3 {
+		return nil, unsupported("SUBSTRING with %d operands", len(args))
+	}
+	if err := requireStrings(n, args[:1], 0); err != nil {
+		return nil, err
+	}
+	for _, a := range args[1:] {
+		if k := a.Type().Kind; k != catalog.Int {
+			return nil, unsupported("SUBSTRING with a %s position or length", a.Type())
+		}
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(v [][]byte) (string, bool) {
+		pos := int(intOf(v[1]))
+		length := int(^uint32(0) >> 1) // Integer.MAX_VALUE
+		if len(v) == 3 {
+			length = int(intOf(v[2]))
+		}
+		return substringSQL(v[0], pos, length)
+	}}, nil
+}
+
+// substringSQL is BinaryStringDataUtil#substringSQL.
+func substringSQL(s []byte, pos, length int) (string, bool) {
+	if length < 0 {
+		return "", false
+	}
+	if len(s) == 0 {
+		return "", true
+	}
+	numChars := numChars(s)
+	var start int
+	switch {
+	case pos > 0:
+		start = pos - 1
+		if start >= numChars {
+			return "", true
+		}
+	case pos < 0:
+		start = numChars + pos
+		if start < 0 {
+			return "", true
+		}
+	}
+	end := start + length
+	if numChars-start < length {
+		end = numChars
+	}
+	return string(charSpan(s, start, end)), true
+}
+
+func compileTrim(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 3 || len(n.Args) != 3 {
+		return nil, unsupported("TRIM with %d operands", len(args))
+	}
+	sym, ok := n.Args[0].Value.(Symbol)
+	if !ok {
+		return nil, unsupported("TRIM without a flag")
+	}
+	leading := sym.Value == "BOTH" || sym.Value == "LEADING"
+	trailing := sym.Value == "BOTH" || sym.Value == "TRAILING"
+	if err := requireStrings(n, args, 1); err != nil {
+		return nil, err
+	}
+	return &stringFn{args: args[1:], typ: n.Type, str: func(v [][]byte) (string, bool) {
+		return trimChars(v[1], v[0], leading, trailing), true
+	}}, nil
+}
+
+// trimChars removes from the chosen ends every character that occurs in set.
+func trimChars(s, set []byte, leading, trailing bool) string {
+	str := string(s)
+	cut := string(set)
+	if leading {
+		str = strings.TrimLeftFunc(str, func(r rune) bool { return strings.ContainsRune(cut, r) })
+	}
+	if trailing {
+		str = strings.TrimRightFunc(str, func(r rune) bool { return strings.ContainsRune(cut, r) })
+	}
+	return str
+}
+
+func compileLike(n *Node, args []Expr) (Expr, error) {
+	if len(n.Args) != 2 && len(n.Args) != 3 {
+		return nil, unsupported("LIKE with %d operands", len(n.Args))
+	}
+	if err := requireStrings(n, args[:1], 0); err != nil {
+		return nil, err
+	}
+	pat, ok := n.Args[1].Value.(string)
+	if n.Args[1].Kind != Literal || !ok {
+		return nil, unsupported("LIKE with a pattern that is not a constant string")
+	}
+	escape := rune(0)
+	if len(n.Args) == 3 {
+		esc, ok := n.Args[2].Value.(string)
+		if n.Args[2].Kind != Literal || !ok {
+			return nil, unsupported("LIKE with an ESCAPE that is not a constant string")
+		}
+		if utf8.RuneCountInString(esc) != 1 {
+			return nil, unsupported("LIKE with an ESCAPE of %d characters (Flink rejects it)", utf8.RuneCountInString(esc))
+		}
+		escape, _ = utf8.DecodeRuneInString(esc)
+	}
+	re, err := likeRegexp(pat, escape)
+	if err != nil {
+		return nil, err
+	}
+	return &stringFn{args: args[:1], typ: n.Type, bl: func(v [][]byte) (bool, bool) {
+		return re.Match(v[0]), true
+	}}, nil
+}
+
+// likeRegexp translates a LIKE pattern as Flink does: '%' matches any sequence, '_' one
+// character other than a line terminator, the escape character makes the next '%', '_' or
+// escape literal.
+func likeRegexp(pat string, escape rune) (*regexp.Regexp, error) {
+	var sb strings.Builder
+	sb.WriteString(`^`)
+	rs := []rune(pat)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case escape != 0 && c == escape:
+			if i+1 >= len(rs) {
+				return nil, unsupported("LIKE pattern %q ends with its escape character (Flink rejects it)", pat)
+			}
+			next := rs[i+1]
+			if next != '%' && next != '_' && next != escape {
+				return nil, unsupported("LIKE pattern %q has an invalid escape sequence (Flink rejects it)", pat)
+			}
+			sb.WriteString(regexp.QuoteMeta(string(next)))
+			i++
+		case c == '%':
+			sb.WriteString(`(?s:.*)`)
+		case c == '_':
+			sb.WriteString(`[^\n\r\x{85}\x{2028}\x{2029}]`)
+		default:
+			sb.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	sb.WriteString(`$`)
+	return regexp.Compile(sb.String())
+}
+

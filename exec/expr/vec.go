@@ -1,0 +1,188 @@
+package expr
+
+import (
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+// Ctx carries what one evaluation needs: the allocator, the batch length and the rows whose
+// evaluation failed. A failing row (integer division by zero, say) does not stop evaluation at
+// once: Flink evaluates AND, OR, CASE and COALESCE lazily, so a failure counts only for rows
+// where Flink would have evaluated the failing operand. Combinators evaluate operands in a
+// scope and keep only the failures of rows that Flink evaluates; Err reports what is left.
+type Ctx struct {
+	Mem memory.Allocator
+	N   int
+
+	errRows  []byte // bitmap of failed rows in the current scope, nil when none
+	firstErr error
+}
+
+// NewCtx returns a context for evaluating batches of n rows.
+func NewCtx(mem memory.Allocator, n int) *Ctx { return &Ctx{Mem: mem, N: n} }
+
+// fail records that row i failed with err.
+func (c *Ctx) fail(i int, err error) {
+	if c.errRows == nil {
+		c.errRows = make([]byte, bitutil.BytesForBits(int64(c.N)))
+	}
+	bitutil.SetBit(c.errRows, i)
+	if c.firstErr == nil {
+		c.firstErr = err
+	}
+}
+
+// Err returns the error of the first failed row, or nil.
+func (c *Ctx) Err() error {
+	if c.errRows == nil {
+		return nil
+	}
+	for i := 0; i < c.N; i++ {
+		if bitutil.BitIsSet(c.errRows, i) {
+			return c.firstErr
+		}
+	}
+	return nil
+}
+
+// errScope is the saved failure state of an enclosing scope.
+type errScope struct {
+	rows  []byte
+	first error
+}
+
+// enter starts a new failure scope and returns the enclosing one.
+func (c *Ctx) enter() errScope {
+	s := errScope{c.errRows, c.firstErr}
+	c.errRows, c.firstErr = nil, nil
+	return s
+}
+
+// leave ends the current scope: its failures count in the enclosing scope only for rows set in
+// keep (all rows when keep is nil).
+func (c *Ctx) leave(outer errScope, keep []byte) {
+	inner, innerErr := c.errRows, c.firstErr
+	c.errRows, c.firstErr = outer.rows, outer.first
+	if inner == nil {
+		return
+	}
+	for i := 0; i < c.N; i++ {
+		if bitutil.BitIsSet(inner, i) && (keep == nil || bitutil.BitIsSet(keep, i)) {
+			c.fail(i, innerErr)
+		}
+	}
+}
+
+// Expr is a compiled scalar expression.
+type Expr interface {
+	// Type is the Flink type of the result.
+	Type() catalog.Type
+	// Eval computes the expression for every row of in. The caller releases the result.
+	Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error)
+}
+
+// fixed is every Go type stored in a fixed-width Arrow buffer that kernels compute on.
+type fixed interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
+}
+
+// values returns the typed value slice of a fixed-width array, honouring its offset. It works
+// for every Arrow type whose values buffer holds T (Int32, Date32, Time32, Timestamp, ...).
+func values[T any](a arrow.Array) []T {
+	d := a.Data()
+	buf := d.Buffers()[1]
+	if buf == nil || a.Len() == 0 {
+		return nil
+	}
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	all := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), buf.Len()/size)
+	return all[d.Offset() : d.Offset()+d.Len()]
+}
+
+// newValues allocates an output buffer of n values of T.
+func newValues[T any](mem memory.Allocator, n int) (*memory.Buffer, []T) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * size)
+	if n == 0 {
+		return buf, nil
+	}
+	return buf, unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), n)
+}
+
+// newBitmap allocates a zeroed bitmap of n bits.
+func newBitmap(mem memory.Allocator, n int) *memory.Buffer {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(int(bitutil.BytesForBits(int64(n))))
+	clear(buf.Bytes())
+	return buf
+}
+
+// makeArray wraps buffers into an array and releases the caller's references to them.
+func makeArray(dt arrow.DataType, n int, valid *memory.Buffer, bufs ...*memory.Buffer) arrow.Array {
+	all := append([]*memory.Buffer{valid}, bufs...)
+	nulls := 0
+	if valid != nil {
+		nulls = n - bitutil.CountSetBits(valid.Bytes(), 0, n)
+	}
+	a := array.MakeFromData(array.NewData(dt, n, all, nil, nulls, 0))
+	for _, b := range all {
+		if b != nil {
+			b.Release()
+		}
+	}
+	return a
+}
+
+// andValidity returns the validity bitmap that is set where every input is valid, or nil when
+// no input has nulls.
+func andValidity(mem memory.Allocator, n int, inputs ...arrow.Array) *memory.Buffer {
+	var out *memory.Buffer
+	for _, a := range inputs {
+		if a.NullN() == 0 {
+			continue
+		}
+		d := a.Data()
+		bits := d.Buffers()[0].Bytes()
+		if out == nil {
+			out = newBitmap(mem, n)
+			bitutil.CopyBitmap(bits, d.Offset(), n, out.Bytes(), 0)
+			continue
+		}
+		bitutil.BitmapAnd(out.Bytes(), bits, 0, int64(d.Offset()), out.Bytes(), 0, int64(n))
+	}
+	return out
+}
+
+// isValid reports whether row i of a is not null, for arrays whose validity may be absent.
+func isValid(a arrow.Array, i int) bool { return a.NullN() == 0 || a.IsValid(i) }
+
+// validBits returns a's validity bitmap and offset, or nil when a has no nulls.
+func validBits(a arrow.Array) ([]byte, int) {
+	if a.NullN() == 0 {
+		return nil, 0
+	}
+	return a.Data().Buffers()[0].Bytes(), a.Data().Offset()
+}
+
+// arrowType is catalog.ArrowType for types that compile already checked.
+func arrowType(t catalog.Type) arrow.DataType {
+	at, err := catalog.ArrowType(t)
+	if err != nil {
+		panic("expr: " + err.Error())
+	}
+	return at
+}
+
+// nullArray returns an all-null array of type t.
+func nullArray(mem memory.Allocator, t catalog.Type, n int) arrow.Array {
+	return array.MakeArrayOfNull(mem, arrowType(t), n)
+}

@@ -1,0 +1,34 @@
+package io.sluice;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/** The options a user sets in the Flink configuration or with {@code SET 'key' = 'value'}. */
+public final class SluiceOptions {
+    private SluiceOptions() {}
+
+    public static final ConfigOption<Boolean> ENABLED =
+            ConfigOptions.key("sluice.enabled")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription("Run supported jobs natively. When false every job runs on stock Flink.");
+
+    public static final ConfigOption<Integer> BATCH_ROWS =
+            ConfigOptions.key("sluice.batch.rows")
+                    .intType()
+                    .defaultValue(8192)
+                    .withDescription("Rows buffered at a row edge before a batch is sent to the native pipeline.");
+
+    public static final ConfigOption<Boolean> LOG_FALLBACK_REASONS =
+            ConfigOptions.key("sluice.log-fallback-reasons")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription("Log, at INFO, why a job runs on stock Flink.");
+
+    /** Test hook: the native pipeline panics after this many batches (0 = never). */
+    public static final ConfigOption<Integer> DEBUG_PANIC_AFTER_BATCHES =
+            ConfigOptions.key("sluice.debug.panic-after-batches")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription("For tests only: make the native pipeline panic after N batches.");
+}

@@ -1,0 +1,85 @@
+package io.sluice.jni;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * The one place where Java calls into Sluice's Go library. The library is extracted from the jar
+ * and loaded once per JVM; every native method either returns normally or throws {@link
+ * NativeException} with the Go error or panic message.
+ *
+ * <p>Native objects are identified by {@code long} handles and must be released with {@link
+ * #close(long)}.
+ */
+public final class NativeLib {
+    private static final String RESOURCE = "/native/linux-x86_64/libsluice.so";
+    private static volatile boolean loaded;
+
+    private NativeLib() {}
+
+    /** Loads the library if this JVM has not loaded it yet. */
+    public static void ensureLoaded() {
+        if (loaded) {
+            return;
+        }
+        synchronized (NativeLib.class) {
+            if (loaded) {
+                return;
+            }
+            String override = System.getProperty("sluice.native.library");
+            if (override != null) {
+                System.load(override);
+            } else {
+                System.load(extract().toString());
+            }
+            loaded = true;
+        }
+    }
+
+    private static Path extract() {
+        String arch = System.getProperty("os.arch");
+        if (!"amd64".equals(arch) && !"x86_64".equals(arch)) {
+            throw new UnsupportedOperationException("Sluice's native library is built for linux-x86_64, not " + arch);
+        }
+        try (InputStream in = NativeLib.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(
+                        "Sluice native library " + RESOURCE + " is missing from the jar; build with `make build`");
+            }
+            Path file = Files.createTempFile("libsluice", ".so");
+            file.toFile().deleteOnExit();
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            return file;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot extract Sluice native library", e);
+        }
+    }
+
+    /**
+     * Judges an island plan (UTF-8 JSON, see planner-hook/plan) and returns the verdict as UTF-8
+     * JSON: {"supported": bool, "nodes": [{"id", "type", "supported", "reasons": [...]}]}.
+     */
+    public static native byte[] verdict(byte[] planJson);
+
+    /** Compiles an island plan into a native pipeline and returns its handle. */
+    public static native long open(byte[] planJson);
+
+    /**
+     * Runs one batch of BinaryRowData rows through the pipeline. Row i of the input is
+     * inData[inOffsets[i] .. inOffsets[i+1]). Output rows are written the same way into outData and
+     * outOffsets. Returns the number of output rows, or -(bytes needed) when outData is too small;
+     * the output is then kept and {@link #drain} fetches it into a larger buffer.
+     */
+    public static native long process(
+            long handle, ByteBuffer inData, ByteBuffer inOffsets, int rows, ByteBuffer outData, ByteBuffer outOffsets);
+
+    /** Copies a pending output (see {@link #process}) and returns its row count. */
+    public static native long drain(long handle, ByteBuffer outData, ByteBuffer outOffsets);
+
+    /** Releases a native object. */
+    public static native void close(long handle);
+}

@@ -1,0 +1,173 @@
+package io.sluice.runtime;
+
+import io.sluice.jni.NativeLib;
+
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Row edge in and out of a native Calc pipeline. Input rows are buffered as BinaryRowData bytes
+ * and handed to Go one batch at a time (one JNI call per batch); output rows are BinaryRowData
+ * bytes written by Go and wrapped without per-field work. Each output row keeps the record
+ * timestamp of the input row it came from, as Flink's Calc does.
+ *
+ * <p>A batch is flushed when it holds {@code sluice.batch.rows} rows, before a watermark is
+ * forwarded, before a checkpoint barrier and at the end of input.
+ */
+public class NativeCalcOperator extends AbstractStreamOperator<RowData>
+        implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+
+    /** Batches processed natively in this JVM, by every instance (tests use it to prove native execution). */
+    public static final java.util.concurrent.atomic.AtomicLong BATCHES_PROCESSED = new java.util.concurrent.atomic.AtomicLong();
+
+    private final byte[] islandJson;
+    private final RowType inputType;
+    private final RowType outputType;
+    private final int batchRows;
+
+    private transient long handle;
+    private transient RowDataSerializer inputSerializer;
+    private transient ByteBuffer inData;
+    private transient ByteBuffer inOffsets;
+    private transient ByteBuffer outData;
+    private transient ByteBuffer outOffsets;
+    private transient long[] timestamps;
+    private transient boolean[] hasTimestamp;
+    private transient int rows;
+    private transient StreamRecord<RowData> reuse;
+
+    public NativeCalcOperator(byte[] islandJson, RowType inputType, RowType outputType, int batchRows) {
+        this.islandJson = islandJson;
+        this.inputType = inputType;
+        this.outputType = outputType;
+        this.batchRows = batchRows;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        NativeLib.ensureLoaded();
+        handle = NativeLib.open(islandJson);
+        inputSerializer = new RowDataSerializer(inputType);
+        inData = direct(64 * 1024);
+        inOffsets = direct((batchRows + 1) * 4);
+        outData = direct(64 * 1024);
+        outOffsets = direct((2 * batchRows + 2) * 4);
+        timestamps = new long[batchRows];
+        hasTimestamp = new boolean[batchRows];
+        reuse = new StreamRecord<>(null);
+    }
+
+    private static ByteBuffer direct(int capacity) {
+        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+    }
+
+    @Override
+    public void processElement(StreamRecord<RowData> element) throws Exception {
+        BinaryRowData row = inputSerializer.toBinaryRow(element.getValue());
+        int size = row.getSizeInBytes();
+        int pos = inData.position();
+        if (inData.remaining() < size) {
+            ByteBuffer bigger = direct(Math.max(inData.capacity() * 2, pos + size));
+            inData.flip();
+            bigger.put(inData);
+            inData = bigger;
+        }
+        MemorySegment[] segs = row.getSegments();
+        if (segs.length == 1) {
+            segs[0].get(row.getOffset(), inData, size);
+        } else {
+            inData.put(org.apache.flink.table.data.binary.BinarySegmentUtils.copyToBytes(segs, row.getOffset(), size));
+        }
+        inOffsets.putInt(rows * 4, pos);
+        timestamps[rows] = element.getTimestamp();
+        hasTimestamp[rows] = element.hasTimestamp();
+        rows++;
+        if (rows >= batchRows) {
+            flush();
+        }
+    }
+
+    /** Sends the buffered rows through the native pipeline and emits the result. */
+    private void flush() {
+        if (rows == 0) {
+            return;
+        }
+        inOffsets.putInt(rows * 4, inData.position());
+        long result = NativeLib.process(handle, inData, inOffsets, rows, outData, outOffsets);
+        BATCHES_PROCESSED.incrementAndGet();
+        if (result < 0) {
+            outData = direct((int) Math.max(-result, outData.capacity() * 2L));
+            result = NativeLib.drain(handle, outData, outOffsets);
+        }
+        int outRows = (int) result;
+        if (outRows > 0) {
+            int total = outOffsets.getInt(outRows * 4);
+            byte[] bytes = new byte[total];
+            outData.get(0, bytes, 0, total);
+            MemorySegment seg = MemorySegmentFactory.wrap(bytes);
+            int arity = outputType.getFieldCount();
+            for (int i = 0; i < outRows; i++) {
+                int start = outOffsets.getInt(i * 4);
+                int end = outOffsets.getInt((i + 1) * 4);
+                int source = outOffsets.getInt((outRows + 1 + i) * 4);
+                BinaryRowData out = new BinaryRowData(arity);
+                out.pointTo(seg, start, end - start);
+                if (hasTimestamp[source]) {
+                    reuse.replace(out, timestamps[source]);
+                } else {
+                    reuse.replace(out);
+                    reuse.eraseTimestamp();
+                }
+                output.collect(reuse);
+            }
+        }
+        rows = 0;
+        inData.clear();
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        flush();
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        flush();
+        super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        flush();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        flush();
+        super.finish();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (handle != 0) {
+            NativeLib.close(handle);
+            handle = 0;
+        }
+        super.close();
+    }
+}

@@ -1,0 +1,133 @@
+package io.sluice.testing;
+
+import io.sluice.Sluice;
+import io.sluice.planner.Verdict;
+import io.sluice.runtime.NativeCalcOperator;
+
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Runs a {@link ParityCase} on stock Flink and on Flink with Sluice, in the same MiniCluster, and
+ * asserts that both produce the same changelog (every row, RowKind and field; in order) or both
+ * fail, and that the Sluice run was native (or fell back) as the case demands.
+ */
+public final class ParityHarness {
+    private ParityHarness() {}
+
+    /** What one engine produced: rows, or the failure. */
+    public record Outcome(List<Row> rows, Throwable failure) {
+        boolean failed() {
+            return failure != null;
+        }
+    }
+
+    public static void check(ParityCase c) {
+        Outcome flink = run(c, false);
+        StreamTableEnvironment tEnv = newEnv(c, true);
+        Verdict verdict = Sluice.verdict(tEnv, c.query());
+        if (c.expectNative()) {
+            assertTrue(verdict.isNative(), () -> c.name() + ": expected native, got\n" + verdict);
+        } else {
+            assertFalse(verdict.isNative(), () -> c.name() + ": expected a fallback, got\n" + verdict);
+            String reasons = String.join("\n", verdict.reasons());
+            assertTrue(reasons.contains(c.reason()),
+                    () -> c.name() + ": fallback reasons do not mention '" + c.reason() + "':\n" + verdict);
+        }
+        long before = NativeCalcOperator.BATCHES_PROCESSED.get();
+        Outcome sluice = collect(tEnv, c.query());
+        long batches = NativeCalcOperator.BATCHES_PROCESSED.get() - before;
+        if (c.expectNative() && !c.rows().isEmpty()) {
+            assertTrue(batches > 0, c.name() + ": plan was native but no batch ran natively");
+        }
+        if (!c.expectNative()) {
+            assertEquals(0, batches, c.name() + ": fallback case ran native batches");
+        }
+        compare(c.name(), flink, sluice);
+    }
+
+    static void compare(String name, Outcome flink, Outcome sluice) {
+        if (flink.failed() || sluice.failed()) {
+            if (flink.failed() && sluice.failed()) {
+                return;
+            }
+            fail(name + ": one engine failed.\nFlink: " + describe(flink) + "\nSluice: " + describe(sluice));
+        }
+        assertEquals(render(flink.rows()), render(sluice.rows()), name + ": outputs differ");
+    }
+
+    private static String describe(Outcome o) {
+        if (o.failed()) {
+            Throwable t = o.failure();
+            while (t.getCause() != null) {
+                t = t.getCause();
+            }
+            return "failed: " + t;
+        }
+        return o.rows().size() + " rows " + render(o.rows());
+    }
+
+    /** Renders rows exactly: kind, and every field with its Java class, doubles by their bits. */
+    static String render(List<Row> rows) {
+        StringBuilder sb = new StringBuilder();
+        for (Row r : rows) {
+            sb.append(r.getKind().shortString()).append('(');
+            for (int i = 0; i < r.getArity(); i++) {
+                Object v = r.getField(i);
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                if (v == null) {
+                    sb.append("null");
+                } else if (v instanceof Double d) {
+                    sb.append(d).append("d#").append(Long.toHexString(Double.doubleToRawLongBits(d)));
+                } else if (v instanceof Float f) {
+                    sb.append(f).append("f#").append(Integer.toHexString(Float.floatToRawIntBits(f)));
+                } else if (v instanceof java.math.BigDecimal b) {
+                    sb.append(b.toPlainString()).append("@").append(b.scale());
+                } else {
+                    sb.append(v).append(':').append(v.getClass().getSimpleName());
+                }
+            }
+            sb.append(")\n");
+        }
+        return sb.toString();
+    }
+
+    public static Outcome run(ParityCase c, boolean sluice) {
+        return collect(newEnv(c, sluice), c.query());
+    }
+
+    public static StreamTableEnvironment newEnv(ParityCase c, boolean sluice) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        if (sluice) {
+            Sluice.install(tEnv);
+        }
+        String id = RowsTableFactory.register(c.rows());
+        tEnv.executeSql("CREATE TABLE t (" + c.schema() + ") WITH ('connector' = '"
+                + RowsTableFactory.IDENTIFIER + "', 'data-id' = '" + id + "')");
+        return tEnv;
+    }
+
+    public static Outcome collect(StreamTableEnvironment tEnv, String query) {
+        List<Row> out = new ArrayList<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql(query).collect()) {
+            it.forEachRemaining(out::add);
+            return new Outcome(out, null);
+        } catch (Exception e) {
+            return new Outcome(out, e);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.sluice.testing;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A bounded test source ('connector' = 'sluice-test-rows') that emits rows registered with {@link
+ * #register}, RowKinds included, in order, from one subtask.
+ */
+public class RowsTableFactory implements DynamicTableSourceFactory {
+    public static final String IDENTIFIER = "sluice-test-rows";
+    private static final Map<String, List<Row>> DATA = new ConcurrentHashMap<>();
+    private static final AtomicInteger IDS = new AtomicInteger();
+
+    static final ConfigOption<String> DATA_ID = ConfigOptions.key("data-id").stringType().noDefaultValue();
+
+    /** Registers rows and returns the id to put in the table's 'data-id' option. */
+    public static String register(List<Row> rows) {
+        String id = "rows-" + IDS.incrementAndGet();
+        DATA.put(id, new ArrayList<>(rows));
+        return id;
+    }
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(DATA_ID);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of();
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validate();
+        String id = helper.getOptions().get(DATA_ID);
+        List<Row> rows = DATA.get(id);
+        if (rows == null) {
+            throw new IllegalArgumentException("no rows registered under data-id " + id);
+        }
+        return new Source(context.getPhysicalRowDataType(), rows);
+    }
+
+    private static final class Source implements ScanTableSource {
+        private final DataType type;
+        private final List<Row> rows;
+
+        Source(DataType type, List<Row> rows) {
+            this.type = type;
+            this.rows = rows;
+        }
+
+        @Override
+        public ChangelogMode getChangelogMode() {
+            boolean insertOnly = rows.stream().allMatch(r -> r.getKind() == RowKind.INSERT);
+            return insertOnly ? ChangelogMode.insertOnly() : ChangelogMode.all();
+        }
+
+        @Override
+        public ScanRuntimeProvider getScanRuntimeProvider(ScanContext ctx) {
+            DataStructureConverter converter = ctx.createDataStructureConverter(type);
+            RowType rowType = (RowType) type.getLogicalType();
+            return new DataStreamScanProvider() {
+                @Override
+                public DataStream<RowData> produceDataStream(
+                        ProviderContext providerContext, StreamExecutionEnvironment env) {
+                    converter.open(org.apache.flink.table.connector.RuntimeConverter.Context.create(
+                            RowsTableFactory.class.getClassLoader()));
+                    List<RowData> data = new ArrayList<>();
+                    for (Row r : rows) {
+                        RowData rd = (RowData) converter.toInternal(r);
+                        rd.setRowKind(r.getKind());
+                        data.add(rd);
+                    }
+                    return env.fromData(data, InternalTypeInfo.of(rowType)).setParallelism(1);
+                }
+
+                @Override
+                public boolean isBounded() {
+                    return true;
+                }
+            };
+        }
+
+        @Override
+        public DynamicTableSource copy() {
+            return new Source(type, rows);
+        }
+
+        @Override
+        public String asSummaryString() {
+            return "sluice-test-rows";
+        }
+    }
+}

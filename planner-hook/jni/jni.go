@@ -1,0 +1,208 @@
+// Command jni is Sluice's shared library (built with -buildmode=c-shared) and the only place
+// where Go meets the JVM. Each exported function matches a native method of
+// io.sluice.jni.NativeLib, recovers every panic, and turns errors and panics into
+// io.sluice.jni.NativeException. Native objects cross the boundary as runtime/cgo handles.
+package main
+
+/*
+#include <jni.h>
+#include <stdlib.h>
+
+static jbyteArray sluice_new_bytes(JNIEnv* env, const void* p, jsize n) {
+	jbyteArray a = (*env)->NewByteArray(env, n);
+	if (a != NULL) (*env)->SetByteArrayRegion(env, a, 0, n, (const jbyte*)p);
+	return a;
+}
+static jsize sluice_array_len(JNIEnv* env, jbyteArray a) { return (*env)->GetArrayLength(env, a); }
+static void sluice_get_bytes(JNIEnv* env, jbyteArray a, jsize n, void* dst) {
+	(*env)->GetByteArrayRegion(env, a, 0, n, (jbyte*)dst);
+}
+static void* sluice_buf_addr(JNIEnv* env, jobject b) { return (*env)->GetDirectBufferAddress(env, b); }
+static jlong sluice_buf_cap(JNIEnv* env, jobject b) { return (*env)->GetDirectBufferCapacity(env, b); }
+static void sluice_throw(JNIEnv* env, const char* msg) {
+	jclass c = (*env)->FindClass(env, "io/sluice/jni/NativeException");
+	if (c != NULL) (*env)->ThrowNew(env, c, msg);
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/cgo"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/sluice-project/sluice/planner-hook/plan"
+)
+
+func main() {}
+
+// throw raises NativeException in the calling Java thread; the native method then returns.
+func throw(env *C.JNIEnv, msg string) {
+	cs := C.CString(msg)
+	defer C.free(unsafe.Pointer(cs))
+	C.sluice_throw(env, cs)
+}
+
+// guard converts a panic into a Java exception. Use as `defer guard(env, "what")`.
+func guard(env *C.JNIEnv, what string) {
+	if r := recover(); r != nil {
+		throw(env, fmt.Sprintf("sluice native panic in %s: %v\n%s", what, r, debug.Stack()))
+	}
+}
+
+func goBytes(env *C.JNIEnv, a C.jbyteArray) []byte {
+	n := C.sluice_array_len(env, a)
+	b := make([]byte, int(n))
+	if n > 0 {
+		C.sluice_get_bytes(env, a, n, unsafe.Pointer(&b[0]))
+	}
+	return b
+}
+
+func javaBytes(env *C.JNIEnv, b []byte) C.jbyteArray {
+	var p unsafe.Pointer
+	if len(b) > 0 {
+		p = unsafe.Pointer(&b[0])
+	}
+	return C.sluice_new_bytes(env, p, C.jsize(len(b)))
+}
+
+// directBuffer returns the memory of a direct ByteBuffer.
+func directBuffer(env *C.JNIEnv, buf C.jobject) ([]byte, error) {
+	addr := C.sluice_buf_addr(env, buf)
+	capacity := int(C.sluice_buf_cap(env, buf))
+	if addr == nil || capacity < 0 {
+		return nil, fmt.Errorf("not a direct ByteBuffer")
+	}
+	return unsafe.Slice((*byte)(addr), capacity), nil
+}
+
+func int32s(b []byte) []int32 {
+	if len(b) < 4 {
+		return nil
+	}
+	return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
+}
+
+//export Java_io_sluice_jni_NativeLib_verdict
+func Java_io_sluice_jni_NativeLib_verdict(env *C.JNIEnv, _ C.jclass, planJSON C.jbyteArray) (res C.jbyteArray) {
+	defer guard(env, "verdict")
+	out, err := plan.JudgeJSON(goBytes(env, planJSON))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}
+
+//export Java_io_sluice_jni_NativeLib_open
+func Java_io_sluice_jni_NativeLib_open(env *C.JNIEnv, _ C.jclass, planJSON C.jbyteArray) C.jlong {
+	defer guard(env, "open")
+	p, err := plan.OpenRowPipeline(goBytes(env, planJSON))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(p))
+}
+
+func pipelineOf(h C.jlong) (*plan.RowPipeline, error) {
+	if h == 0 {
+		return nil, fmt.Errorf("native pipeline handle is 0 (closed or never opened)")
+	}
+	p, ok := cgo.Handle(h).Value().(*plan.RowPipeline)
+	if !ok {
+		return nil, fmt.Errorf("handle %d is not a pipeline", h)
+	}
+	return p, nil
+}
+
+//export Java_io_sluice_jni_NativeLib_process
+func Java_io_sluice_jni_NativeLib_process(env *C.JNIEnv, _ C.jclass, h C.jlong, inData, inOffsets C.jobject, rows C.jint, outData, outOffsets C.jobject) C.jlong {
+	defer guard(env, "process")
+	p, err := pipelineOf(h)
+	if err == nil {
+		err = process(env, p, inData, inOffsets, int(rows))
+	}
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	n, err := drain(env, p, outData, outOffsets)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(n)
+}
+
+func process(env *C.JNIEnv, p *plan.RowPipeline, inData, inOffsets C.jobject, rows int) error {
+	data, err := directBuffer(env, inData)
+	if err != nil {
+		return fmt.Errorf("input data: %w", err)
+	}
+	offs, err := directBuffer(env, inOffsets)
+	if err != nil {
+		return fmt.Errorf("input offsets: %w", err)
+	}
+	o := int32s(offs)
+	if rows < 0 || len(o) < rows+1 {
+		return fmt.Errorf("input offsets hold %d entries for %d rows", len(o), rows)
+	}
+	return p.Process(data, o[:rows+1])
+}
+
+// drain copies the pipeline's pending output into Java's buffers. It returns the number of
+// rows, or -(bytes needed) when outData is too small (the output stays pending).
+func drain(env *C.JNIEnv, p *plan.RowPipeline, outData, outOffsets C.jobject) (int64, error) {
+	out, offsets, sel := p.Output()
+	data, err := directBuffer(env, outData)
+	if err != nil {
+		return 0, fmt.Errorf("output data: %w", err)
+	}
+	if len(out) > len(data) {
+		return -int64(len(out)), nil
+	}
+	offBuf, err := directBuffer(env, outOffsets)
+	if err != nil {
+		return 0, fmt.Errorf("output offsets: %w", err)
+	}
+	m := len(offsets) - 1
+	o := int32s(offBuf)
+	if len(o) < 2*m+1 {
+		return 0, fmt.Errorf("output offsets hold %d entries, %d rows need %d", len(o), m, 2*m+1)
+	}
+	copy(data, out)
+	copy(o, offsets)
+	copy(o[m+1:], sel)
+	return int64(m), nil
+}
+
+//export Java_io_sluice_jni_NativeLib_drain
+func Java_io_sluice_jni_NativeLib_drain(env *C.JNIEnv, _ C.jclass, h C.jlong, outData, outOffsets C.jobject) C.jlong {
+	defer guard(env, "drain")
+	p, err := pipelineOf(h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	n, err := drain(env, p, outData, outOffsets)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	if n < 0 {
+		throw(env, fmt.Sprintf("output buffer still too small: %d bytes needed", -n))
+		return 0
+	}
+	return C.jlong(n)
+}
+
+//export Java_io_sluice_jni_NativeLib_close
+func Java_io_sluice_jni_NativeLib_close(env *C.JNIEnv, _ C.jclass, h C.jlong) {
+	defer guard(env, "close")
+	if h != 0 {
+		cgo.Handle(h).Delete()
+	}
+}

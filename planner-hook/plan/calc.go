@@ -1,0 +1,115 @@
+package plan
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/catalog/binaryrow"
+	"github.com/sluice-project/sluice/exec/calc"
+	"github.com/sluice-project/sluice/exec/expr"
+)
+
+// CalcType is the exec-node type of Flink's stream Calc.
+const CalcType = "stream-exec-calc_1"
+
+// calcJSON is StreamExecCalc's JSON.
+type calcJSON struct {
+	Projection []json.RawMessage `json:"projection"`
+	Condition  json.RawMessage   `json:"condition"`
+	OutputType json.RawMessage   `json:"outputType"`
+}
+
+// calcPlan is a decoded and compiled Calc node.
+type calcPlan struct {
+	inNames     []string
+	inTypes     []catalog.Type
+	outNames    []string
+	outTypes    []catalog.Type
+	projections []expr.Expr
+	condition   expr.Expr
+}
+
+// compileCalc decodes a Calc node and compiles its expressions. Every reason it cannot run
+// natively is returned (reasons), separate from malformed input (err).
+func compileCalc(n *IslandNode) (p *calcPlan, reasons []string, err error) {
+	var j calcJSON
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("calc %s: %w", n.Name, err)
+	}
+	p = &calcPlan{}
+	p.inNames, p.inTypes, err = n.RowFields()
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := catalog.ParseType(j.OutputType)
+	if err != nil {
+		return nil, nil, fmt.Errorf("calc %s output type: %w", n.Name, err)
+	}
+	p.outNames, p.outTypes, err = rowFields(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("calc %s output type: %w", n.Name, err)
+	}
+	for i, t := range p.inTypes {
+		if ok, why := binaryrow.Supported(t); !ok {
+			reasons = append(reasons, fmt.Sprintf("input column %s: %s", p.inNames[i], why))
+		}
+	}
+	for i, t := range p.outTypes {
+		if ok, why := binaryrow.Supported(t); !ok {
+			reasons = append(reasons, fmt.Sprintf("output column %s: %s", p.outNames[i], why))
+		}
+	}
+	compile := func(what string, raw json.RawMessage) (expr.Expr, error) {
+		node, err := DecodeRex(raw)
+		if err == nil {
+			var e expr.Expr
+			e, err = expr.Compile(node, p.inTypes)
+			if err == nil {
+				return e, nil
+			}
+		}
+		var u *expr.Unsupported
+		if errors.As(err, &u) {
+			reasons = append(reasons, fmt.Sprintf("%s: %s", what, u.Reason))
+			return nil, nil
+		}
+		return nil, fmt.Errorf("calc %s %s: %w", n.Name, what, err)
+	}
+	for i, raw := range j.Projection {
+		e, err := compile(fmt.Sprintf("projection %d (%s)", i, nameAt(p.outNames, i)), raw)
+		if err != nil {
+			return nil, nil, err
+		}
+		p.projections = append(p.projections, e)
+	}
+	if len(j.Condition) > 0 && string(j.Condition) != "null" {
+		e, err := compile("condition", j.Condition)
+		if err != nil {
+			return nil, nil, err
+		}
+		p.condition = e
+	}
+	if len(reasons) == 0 {
+		for i, e := range p.projections {
+			if !e.Type().WithNullable(true).Equal(p.outTypes[i].WithNullable(true)) {
+				reasons = append(reasons, fmt.Sprintf("projection %d computes %s where the plan expects %s", i, e.Type(), p.outTypes[i]))
+			}
+		}
+	}
+	return p, reasons, nil
+}
+
+func nameAt(names []string, i int) string {
+	if i < len(names) {
+		return names[i]
+	}
+	return "?"
+}
+
+func (p *calcPlan) operator(mem memory.Allocator) (*calc.Calc, error) {
+	return calc.New(p.projections, p.condition, p.outNames, mem)
+}

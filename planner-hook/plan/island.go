@@ -1,0 +1,96 @@
+// Package plan decodes the island plans that the Flink planner hook sends (Flink's own exec-node
+// JSON, the format of COMPILE PLAN), judges whether every node can run natively, and builds the
+// native pipelines that run them.
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+// SupportedVersion is the island envelope version this package reads.
+const SupportedVersion = 1
+
+// Island is the part of a Flink plan between its source and sink edges.
+type Island struct {
+	Version int               `json:"version"`
+	Nodes   []IslandNode      `json:"nodes"`
+	Options map[string]string `json:"options"`
+}
+
+// IslandNode is one exec node with the row type it reads.
+type IslandNode struct {
+	// Name is the planner's name for the node, e.g. "Calc#12".
+	Name string `json:"name"`
+	// InputType is the row type of the node's input (absent for nodes with several inputs).
+	InputType json.RawMessage `json:"inputType"`
+	// Exec is Flink's exec-node JSON.
+	Exec json.RawMessage `json:"exec"`
+}
+
+// execHeader is what every exec node has.
+type execHeader struct {
+	ID   int    `json:"id"`
+	Type string `json:"type"`
+}
+
+// Decode parses an island envelope.
+func Decode(data []byte) (*Island, error) {
+	var is Island
+	if err := json.Unmarshal(data, &is); err != nil {
+		return nil, fmt.Errorf("island plan: %w", err)
+	}
+	if is.Version != SupportedVersion {
+		return nil, fmt.Errorf("island plan: version %d, this library reads %d", is.Version, SupportedVersion)
+	}
+	return &is, nil
+}
+
+// Header returns the exec node's id and type (e.g. "stream-exec-calc_1").
+func (n *IslandNode) Header() (execHeader, error) {
+	var h execHeader
+	if err := json.Unmarshal(n.Exec, &h); err != nil {
+		return h, fmt.Errorf("node %s: %w", n.Name, err)
+	}
+	return h, nil
+}
+
+// RowFields returns the field names and types of the node's input row type.
+func (n *IslandNode) RowFields() ([]string, []catalog.Type, error) {
+	if len(n.InputType) == 0 {
+		return nil, nil, fmt.Errorf("node %s: no input type", n.Name)
+	}
+	t, err := catalog.ParseType(n.InputType)
+	if err != nil {
+		return nil, nil, fmt.Errorf("node %s input type: %w", n.Name, err)
+	}
+	return rowFields(t)
+}
+
+func rowFields(t catalog.Type) ([]string, []catalog.Type, error) {
+	if t.Kind != catalog.Row {
+		return nil, nil, fmt.Errorf("row type expected, got %s", t)
+	}
+	names := make([]string, len(t.Fields))
+	types := make([]catalog.Type, len(t.Fields))
+	for i, f := range t.Fields {
+		names[i], types[i] = f.Name, f.Type
+	}
+	return names, types, nil
+}
+
+// IntOption reads an integer option, or def when it is absent.
+func (is *Island) IntOption(key string, def int) (int, error) {
+	v, ok := is.Options[key]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("option %s=%q: not an integer", key, v)
+	}
+	return n, nil
+}

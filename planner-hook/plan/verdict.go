@@ -1,0 +1,78 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// NodeVerdict says whether one node runs natively, and why not.
+type NodeVerdict struct {
+	Name      string   `json:"name"`
+	Type      string   `json:"type"`
+	Supported bool     `json:"supported"`
+	Reasons   []string `json:"reasons"`
+}
+
+// Verdict is the answer for a whole island: native only if every node is.
+type Verdict struct {
+	Supported bool          `json:"supported"`
+	Nodes     []NodeVerdict `json:"nodes"`
+}
+
+// Judge decides, node by node, whether the island can run natively.
+func Judge(is *Island) Verdict {
+	v := Verdict{Supported: len(is.Nodes) > 0}
+	for i := range is.Nodes {
+		n := &is.Nodes[i]
+		nv := NodeVerdict{Name: n.Name, Reasons: []string{}}
+		h, err := n.Header()
+		switch {
+		case err != nil:
+			nv.Reasons = append(nv.Reasons, err.Error())
+		case h.Type == CalcType:
+			nv.Type = h.Type
+			_, reasons, err := compileCalc(n)
+			if err != nil {
+				nv.Reasons = append(nv.Reasons, err.Error())
+			}
+			nv.Reasons = append(nv.Reasons, reasons...)
+		default:
+			nv.Type = h.Type
+			nv.Reasons = append(nv.Reasons, fmt.Sprintf("operator %s is not supported natively yet", displayType(h.Type)))
+		}
+		nv.Supported = len(nv.Reasons) == 0
+		v.Supported = v.Supported && nv.Supported
+		v.Nodes = append(v.Nodes, nv)
+	}
+	return v
+}
+
+// JudgeJSON decodes an island and returns its verdict as JSON.
+func JudgeJSON(data []byte) ([]byte, error) {
+	is, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(Judge(is))
+}
+
+func displayType(t string) string {
+	if t == "" {
+		return "(unknown)"
+	}
+	return t
+}
+
+// Operator is one exec-node type that runs natively.
+type Operator struct {
+	Type string
+	Doc  string
+}
+
+// Operators lists the exec nodes that run natively: the registry behind the verdict and the
+// support matrix.
+func Operators() []Operator {
+	return []Operator{
+		{Type: CalcType, Doc: "projection and filter; every expression must be supported (see Functions)"},
+	}
+}

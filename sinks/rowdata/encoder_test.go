@@ -1,0 +1,111 @@
+package rowdata_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	src "github.com/sluice-project/sluice/sources/rowdata"
+	sink "github.com/sluice-project/sluice/sinks/rowdata"
+)
+
+func TestRoundTrip(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	types := []catalog.Type{
+		catalog.BooleanType(true), catalog.IntType(true), catalog.BigIntType(true),
+		catalog.DoubleType(true), catalog.StringType(true), catalog.DecimalType(10, 2, true),
+		catalog.DecimalType(30, 5, true), catalog.TimestampType(3, true),
+	}
+	names := []string{"b", "i", "l", "d", "s", "dc", "dw", "ts"}
+	schema, err := catalog.ArrowSchema(names, types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := array.NewRecordBuilder(mem, schema)
+	defer bld.Release()
+	bld.Field(0).(*array.BooleanBuilder).AppendValues([]bool{true, false, false}, []bool{true, true, false})
+	bld.Field(1).(*array.Int32Builder).AppendValues([]int32{math.MinInt32, 0, 7}, []bool{true, false, true})
+	bld.Field(2).(*array.Int64Builder).AppendValues([]int64{math.MaxInt64, -1, 0}, nil)
+	bld.Field(3).(*array.Float64Builder).AppendValues([]float64{math.NaN(), math.Copysign(0, -1), 1.5}, nil)
+	bld.Field(4).(*array.StringBuilder).AppendValues([]string{"", "seven77", "a longer string ü"}, []bool{true, true, true})
+	bld.Field(5).(*array.Decimal128Builder).AppendValues([]decimal128.Num{decimal128.FromI64(-12345), decimal128.FromI64(0), decimal128.FromI64(99999999)}, []bool{true, false, true})
+	bld.Field(6).(*array.Decimal128Builder).AppendValues([]decimal128.Num{decimal128.FromI64(-1), decimal128.New(1<<40, 12345), decimal128.FromI64(128)}, nil)
+	bld.Field(7).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{-1, 0, 1700000000123}, []bool{true, true, false})
+	rec := bld.NewRecordBatch()
+	defer rec.Release()
+
+	enc, err := sink.NewEncoder(types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int(rec.NumRows())
+	offsets := make([]int32, n+1)
+	if err := enc.Layout(rec.Columns(), n, offsets); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, offsets[n])
+	if err := enc.Encode(rec.Columns(), []int8{0, 1, 3}, n, offsets, buf); err != nil {
+		t.Fatal(err)
+	}
+	for r := 0; r < n; r++ {
+		if (offsets[r+1]-offsets[r])%8 != 0 {
+			t.Errorf("row %d size %d not a multiple of 8", r, offsets[r+1]-offsets[r])
+		}
+	}
+	dec, err := src.NewDecoder(names, types, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := dec.Decode(buf, offsets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Release()
+	for i := range types {
+		if f, ok := rec.Column(i).(*array.Float64); ok {
+			g := back.Column(i).(*array.Float64)
+			for r := 0; r < n; r++ {
+				if math.Float64bits(f.Value(r)) != math.Float64bits(g.Value(r)) || f.IsNull(r) != g.IsNull(r) {
+					t.Errorf("column %s row %d: got %v want %v", names[i], r, g.Value(r), f.Value(r))
+				}
+			}
+			continue
+		}
+		if !array.Equal(rec.Column(i), back.Column(i)) {
+			t.Errorf("column %s: got %v want %v", names[i], back.Column(i), rec.Column(i))
+		}
+	}
+	kinds := back.Column(len(types)).(*array.Int8).Int8Values()
+	if kinds[0] != 0 || kinds[1] != 1 || kinds[2] != 3 {
+		t.Errorf("row kinds %v", kinds)
+	}
+}
+
+func TestDecimalBytesMatchBigInteger(t *testing.T) {
+	// Expected bytes are what java.math.BigInteger#toByteArray returns.
+	cases := []struct {
+		v    decimal128.Num
+		want []byte
+	}{
+		{decimal128.FromI64(0), []byte{0}},
+		{decimal128.FromI64(127), []byte{0x7f}},
+		{decimal128.FromI64(128), []byte{0x00, 0x80}},
+		{decimal128.FromI64(-1), []byte{0xff}},
+		{decimal128.FromI64(-128), []byte{0x80}},
+		{decimal128.FromI64(-129), []byte{0xff, 0x7f}},
+	}
+	for _, c := range cases {
+		got := sink.DecimalToBigEndian(c.v)
+		if string(got) != string(c.want) {
+			t.Errorf("%v: got %x want %x", c.v.BigInt(), got, c.want)
+		}
+		if back := src.DecimalFromBigEndian(got); back != c.v {
+			t.Errorf("%v: read back %v", c.v.BigInt(), back.BigInt())
+		}
+	}
+}

@@ -1,0 +1,271 @@
+// Package rowdata transposes Flink BinaryRowData rows into Arrow column batches: the row edge
+// into Sluice. The layout it reads is described in catalog/binaryrow.
+package rowdata
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/catalog/binaryrow"
+)
+
+// Decoder turns buffers of BinaryRowData bytes of one row type into Arrow record batches. The
+// batch has one column per field plus a final int8 RowKind column (catalog.RowKindColumn).
+type Decoder struct {
+	types  []catalog.Type
+	schema *arrow.Schema
+	mem    memory.Allocator
+	arity  int
+}
+
+// NewDecoder returns a decoder for rows with the given field names and types.
+func NewDecoder(names []string, types []catalog.Type, mem memory.Allocator) (*Decoder, error) {
+	for i, t := range types {
+		if ok, why := binaryrow.Supported(t); !ok {
+			return nil, fmt.Errorf("rowdata decoder: field %d (%s): %s", i, names[i], why)
+		}
+	}
+	s, err := catalog.ArrowSchema(names, types)
+	if err != nil {
+		return nil, fmt.Errorf("rowdata decoder: %w", err)
+	}
+	fields := append(s.Fields(), arrow.Field{Name: catalog.RowKindColumn, Type: arrow.PrimitiveTypes.Int8})
+	return &Decoder{types: types, schema: arrow.NewSchema(fields, nil), mem: mem, arity: len(types)}, nil
+}
+
+// Schema is the schema of the batches the decoder returns.
+func (d *Decoder) Schema() *arrow.Schema { return d.schema }
+
+// Decode reads len(offsets)-1 rows; row i occupies data[offsets[i]:offsets[i+1]]. The caller
+// keeps data alive only for the call: the batch owns copies of every value.
+func (d *Decoder) Decode(data []byte, offsets []int32) (arrow.RecordBatch, error) {
+	n := len(offsets) - 1
+	if n < 0 {
+		return nil, fmt.Errorf("rowdata decode: no offsets")
+	}
+	fixed := binaryrow.FixedSize(d.arity)
+	for r := 0; r < n; r++ {
+		s, e := offsets[r], offsets[r+1]
+		if s < 0 || e < s || int(e) > len(data) {
+			return nil, fmt.Errorf("rowdata decode: row %d spans [%d,%d) outside buffer of %d bytes", r, s, e, len(data))
+		}
+		if int(e-s) < fixed {
+			return nil, fmt.Errorf("rowdata decode: row %d has %d bytes, fewer than the %d of its fixed part", r, e-s, fixed)
+		}
+	}
+	cols := make([]arrow.Array, 0, d.arity+1)
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	for i, t := range d.types {
+		c, err := d.decodeColumn(i, t, data, offsets[:n+1])
+		if err != nil {
+			return nil, fmt.Errorf("rowdata decode: field %d (%s): %w", i, d.schema.Field(i).Name, err)
+		}
+		cols = append(cols, c)
+	}
+	kinds := make([]int8, n)
+	for r := 0; r < n; r++ {
+		kinds[r] = int8(data[offsets[r]])
+	}
+	cols = append(cols, array.NewInt8Data(array.NewData(arrow.PrimitiveTypes.Int8, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(kinds))), n))}, nil, 0, 0)))
+	return array.NewRecordBatch(d.schema, cols, int64(n)), nil
+}
+
+// validity builds the validity bitmap of field i and returns it with the null count.
+func (d *Decoder) validity(i int, data []byte, offsets []int32) (*memory.Buffer, int) {
+	n := len(offsets) - 1
+	nb, mask := binaryrow.NullByte(i), binaryrow.NullMask(i)
+	buf := memory.NewResizableBuffer(d.mem)
+	buf.Resize(int(bitutil.BytesForBits(int64(n))))
+	bits := buf.Bytes()
+	clear(bits)
+	nulls := 0
+	for r := 0; r < n; r++ {
+		if data[int(offsets[r])+nb]&mask != 0 {
+			nulls++
+		} else {
+			bitutil.SetBit(bits, r)
+		}
+	}
+	return buf, nulls
+}
+
+func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, offsets []int32) (arrow.Array, error) {
+	at, err := catalog.ArrowType(t)
+	if err != nil {
+		return nil, err
+	}
+	n := len(offsets) - 1
+	valid, nulls := d.validity(i, data, offsets)
+	defer valid.Release()
+	slot := binaryrow.SlotOffset(d.arity, i)
+	switch t.Kind {
+	case catalog.Boolean:
+		buf := memory.NewResizableBuffer(d.mem)
+		buf.Resize(int(bitutil.BytesForBits(int64(n))))
+		bits := buf.Bytes()
+		clear(bits)
+		for r := 0; r < n; r++ {
+			if data[int(offsets[r])+slot] != 0 {
+				bitutil.SetBit(bits, r)
+			}
+		}
+		return newArray(at, n, valid, nulls, buf), nil
+	case catalog.TinyInt:
+		return newArray(at, n, valid, nulls, readFixed[int8](d.mem, data, offsets, slot)), nil
+	case catalog.SmallInt:
+		return newArray(at, n, valid, nulls, readFixed[int16](d.mem, data, offsets, slot)), nil
+	case catalog.Int, catalog.Date, catalog.Time:
+		return newArray(at, n, valid, nulls, readFixed[int32](d.mem, data, offsets, slot)), nil
+	case catalog.BigInt, catalog.Timestamp, catalog.TimestampLTZ:
+		return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, offsets, slot)), nil
+	case catalog.Float:
+		return newArray(at, n, valid, nulls, readFixed[float32](d.mem, data, offsets, slot)), nil
+	case catalog.Double:
+		return newArray(at, n, valid, nulls, readFixed[float64](d.mem, data, offsets, slot)), nil
+	case catalog.Decimal:
+		buf, err := readDecimal(d.mem, t, data, offsets, slot, valid.Bytes())
+		if err != nil {
+			return nil, err
+		}
+		return newArray(at, n, valid, nulls, buf), nil
+	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+		offs, vals, err := readVarLen(d.mem, data, offsets, slot, valid.Bytes())
+		if err != nil {
+			return nil, err
+		}
+		defer offs.Release()
+		defer vals.Release()
+		return array.MakeFromData(array.NewData(at, n, []*memory.Buffer{valid, offs, vals}, nil, nulls, 0)), nil
+	}
+	return nil, fmt.Errorf("type %s cannot be decoded", t)
+}
+
+func newArray(at arrow.DataType, n int, valid *memory.Buffer, nulls int, values *memory.Buffer) arrow.Array {
+	defer values.Release()
+	return array.MakeFromData(array.NewData(at, n, []*memory.Buffer{valid, values}, nil, nulls, 0))
+}
+
+// fixedWidth is every Go type that a fixed-length slot holds.
+type fixedWidth interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
+}
+
+// readFixed copies the first sizeof(T) bytes of each row's slot (native byte order, as
+// BinaryRowData writes them). A null field's slot is zero, so no branch is needed.
+func readFixed[T fixedWidth](mem memory.Allocator, data []byte, offsets []int32, slot int) *memory.Buffer {
+	n := len(offsets) - 1
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * size)
+	out := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), n)
+	for r := 0; r < n; r++ {
+		out[r] = *(*T)(unsafe.Pointer(&data[int(offsets[r])+slot]))
+	}
+	return buf
+}
+
+// varRef resolves a string/binary slot to the bytes it names inside row [start, end).
+func varRef(data []byte, start, end int, slot int) ([]byte, error) {
+	v := binary.LittleEndian.Uint64(data[start+slot:])
+	if v&binaryrow.InlineMark != 0 {
+		l := int((v >> 56) & 0x7f)
+		if l > binaryrow.MaxInline {
+			return nil, fmt.Errorf("inline length %d above %d", l, binaryrow.MaxInline)
+		}
+		return data[start+slot : start+slot+l], nil
+	}
+	off, l := int(v>>32), int(uint32(v))
+	if off < 0 || l < 0 || start+off+l > end {
+		return nil, fmt.Errorf("variable part [%d,+%d) outside row of %d bytes", off, l, end-start)
+	}
+	return data[start+off : start+off+l], nil
+}
+
+func readVarLen(mem memory.Allocator, data []byte, offsets []int32, slot int, valid []byte) (*memory.Buffer, *memory.Buffer, error) {
+	n := len(offsets) - 1
+	offBuf := memory.NewResizableBuffer(mem)
+	offBuf.Resize((n + 1) * 4)
+	outOffs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+	total := 0
+	for r := 0; r < n; r++ {
+		outOffs[r] = int32(total)
+		if !bitutil.BitIsSet(valid, r) {
+			continue
+		}
+		b, err := varRef(data, int(offsets[r]), int(offsets[r+1]), slot)
+		if err != nil {
+			offBuf.Release()
+			return nil, nil, fmt.Errorf("row %d: %w", r, err)
+		}
+		total += len(b)
+	}
+	outOffs[n] = int32(total)
+	valBuf := memory.NewResizableBuffer(mem)
+	valBuf.Resize(total)
+	vals := valBuf.Bytes()
+	for r := 0; r < n; r++ {
+		if !bitutil.BitIsSet(valid, r) {
+			continue
+		}
+		b, _ := varRef(data, int(offsets[r]), int(offsets[r+1]), slot)
+		copy(vals[outOffs[r]:], b)
+	}
+	return offBuf, valBuf, nil
+}
+
+func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, offsets []int32, slot int, valid []byte) (*memory.Buffer, error) {
+	n := len(offsets) - 1
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * 16)
+	out := arrow.Decimal128Traits.CastFromBytes(buf.Bytes())
+	for r := 0; r < n; r++ {
+		start := int(offsets[r])
+		if t.IsCompactDecimal() {
+			out[r] = decimal128.FromI64(int64(binary.LittleEndian.Uint64(data[start+slot:])))
+			continue
+		}
+		if !bitutil.BitIsSet(valid, r) {
+			out[r] = decimal128.Num{}
+			continue
+		}
+		v := binary.LittleEndian.Uint64(data[start+slot:])
+		off, l := int(v>>32), int(uint32(v))
+		if l < 1 || l > 16 || start+off+l > int(offsets[r+1]) {
+			buf.Release()
+			return nil, fmt.Errorf("row %d: decimal bytes [%d,+%d) invalid in row of %d bytes", r, off, l, int(offsets[r+1])-start)
+		}
+		out[r] = DecimalFromBigEndian(data[start+off : start+off+l])
+	}
+	return buf, nil
+}
+
+// DecimalFromBigEndian reads a big-endian two's-complement integer of at most 16 bytes, the
+// form of BigInteger#toByteArray that Flink stores for non-compact decimals.
+func DecimalFromBigEndian(b []byte) decimal128.Num {
+	var full [16]byte
+	fill := byte(0)
+	if len(b) > 0 && b[0]&0x80 != 0 {
+		fill = 0xff
+	}
+	for i := 0; i < 16-len(b); i++ {
+		full[i] = fill
+	}
+	copy(full[16-len(b):], b)
+	hi := int64(binary.BigEndian.Uint64(full[:8]))
+	lo := binary.BigEndian.Uint64(full[8:])
+	return decimal128.New(hi, lo)
+}
