@@ -12,7 +12,7 @@ import (
 
 func init() {
 	register(&Function{Name: "CASE", Family: "conditional", Doc: "CASE WHEN ... THEN ... ELSE ... END; branches evaluated only for the rows that take them", compile: compileCase})
-	register(&Function{Name: "COALESCE", Family: "conditional", Doc: "first non-NULL operand; later operands evaluated only where needed", compile: compileCoalesce})
+	register(&Function{Name: "COALESCE", Family: "conditional", Doc: "first non-NULL operand; every operand is evaluated for every row, as Flink's COALESCE does", compile: compileCoalesce})
 	register(&Function{Name: "SEARCH", Family: "comparison", Doc: "IN lists, BETWEEN and ranges (Calcite SARG), with Flink's NULL handling", compile: nil})
 }
 
@@ -23,7 +23,8 @@ func branchable(b, t catalog.Type) error {
 		return nil
 	case b.IsNumeric() && t.IsNumeric() && t.Kind != catalog.Decimal && b.Kind != catalog.Decimal:
 		return nil
-	case b.Kind == catalog.VarChar && t.Kind == catalog.VarChar && t.Length >= b.Length:
+	case b.IsString() && t.Kind == catalog.VarChar && t.Length >= b.Length:
+		// CHAR(n) values are stored padded to n, so they are VARCHAR values as they are.
 		return nil
 	case b.Kind == catalog.Null:
 		return nil
@@ -159,8 +160,6 @@ func (e *coalesce) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 	for i := range pick {
 		pick[i] = -1
 	}
-	open := make([]byte, bitutil.BytesForBits(int64(n)))
-	bitutil.SetBitsTo(open, 0, int64(n), true)
 	var branches []arrow.Array
 	defer func() {
 		for _, b := range branches {
@@ -168,9 +167,8 @@ func (e *coalesce) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 		}
 	}()
 	for k, arg := range e.args {
-		scope := ctx.enter()
+		// Flink evaluates every operand of COALESCE for every row: a failure anywhere counts.
 		v, err := arg.Eval(ctx, in)
-		ctx.leave(scope, append([]byte(nil), open...))
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +181,6 @@ func (e *coalesce) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 		for i := 0; i < n; i++ {
 			if pick[i] < 0 && c.IsValid(i) {
 				pick[i] = k
-				bitutil.ClearBit(open, i)
 			}
 		}
 	}

@@ -386,4 +386,3 @@ func likeRegexp(pat string, escape rune) (*regexp.Regexp, error) {
 	sb.WriteString(`$`)
 	return regexp.Compile(sb.String())
 }
-

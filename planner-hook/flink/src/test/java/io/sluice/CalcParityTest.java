@@ -13,7 +13,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -55,13 +57,113 @@ class CalcParityTest {
         return nativeCase(name, ALL, allRows(), query);
     }
 
+    /** Schema and rows for the narrower numeric and temporal types. */
+    static final String SMALL = "a TINYINT, sm SMALLINT, f FLOAT, dt DATE, tm TIME(0)";
+
+    static List<Row> smallRows() {
+        return List.of(
+                r((byte) 1, (short) 2, 1.5f, LocalDate.of(2020, 1, 1), LocalTime.of(12, 0, 0)),
+                r(null, null, null, null, null),
+                r(Byte.MAX_VALUE, Short.MIN_VALUE, Float.NaN, LocalDate.of(1969, 12, 31), LocalTime.of(0, 0, 1)),
+                r(Byte.MIN_VALUE, Short.MAX_VALUE, -0.0f, LocalDate.of(2024, 2, 29), LocalTime.of(23, 59, 59)),
+                r((byte) -5, (short) 300, 3.4e38f, LocalDate.of(1, 1, 1), LocalTime.of(6, 30, 0)));
+    }
+
+    static ParityCase small(String name, String query) {
+        return nativeCase(name, SMALL, smallRows(), query);
+    }
+
+    static List<Row> changelogRows() {
+        return List.of(
+                Row.ofKind(RowKind.INSERT, 1, 10L, 1.0, "a", true, new BigDecimal("1.00"), new BigDecimal("1.00000000"), null),
+                Row.ofKind(RowKind.UPDATE_BEFORE, 1, 10L, 1.0, "a", true, new BigDecimal("1.00"), new BigDecimal("1.00000000"), null),
+                Row.ofKind(RowKind.UPDATE_AFTER, 1, 11L, 2.0, "b", false, new BigDecimal("2.00"), new BigDecimal("2.00000000"), null),
+                Row.ofKind(RowKind.DELETE, 1, 11L, 2.0, "b", false, new BigDecimal("2.00"), new BigDecimal("2.00000000"), null),
+                Row.ofKind(RowKind.INSERT, -4, 12L, 3.0, "c", null, null, null, null));
+    }
+
     static List<ParityCase> cases() {
         return Arrays.asList(
+                // projection and filter
                 n("projection", "SELECT i + 1, l, d, s, b, dc, dw, ts FROM t"),
-                n("reorder", "SELECT ts, s, i FROM t"),
+                n("reorder", "SELECT ts, s, i FROM t WHERE i IS NOT NULL OR s IS NULL"),
                 n("filter-int", "SELECT i FROM t WHERE i > 0"),
                 n("filter-null", "SELECT s FROM t WHERE i IS NULL"),
-                n("filter-not-null", "SELECT s, i FROM t WHERE s IS NOT NULL"));
+                n("filter-not-null", "SELECT s, i FROM t WHERE s IS NOT NULL"),
+                n("filter-none", "SELECT s, l * 2 FROM t WHERE l * 2 = 3"),
+                nativeCase("empty-input", ALL, List.of(), "SELECT i + 1, s FROM t WHERE b"),
+                nativeCase("changelog", ALL, changelogRows(), "SELECT i, l + 1, UPPER(s) FROM t WHERE l > 10 OR b IS NULL"),
+                // arithmetic
+                n("int-arith", "SELECT i + 1, i - 1, i * 2, i + i FROM t"),
+                n("bigint-arith", "SELECT l + 1, l - 1, l * 3, l * l FROM t"),
+                n("mixed-int-bigint", "SELECT i + l, l * i, l - i FROM t"),
+                n("int-div", "SELECT i / 2, l / 3, l / i FROM t WHERE i <> 0"),
+                n("int-div-zero-fails", "SELECT i / 0 FROM t"),
+                n("mod", "SELECT MOD(i, 3), MOD(l, 7), i % 5, MOD(l, i) FROM t WHERE i <> 0"),
+                n("mod-zero-fails", "SELECT MOD(l, i - i) FROM t"),
+                n("double-arith", "SELECT d + 1, d * 2, d / 3, d - 0.5, d * d FROM t"),
+                n("double-div-zero", "SELECT d / CAST(0 AS DOUBLE), CAST(i AS DOUBLE) / CAST(0 AS DOUBLE) FROM t"),
+                n("double-int-mixed", "SELECT d + i, l * d, i / d FROM t"),
+                n("decimal-add", "SELECT dc + dc, dc - 1, dc + i, dw + dc FROM t"),
+                n("decimal-mul", "SELECT dc * dc, dc * 3, dw * 2, dc * 0.001 FROM t"),
+                n("decimal-div", "SELECT dc / 3, dw / 7, dc / 0.7, l / dc FROM t WHERE dc <> 0"),
+                n("decimal-div-zero-fails", "SELECT dc / (dc - dc) FROM t"),
+                n("decimal-overflow-null", "SELECT dw * dw, dw * dw * dw FROM t"),
+                n("decimal-mod", "SELECT MOD(dc, 3), MOD(dw, 0.7) FROM t"),
+                n("negate", "SELECT -i, -l, -d, -dc, -dw FROM t"),
+                small("small-types-arith", "SELECT a + a, sm * 2, a * sm, f * 2, f + a, -a, -f FROM t"),
+                small("small-types-div", "SELECT a / 2, sm / 3, MOD(a, 2) FROM t"),
+                // comparisons
+                n("int-compare", "SELECT i = 1, i <> 1, i < 0, i <= 0, i > 0, i >= 0 FROM t"),
+                n("mixed-compare", "SELECT i < l, d > i, dc > 1, dc < d, dw = dc, dc >= i FROM t"),
+                n("double-compare-nan", "SELECT d = d, d < 0, d > 0, d <> d, dc > d, dc = d FROM t"),
+                n("string-compare", "SELECT s = 'abc', s < 'b', s >= 'ABC', s <> '' FROM t"),
+                n("bool-compare", "SELECT b = (i > 0), b < (i > 0), b > (i > 0) FROM t"),
+                n("timestamp-compare", "SELECT ts > TIMESTAMP '2020-01-01 00:00:00', ts <= TIMESTAMP '2000-01-01 00:00:00.000' FROM t"),
+                small("date-time-compare", "SELECT dt > DATE '2000-01-01', tm < TIME '12:00:00', dt = dt FROM t"),
+                // logic
+                n("and-or-not", "SELECT b AND i > 0, b OR i > 0, NOT b FROM t"),
+                n("three-valued", "SELECT (i > 0) AND (s IS NULL), (i > 0) OR b, NOT (i > 0) FROM t"),
+                n("is-true-family", "SELECT b IS TRUE, b IS NOT TRUE, b IS FALSE, b IS NOT FALSE FROM t"),
+                n("lazy-and", "SELECT i FROM t WHERE i <> 0 AND 100 / i > 1"),
+                n("lazy-or", "SELECT i FROM t WHERE i = 0 OR i IS NULL OR 100 / i > 1"),
+                n("lazy-case", "SELECT CASE WHEN i = 0 THEN -1 ELSE 100 / i END FROM t"),
+                n("lazy-coalesce", "SELECT COALESCE(CASE WHEN i = 0 THEN 1 END, 100 / i) FROM t"),
+                // conditional
+                n("case", "SELECT CASE WHEN i > 0 THEN 'pos' WHEN i < 0 THEN 'neg' ELSE 'zero' END FROM t"),
+                n("case-numeric", "SELECT CASE WHEN b THEN i ELSE l END, CASE WHEN b THEN dc ELSE dc * 2 END FROM t"),
+                n("case-no-else", "SELECT CASE WHEN b THEN s END FROM t"),
+                n("coalesce", "SELECT COALESCE(i, 0), COALESCE(s, 'none'), COALESCE(l, i, 7) FROM t"),
+                // casts
+                n("cast-widen", "SELECT CAST(i AS BIGINT), CAST(i AS DOUBLE), CAST(l AS DOUBLE), CAST(i AS DECIMAL(12, 2)) FROM t"),
+                n("cast-narrow", "SELECT CAST(l AS INT), CAST(d AS INT), CAST(d AS BIGINT), CAST(dc AS INT), CAST(dw AS BIGINT) FROM t"),
+                n("cast-decimal", "SELECT CAST(dc AS DECIMAL(5, 1)), CAST(dw AS DECIMAL(10, 2)), CAST(dc AS DOUBLE), CAST(dw AS DOUBLE) FROM t"),
+                n("cast-to-string", "SELECT CAST(i AS STRING), CAST(l AS STRING), CAST(dc AS STRING), CAST(b AS STRING), CAST(dw AS STRING) FROM t"),
+                n("cast-tiny", "SELECT CAST(i AS TINYINT), CAST(i AS SMALLINT), CAST(d AS TINYINT), CAST(l AS SMALLINT) FROM t"),
+                n("cast-int-decimal-overflow", "SELECT CAST(l AS DECIMAL(5, 2)), CAST(i AS DECIMAL(3, 0)) FROM t"),
+                // strings
+                n("concat", "SELECT s || 'x', s || s, 'pre-' || s || '-post' FROM t"),
+                n("upper-lower", "SELECT UPPER(s), LOWER(s) FROM t"),
+                n("char-length", "SELECT CHAR_LENGTH(s), CHARACTER_LENGTH(s) FROM t"),
+                n("substring", "SELECT SUBSTRING(s, 2), SUBSTRING(s, 2, 3), SUBSTRING(s, -2, 1), SUBSTRING(s, 0, 2), SUBSTRING(s FROM 3 FOR 100) FROM t"),
+                n("trim", "SELECT TRIM(s), TRIM(LEADING ' ' FROM s), TRIM(TRAILING 'a' FROM s), TRIM(BOTH 'ab' FROM s) FROM t"),
+                n("like", "SELECT s LIKE 'a%', s LIKE '%c', s LIKE '%b%', s LIKE 'a_c', s LIKE '', s LIKE '%', s LIKE '_%_' FROM t"),
+                n("like-escape", "SELECT s LIKE 'a\\%b%' ESCAPE '\\', s LIKE 'a!_b%' ESCAPE '!' FROM t"),
+                n("not-like", "SELECT s FROM t WHERE s NOT LIKE '%b%'"),
+                // IN and BETWEEN (SEARCH)
+                n("in-list", "SELECT i IN (1, 2, 3), s IN ('abc', 'xyz'), l NOT IN (10, 5) FROM t"),
+                n("between", "SELECT i BETWEEN -10 AND 10, dc BETWEEN 0 AND 20, s BETWEEN 'a' AND 'b' FROM t"),
+                n("in-filter", "SELECT s, dc FROM t WHERE (i IN (1, 42) OR s LIKE 'x%') AND dc IS NOT NULL"),
+                n("not-between", "SELECT i FROM t WHERE i NOT BETWEEN 0 AND 10"),
+                // fallbacks: the whole job runs on Flink and says why
+                fallback("fallback-function", ALL, allRows(), "SELECT ABS(i) FROM t", "ABS"),
+                fallback("fallback-double-to-string", ALL, allRows(), "SELECT CAST(d AS STRING) FROM t", "Double.toString"),
+                fallback("fallback-aggregate", ALL, allRows(), "SELECT s, COUNT(*) FROM t GROUP BY s", "not supported natively yet"),
+                fallback("fallback-timestamp6", "ts TIMESTAMP(6), i INT",
+                        List.of(r(LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123456000), 1)),
+                        "SELECT ts, i + 1 FROM t", "precision above 3"),
+                fallback("fallback-like-column", ALL, allRows(), "SELECT s LIKE s FROM t", "not a constant"),
+                fallback("fallback-nondeterministic", ALL, allRows(), "SELECT i, RAND() < 2 FROM t", "RAND"));
     }
 
     @ParameterizedTest(name = "{0}")

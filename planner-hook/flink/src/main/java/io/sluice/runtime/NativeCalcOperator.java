@@ -107,8 +107,8 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
             return;
         }
         inOffsets.putInt(rows * 4, inData.position());
-        long result = NativeLib.process(handle, inData, inOffsets, rows, outData, outOffsets);
         BATCHES_PROCESSED.incrementAndGet();
+        long result = NativeLib.process(handle, inData, inOffsets, rows, outData, outOffsets);
         if (result < 0) {
             outData = direct((int) Math.max(-result, outData.capacity() * 2L));
             result = NativeLib.drain(handle, outData, outOffsets);
