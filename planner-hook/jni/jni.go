@@ -206,3 +206,10 @@ func Java_io_sluice_jni_NativeLib_close(env *C.JNIEnv, _ C.jclass, h C.jlong) {
 		cgo.Handle(h).Delete()
 	}
 }
+
+//export Java_io_sluice_jni_NativeLib_debugPanic
+func Java_io_sluice_jni_NativeLib_debugPanic(env *C.JNIEnv, _ C.jclass) {
+	defer guard(env, "debugPanic")
+	var boom []int
+	_ = boom[len(boom)] // a real runtime panic (index out of range), not a returned error
+}

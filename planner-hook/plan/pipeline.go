@@ -17,9 +17,6 @@ type RowPipeline struct {
 	encoder *sinkrows.Encoder
 	arity   int
 
-	panicAfter int
-	batches    int
-
 	// Output of the last batch, kept until it is drained.
 	out       []byte
 	offsets   []int32
@@ -61,19 +58,12 @@ func OpenRowPipeline(data []byte) (*RowPipeline, error) {
 	if p.encoder, err = sinkrows.NewEncoder(cp.outTypes); err != nil {
 		return nil, err
 	}
-	if p.panicAfter, err = is.IntOption("sluice.debug.panic-after-batches", 0); err != nil {
-		return nil, err
-	}
 	return p, nil
 }
 
 // Process runs one batch: rows is the number of input rows, offsets has rows+1 entries. The
 // output stays in the pipeline; Output returns it.
 func (p *RowPipeline) Process(data []byte, offsets []int32) error {
-	p.batches++
-	if p.panicAfter > 0 && p.batches > p.panicAfter {
-		panic(fmt.Sprintf("sluice debug: panic after %d batches (sluice.debug.panic-after-batches)", p.panicAfter))
-	}
 	in, err := p.decoder.Decode(data, offsets)
 	if err != nil {
 		return err

@@ -25,10 +25,13 @@ public final class SluiceOptions {
                     .defaultValue(true)
                     .withDescription("Log, at INFO, why a job runs on stock Flink.");
 
-    /** Test hook: the native pipeline panics after this many batches (0 = never). */
+    /**
+     * Test hook: in the first attempt of each native operator, the native library panics (a real Go
+     * runtime panic) when this many batches have been processed (0 = never).
+     */
     public static final ConfigOption<Integer> DEBUG_PANIC_AFTER_BATCHES =
             ConfigOptions.key("sluice.debug.panic-after-batches")
                     .intType()
                     .defaultValue(0)
-                    .withDescription("For tests only: make the native pipeline panic after N batches.");
+                    .withDescription("For tests only: make the native library panic after N batches in a first attempt.");
 }

@@ -80,6 +80,9 @@ public final class NativeLib {
     /** Copies a pending output (see {@link #process}) and returns its row count. */
     public static native long drain(long handle, ByteBuffer outData, ByteBuffer outOffsets);
 
+    /** Test hook: raises a real Go runtime panic inside the library (see sluice.debug.panic-after-batches). */
+    public static native void debugPanic();
+
     /** Releases a native object. */
     public static native void close(long handle);
 }

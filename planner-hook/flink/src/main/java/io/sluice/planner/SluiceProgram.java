@@ -93,10 +93,6 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     private static Map<String, String> nativeOptions(ReadableConfig config) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(SluiceOptions.BATCH_ROWS.key(), String.valueOf(config.get(SluiceOptions.BATCH_ROWS)));
-        int panic = config.get(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES);
-        if (panic > 0) {
-            m.put(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES.key(), String.valueOf(panic));
-        }
         return m;
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.planner;
 
+import io.sluice.SluiceOptions;
 import io.sluice.runtime.NativeCalcOperator;
 
 import org.apache.flink.api.dag.Transformation;
@@ -53,7 +54,12 @@ public class StreamExecSluiceCalc extends ExecNodeBase<RowData>
         ExecEdge inputEdge = getInputEdges().get(0);
         Transformation<RowData> input = (Transformation<RowData>) inputEdge.translateToPlan(planner);
         RowType outputType = (RowType) getOutputType();
-        NativeCalcOperator operator = new NativeCalcOperator(islandJson, inputType, outputType, config.get(io.sluice.SluiceOptions.BATCH_ROWS));
+        NativeCalcOperator operator = new NativeCalcOperator(
+                islandJson,
+                inputType,
+                outputType,
+                config.get(SluiceOptions.BATCH_ROWS),
+                config.get(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES));
         return ExecNodeUtil.createOneInputTransformation(
                 input,
                 createTransformationMeta(OPERATOR_NAME, config),

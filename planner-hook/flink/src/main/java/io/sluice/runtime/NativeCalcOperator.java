@@ -16,6 +16,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Row edge in and out of a native Calc pipeline. Input rows are buffered as BinaryRowData bytes
@@ -31,12 +32,16 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
     private static final long serialVersionUID = 1L;
 
     /** Batches processed natively in this JVM, by every instance (tests use it to prove native execution). */
-    public static final java.util.concurrent.atomic.AtomicLong BATCHES_PROCESSED = new java.util.concurrent.atomic.AtomicLong();
+    public static final AtomicLong BATCHES_PROCESSED = new AtomicLong();
+
+    /** Native pipelines opened in this JVM (tests use it to observe restarts). */
+    public static final AtomicLong PIPELINES_OPENED = new AtomicLong();
 
     private final byte[] islandJson;
     private final RowType inputType;
     private final RowType outputType;
     private final int batchRows;
+    private final int debugPanicAfterBatches;
 
     private transient long handle;
     private transient RowDataSerializer inputSerializer;
@@ -48,12 +53,18 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
     private transient boolean[] hasTimestamp;
     private transient int rows;
     private transient StreamRecord<RowData> reuse;
+    private transient long batches;
 
-    public NativeCalcOperator(byte[] islandJson, RowType inputType, RowType outputType, int batchRows) {
+    public NativeCalcOperator(
+            byte[] islandJson, RowType inputType, RowType outputType, int batchRows, int debugPanicAfterBatches) {
+        if (batchRows < 1) {
+            throw new IllegalArgumentException("sluice.batch.rows must be at least 1, got " + batchRows);
+        }
         this.islandJson = islandJson;
         this.inputType = inputType;
         this.outputType = outputType;
         this.batchRows = batchRows;
+        this.debugPanicAfterBatches = debugPanicAfterBatches;
     }
 
     @Override
@@ -61,6 +72,7 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         super.open();
         NativeLib.ensureLoaded();
         handle = NativeLib.open(islandJson);
+        PIPELINES_OPENED.incrementAndGet();
         inputSerializer = new RowDataSerializer(inputType);
         inData = direct(64 * 1024);
         inOffsets = direct((batchRows + 1) * 4);
@@ -108,6 +120,12 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         }
         inOffsets.putInt(rows * 4, inData.position());
         BATCHES_PROCESSED.incrementAndGet();
+        batches++;
+        if (debugPanicAfterBatches > 0
+                && batches == debugPanicAfterBatches
+                && getRuntimeContext().getTaskInfo().getAttemptNumber() == 0) {
+            NativeLib.debugPanic();
+        }
         long result = NativeLib.process(handle, inData, inOffsets, rows, outData, outOffsets);
         if (result < 0) {
             outData = direct((int) Math.max(-result, outData.capacity() * 2L));
