@@ -46,12 +46,14 @@ docs-check:
 		|| (echo "docs/support-matrix.md is stale: run 'make docs'" && exit 1)
 
 ## demo: a streaming Calc job on generated rows, on stock Flink and on Sluice.
-demo: build
-	$(MVN) -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=io.sluice.cli.Demo
+demo: $(NATIVE)
+	$(MVN) -q test-compile
+	bin/sluice-java io.sluice.cli.Demo
 
 ## bench: the Calc benchmark; writes docs/benchmarks.md.
-bench: build
-	$(MVN) -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=io.sluice.bench.CalcBenchmark -Dexec.args="docs/benchmarks.md"
+bench: $(NATIVE)
+	$(MVN) -q test-compile
+	bin/sluice-java io.sluice.bench.CalcBenchmark docs/benchmarks.md
 
 clean:
 	rm -rf build planner-hook/flink/target
