@@ -142,6 +142,10 @@ func takeColumn(mem memory.Allocator, c arrow.Array, sel []int32) (arrow.Array, 
 		return takeFixed(mem, a, a.TimestampValues(), sel), nil
 	case *array.Decimal128:
 		return takeFixed(mem, a, a.Values(), sel), nil
+	case *array.String:
+		return takeVarLen(mem, a, a.ValueOffsets(), a.ValueBytes(), sel), nil
+	case *array.Binary:
+		return takeVarLen(mem, a, a.ValueOffsets(), a.ValueBytes(), sel), nil
 	}
 	b := array.NewBuilder(mem, c.DataType())
 	defer b.Release()
@@ -165,6 +169,57 @@ func takeColumn(mem memory.Allocator, c arrow.Array, sel []int32) (arrow.Array, 
 	return b.NewArray(), nil
 }
 
+// takeVarLen gathers rows of a string or binary column; offs are the array's value offsets and
+// data its value bytes (which start at offs[0]).
+func takeVarLen(mem memory.Allocator, c arrow.Array, offs []int32, data []byte, sel []int32) arrow.Array {
+	m := len(sel)
+	offBuf := memory.NewResizableBuffer(mem)
+	offBuf.Resize((m + 1) * 4)
+	out := castSlice[int32](offBuf.Bytes(), m+1)
+	base := offs[0]
+	total := int32(0)
+	for j, i := range sel {
+		out[j] = total
+		total += offs[i+1] - offs[i]
+	}
+	out[m] = total
+	valBuf := memory.NewResizableBuffer(mem)
+	valBuf.Resize(int(total))
+	vals := valBuf.Bytes()
+	for j, i := range sel {
+		copy(vals[out[j]:out[j+1]], data[offs[i]-base:offs[i+1]-base])
+	}
+	valid, nulls := takeValidity(mem, c, sel)
+	a := array.MakeFromData(array.NewData(c.DataType(), m, []*memory.Buffer{valid, offBuf, valBuf}, nil, nulls, 0))
+	offBuf.Release()
+	valBuf.Release()
+	if valid != nil {
+		valid.Release()
+	}
+	return a
+}
+
+// takeValidity gathers the validity bits of rows sel, or returns nil when c has no nulls.
+func takeValidity(mem memory.Allocator, c arrow.Array, sel []int32) (*memory.Buffer, int) {
+	if c.NullN() == 0 {
+		return nil, 0
+	}
+	m := len(sel)
+	valid := memory.NewResizableBuffer(mem)
+	valid.Resize(int(bitutil.BytesForBits(int64(m))))
+	bits := valid.Bytes()
+	clear(bits)
+	nulls := 0
+	for j, i := range sel {
+		if c.IsValid(int(i)) {
+			bitutil.SetBit(bits, j)
+		} else {
+			nulls++
+		}
+	}
+	return valid, nulls
+}
+
 func takeFixed[T any](mem memory.Allocator, c arrow.Array, vals []T, sel []int32) arrow.Array {
 	m := len(sel)
 	var zero T
@@ -174,21 +229,7 @@ func takeFixed[T any](mem memory.Allocator, c arrow.Array, vals []T, sel []int32
 	for j, i := range sel {
 		out[j] = vals[i]
 	}
-	var valid *memory.Buffer
-	nulls := 0
-	if c.NullN() > 0 {
-		valid = memory.NewResizableBuffer(mem)
-		valid.Resize(int(bitutil.BytesForBits(int64(m))))
-		bits := valid.Bytes()
-		clear(bits)
-		for j, i := range sel {
-			if c.IsValid(int(i)) {
-				bitutil.SetBit(bits, j)
-			} else {
-				nulls++
-			}
-		}
-	}
+	valid, nulls := takeValidity(mem, c, sel)
 	a := array.MakeFromData(array.NewData(c.DataType(), m, []*memory.Buffer{valid, buf}, nil, nulls, 0))
 	buf.Release()
 	if valid != nil {

@@ -255,12 +255,24 @@ func (e *decimalArith) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error)
 	n := ctx.N
 	lv, ls := decimalOperand(la, e.left.Type())
 	rv, rs := decimalOperand(ra, e.right.Type())
+	l64, _, lFast := int64Operand(la, e.left.Type())
+	r64, _, rFast := int64Operand(ra, e.right.Type())
+	fast := lFast && rFast && e.op != '/'
 	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
 	valid := newBitmap(ctx.Mem, n)
 	bits := valid.Bytes()
 	for i := 0; i < n; i++ {
 		if !isValid(la, i) || !isValid(ra, i) {
 			continue
+		}
+		if fast {
+			if r, null, ok := decimalOp64(e.op, l64[i], ls, r64[i], rs, e.typ.Precision, e.typ.Scale); ok {
+				if !null {
+					dst[i] = decimal128.FromI64(r)
+					bitutil.SetBit(bits, i)
+				}
+				continue
+			}
 		}
 		a, b := lv(i), rv(i)
 		var v *big.Int

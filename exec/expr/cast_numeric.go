@@ -158,9 +158,19 @@ func decimalToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Arra
 	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
 	valid := newBitmap(ctx.Mem, n)
 	bits := valid.Bytes()
+	compact := from.IsCompactDecimal() && from.Scale-to.Scale <= 18
 	for i := 0; i < n; i++ {
 		if !isValid(a, i) {
 			continue
+		}
+		if compact {
+			if r, ok := rescaleHalfUp64(int64(src[i].LowBits()), from.Scale, to.Scale); ok {
+				if fits64(r, to.Precision) {
+					dst[i] = decimal128.FromI64(r)
+					bitutil.SetBit(bits, i)
+				}
+				continue
+			}
 		}
 		if v, ok := fitDecimal(bigOf(src[i]), from.Scale, to.Precision, to.Scale); ok {
 			dst[i] = v

@@ -118,9 +118,19 @@ func (e *compare) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 	case cmpDecimal:
 		av, as := decimalOperand(la, lt)
 		bv, bs := decimalOperand(ra, rt)
+		a64, _, aFast := int64Operand(la, lt)
+		b64, _, bFast := int64Operand(ra, rt)
 		for i := 0; i < n; i++ {
 			if !isValid(la, i) || !isValid(ra, i) {
 				continue
+			}
+			if aFast && bFast {
+				if c, ok := compare64(a64[i], as, b64[i], bs); ok {
+					if holds(e.op, c) {
+						bitutil.SetBit(bits, i)
+					}
+					continue
+				}
 			}
 			x, y, _ := alignScales(av(i), as, bv(i), bs)
 			if holds(e.op, x.Cmp(y)) {

@@ -33,7 +33,14 @@ func numDigits(v *big.Int) int {
 		return 1
 	}
 	a := new(big.Int).Abs(v)
-	n := len(a.Text(10))
+	// Estimate from the bit length, then correct against powers of ten.
+	n := int(float64(a.BitLen())*0.30102999566398120) + 1
+	for n > 1 && a.Cmp(pow10[n-1]) < 0 {
+		n--
+	}
+	for n < len(pow10) && a.Cmp(pow10[n]) >= 0 {
+		n++
+	}
 	return n
 }
 

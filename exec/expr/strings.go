@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 
@@ -23,12 +25,13 @@ func init() {
 	register(&Function{Name: "LIKE", Family: "string", Doc: "constant pattern, optional constant ESCAPE; '_' does not match line terminators (as java.util.regex '.')", compile: compileLike})
 }
 
-// stringFn is a string → value kernel applied row by row over non-NULL rows.
+// stringFn is a kernel over string (and INT) operands applied to the rows where no operand is
+// NULL. Exactly one of str, i32 and bl is set.
 type stringFn struct {
 	args []Expr
 	typ  catalog.Type
-	// fn computes the result of row i from the operands' byte values; ok=false yields NULL.
-	str func(vals [][]byte) (string, bool)
+	// str appends the result of one row to dst; ok=false yields NULL.
+	str func(dst []byte, vals [][]byte) (out []byte, ok bool)
 	i32 func(vals [][]byte) (int32, bool)
 	bl  func(vals [][]byte) (bool, bool)
 }
@@ -52,45 +55,64 @@ func (e *stringFn) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 			c.Release()
 		}
 	}()
-	b := array.NewBuilder(ctx.Mem, arrowType(e.typ))
-	defer b.Release()
-	b.Reserve(ctx.N)
+	n := ctx.N
+	valid := newBitmap(ctx.Mem, n)
+	vbits := valid.Bytes()
 	vals := make([][]byte, len(cols))
-	for i := 0; i < ctx.N; i++ {
-		null := false
+	row := func(i int) bool {
 		for k, c := range cols {
 			if c.IsNull(i) {
-				null = true
-				break
+				return false
 			}
 			vals[k] = valueBytes(c, i)
 		}
-		if null {
-			b.AppendNull()
-			continue
+		return true
+	}
+	switch {
+	case e.str != nil:
+		offBuf, offs := newValues[int32](ctx.Mem, n+1)
+		data := make([]byte, 0, 16*n)
+		for i := 0; i < n; i++ {
+			offs[i] = int32(len(data))
+			if !row(i) {
+				continue
+			}
+			var ok bool
+			if data, ok = e.str(data, vals); ok {
+				bitutil.SetBit(vbits, i)
+			} else {
+				data = data[:offs[i]]
+			}
 		}
-		switch {
-		case e.str != nil:
-			if s, ok := e.str(vals); ok {
-				b.(*array.StringBuilder).Append(s)
-			} else {
-				b.AppendNull()
+		offs[n] = int32(len(data))
+		return makeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
+	case e.i32 != nil:
+		buf, dst := newValues[int32](ctx.Mem, n)
+		for i := 0; i < n; i++ {
+			if row(i) {
+				v, ok := e.i32(vals)
+				if ok {
+					dst[i] = v
+					bitutil.SetBit(vbits, i)
+				}
 			}
-		case e.i32 != nil:
-			if v, ok := e.i32(vals); ok {
-				b.(*array.Int32Builder).Append(v)
-			} else {
-				b.AppendNull()
-			}
-		default:
-			if v, ok := e.bl(vals); ok {
-				b.(*array.BooleanBuilder).Append(v)
-			} else {
-				b.AppendNull()
+		}
+		return makeArray(arrowType(e.typ), n, valid, buf), nil
+	}
+	out := newBitmap(ctx.Mem, n)
+	obits := out.Bytes()
+	for i := 0; i < n; i++ {
+		if row(i) {
+			v, ok := e.bl(vals)
+			if ok {
+				bitutil.SetBit(vbits, i)
+				if v {
+					bitutil.SetBit(obits, i)
+				}
 			}
 		}
 	}
-	return b.NewArray(), nil
+	return makeArray(arrowType(e.typ), n, valid, out), nil
 }
 
 // valueBytes returns row i of a string/binary column, or the little-endian bytes of an INT
@@ -129,12 +151,11 @@ func compileConcat(n *Node, args []Expr) (Expr, error) {
 	if n.Type.Kind != catalog.VarChar {
 		return nil, unsupported("|| producing %s", n.Type)
 	}
-	return &stringFn{args: args, typ: n.Type, str: func(v [][]byte) (string, bool) {
-		var sb strings.Builder
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		for _, p := range v {
-			sb.Write(p)
+			dst = append(dst, p...)
 		}
-		return sb.String(), true
+		return dst, true
 	}}, nil
 }
 
@@ -160,24 +181,27 @@ func compileCaseMap(n *Node, args []Expr) (Expr, error) {
 		return nil, err
 	}
 	upper := n.Op == "UPPER"
-	return &stringFn{args: args, typ: n.Type, str: func(v [][]byte) (string, bool) {
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		s := v[0]
 		if isASCII(s) {
-			out := make([]byte, len(s))
-			for i, c := range s {
-				if upper && c >= 'a' && c <= 'z' {
-					c -= 32
-				} else if !upper && c >= 'A' && c <= 'Z' {
-					c += 32
-				}
-				out[i] = c
+			start := len(dst)
+			dst = append(dst, s...)
+			out := dst[start:]
+			lo, hi := byte('a'), byte('z')
+			if !upper {
+				lo, hi = 'A', 'Z'
 			}
-			return string(out), true
+			for i, c := range out {
+				if c >= lo && c <= hi {
+					out[i] = c ^ 0x20
+				}
+			}
+			return dst, true
 		}
 		if upper {
-			return upperCaser.String(string(s)), true
+			return append(dst, upperCaser.String(string(s))...), true
 		}
-		return lowerCaser.String(string(s)), true
+		return append(dst, lowerCaser.String(string(s))...), true
 	}}, nil
 }
 
@@ -254,23 +278,24 @@ func compileSubstring(n *Node, args []Expr) (Expr, error) {
 			return nil, unsupported("SUBSTRING with a %s position or length", a.Type())
 		}
 	}
-	return &stringFn{args: args, typ: n.Type, str: func(v [][]byte) (string, bool) {
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		pos := int(intOf(v[1]))
 		length := int(^uint32(0) >> 1) // Integer.MAX_VALUE
 		if len(v) == 3 {
 			length = int(intOf(v[2]))
 		}
-		return substringSQL(v[0], pos, length)
+		sub, ok := substringSQL(v[0], pos, length)
+		return append(dst, sub...), ok
 	}}, nil
 }
 
-// substringSQL is BinaryStringDataUtil#substringSQL.
-func substringSQL(s []byte, pos, length int) (string, bool) {
+// substringSQL is BinaryStringDataUtil#substringSQL; ok=false is NULL.
+func substringSQL(s []byte, pos, length int) ([]byte, bool) {
 	if length < 0 {
-		return "", false
+		return nil, false
 	}
 	if len(s) == 0 {
-		return "", true
+		return nil, true
 	}
 	numChars := numChars(s)
 	var start int
@@ -278,19 +303,19 @@ func substringSQL(s []byte, pos, length int) (string, bool) {
 	case pos > 0:
 		start = pos - 1
 		if start >= numChars {
-			return "", true
+			return nil, true
 		}
 	case pos < 0:
 		start = numChars + pos
 		if start < 0 {
-			return "", true
+			return nil, true
 		}
 	}
 	end := start + length
 	if numChars-start < length {
 		end = numChars
 	}
-	return string(charSpan(s, start, end)), true
+	return charSpan(s, start, end), true
 }
 
 func compileTrim(n *Node, args []Expr) (Expr, error) {
@@ -306,8 +331,8 @@ func compileTrim(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, args, 1); err != nil {
 		return nil, err
 	}
-	return &stringFn{args: args[1:], typ: n.Type, str: func(v [][]byte) (string, bool) {
-		return trimChars(v[1], v[0], leading, trailing), true
+	return &stringFn{args: args[1:], typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		return append(dst, trimChars(v[1], v[0], leading, trailing)...), true
 	}}, nil
 }
 

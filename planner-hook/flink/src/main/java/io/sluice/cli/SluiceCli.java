@@ -110,7 +110,8 @@ public final class SluiceCli {
         return args[i];
     }
 
-    static StreamTableEnvironment environment(int parallelism, String jobManager, boolean vanilla) {
+    /** A streaming table environment on an embedded MiniCluster (or jobManager), with Sluice unless vanilla. */
+    public static StreamTableEnvironment environment(int parallelism, String jobManager, boolean vanilla) {
         StreamExecutionEnvironment env;
         if (jobManager != null) {
             String[] hp = jobManager.split(":", 2);

@@ -42,6 +42,12 @@ import java.util.Map;
 public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeContext> {
     private static final Logger LOG = LoggerFactory.getLogger(SluiceProgram.class);
     private static final ThreadLocal<Verdict> LAST = new ThreadLocal<>();
+    private static final ThreadLocal<byte[]> LAST_ISLAND = new ThreadLocal<>();
+
+    /** The island JSON of the last plan judged on this thread, or null (for tools and tests). */
+    public static byte[] lastIslandJson() {
+        return LAST_ISLAND.get();
+    }
 
     /** The verdict of the last plan optimized on this thread, or null. */
     public static Verdict lastVerdict() {
@@ -143,7 +149,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return new Verdict(false, List.of(), List.of("the plan has no operators between its sources and sinks"));
         }
         NativeLib.ensureLoaded();
-        JsonNode v = IslandPlan.parse(NativeLib.verdict(IslandPlan.toJson(serde, entries, options)));
+        byte[] island = IslandPlan.toJson(serde, entries, options);
+        LAST_ISLAND.set(island);
+        JsonNode v = IslandPlan.parse(NativeLib.verdict(island));
         List<Verdict.Node> nodes = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
         JsonNode arr = v.get("nodes");

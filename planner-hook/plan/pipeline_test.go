@@ -1,0 +1,133 @@
+package plan
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
+)
+
+func readIsland(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// randomRows encodes n random rows of the island's input type as BinaryRowData.
+func randomRows(t testing.TB, island []byte, n int) ([]byte, []int32) {
+	t.Helper()
+	is, err := Decode(island)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, types, err := is.Nodes[0].RowFields()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := catalog.ArrowSchema(names, types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := rand.New(rand.NewSource(1))
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := 0; i < n; i++ {
+		for c, f := range b.Fields() {
+			if types[c].Nullable && rnd.Intn(20) == 0 {
+				f.AppendNull()
+				continue
+			}
+			switch fb := f.(type) {
+			case *array.Int64Builder:
+				fb.Append(rnd.Int63n(200000))
+			case *array.Int32Builder:
+				fb.Append(rnd.Int31())
+			case *array.Float64Builder:
+				fb.Append(rnd.NormFloat64())
+			case *array.BooleanBuilder:
+				fb.Append(rnd.Intn(2) == 0)
+			case *array.Decimal128Builder:
+				fb.Append(decimal128.FromI64(rnd.Int63n(1000000)))
+			case *array.StringBuilder:
+				fb.Append(fmt.Sprintf("s%x", rnd.Int63()))
+			case *array.TimestampBuilder:
+				fb.Append(arrow.Timestamp(rnd.Int63n(2e12)))
+			default:
+				t.Fatalf("no generator for %T", f)
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	enc, err := sinkrows.NewEncoder(types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offsets := make([]int32, n+1)
+	if err := enc.Layout(rec.Columns(), n, offsets); err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, offsets[n])
+	if err := enc.Encode(rec.Columns(), nil, n, offsets, data); err != nil {
+		t.Fatal(err)
+	}
+	return data, offsets
+}
+
+func TestDemoIslandIsNative(t *testing.T) {
+	is, err := Decode(readIsland(t, "demo_calc.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Judge(is)
+	if !v.Supported {
+		t.Fatalf("demo island not supported: %+v", v)
+	}
+}
+
+func TestDemoPipelineRuns(t *testing.T) {
+	island := readIsland(t, "demo_calc.json")
+	p, err := OpenRowPipeline(island)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, offsets := randomRows(t, island, 1000)
+	if err := p.Process(data, offsets); err != nil {
+		t.Fatal(err)
+	}
+	out, outOffsets, sel := p.Output()
+	if len(sel) == 0 || len(sel) == 1000 {
+		t.Fatalf("filter kept %d of 1000 rows", len(sel))
+	}
+	if len(outOffsets) != len(sel)+1 || int(outOffsets[len(sel)]) != len(out) {
+		t.Fatalf("offsets %d for %d rows, %d bytes", len(outOffsets), len(sel), len(out))
+	}
+}
+
+func BenchmarkDemoPipeline(b *testing.B) {
+	island := readIsland(b, "demo_calc.json")
+	p, err := OpenRowPipeline(island)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 8192
+	data, offsets := randomRows(b, island, n)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := p.Process(data, offsets); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+}
