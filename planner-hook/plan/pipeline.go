@@ -102,7 +102,6 @@ func (p *RowPipeline) Process(data []byte, offsets []int32) error {
 // row, the input row it came from.
 func (p *RowPipeline) Output() ([]byte, []int32, []int32) { return p.out, p.offsets, p.selection }
 
-
 func kindsOf(a interface{ Len() int }) []int8 {
 	type int8s interface{ Int8Values() []int8 }
 	if k, ok := a.(int8s); ok {

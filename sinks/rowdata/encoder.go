@@ -254,4 +254,3 @@ func DecimalToBigEndian(v decimal128.Num) []byte {
 	}
 	return full[i:]
 }
-

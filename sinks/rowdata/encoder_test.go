@@ -10,8 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
-	src "github.com/sluice-project/sluice/sources/rowdata"
 	sink "github.com/sluice-project/sluice/sinks/rowdata"
+	src "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 func TestRoundTrip(t *testing.T) {
