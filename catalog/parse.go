@@ -298,7 +298,7 @@ func (p *typeParser) parse() (Type, error) {
 		} else {
 			t.Kind = IntervalDayTime
 		}
-		t.Raw = "INTERVAL" + p.s[start:p.pos]
+		t.Raw = "INTERVAL" + strings.TrimRight(p.s[start:p.pos], " ")
 	case "ARRAY", "MULTISET":
 		if err := p.expect('<'); err != nil {
 			return t, err

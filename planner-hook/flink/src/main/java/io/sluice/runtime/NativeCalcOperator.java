@@ -54,6 +54,9 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
     private transient int rows;
     private transient StreamRecord<RowData> reuse;
     private transient long batches;
+    private transient BinaryRowData outRow;
+    private transient MemorySegment outSegment;
+    private transient ByteBuffer outSegmentBuffer;
 
     public NativeCalcOperator(
             byte[] islandJson, RowType inputType, RowType outputType, int batchRows, int debugPanicAfterBatches) {
@@ -81,6 +84,7 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         timestamps = new long[batchRows];
         hasTimestamp = new boolean[batchRows];
         reuse = new StreamRecord<>(null);
+        outRow = new BinaryRowData(outputType.getFieldCount());
     }
 
     private static ByteBuffer direct(int capacity) {
@@ -133,21 +137,22 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         }
         int outRows = (int) result;
         if (outRows > 0) {
-            int total = outOffsets.getInt(outRows * 4);
-            byte[] bytes = new byte[total];
-            outData.get(0, bytes, 0, total);
-            MemorySegment seg = MemorySegmentFactory.wrap(bytes);
-            int arity = outputType.getFieldCount();
+            // One segment over the output buffer and one row object, reused for every row and
+            // batch, as Flink's own operators reuse their output rows: downstream operators copy
+            // or serialize what they keep (CopyingChainingOutput, network serializers).
+            if (outSegment == null || outSegmentBuffer != outData) {
+                outSegment = MemorySegmentFactory.wrapOffHeapMemory(outData);
+                outSegmentBuffer = outData;
+            }
             for (int i = 0; i < outRows; i++) {
                 int start = outOffsets.getInt(i * 4);
                 int end = outOffsets.getInt((i + 1) * 4);
                 int source = outOffsets.getInt((outRows + 1 + i) * 4);
-                BinaryRowData out = new BinaryRowData(arity);
-                out.pointTo(seg, start, end - start);
+                outRow.pointTo(outSegment, start, end - start);
                 if (hasTimestamp[source]) {
-                    reuse.replace(out, timestamps[source]);
+                    reuse.replace(outRow, timestamps[source]);
                 } else {
-                    reuse.replace(out);
+                    reuse.replace(outRow);
                     reuse.eraseTimestamp();
                 }
                 output.collect(reuse);

@@ -1,0 +1,305 @@
+package expr
+
+import (
+	"math"
+	"math/big"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+// batch builds a one-row-per-value batch of the given columns.
+func batch(t *testing.T, types []catalog.Type, cols ...[]any) arrow.RecordBatch {
+	t.Helper()
+	names := make([]string, len(types))
+	for i := range names {
+		names[i] = string(rune('a' + i))
+	}
+	s, err := catalog.ArrowSchema(names, types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, s)
+	defer b.Release()
+	for c, vals := range cols {
+		for _, v := range vals {
+			if err := appendValue(b.Field(c), types[c], v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+func ref(i int, t catalog.Type) *Node { return &Node{Kind: InputRef, Index: i, Type: t} }
+func lit(v any, t catalog.Type) *Node { return &Node{Kind: Literal, Value: v, Type: t} }
+func call(op string, t catalog.Type, args ...*Node) *Node {
+	return &Node{Kind: Call, Op: op, Type: t, Args: args}
+}
+
+// eval compiles n over the batch's column types and returns the result and the context error.
+func eval(t *testing.T, n *Node, in arrow.RecordBatch, types []catalog.Type) (arrow.Array, error) {
+	t.Helper()
+	e, err := Compile(n, types)
+	if err != nil {
+		t.Fatalf("compile %s: %v", n.Op, err)
+	}
+	ctx := NewCtx(memory.DefaultAllocator, int(in.NumRows()))
+	out, err := e.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return out, ctx.Err()
+}
+
+var (
+	intT  = catalog.IntType(true)
+	longT = catalog.BigIntType(true)
+	dblT  = catalog.DoubleType(true)
+	boolT = catalog.BooleanType(true)
+	strT  = catalog.StringType(true)
+)
+
+func TestIntegerArithmeticWrapsLikeJava(t *testing.T) {
+	types := []catalog.Type{intT, intT}
+	in := batch(t, types, []any{int64(math.MaxInt32), int64(math.MinInt32), int64(-7), nil}, []any{int64(1), int64(-1), int64(2), int64(3)})
+	defer in.Release()
+	cases := []struct {
+		op   string
+		want []any
+	}{
+		{"+", []any{int32(math.MinInt32), int32(math.MaxInt32), int32(-5), nil}},
+		{"*", []any{int32(math.MaxInt32), int32(math.MinInt32), int32(-14), nil}},
+		{"/", []any{int32(math.MaxInt32), int32(math.MinInt32), int32(-3), nil}},
+		{"%", []any{int32(0), int32(0), int32(-1), nil}},
+	}
+	for _, c := range cases {
+		out, err := eval(t, call(c.op, intT, ref(0, intT), ref(1, intT)), in, types)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		got := out.(*array.Int32)
+		for i, w := range c.want {
+			if w == nil {
+				if got.IsValid(i) {
+					t.Errorf("%s row %d: want NULL, got %d", c.op, i, got.Value(i))
+				}
+				continue
+			}
+			if got.Value(i) != w.(int32) {
+				t.Errorf("%s row %d: got %d want %d", c.op, i, got.Value(i), w)
+			}
+		}
+		out.Release()
+	}
+}
+
+func TestDivisionByZeroFailsOnlyWhereFlinkEvaluates(t *testing.T) {
+	types := []catalog.Type{intT}
+	in := batch(t, types, []any{int64(0), int64(5), nil})
+	defer in.Release()
+	div := call("/", intT, lit(int64(100), catalog.IntType(false)), ref(0, intT))
+	gt := call(">", boolT, div, lit(int64(1), catalog.IntType(false)))
+	notZero := call("<>", boolT, ref(0, intT), lit(int64(0), catalog.IntType(false)))
+	if _, err := eval(t, gt, in, types); err == nil {
+		t.Fatal("100 / 0 should fail")
+	}
+	out, err := eval(t, call("AND", boolT, notZero, gt), in, types)
+	if err != nil {
+		t.Fatalf("AND must not evaluate 100 / i where i = 0: %v", err)
+	}
+	out.Release()
+	if _, err := eval(t, call("AND", boolT, gt, notZero), in, types); err == nil {
+		t.Fatal("AND evaluates its first operand for every row")
+	}
+	c := call("CASE", intT, call("=", boolT, ref(0, intT), lit(int64(0), catalog.IntType(false))), lit(int64(-1), catalog.IntType(false)), div)
+	out, err = eval(t, c, in, types)
+	if err != nil {
+		t.Fatalf("CASE must not evaluate the ELSE where the WHEN holds: %v", err)
+	}
+	out.Release()
+}
+
+func TestDecimalRounding(t *testing.T) {
+	cases := []struct {
+		name        string
+		v           string
+		from, p, to int
+		want        string
+		null        bool
+	}{
+		{"half up positive", "125", 2, 5, 1, "13", false},
+		{"half up negative", "-125", 2, 5, 1, "-13", false},
+		{"below half", "124", 2, 5, 1, "12", false},
+		{"overflow is null", "123456", 0, 5, 0, "", true},
+		{"scale up", "5", 0, 5, 2, "500", false},
+	}
+	for _, c := range cases {
+		v, _ := new(big.Int).SetString(c.v, 10)
+		got, ok := fitDecimal(v, c.from, c.p, c.to)
+		if ok == c.null {
+			t.Errorf("%s: ok=%v", c.name, ok)
+			continue
+		}
+		if ok && got.BigInt().String() != c.want {
+			t.Errorf("%s: got %s want %s", c.name, got.BigInt(), c.want)
+		}
+		if ok {
+			if r, ok64 := rescaleHalfUp64(v.Int64(), c.from, c.to); ok64 && r != got.BigInt().Int64() {
+				t.Errorf("%s: int64 path %d, big path %s", c.name, r, got.BigInt())
+			}
+		}
+	}
+}
+
+func TestDivide38RoundsTwiceLikeBigDecimal(t *testing.T) {
+	// 1 / 3 = 0.333… rounded HALF_UP to 38 digits.
+	q, s, err := divide38(big.NewInt(1), 0, big.NewInt(3), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if numDigits(q) != 38 || plainString(q, s) != "0.33333333333333333333333333333333333333" {
+		t.Errorf("1/3 = %s (scale %d)", plainString(q, s), s)
+	}
+	// 2 / 3 rounds the 38th digit up.
+	q, s, _ = divide38(big.NewInt(2), 0, big.NewInt(3), 0)
+	if plainString(q, s) != "0.66666666666666666666666666666666666667" {
+		t.Errorf("2/3 = %s", plainString(q, s))
+	}
+	// Exact quotients stay exact.
+	q, s, _ = divide38(big.NewInt(1), 0, big.NewInt(8), 0)
+	if r, _ := fitDecimal(q, s, 10, 3); r.BigInt().Int64() != 125 {
+		t.Errorf("1/8 at scale 3 = %s", r.BigInt())
+	}
+	if _, _, err := divide38(big.NewInt(1), 0, big.NewInt(0), 0); err == nil {
+		t.Error("division by zero must fail")
+	}
+}
+
+func TestJavaCasts(t *testing.T) {
+	cases := []struct {
+		in   float64
+		l    int64
+		i    int32
+		name string
+	}{
+		{math.NaN(), 0, 0, "NaN"},
+		{math.Inf(1), math.MaxInt64, math.MaxInt32, "+Inf"},
+		{math.Inf(-1), math.MinInt64, math.MinInt32, "-Inf"},
+		{-1.9, -1, -1, "truncates toward zero"},
+		{3e10, 30000000000, math.MaxInt32, "int saturates"},
+	}
+	for _, c := range cases {
+		if got := javaD2L(c.in); got != c.l {
+			t.Errorf("%s: (long) = %d want %d", c.name, got, c.l)
+		}
+		if got := javaD2I(c.in); got != c.i {
+			t.Errorf("%s: (int) = %d want %d", c.name, got, c.i)
+		}
+	}
+}
+
+func TestJavaDoubleCompare(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	cases := []struct {
+		a, b float64
+		want int
+	}{
+		{negZero, 0, -1}, {0, negZero, 1}, {math.NaN(), math.Inf(1), 1}, {math.NaN(), math.NaN(), 0}, {1, 2, -1},
+	}
+	for _, c := range cases {
+		if got := javaDoubleCompare(c.a, c.b); got != c.want {
+			t.Errorf("Double.compare(%v, %v) = %d want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestSubstringSQL(t *testing.T) {
+	cases := []struct {
+		s        string
+		pos, len int
+		want     string
+		null     bool
+	}{
+		{"hello", 2, 3, "ell", false},
+		{"hello", 0, 2, "he", false},
+		{"hello", -2, 1, "l", false},
+		{"hello", -9, 2, "", false},
+		{"hello", 9, 2, "", false},
+		{"hello", 1, -1, "", true},
+		{"Grüße", 3, 2, "üß", false},
+		{"", 1, 1, "", false},
+	}
+	for _, c := range cases {
+		got, ok := substringSQL([]byte(c.s), c.pos, c.len)
+		if ok == c.null || string(got) != c.want {
+			t.Errorf("SUBSTRING(%q, %d, %d) = %q, %v", c.s, c.pos, c.len, got, ok)
+		}
+	}
+}
+
+func TestLike(t *testing.T) {
+	cases := []struct {
+		pat    string
+		escape rune
+		s      string
+		want   bool
+	}{
+		{"a%", 0, "abc", true},
+		{"a_c", 0, "abc", true},
+		{"a_c", 0, "a\nc", false},
+		{"%", 0, "line\nbreak", true},
+		{"a.c", 0, "abc", false},
+		{"100!%", '!', "100%", true},
+		{"100!%", '!', "1000", false},
+		{"", 0, "", true},
+		{"_", 0, "🌍", true},
+	}
+	for _, c := range cases {
+		re, err := likeRegexp(c.pat, c.escape)
+		if err != nil {
+			t.Fatalf("%q: %v", c.pat, err)
+		}
+		if got := re.MatchString(c.s); got != c.want {
+			t.Errorf("%q LIKE %q = %v", c.s, c.pat, got)
+		}
+	}
+	if _, err := likeRegexp("a!b", '!'); err == nil {
+		t.Error("an escape before an ordinary character is invalid in Flink")
+	}
+}
+
+func TestNumDigitsAndPlainString(t *testing.T) {
+	for _, c := range []struct {
+		v      string
+		digits int
+		scale  int
+		plain  string
+	}{
+		{"0", 1, 2, "0.00"}, {"-5", 1, 2, "-0.05"}, {"99999", 5, 0, "99999"}, {"100000", 6, 3, "100.000"},
+		{"99999999999999999999999999999999999999", 38, 38, "0.99999999999999999999999999999999999999"},
+	} {
+		v, _ := new(big.Int).SetString(c.v, 10)
+		if got := numDigits(v); got != c.digits {
+			t.Errorf("numDigits(%s) = %d", c.v, got)
+		}
+		if got := plainString(v, c.scale); got != c.plain {
+			t.Errorf("plainString(%s, %d) = %s", c.v, c.scale, got)
+		}
+	}
+}
+
+func TestUnsupportedHasReason(t *testing.T) {
+	_, err := Compile(call("ABS", intT, ref(0, intT)), []catalog.Type{intT})
+	if u, ok := err.(*Unsupported); !ok || u.Reason == "" {
+		t.Fatalf("want Unsupported with a reason, got %v", err)
+	}
+	_, err = Compile(call("CAST", strT, ref(0, dblT)), []catalog.Type{dblT})
+	if _, ok := err.(*Unsupported); !ok {
+		t.Fatalf("CAST(DOUBLE AS STRING) must be unsupported, got %v", err)
+	}
+}
