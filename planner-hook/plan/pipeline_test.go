@@ -85,14 +85,15 @@ func randomRows(t testing.TB, island []byte, n int) ([]byte, []int32) {
 	return data, offsets
 }
 
-func TestDemoIslandIsNative(t *testing.T) {
-	is, err := Decode(readIsland(t, "demo_calc.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := Judge(is)
-	if !v.Supported {
-		t.Fatalf("demo island not supported: %+v", v)
+func TestGoldenIslandsAreNative(t *testing.T) {
+	for _, name := range []string{"demo_calc.json", "bench_calc.json"} {
+		is, err := Decode(readIsland(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := Judge(is); !v.Supported {
+			t.Errorf("%s not supported: %+v", name, v)
+		}
 	}
 }
 
@@ -115,8 +116,13 @@ func TestDemoPipelineRuns(t *testing.T) {
 	}
 }
 
-func BenchmarkDemoPipeline(b *testing.B) {
-	island := readIsland(b, "demo_calc.json")
+func BenchmarkDemoPipeline(b *testing.B) { benchmarkIsland(b, "demo_calc.json") }
+
+// BenchmarkCalcBenchPipeline is the Go side of `make bench`'s Calc query.
+func BenchmarkCalcBenchPipeline(b *testing.B) { benchmarkIsland(b, "bench_calc.json") }
+
+func benchmarkIsland(b *testing.B, name string) {
+	island := readIsland(b, name)
 	p, err := OpenRowPipeline(island)
 	if err != nil {
 		b.Fatal(err)

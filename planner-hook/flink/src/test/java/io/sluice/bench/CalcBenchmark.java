@@ -19,21 +19,25 @@ import java.util.Locale;
 public final class CalcBenchmark {
     static final long ROWS = Long.getLong("sluice.bench.rows", 10_000_000L);
     static final int RUNS = Integer.getInteger("sluice.bench.runs", 3);
+    /** Only the Sluice runs (for profiling), when set. */
+    static final boolean SLUICE_ONLY = Boolean.getBoolean("sluice.bench.sluice-only");
 
     static String script(long rows) {
         return String.format(Locale.ROOT, """
-                CREATE TABLE src (id BIGINT, a INT, b DOUBLE, price DECIMAL(10, 2), name STRING) WITH (
+                CREATE TABLE src (id BIGINT, a INT, b DOUBLE, cents INT, name STRING) WITH (
                   'connector' = 'datagen', 'rows-per-second' = '1000000000',
                   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '%d',
                   'fields.a.min' = '0', 'fields.a.max' = '1000', 'fields.b.min' = '0', 'fields.b.max' = '1',
-                  'fields.price.min' = '1', 'fields.price.max' = '1000', 'fields.name.length' = '8');
-                CREATE TABLE snk (x BIGINT, m INT, y DOUBLE, p DECIMAL(14, 3), n STRING, len INT, size STRING)
-                  WITH ('connector' = 'blackhole');
+                  'fields.cents.min' = '100', 'fields.cents.max' = '100000', 'fields.name.length' = '8');
+                CREATE TABLE snk (x BIGINT, m INT, y DOUBLE, p DECIMAL(15, 3), q BIGINT, n STRING, len INT,
+                  size STRING, flag BOOLEAN) WITH ('connector' = 'blackhole');
                 INSERT INTO snk
-                SELECT id * 2 + a, a %% 7, b * 100 + a, price * 1.1, UPPER(name), CHAR_LENGTH(name) + a,
-                       CASE WHEN a > 500 THEN 'big' ELSE 'small' END
+                SELECT id * 2 + a, a %% 7, b * 100 + a, cents * 0.011, (id + cents) * 3 - a,
+                       UPPER(name), CHAR_LENGTH(name) + a,
+                       CASE WHEN a > 500 THEN 'big' WHEN a > 100 THEN 'mid' ELSE 'small' END,
+                       (a BETWEEN 10 AND 20) OR id %% 3 = 0
                 FROM src
-                WHERE a %% 10 <> 3 AND b < 0.9
+                WHERE a %% 10 <> 3 AND b < 0.9 AND cents > 150
                 """, rows);
     }
 
@@ -53,7 +57,7 @@ public final class CalcBenchmark {
             List<TimedRun.Result> flink = new ArrayList<>();
             List<TimedRun.Result> sluice = new ArrayList<>();
             for (int r = 0; r < RUNS; r++) {
-                flink.add(TimedRun.run(script, false, p, ROWS));
+                flink.add(SLUICE_ONLY ? new TimedRun.Result(false, false, null, 1, 1) : TimedRun.run(script, false, p, ROWS));
                 TimedRun.Result s = TimedRun.run(script, true, p, ROWS);
                 if (!s.nativePlan()) {
                     System.err.println("Sluice run is not native:\n" + s.verdict());
