@@ -3,6 +3,8 @@ package io.sluice;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
+import java.time.Duration;
+
 /** The options a user sets in the Flink configuration or with {@code SET 'key' = 'value'}. */
 public final class SluiceOptions {
     private SluiceOptions() {}
@@ -18,6 +20,13 @@ public final class SluiceOptions {
                     .intType()
                     .defaultValue(8192)
                     .withDescription("Rows buffered at a row edge before a batch is sent to the native pipeline.");
+
+    public static final ConfigOption<Duration> BATCH_MAX_DELAY =
+            ConfigOptions.key("sluice.batch.max-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(100))
+                    .withDescription("Longest time a row waits in a partly filled batch before the batch is "
+                            + "flushed (0 = only on size, watermark, checkpoint and end of input).");
 
     public static final ConfigOption<Boolean> LOG_FALLBACK_REASONS =
             ConfigOptions.key("sluice.log-fallback-reasons")

@@ -59,6 +59,7 @@ public class StreamExecSluiceCalc extends ExecNodeBase<RowData>
                 inputType,
                 outputType,
                 config.get(SluiceOptions.BATCH_ROWS),
+                config.get(SluiceOptions.BATCH_MAX_DELAY).toMillis(),
                 config.get(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES));
         return ExecNodeUtil.createOneInputTransformation(
                 input,

@@ -8,6 +8,7 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
@@ -24,8 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * bytes written by Go and wrapped without per-field work. Each output row keeps the record
  * timestamp of the input row it came from, as Flink's Calc does.
  *
- * <p>A batch is flushed when it holds {@code sluice.batch.rows} rows, before a watermark is
- * forwarded, before a checkpoint barrier and at the end of input.
+ * <p>A batch is flushed when it holds {@code sluice.batch.rows} rows, when its first row has
+ * waited {@code sluice.batch.max-delay}, before a watermark is forwarded, before a checkpoint
+ * barrier and at the end of input.
  */
 public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
@@ -41,6 +43,7 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
     private final RowType inputType;
     private final RowType outputType;
     private final int batchRows;
+    private final long maxDelayMillis;
     private final int debugPanicAfterBatches;
 
     private transient long handle;
@@ -59,7 +62,12 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
     private transient ByteBuffer outSegmentBuffer;
 
     public NativeCalcOperator(
-            byte[] islandJson, RowType inputType, RowType outputType, int batchRows, int debugPanicAfterBatches) {
+            byte[] islandJson,
+            RowType inputType,
+            RowType outputType,
+            int batchRows,
+            long maxDelayMillis,
+            int debugPanicAfterBatches) {
         if (batchRows < 1) {
             throw new IllegalArgumentException("sluice.batch.rows must be at least 1, got " + batchRows);
         }
@@ -67,6 +75,7 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         this.inputType = inputType;
         this.outputType = outputType;
         this.batchRows = batchRows;
+        this.maxDelayMillis = maxDelayMillis;
         this.debugPanicAfterBatches = debugPanicAfterBatches;
     }
 
@@ -114,6 +123,11 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         rows++;
         if (rows >= batchRows) {
             flush();
+        } else if (rows == 1 && maxDelayMillis > 0) {
+            // Bound the latency of a partly filled batch. A timer that fires after its batch was
+            // flushed only flushes the next batch early.
+            ProcessingTimeService time = getProcessingTimeService();
+            time.registerTimer(time.getCurrentProcessingTime() + maxDelayMillis, t -> flush());
         }
     }
 

@@ -35,7 +35,12 @@ class NativeCalcOperatorTest {
             + "\"type\":\"INT NOT NULL\"}],\"type\":\"BOOLEAN\"},\"outputType\":\"ROW<`a` INT>\"}}],\"options\":{}}";
 
     static OneInputStreamOperatorTestHarness<RowData, RowData> harness(int batchRows) throws Exception {
-        NativeCalcOperator op = new NativeCalcOperator(ISLAND.getBytes(StandardCharsets.UTF_8), TYPE, TYPE, batchRows, 0);
+        return harness(batchRows, 0);
+    }
+
+    static OneInputStreamOperatorTestHarness<RowData, RowData> harness(int batchRows, long maxDelay) throws Exception {
+        NativeCalcOperator op =
+                new NativeCalcOperator(ISLAND.getBytes(StandardCharsets.UTF_8), TYPE, TYPE, batchRows, maxDelay, 0);
         OneInputStreamOperatorTestHarness<RowData, RowData> h = new OneInputStreamOperatorTestHarness<>(op);
         h.setup(new RowDataSerializer(TYPE));
         h.open();
@@ -90,6 +95,18 @@ class NativeCalcOperatorTest {
             h.processElement(rec(RowKind.INSERT, 4, 4L));
             h.endInput();
             assertEquals(List.of("+I(2)@1", "+I(3)@2", "+I(4)@3", "+I(5)@4"), output(h), "flushed at end of input");
+        }
+    }
+
+    @Test
+    void flushesAPartlyFilledBatchAfterTheMaxDelay() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> h = harness(100, 50)) {
+            h.setProcessingTime(1000);
+            h.processElement(rec(RowKind.INSERT, 7, 1L));
+            h.setProcessingTime(1049);
+            assertEquals(List.of(), output(h), "not yet");
+            h.setProcessingTime(1050);
+            assertEquals(List.of("+I(8)@1"), output(h), "flushed once the first row waited 50 ms");
         }
     }
 }
