@@ -108,6 +108,10 @@ func (e *compare) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 	lt, rt := e.left.Type(), e.right.Type()
 	switch e.kind {
 	case cmpInt64:
+		if lt.Kind == rt.Kind && (lt.Kind == catalog.Int || lt.Kind == catalog.Date || lt.Kind == catalog.Time) {
+			cmpOrdered(e.op, values[int32](la), values[int32](ra), bits)
+			break
+		}
 		a, b := asInt64(la, lt), asInt64(ra, rt)
 		cmpOrdered(e.op, a, b, bits)
 	case cmpFloat64:
@@ -173,7 +177,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func cmpOrdered[T int64 | float64](op string, a, b []T, bits []byte) {
+func cmpOrdered[T int32 | int64 | float64](op string, a, b []T, bits []byte) {
 	switch op {
 	case "=":
 		for i := range a {

@@ -6,6 +6,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
 )
@@ -194,6 +196,42 @@ func (e *coalesce) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 
 // gather builds a column of type t whose row i is row i of branches[pick[i]].
 func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow.Array, error) {
+	n := len(pick)
+	valid := newBitmap(ctx.Mem, n)
+	vbits := valid.Bytes()
+	for i, k := range pick {
+		if branches[k].IsValid(i) {
+			bitutil.SetBit(vbits, i)
+		}
+	}
+	switch t.Kind {
+	case catalog.TinyInt:
+		return gatherFixed[int8](ctx, t, pick, branches, valid), nil
+	case catalog.SmallInt:
+		return gatherFixed[int16](ctx, t, pick, branches, valid), nil
+	case catalog.Int, catalog.Date, catalog.Time:
+		return gatherFixed[int32](ctx, t, pick, branches, valid), nil
+	case catalog.BigInt, catalog.Timestamp, catalog.TimestampLTZ:
+		return gatherFixed[int64](ctx, t, pick, branches, valid), nil
+	case catalog.Float:
+		return gatherFixed[float32](ctx, t, pick, branches, valid), nil
+	case catalog.Double:
+		return gatherFixed[float64](ctx, t, pick, branches, valid), nil
+	case catalog.Decimal:
+		return gatherFixed[decimal128.Num](ctx, t, pick, branches, valid), nil
+	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+		offBuf, offs := newValues[int32](ctx.Mem, n+1)
+		data := make([]byte, 0, 8*n)
+		for i, k := range pick {
+			offs[i] = int32(len(data))
+			if bitutil.BitIsSet(vbits, i) {
+				data = append(data, bytesAt(branches[k], i)...)
+			}
+		}
+		offs[n] = int32(len(data))
+		return makeArray(arrowType(t), n, valid, offBuf, memory.NewBufferBytes(data)), nil
+	}
+	valid.Release()
 	b := array.NewBuilder(ctx.Mem, arrowType(t))
 	defer b.Release()
 	b.Reserve(len(pick))
@@ -208,6 +246,20 @@ func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow
 		}
 	}
 	return b.NewArray(), nil
+}
+
+func gatherFixed[T any](ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array, valid *memory.Buffer) arrow.Array {
+	srcs := make([][]T, len(branches))
+	for k, b := range branches {
+		srcs[k] = values[T](b)
+	}
+	buf, dst := newValues[T](ctx.Mem, len(pick))
+	for i, k := range pick {
+		if src := srcs[k]; src != nil {
+			dst[i] = src[i]
+		}
+	}
+	return makeArray(arrowType(t), len(pick), valid, buf)
 }
 
 // appendFrom appends row i of src to a builder of the same Arrow type.

@@ -59,12 +59,17 @@ func (e *stringFn) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 	valid := newBitmap(ctx.Mem, n)
 	vbits := valid.Bytes()
 	vals := make([][]byte, len(cols))
+	readers := make([]bytesReader, len(cols))
+	for k, c := range cols {
+		readers[k] = newBytesReader(c)
+	}
 	row := func(i int) bool {
-		for k, c := range cols {
-			if c.IsNull(i) {
+		for k := range readers {
+			r := &readers[k]
+			if r.valid != nil && !bitutil.BitIsSet(r.valid, r.voff+i) {
 				return false
 			}
-			vals[k] = valueBytes(c, i)
+			vals[k] = r.at(i)
 		}
 		return true
 	}
@@ -113,6 +118,41 @@ func (e *stringFn) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 		}
 	}
 	return makeArray(arrowType(e.typ), n, valid, out), nil
+}
+
+// bytesReader reads the values of one operand column of a string kernel without per-row
+// interface calls: string/binary bytes, or the 4 little-endian bytes of an INT.
+type bytesReader struct {
+	offs  []int32
+	data  []byte
+	ints  []int32
+	valid []byte
+	voff  int
+	tmp   [4]byte
+}
+
+func newBytesReader(c arrow.Array) bytesReader {
+	r := bytesReader{}
+	r.valid, r.voff = validBits(c)
+	switch a := c.(type) {
+	case *array.String:
+		r.offs, r.data = a.ValueOffsets(), a.ValueBytes()
+	case *array.Binary:
+		r.offs, r.data = a.ValueOffsets(), a.ValueBytes()
+	case *array.Int32:
+		r.ints = a.Int32Values()
+	}
+	return r
+}
+
+func (r *bytesReader) at(i int) []byte {
+	if r.ints != nil {
+		v := uint32(r.ints[i])
+		r.tmp = [4]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
+		return r.tmp[:]
+	}
+	base := r.offs[0]
+	return r.data[r.offs[i]-base : r.offs[i+1]-base]
 }
 
 // valueBytes returns row i of a string/binary column, or the little-endian bytes of an INT
@@ -164,13 +204,24 @@ var (
 	lowerCaser = cases.Lower(language.Und)
 )
 
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
+// upperASCII and lowerASCII map every byte to itself except the ASCII letters of the other case.
+var upperASCII, lowerASCII = func() (u, l [256]byte) {
+	for i := range u {
+		u[i], l[i] = byte(i), byte(i)
 	}
-	return true
+	for c := 'a'; c <= 'z'; c++ {
+		u[c] = byte(c - 32)
+		l[c-32] = byte(c)
+	}
+	return u, l
+}()
+
+func isASCII(b []byte) bool {
+	var or byte
+	for _, c := range b {
+		or |= c
+	}
+	return or < 0x80
 }
 
 func compileCaseMap(n *Node, args []Expr) (Expr, error) {
@@ -184,17 +235,15 @@ func compileCaseMap(n *Node, args []Expr) (Expr, error) {
 	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		s := v[0]
 		if isASCII(s) {
+			table := &lowerASCII
+			if upper {
+				table = &upperASCII
+			}
 			start := len(dst)
 			dst = append(dst, s...)
 			out := dst[start:]
-			lo, hi := byte('a'), byte('z')
-			if !upper {
-				lo, hi = 'A', 'Z'
-			}
 			for i, c := range out {
-				if c >= lo && c <= hi {
-					out[i] = c ^ 0x20
-				}
+				out[i] = table[c]
 			}
 			return dst, true
 		}
@@ -220,8 +269,18 @@ func compileCharLength(n *Node, args []Expr) (Expr, error) {
 	}}, nil
 }
 
-// numChars counts characters as BinaryStringData#numChars: one per UTF-8 lead byte.
+// numChars counts characters as BinaryStringData#numChars: one per UTF-8 lead byte. For valid
+// UTF-8 that is every byte that is not a continuation byte (10xxxxxx).
 func numChars(b []byte) int {
+	if utf8.Valid(b) {
+		n := 0
+		for _, c := range b {
+			if c&0xC0 != 0x80 {
+				n++
+			}
+		}
+		return n
+	}
 	n := 0
 	for i := 0; i < len(b); {
 		i += utf8LeadLen(b[i])

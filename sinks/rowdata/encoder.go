@@ -121,7 +121,8 @@ func (e *Encoder) Encode(cols []arrow.Array, kinds []int8, n int, offsets []int3
 func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offsets, cursors []int32, dst []byte) error {
 	slot := binaryrow.SlotOffset(e.arity, i)
 	nb, mask := binaryrow.NullByte(i), binaryrow.NullMask(i)
-	if c.NullN() > 0 {
+	hasNulls := c.NullN() > 0
+	if hasNulls {
 		for r := 0; r < n; r++ {
 			if c.IsNull(r) {
 				dst[int(offsets[r])+nb] |= mask
@@ -159,7 +160,7 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 		vals := varBytes(c)
 		base := offs[0] // ValueBytes starts at the first value of a sliced array
 		for r := 0; r < n; r++ {
-			if c.IsNull(r) {
+			if hasNulls && c.IsNull(r) {
 				continue
 			}
 			v := vals[offs[r]-base : offs[r+1]-base]

@@ -200,9 +200,9 @@ func readVarLen(mem memory.Allocator, data []byte, offsets []int32, slot int, va
 	offBuf := memory.NewResizableBuffer(mem)
 	offBuf.Resize((n + 1) * 4)
 	outOffs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
-	total := 0
+	vals := make([]byte, 0, 16*n)
 	for r := 0; r < n; r++ {
-		outOffs[r] = int32(total)
+		outOffs[r] = int32(len(vals))
 		if !bitutil.BitIsSet(valid, r) {
 			continue
 		}
@@ -211,20 +211,10 @@ func readVarLen(mem memory.Allocator, data []byte, offsets []int32, slot int, va
 			offBuf.Release()
 			return nil, nil, fmt.Errorf("row %d: %w", r, err)
 		}
-		total += len(b)
+		vals = append(vals, b...)
 	}
-	outOffs[n] = int32(total)
-	valBuf := memory.NewResizableBuffer(mem)
-	valBuf.Resize(total)
-	vals := valBuf.Bytes()
-	for r := 0; r < n; r++ {
-		if !bitutil.BitIsSet(valid, r) {
-			continue
-		}
-		b, _ := varRef(data, int(offsets[r]), int(offsets[r+1]), slot)
-		copy(vals[outOffs[r]:], b)
-	}
-	return offBuf, valBuf, nil
+	outOffs[n] = int32(len(vals))
+	return offBuf, memory.NewBufferBytes(vals), nil
 }
 
 func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, offsets []int32, slot int, valid []byte) (*memory.Buffer, error) {
