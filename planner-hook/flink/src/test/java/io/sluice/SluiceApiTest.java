@@ -1,0 +1,114 @@
+package io.sluice;
+
+import io.sluice.cli.SluiceCli;
+import io.sluice.cli.SqlScript;
+import io.sluice.planner.Verdict;
+import io.sluice.testing.ParityCase;
+import io.sluice.testing.ParityHarness;
+
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The user-facing entry points: explain, options, and the CLI. */
+class SluiceApiTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
+
+    static final ParityCase CASE = ParityCase.nativeCase(
+            "api", "i INT, s STRING", List.of(Row.of(1, "a"), Row.of(2, "b")), "SELECT i + 1, UPPER(s) FROM t WHERE i > 1");
+
+    @Test
+    void explainShowsTheNativeNodeAndTheVerdict() {
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
+        String explain = Sluice.explain(tEnv, CASE.query());
+        assertTrue(explain.contains("SluiceCalc("), explain);
+        assertTrue(explain.contains("NATIVE: the island runs in Sluice"), explain);
+    }
+
+    @Test
+    void explainNamesEveryFallbackReason() {
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
+        String explain = Sluice.explain(tEnv, "SELECT ABS(i), CAST(CAST(i AS DOUBLE) AS STRING) FROM t");
+        assertFalse(explain.contains("SluiceCalc("), explain);
+        assertTrue(explain.contains("FALLBACK"), explain);
+        assertTrue(explain.contains("function ABS is not supported natively yet"), explain);
+        assertTrue(explain.contains("Double.toString"), explain);
+    }
+
+    @Test
+    void disabledRunsStockFlink() {
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
+        tEnv.getConfig().set(SluiceOptions.ENABLED, false);
+        Verdict v = Sluice.verdict(tEnv, CASE.query());
+        assertFalse(v.isNative());
+        assertEquals(List.of("sluice.enabled is false"), v.reasons());
+    }
+
+    @Test
+    void scriptSplitterKeepsQuotedSemicolons() {
+        assertEquals(List.of("SELECT 'a;b' FROM t", "SELECT \"x;\" FROM u"),
+                SqlScript.split("SELECT 'a;b' FROM t; -- a comment; with a semicolon\nSELECT \"x;\" FROM u;"));
+    }
+
+    static String[] run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = SluiceCli.run(args, new PrintStream(out, true), new PrintStream(err, true));
+        return new String[] {String.valueOf(code), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+    }
+
+    @Test
+    void cliExplainsAndRunsAScript(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("job.sql");
+        Files.writeString(script, """
+                CREATE TABLE src (i INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10',
+                  'fields.i.kind' = 'sequence', 'fields.i.start' = '1', 'fields.i.end' = '10');
+                CREATE TABLE snk (j INT) WITH ('connector' = 'blackhole');
+                INSERT INTO snk SELECT i * 2 FROM src WHERE i > 3;
+                """);
+        String[] explain = run("sql", "-f", script.toString(), "--explain");
+        assertEquals("0", explain[0], explain[2]);
+        assertTrue(explain[1].contains("SluiceCalc(") && explain[1].contains("NATIVE"), explain[1]);
+        String[] vanilla = run("sql", "-f", script.toString(), "--explain", "--vanilla");
+        assertTrue(vanilla[1].contains("Sluice is not installed"), vanilla[1]);
+        String[] exec = run("sql", "-f", script.toString(), "--parallelism", "2");
+        assertEquals("0", exec[0], exec[2]);
+        assertTrue(exec[1].contains("OK INSERT INTO snk"), exec[1]);
+    }
+
+    @Test
+    void cliReportsErrorsAsFlinkDoes(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("bad.sql");
+        Files.writeString(script, "SELECT nope FROM missing_table;");
+        String[] r = run("sql", "-f", script.toString());
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("statement failed: SELECT nope FROM missing_table"), r[2]);
+        assertTrue(r[2].contains("Object 'missing_table' not found"), r[2]);
+
+        assertEquals("2", run("sql")[0]);
+        assertEquals("2", run("sql", "-f", dir.resolve("absent.sql").toString())[0]);
+        assertEquals("2", run("sql", "-f", script.toString(), "--parallelism", "zero")[0]);
+        assertEquals("2", run("sql", "-f", script.toString(), "--bogus")[0]);
+    }
+}
