@@ -155,6 +155,9 @@ class CalcParityTest {
                 n("between", "SELECT i BETWEEN -10 AND 10, dc BETWEEN 0 AND 20, s BETWEEN 'a' AND 'b' FROM t"),
                 n("in-filter", "SELECT s, dc FROM t WHERE (i IN (1, 42) OR s LIKE 'x%') AND dc IS NOT NULL"),
                 n("not-between", "SELECT i FROM t WHERE i NOT BETWEEN 0 AND 10"),
+                // parallelism 2: rows are rebalanced to two native Calc subtasks, compared as multisets
+                n("parallel-filter", "SELECT i * 2, s || '!' FROM t WHERE i IS NOT NULL").withParallelism(2),
+                n("parallel-decimal", "SELECT dc * 3, dw + dc, CASE WHEN b THEN 'y' ELSE 'n' END FROM t").withParallelism(2),
                 // fallbacks: the whole job runs on Flink and says why
                 fallback("fallback-function", ALL, allRows(), "SELECT ABS(i) FROM t", "ABS"),
                 fallback("fallback-double-to-string", ALL, allRows(), "SELECT CAST(d AS STRING) FROM t", "Double.toString"),
