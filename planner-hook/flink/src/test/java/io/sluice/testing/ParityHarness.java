@@ -119,6 +119,11 @@ public final class ParityHarness {
     }
 
     public static StreamTableEnvironment newEnv(ParityCase c, boolean sluice) {
+        return newEnv(c, sluice, "");
+    }
+
+    /** A table environment with table t of the case; extraOptions are appended to t's WITH clause. */
+    public static StreamTableEnvironment newEnv(ParityCase c, boolean sluice, String extraOptions) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(c.parallelism());
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
@@ -127,7 +132,7 @@ public final class ParityHarness {
         }
         String id = RowsTableFactory.register(c.rows());
         tEnv.executeSql("CREATE TABLE t (" + c.schema() + ") WITH ('connector' = '"
-                + RowsTableFactory.IDENTIFIER + "', 'data-id' = '" + id + "')");
+                + RowsTableFactory.IDENTIFIER + "', 'data-id' = '" + id + "'" + extraOptions + ")");
         return tEnv;
     }
 

@@ -1,6 +1,10 @@
 package io.sluice.testing;
 
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -10,9 +14,12 @@ import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
@@ -36,6 +43,9 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
 
     static final ConfigOption<String> DATA_ID = ConfigOptions.key("data-id").stringType().noDefaultValue();
 
+    /** Milliseconds the source sleeps before each row (0: emit as fast as possible). */
+    static final ConfigOption<Integer> DELAY_MS = ConfigOptions.key("delay-ms").intType().defaultValue(0);
+
     /** Registers rows and returns the id to put in the table's 'data-id' option. */
     public static String register(List<Row> rows) {
         String id = "rows-" + IDS.incrementAndGet();
@@ -55,7 +65,7 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
+        return Set.of(DELAY_MS);
     }
 
     @Override
@@ -67,16 +77,42 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
         if (rows == null) {
             throw new IllegalArgumentException("no rows registered under data-id " + id);
         }
-        return new Source(context.getPhysicalRowDataType(), rows);
+        return new Source(context.getPhysicalRowDataType(), rows, helper.getOptions().get(DELAY_MS));
+    }
+
+    /** A one-subtask source that sleeps before each row, so that rows arrive one at a time. */
+    static DataStream<RowData> slowSource(
+            StreamExecutionEnvironment env, List<RowData> data, RowType rowType, int delayMs) {
+        RowDataSerializer serializer = new RowDataSerializer(rowType);
+        List<byte[]> bytes = new ArrayList<>();
+        for (RowData r : data) {
+            BinaryRowData b = serializer.toBinaryRow(r).copy();
+            bytes.add(BinarySegmentUtils.copyToBytes(b.getSegments(), b.getOffset(), b.getSizeInBytes()));
+        }
+        int arity = rowType.getFieldCount();
+        GeneratorFunction<Long, RowData> gen = index -> {
+            Thread.sleep(delayMs);
+            byte[] b = bytes.get(index.intValue());
+            BinaryRowData row = new BinaryRowData(arity);
+            row.pointTo(MemorySegmentFactory.wrap(b), 0, b.length);
+            return row;
+        };
+        return env.fromSource(
+                        new DataGeneratorSource<>(gen, bytes.size(), InternalTypeInfo.of(rowType)),
+                        WatermarkStrategy.noWatermarks(),
+                        "slow rows")
+                .setParallelism(1);
     }
 
     private static final class Source implements ScanTableSource {
         private final DataType type;
         private final List<Row> rows;
+        private final int delayMs;
 
-        Source(DataType type, List<Row> rows) {
+        Source(DataType type, List<Row> rows, int delayMs) {
             this.type = type;
             this.rows = rows;
+            this.delayMs = delayMs;
         }
 
         @Override
@@ -101,7 +137,10 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
                         rd.setRowKind(r.getKind());
                         data.add(rd);
                     }
-                    return env.fromData(data, InternalTypeInfo.of(rowType)).setParallelism(1);
+                    if (delayMs == 0) {
+                        return env.fromData(data, InternalTypeInfo.of(rowType)).setParallelism(1);
+                    }
+                    return slowSource(env, data, rowType, delayMs);
                 }
 
                 @Override
@@ -113,7 +152,7 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
 
         @Override
         public DynamicTableSource copy() {
-            return new Source(type, rows);
+            return new Source(type, rows, delayMs);
         }
 
         @Override
