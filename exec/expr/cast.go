@@ -11,6 +11,9 @@ import (
 )
 
 func init() {
+	register(&Function{Name: "TRY_CAST", Family: "conversion",
+		Doc:     "as CAST, but a string that does not parse yields NULL",
+		compile: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
 		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN to STRING, nullability and TIMESTAMP/DATE identity casts; FLOAT/DOUBLE to STRING or DECIMAL fall back (Java 17's Double.toString)",
 		compile: compileCast})
@@ -22,7 +25,16 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 	}
 	from, to := args[0].Type(), n.Type
 	c := &cast{arg: args[0], typ: to}
+	try := n.Op == "TRY_CAST"
 	switch {
+	case from.IsString() && (to.IsIntegral() || to.Kind == catalog.Boolean):
+		return &fromString{arg: args[0], typ: to, try: try}, nil
+	case from.IsString() && to.IsNumeric():
+		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java's number parsing is not reproduced)", from, to)
+	case from.Kind == catalog.Boolean && to.IsNumeric():
+		return &boolToNumber{arg: args[0], typ: to}, nil
+	case from.IsNumeric() && to.Kind == catalog.Boolean:
+		return &numberToBool{arg: args[0], typ: to}, nil
 	case from.WithNullable(true).Equal(to.WithNullable(true)):
 		c.kind = castIdentity
 	case from.IsNumeric() && to.IsNumeric():

@@ -303,3 +303,32 @@ func TestUnsupportedHasReason(t *testing.T) {
 		t.Fatalf("CAST(DOUBLE AS STRING) must be unsupported, got %v", err)
 	}
 }
+
+func TestParseJavaInt(t *testing.T) {
+	cases := []struct {
+		in   string
+		bits int
+		want int64
+		err  string
+	}{
+		{"42", 32, 42, ""}, {"-42", 32, -42, ""}, {"+7", 32, 7, ""}, {"12.99", 32, 12, ""},
+		{"2147483647", 32, math.MaxInt32, ""}, {"-2147483648", 32, math.MinInt32, ""},
+		{"2147483648", 32, 0, "Overflow."}, {"-2147483649", 32, 0, "Overflow."},
+		{"9223372036854775807", 64, math.MaxInt64, ""}, {"9223372036854775808", 64, 0, "Overflow."},
+		{"", 32, 0, "Input is empty."}, {"-", 32, 0, "Input has only positive or negative symbol."},
+		{"1a", 32, 0, "Invalid character found."}, {"1.2.3", 32, 0, "Invalid character found."},
+		{"1e3", 64, 0, "Invalid character found."}, {"5.", 32, 5, ""},
+	}
+	for _, c := range cases {
+		got, why := parseJavaInt([]byte(c.in), c.bits)
+		if why != c.err || (why == "" && got != c.want) {
+			t.Errorf("%q (%d bits) = %d, %q; want %d, %q", c.in, c.bits, got, why, c.want, c.err)
+		}
+	}
+	if b, ok := parseJavaBool([]byte("YeS")); !ok || !b {
+		t.Error("YeS is true")
+	}
+	if _, ok := parseJavaBool([]byte(" true")); ok {
+		t.Error("BOOLEAN parsing does not trim")
+	}
+}

@@ -73,6 +73,22 @@ class CalcParityTest {
         return nativeCase(name, SMALL, smallRows(), query);
     }
 
+    /** Strings to parse: numbers in Flink's accepted forms, edge values and garbage. */
+    static final String TEXT = "s STRING";
+
+    static List<Row> textRows() {
+        List<Row> rows = new ArrayList<>();
+        for (String v : new String[] {"42", " 7 ", "-0", "+12.50", "2147483647", "2147483648", "-2147483649",
+                "9223372036854775807", "abc", "", "1e3", "true", "Yes", "N", "0", "1", " true", null}) {
+            rows.add(r(v));
+        }
+        return rows;
+    }
+
+    static ParityCase text(String name, String query) {
+        return nativeCase(name, TEXT, textRows(), query);
+    }
+
     static List<Row> changelogRows() {
         return List.of(
                 Row.ofKind(RowKind.INSERT, 1, 10L, 1.0, "a", true, new BigDecimal("1.00"), new BigDecimal("1.00000000"), null),
@@ -141,6 +157,12 @@ class CalcParityTest {
                 n("cast-to-string", "SELECT CAST(i AS STRING), CAST(l AS STRING), CAST(dc AS STRING), CAST(b AS STRING), CAST(dw AS STRING) FROM t"),
                 n("cast-tiny", "SELECT CAST(i AS TINYINT), CAST(i AS SMALLINT), CAST(d AS TINYINT), CAST(l AS SMALLINT) FROM t"),
                 n("cast-int-decimal-overflow", "SELECT CAST(l AS DECIMAL(5, 2)), CAST(i AS DECIMAL(3, 0)) FROM t"),
+                n("cast-bool-number", "SELECT CAST(b AS INT), CAST(b AS DECIMAL(5, 2)), CAST(b AS DOUBLE), CAST(i AS BOOLEAN), CAST(dc AS BOOLEAN), CAST(d AS BOOLEAN) FROM t"),
+                text("try-cast-string-int", "SELECT s, TRY_CAST(s AS INT), TRY_CAST(s AS BIGINT), TRY_CAST(s AS TINYINT), TRY_CAST(s AS SMALLINT) FROM t"),
+                text("try-cast-string-bool", "SELECT s, TRY_CAST(s AS BOOLEAN) FROM t"),
+                text("cast-string-int", "SELECT CAST(s AS INT), CAST(s AS BIGINT) FROM t WHERE s IN ('42', ' 7 ', '-0', '+12.50', '2147483647')"),
+                text("cast-string-int-fails", "SELECT CAST(s AS INT) FROM t"),
+                text("cast-string-bool-fails", "SELECT CAST(s AS BOOLEAN) FROM t"),
                 // strings
                 n("concat", "SELECT s || 'x', s || s, 'pre-' || s || '-post' FROM t"),
                 n("upper-lower", "SELECT UPPER(s), LOWER(s) FROM t"),
