@@ -109,3 +109,35 @@ func TestDecimalBytesMatchBigInteger(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkEncode(b *testing.B) {
+	types := []catalog.Type{catalog.IntType(true), catalog.StringType(true), catalog.DecimalType(10, 2, true), catalog.DoubleType(true)}
+	schema, _ := catalog.ArrowSchema([]string{"i", "s", "d", "f"}, types)
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer bld.Release()
+	const n = 8192
+	for r := 0; r < n; r++ {
+		bld.Field(0).(*array.Int32Builder).Append(int32(r))
+		bld.Field(1).(*array.StringBuilder).Append("some text of 20 byte")
+		bld.Field(2).(*array.Decimal128Builder).Append(decimal128.FromI64(int64(r)))
+		bld.Field(3).(*array.Float64Builder).Append(float64(r) / 3)
+	}
+	rec := bld.NewRecordBatch()
+	defer rec.Release()
+	enc, _ := sink.NewEncoder(types)
+	offsets := make([]int32, n+1)
+	var buf []byte
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := enc.Layout(rec.Columns(), n, offsets); err != nil {
+			b.Fatal(err)
+		}
+		if cap(buf) < int(offsets[n]) {
+			buf = make([]byte, offsets[n])
+		}
+		if err := enc.Encode(rec.Columns(), nil, n, offsets, buf[:offsets[n]]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+}
