@@ -61,7 +61,9 @@ func compileArith(n *Node, args []Expr) (Expr, error) {
 		}
 	}
 	calc := javaPromote(leftCast, res)
-	return &primitiveArith{op: op[0], left: args[0], right: args[1], leftCast: leftCast, calc: calc, typ: res}, nil
+	e := &primitiveArith{op: op[0], left: args[0], right: args[1], leftCast: leftCast, calc: calc, typ: res}
+	e.k, _ = constantAs(args[1], res, calc)
+	return e, nil
 }
 
 // interoperable reports whether two types are the same but for nullability.
@@ -87,6 +89,8 @@ type primitiveArith struct {
 	op                  byte
 	left, right         Expr
 	leftCast, calc, typ catalog.Type
+	// k is the right operand converted to the calc type when it is a literal, else nil.
+	k any
 }
 
 func (e *primitiveArith) Type() catalog.Type { return e.typ }
@@ -97,6 +101,9 @@ func (e *primitiveArith) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, erro
 		return nil, err
 	}
 	defer la.Release()
+	if e.k != nil {
+		return e.evalScalar(ctx, la)
+	}
 	ra, err := e.right.Eval(ctx, in)
 	if err != nil {
 		return nil, err
@@ -141,6 +148,49 @@ func (e *primitiveArith) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, erro
 		out = makeArray(arrowType(calcType), n, valid, buf)
 	}
 	defer out.Release()
+	return castNumeric(ctx, out, calcType, e.typ)
+}
+
+// evalScalar computes left op k for a literal right operand.
+func (e *primitiveArith) evalScalar(ctx *Ctx, la arrow.Array) (arrow.Array, error) {
+	lc, err := castChain(ctx, la, e.left.Type(), e.leftCast, e.calc)
+	if err != nil {
+		return nil, err
+	}
+	defer lc.Release()
+	n := ctx.N
+	valid := andValidity(ctx.Mem, n, lc)
+	calcType := e.calc.WithNullable(true)
+	var out arrow.Array
+	var zeroDiv bool
+	switch k := e.k.(type) {
+	case int32:
+		buf, dst := newValues[int32](ctx.Mem, n)
+		zeroDiv = arithScalar(e.op, values[int32](lc), k, dst, true)
+		out = makeArray(arrowType(calcType), n, valid, buf)
+	case int64:
+		buf, dst := newValues[int64](ctx.Mem, n)
+		zeroDiv = arithScalar(e.op, values[int64](lc), k, dst, true)
+		out = makeArray(arrowType(calcType), n, valid, buf)
+	case float32:
+		buf, dst := newValues[float32](ctx.Mem, n)
+		arithScalar(e.op, values[float32](lc), k, dst, false)
+		out = makeArray(arrowType(calcType), n, valid, buf)
+	case float64:
+		buf, dst := newValues[float64](ctx.Mem, n)
+		arithScalar(e.op, values[float64](lc), k, dst, false)
+		out = makeArray(arrowType(calcType), n, valid, buf)
+	}
+	defer out.Release()
+	if zeroDiv {
+		// Java throws for every row whose left operand is not NULL.
+		for i := 0; i < n; i++ {
+			if out.IsValid(i) {
+				ctx.fail(i, errIntDiv0)
+			}
+		}
+		return nullArray(ctx.Mem, e.typ, n), nil
+	}
 	return castNumeric(ctx, out, calcType, e.typ)
 }
 

@@ -62,7 +62,104 @@ func compileCompare(n *Node, args []Expr) (Expr, error) {
 	default:
 		return nil, unsupported("comparison %s of %s is not supported natively yet", n.Op, typeNames(args))
 	}
-	return &compare{op: n.Op, kind: k, left: args[0], right: args[1], typ: n.Type}, nil
+	c := &compare{op: n.Op, kind: k, left: args[0], right: args[1], typ: n.Type}
+	c.prepareScalar()
+	return c, nil
+}
+
+// prepareScalar sets up the literal fast path: the literal side is converted once and the
+// column side is compared with it (operands swapped when the literal is on the left).
+func (e *compare) prepareScalar() {
+	col, lit, op := e.left, e.right, e.op
+	if _, ok := constantValue(lit); !ok {
+		if _, ok := constantValue(col); !ok {
+			return
+		}
+		col, lit, op = lit, col, flip(op)
+	}
+	v, _ := constantValue(lit)
+	ct, lt := col.Type(), lit.Type()
+	switch e.kind {
+	case cmpInt64:
+		var k int64
+		switch x := v.(type) {
+		case int64:
+			k = x
+		default:
+			return
+		}
+		e.scalar = &scalarCmp{col: col, op: op, i64: k}
+		if (ct.Kind == catalog.Int || ct.Kind == catalog.Date || ct.Kind == catalog.Time) && k == int64(int32(k)) {
+			e.scalar.i32, e.scalar.useI32 = int32(k), true
+		}
+	case cmpFloat64:
+		var k float64
+		switch x := v.(type) {
+		case int64:
+			k = float64(x)
+		case float64:
+			k = x
+		default:
+			return
+		}
+		e.scalar = &scalarCmp{col: col, op: op, f64: k}
+	case cmpDecimalDouble:
+		var k float64
+		switch x := v.(type) {
+		case decimal128.Num:
+			k = decimalToFloat64(x, lt)
+		case float64:
+			k = x
+		default:
+			return
+		}
+		e.scalar = &scalarCmp{col: col, op: op, f64: k, javaOrder: true}
+	}
+}
+
+// scalarCmp is a comparison of a column with a constant.
+type scalarCmp struct {
+	col       Expr
+	op        string
+	i64       int64
+	i32       int32
+	useI32    bool
+	f64       float64
+	javaOrder bool // Double.compare semantics (DECIMAL vs floating)
+}
+
+func (e *compare) evalScalar(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	s := e.scalar
+	a, err := s.col.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Release()
+	n := ctx.N
+	out := newBitmap(ctx.Mem, n)
+	bits := out.Bytes()
+	t := s.col.Type()
+	switch {
+	case e.kind == cmpInt64 && s.useI32:
+		cmpScalar(s.op, values[int32](a), s.i32, bits)
+	case e.kind == cmpInt64:
+		cmpScalar(s.op, asInt64(a, t), s.i64, bits)
+	case s.javaOrder:
+		var vals []float64
+		if t.Kind == catalog.Decimal {
+			vals = decimalsAsFloat64(a, t)
+		} else {
+			vals = asFloat64(a, t)
+		}
+		for i, v := range vals {
+			if holds(s.op, javaDoubleCompare(v, s.f64)) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	default:
+		cmpScalar(s.op, asFloat64(a, t), s.f64, bits)
+	}
+	return makeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, a), out), nil
 }
 
 type compare struct {
@@ -70,6 +167,7 @@ type compare struct {
 	kind        cmpKind
 	left, right Expr
 	typ         catalog.Type
+	scalar      *scalarCmp // set when one operand is a literal
 }
 
 func (e *compare) Type() catalog.Type { return e.typ }
@@ -92,6 +190,9 @@ func holds(op string, c int) bool {
 }
 
 func (e *compare) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+	if e.scalar != nil {
+		return e.evalScalar(ctx, in)
+	}
 	la, err := e.left.Eval(ctx, in)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -121,46 +122,51 @@ func (e *Encoder) Encode(cols []arrow.Array, kinds []int8, n int, offsets []int3
 func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offsets, cursors []int32, dst []byte) error {
 	slot := binaryrow.SlotOffset(e.arity, i)
 	nb, mask := binaryrow.NullByte(i), binaryrow.NullMask(i)
-	hasNulls := c.NullN() > 0
-	if hasNulls {
+	// null(r) reads the validity bitmap directly: no interface call per row.
+	var vbits []byte
+	voff := 0
+	if c.NullN() > 0 {
+		vbits, voff = c.Data().Buffers()[0].Bytes(), c.Data().Offset()
 		for r := 0; r < n; r++ {
-			if c.IsNull(r) {
+			if bitutil.BitIsNotSet(vbits, voff+r) {
 				dst[int(offsets[r])+nb] |= mask
 			}
 		}
 	}
+	null := func(r int) bool { return vbits != nil && bitutil.BitIsNotSet(vbits, voff+r) }
 	switch t.Kind {
 	case catalog.Boolean:
-		b := c.(*array.Boolean)
+		d := c.Data()
+		bools, boff := d.Buffers()[1].Bytes(), d.Offset()
 		for r := 0; r < n; r++ {
-			if b.Value(r) && b.IsValid(r) {
+			if bitutil.BitIsSet(bools, boff+r) && !null(r) {
 				dst[int(offsets[r])+slot] = 1
 			}
 		}
 	case catalog.TinyInt:
-		writeFixed(c.(*array.Int8).Int8Values(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Int8).Int8Values(), vbits, voff, offsets, slot, dst)
 	case catalog.SmallInt:
-		writeFixed(c.(*array.Int16).Int16Values(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Int16).Int16Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Int:
-		writeFixed(c.(*array.Int32).Int32Values(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Int32).Int32Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Date:
-		writeFixed(c.(*array.Date32).Date32Values(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Date32).Date32Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Time:
-		writeFixed(c.(*array.Time32).Time32Values(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Time32).Time32Values(), vbits, voff, offsets, slot, dst)
 	case catalog.BigInt:
-		writeFixed(c.(*array.Int64).Int64Values(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Int64).Int64Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		writeFixed(c.(*array.Timestamp).TimestampValues(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Timestamp).TimestampValues(), vbits, voff, offsets, slot, dst)
 	case catalog.Float:
-		writeFixed(c.(*array.Float32).Float32Values(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Float32).Float32Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Double:
-		writeFixed(c.(*array.Float64).Float64Values(), c, offsets, slot, dst)
+		writeFixed(c.(*array.Float64).Float64Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
 		offs := varOffsets(c)
 		vals := varBytes(c)
 		base := offs[0] // ValueBytes starts at the first value of a sliced array
 		for r := 0; r < n; r++ {
-			if hasNulls && c.IsNull(r) {
+			if null(r) {
 				continue
 			}
 			v := vals[offs[r]-base : offs[r+1]-base]
@@ -178,7 +184,7 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 	case catalog.Decimal:
 		vals := c.(*array.Decimal128).Values()
 		for r := 0; r < n; r++ {
-			if c.IsNull(r) {
+			if null(r) {
 				continue
 			}
 			row := int(offsets[r])
@@ -202,14 +208,13 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 }
 
 // writeFixed stores each non-null value in the low bytes of its slot (native byte order).
-func writeFixed[T int8 | int16 | int32 | int64 | float32 | float64 | arrow.Date32 | arrow.Time32 | arrow.Timestamp](vals []T, c arrow.Array, offsets []int32, slot int, dst []byte) {
+func writeFixed[T int8 | int16 | int32 | int64 | float32 | float64 | arrow.Date32 | arrow.Time32 | arrow.Timestamp](vals []T, vbits []byte, voff int, offsets []int32, slot int, dst []byte) {
 	n := len(offsets) - 1
 	if n > len(vals) {
 		n = len(vals)
 	}
-	hasNulls := c.NullN() > 0
 	for r := 0; r < n; r++ {
-		if hasNulls && c.IsNull(r) {
+		if vbits != nil && bitutil.BitIsNotSet(vbits, voff+r) {
 			continue
 		}
 		*(*T)(unsafe.Pointer(&dst[int(offsets[r])+slot])) = vals[r]
