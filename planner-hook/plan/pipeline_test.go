@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
-	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
+	"github.com/sluice-project/sluice/testkit/rowgen"
 )
 
 func readIsland(t testing.TB, name string) []byte {
@@ -70,16 +70,8 @@ func randomRows(t testing.TB, island []byte, n int) ([]byte, []int32) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	enc, err := sinkrows.NewEncoder(types)
+	data, offsets, err := rowgen.Encode(rec, types, nil)
 	if err != nil {
-		t.Fatal(err)
-	}
-	offsets := make([]int32, n+1)
-	if err := enc.Layout(rec.Columns(), n, offsets); err != nil {
-		t.Fatal(err)
-	}
-	data := make([]byte, offsets[n])
-	if err := enc.Encode(rec.Columns(), nil, n, offsets, data); err != nil {
 		t.Fatal(err)
 	}
 	return data, offsets

@@ -10,8 +10,8 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/catalog/binaryrow"
-	sink "github.com/sluice-project/sluice/sinks/rowdata"
 	src "github.com/sluice-project/sluice/sources/rowdata"
+	"github.com/sluice-project/sluice/testkit/rowgen"
 )
 
 var types = []catalog.Type{catalog.IntType(true), catalog.StringType(true), catalog.DecimalType(30, 2, true)}
@@ -30,16 +30,8 @@ func encoded(t testing.TB, n int) ([]byte, []int32) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	enc, err := sink.NewEncoder(types)
+	data, offsets, err := rowgen.Encode(rec, types, nil)
 	if err != nil {
-		t.Fatal(err)
-	}
-	offsets := make([]int32, n+1)
-	if err := enc.Layout(rec.Columns(), n, offsets); err != nil {
-		t.Fatal(err)
-	}
-	data := make([]byte, offsets[n])
-	if err := enc.Encode(rec.Columns(), nil, n, offsets, data); err != nil {
 		t.Fatal(err)
 	}
 	return data, offsets

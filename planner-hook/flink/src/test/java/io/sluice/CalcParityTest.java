@@ -2,8 +2,8 @@ package io.sluice;
 
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
+import io.sluice.testing.SluiceMiniCluster;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
@@ -26,11 +26,7 @@ import static io.sluice.testing.ParityCase.nativeCase;
 /** Native Calc against stock Flink, case by case (see {@link ParityHarness}). */
 class CalcParityTest {
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(2)
-                    .build());
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
 
     /** Schema of the main table: one column per supported type. */
     static final String ALL = "i INT, l BIGINT, d DOUBLE, s STRING, b BOOLEAN, dc DECIMAL(10, 2), dw DECIMAL(30, 8), ts TIMESTAMP(3)";

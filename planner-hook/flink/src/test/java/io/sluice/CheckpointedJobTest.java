@@ -3,9 +3,9 @@ package io.sluice;
 import io.sluice.runtime.NativeCalcOperator;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
+import io.sluice.testing.SluiceMiniCluster;
 
 import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -28,11 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CheckpointedJobTest {
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(2)
-                    .build());
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
 
     static ParityCase job() {
         List<Row> rows = new ArrayList<>();

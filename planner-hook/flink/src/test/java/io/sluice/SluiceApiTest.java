@@ -5,8 +5,8 @@ import io.sluice.cli.SqlScript;
 import io.sluice.planner.Verdict;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
+import io.sluice.testing.SluiceMiniCluster;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -29,11 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The user-facing entry points: explain, options, and the CLI. */
 class SluiceApiTest {
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(2)
-                    .build());
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
 
     static final ParityCase CASE = ParityCase.nativeCase(
             "api", "i INT, s STRING", List.of(Row.of(1, "a"), Row.of(2, "b")), "SELECT i + 1, UPPER(s) FROM t WHERE i > 1");
