@@ -1,33 +1,42 @@
 package io.sluice;
 
 import io.sluice.planner.SluiceProgram;
+import io.sluice.planner.SluiceStreamProgram;
 import io.sluice.planner.Verdict;
 
+import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.planner.calcite.CalciteConfig;
 import org.apache.flink.table.planner.calcite.CalciteConfigBuilder;
-import org.apache.flink.table.planner.plan.optimize.program.FlinkChainedProgram;
-import org.apache.flink.table.planner.plan.optimize.program.FlinkStreamProgram;
-import org.apache.flink.table.planner.plan.optimize.program.StreamOptimizeContext;
 
 /**
  * Entry points for programmatic use: {@link #install} puts Sluice's stage at the end of a table
  * environment's stream optimizer; {@link #explain} tells what Sluice decides for a statement.
  */
 public final class Sluice {
-    /** Name of Sluice's program in Flink's chained stream program. */
-    public static final String PROGRAM_NAME = "sluice";
-
     private Sluice() {}
 
     /** Installs Sluice into a streaming table environment. Calling it twice is harmless. */
     public static void install(TableEnvironment tEnv) {
-        FlinkChainedProgram<StreamOptimizeContext> program = FlinkStreamProgram.buildProgram(tEnv.getConfig());
-        if (program.get(PROGRAM_NAME).isEmpty()) {
-            program.addLast(PROGRAM_NAME, new SluiceProgram());
-        }
-        CalciteConfig calcite = new CalciteConfigBuilder().replaceStreamProgram(program).build();
-        tEnv.getConfig().setPlannerConfig(calcite);
+        installInto(tEnv.getConfig());
+    }
+
+    /**
+     * Installs Sluice into the planner configuration of a table config: the stream optimizer
+     * becomes {@link SluiceStreamProgram}. Used by {@link #install} and by the drop-in loader,
+     * which calls it for every planner it creates.
+     */
+    public static void installInto(TableConfig config) {
+        CalciteConfig calcite = new CalciteConfigBuilder().replaceStreamProgram(new SluiceStreamProgram()).build();
+        config.setPlannerConfig(calcite);
+    }
+
+    /** True when the planner configuration of {@code config} runs Sluice's stage. */
+    public static boolean isInstalled(TableConfig config) {
+        return config.getPlannerConfig()
+                .unwrap(CalciteConfig.class)
+                .map(c -> c.getStreamProgram().isDefined() && c.getStreamProgram().get() instanceof SluiceStreamProgram)
+                .orElse(false);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.api.config.OptimizerConfigOptions;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 
@@ -50,6 +51,17 @@ class SluiceApiTest {
         assertTrue(explain.contains("FALLBACK"), explain);
         assertTrue(explain.contains("function ABS is not supported natively yet"), explain);
         assertTrue(explain.contains("Double.toString"), explain);
+    }
+
+    @Test
+    void optionsSetAfterInstallStillShapeFlinksOptimizer() {
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
+        tEnv.executeSql("CREATE TABLE u (i INT, x STRING) WITH ('connector' = 'datagen')");
+        tEnv.executeSql("CREATE TABLE v (i INT, y STRING) WITH ('connector' = 'datagen')");
+        String join = "SELECT t.s, u.x, v.y FROM t JOIN u ON t.i = u.i JOIN v ON t.i = v.i";
+        assertFalse(tEnv.explainSql(join).contains("MultiJoin"));
+        tEnv.getConfig().set(OptimizerConfigOptions.TABLE_OPTIMIZER_MULTI_JOIN_ENABLED, true);
+        assertTrue(tEnv.explainSql(join).contains("MultiJoin"), "Flink's program must be rebuilt from the current config");
     }
 
     @Test
