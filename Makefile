@@ -4,7 +4,7 @@
 GO        ?= go
 JAVA_HOME ?= $(shell dirname $$(dirname $$(readlink -f $$(which javac))))
 NATIVE    := build/native/linux-x86_64/libsluice.so
-POM       := planner-hook/flink/pom.xml
+POM       := planner-hook/pom.xml
 MVN       := mvn -B -f $(POM) -Dorg.slf4j.simpleLogger.log.org.apache.maven.cli.transfer.Slf4jMavenTransferListener=warn
 GO_SRC    := $(shell find . -name '*.go' -not -path './build/*' -not -path '*/target/*') go.mod go.sum
 JAR       := planner-hook/flink/target/sluice-flink-0.1.0-SNAPSHOT.jar
