@@ -42,7 +42,8 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 			return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)
 		}
 		c.kind = castNumericKind
-	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.IsIntegral() || from.Kind == catalog.Decimal || from.Kind == catalog.Boolean):
+	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.IsIntegral() || from.Kind == catalog.Decimal ||
+		from.Kind == catalog.Boolean || from.Kind == catalog.Date || from.Kind == catalog.Time || from.Kind == catalog.Timestamp):
 		c.kind = castToString
 	case to.IsString() && (from.Kind == catalog.Float || from.Kind == catalog.Double):
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)
@@ -115,6 +116,23 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 				continue
 			}
 			b.Append(plainString(bigOf(ds[i]), t.Scale))
+		}
+	case catalog.Date, catalog.Time, catalog.Timestamp:
+		var buf []byte
+		for i := 0; i < a.Len(); i++ {
+			if a.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			switch t.Kind {
+			case catalog.Date:
+				buf = appendDate(buf[:0], int64(values[int32](a)[i]))
+			case catalog.Time:
+				buf = appendTime(buf[:0], values[int32](a)[i], t.Precision)
+			default:
+				buf = appendTimestamp(buf[:0], values[int64](a)[i], t.Precision)
+			}
+			b.BinaryBuilder.Append(buf)
 		}
 	default:
 		ints := integralAsInt64(a, t)

@@ -159,6 +159,13 @@ class CalcParityTest {
                 text("cast-string-int", "SELECT CAST(s AS INT), CAST(s AS BIGINT) FROM t WHERE s IN ('42', ' 7 ', '-0', '+12.50', '2147483647')"),
                 text("cast-string-int-fails", "SELECT CAST(s AS INT) FROM t"),
                 text("cast-string-bool-fails", "SELECT CAST(s AS BOOLEAN) FROM t"),
+                n("cast-temporal-to-string", "SELECT CAST(ts AS STRING), CAST(ts AS STRING) || '|' FROM t"),
+                small("cast-date-time-to-string", "SELECT CAST(dt AS STRING), CAST(tm AS STRING) FROM t"),
+                nativeCase("cast-time3-to-string", "tm TIME(3), ts TIMESTAMP(0)",
+                        List.of(r(LocalTime.of(1, 2, 3, 500_000_000), LocalDateTime.of(1999, 12, 31, 23, 59, 59)),
+                                r(LocalTime.of(0, 0, 0), LocalDateTime.of(1, 1, 1, 0, 0)),
+                                r(LocalTime.of(23, 59, 59, 123_000_000), null)),
+                        "SELECT CAST(tm AS STRING), CAST(ts AS STRING) FROM t"),
                 // strings
                 n("concat", "SELECT s || 'x', s || s, 'pre-' || s || '-post' FROM t"),
                 n("upper-lower", "SELECT UPPER(s), LOWER(s) FROM t"),
