@@ -47,7 +47,9 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 		c.kind = castToString
 	case to.IsString() && (from.Kind == catalog.Float || from.Kind == catalog.Double):
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)
-	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && from.IsString():
+	case to.Kind == catalog.VarChar && from.IsString() && to.Length >= from.Length,
+		to.Kind == catalog.VarBinary && from.IsBinary() && to.Length >= from.Length:
+		// Widening a string or binary type keeps the stored bytes (Flink neither pads nor trims).
 		c.kind = castIdentity
 	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ) && to.Precision >= from.Precision:
 		c.kind = castIdentity

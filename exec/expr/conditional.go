@@ -26,7 +26,7 @@ func branchable(b, t catalog.Type) error {
 	case b.IsNumeric() && t.IsNumeric() && t.Kind != catalog.Decimal && b.Kind != catalog.Decimal:
 		return nil
 	case b.IsString() && t.Kind == catalog.VarChar && t.Length >= b.Length:
-		// CHAR(n) values are stored padded to n, so they are VARCHAR values as they are.
+		// Flink reads a CHAR value as a VARCHAR result exactly as it is stored.
 		return nil
 	case b.Kind == catalog.Null:
 		return nil

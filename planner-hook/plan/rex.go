@@ -202,7 +202,8 @@ func decodeLiteral(raw json.RawMessage, t catalog.Type) (any, error) {
 			return nil, bad(err)
 		}
 		return int64(d.Hour()*3600000 + d.Minute()*60000 + d.Second()*1000 + d.Nanosecond()/1e6), nil
-	case catalog.Timestamp:
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		// A TIMESTAMP_LTZ literal is written as its UTC date-time.
 		ts, err := time.Parse("2006-01-02 15:04:05.999999999", s)
 		if err != nil {
 			return nil, bad(err)

@@ -166,6 +166,12 @@ class CalcParityTest {
                                 r(LocalTime.of(0, 0, 0), LocalDateTime.of(1, 1, 1, 0, 0)),
                                 r(LocalTime.of(23, 59, 59, 123_000_000), null)),
                         "SELECT CAST(tm AS STRING), CAST(ts AS STRING) FROM t"),
+                nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
+                        List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
+                                r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),
+                                r(null, null, null, null, null),
+                                r(new byte[] {-128, 127}, new byte[] {1, 2, 3}, "abcd", java.time.Instant.ofEpochMilli(0), "12345")),
+                        "SELECT bin, fix, c, lt, v, bin = fix, bin < fix, c = 'ab  ', lt > TO_TIMESTAMP_LTZ(0, 3), v || c FROM t WHERE bin IS NOT NULL OR c IS NULL"),
                 // strings
                 n("concat", "SELECT s || 'x', s || s, 'pre-' || s || '-post' FROM t"),
                 n("upper-lower", "SELECT UPPER(s), LOWER(s) FROM t"),

@@ -103,6 +103,8 @@ public final class ParityHarness {
                     sb.append(d).append("d#").append(Long.toHexString(Double.doubleToRawLongBits(d)));
                 } else if (v instanceof Float f) {
                     sb.append(f).append("f#").append(Integer.toHexString(Float.floatToRawIntBits(f)));
+                } else if (v instanceof byte[] bytes) {
+                    sb.append(java.util.Arrays.toString(bytes)).append(":bytes");
                 } else if (v instanceof java.math.BigDecimal b) {
                     sb.append(b.toPlainString()).append("@").append(b.scale());
                 } else {
