@@ -199,11 +199,6 @@ func compileConcat(n *Node, args []Expr) (Expr, error) {
 	}}, nil
 }
 
-var (
-	upperCaser = cases.Upper(language.Und)
-	lowerCaser = cases.Lower(language.Und)
-)
-
 // upperASCII and lowerASCII map every byte to itself except the ASCII letters of the other case.
 var upperASCII, lowerASCII = func() (u, l [256]byte) {
 	for i := range u {
@@ -232,6 +227,12 @@ func compileCaseMap(n *Node, args []Expr) (Expr, error) {
 		return nil, err
 	}
 	upper := n.Op == "UPPER"
+	// A cases.Caser is not safe for concurrent use: each compiled expression (one per pipeline,
+	// used by one task thread) gets its own.
+	caser := cases.Lower(language.Und)
+	if upper {
+		caser = cases.Upper(language.Und)
+	}
 	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		s := v[0]
 		if isASCII(s) {
@@ -247,10 +248,7 @@ func compileCaseMap(n *Node, args []Expr) (Expr, error) {
 			}
 			return dst, true
 		}
-		if upper {
-			return append(dst, upperCaser.String(string(s))...), true
-		}
-		return append(dst, lowerCaser.String(string(s))...), true
+		return append(dst, caser.String(string(s))...), true
 	}}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -60,7 +61,11 @@ func randomRows(t testing.TB, island []byte, n int) ([]byte, []int32) {
 			case *array.Decimal128Builder:
 				fb.Append(decimal128.FromI64(rnd.Int63n(1000000)))
 			case *array.StringBuilder:
-				fb.Append(fmt.Sprintf("s%x", rnd.Int63()))
+				if rnd.Intn(10) == 0 {
+					fb.Append(fmt.Sprintf("Grüße-%x", rnd.Int63()))
+				} else {
+					fb.Append(fmt.Sprintf("s%x", rnd.Int63()))
+				}
 			case *array.TimestampBuilder:
 				fb.Append(arrow.Timestamp(rnd.Int63n(2e12)))
 			default:
@@ -128,4 +133,35 @@ func benchmarkIsland(b *testing.B, name string) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+}
+
+// TestPipelinesRunConcurrently runs one pipeline per goroutine, as Flink runs one per task
+// thread; `go test -race` (part of make test) checks that they share no mutable state.
+func TestPipelinesRunConcurrently(t *testing.T) {
+	island := readIsland(t, "demo_calc.json")
+	data, offsets := randomRows(t, island, 2000)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := OpenRowPipeline(island)
+			if err != nil {
+				errs <- err
+				return
+			}
+			for i := 0; i < 5; i++ {
+				if err := p.Process(data, offsets); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 }
