@@ -65,6 +65,17 @@ class SluiceApiTest {
     }
 
     @Test
+    void sqlExplainShowsFallbackReasons() {
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
+        tEnv.executeSql("CREATE TABLE snk (a INT) WITH ('connector' = 'blackhole')");
+        String plan = tEnv.executeSql("EXPLAIN INSERT INTO snk SELECT ABS(i) FROM t").collect().next().getField(0).toString();
+        assertTrue(plan.contains("SLUICE_FALLBACK"), plan);
+        assertTrue(plan.contains("function ABS is not supported natively yet"), plan);
+        String nativePlan = tEnv.executeSql("EXPLAIN INSERT INTO snk SELECT i + 1 FROM t").collect().next().getField(0).toString();
+        assertTrue(nativePlan.contains("SluiceCalc(") && !nativePlan.contains("SLUICE_FALLBACK"), nativePlan);
+    }
+
+    @Test
     void disabledRunsStockFlink() {
         StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
         tEnv.getConfig().set(SluiceOptions.ENABLED, false);

@@ -24,6 +24,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.hint.RelHint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,7 +87,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             if (config.get(SluiceOptions.LOG_FALLBACK_REASONS)) {
                 LOG.info("Sluice: job runs on stock Flink:\n{}", verdict);
             }
-            return root;
+            return annotateFallback(root, verdict);
         }
         LOG.info("Sluice: island of {} node(s) runs natively", island.size());
         Map<RelNode, byte[]> plans = new IdentityHashMap<>();
@@ -94,6 +95,33 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             plans.put(rel, IslandPlan.toJson(serde, List.of(entryOf.get(rel)), options));
         }
         return replace(root, plans, new IdentityHashMap<>());
+    }
+
+    /** Name of the hint that carries fallback reasons into EXPLAIN's optimized physical plan. */
+    public static final String FALLBACK_HINT = "SLUICE_FALLBACK";
+
+    /**
+     * Adds the fallback reasons to the plan's sink as a hint, so that EXPLAIN (also the SQL
+     * statement, in the SQL client) shows why the job runs on stock Flink. Hints of a physical sink
+     * do not reach its exec node: the job runs exactly as without Sluice.
+     */
+    static RelNode annotateFallback(RelNode root, Verdict verdict) {
+        if (!(root instanceof StreamPhysicalSink) || verdict.reasons().isEmpty()) {
+            return root;
+        }
+        StreamPhysicalSink sink = (StreamPhysicalSink) root;
+        List<RelHint> hints = new ArrayList<>(sink.hints());
+        hints.add(RelHint.builder(FALLBACK_HINT).hintOptions(verdict.reasons()).build());
+        return new StreamPhysicalSink(
+                sink.getCluster(),
+                sink.getTraitSet(),
+                sink.getInput(),
+                hints,
+                sink.contextResolvedTable(),
+                sink.tableSink(),
+                sink.targetColumns(),
+                sink.abilitySpecs(),
+                sink.upsertMaterialize());
     }
 
     private static Map<String, String> nativeOptions(ReadableConfig config) {
