@@ -27,7 +27,7 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 	c := &cast{arg: args[0], typ: to}
 	try := n.Op == "TRY_CAST"
 	switch {
-	case from.IsString() && (to.IsIntegral() || to.Kind == catalog.Boolean):
+	case from.IsString() && (to.IsIntegral() || to.Kind == catalog.Boolean || to.Kind == catalog.Float || to.Kind == catalog.Double):
 		return &fromString{arg: args[0], typ: to, try: try}, nil
 	case from.IsString() && to.IsNumeric():
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java's number parsing is not reproduced)", from, to)

@@ -332,3 +332,30 @@ func TestParseJavaInt(t *testing.T) {
 		t.Error("BOOLEAN parsing does not trim")
 	}
 }
+
+func TestParseJavaDouble(t *testing.T) {
+	cases := []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"1.5", 1.5, true}, {" -2e3 ", -2000, true}, {"1d", 1, true}, {"2.5F", 2.5, true}, {".5", 0.5, true},
+		{"5.", 5, true}, {"0x1.8p1", 3, true}, {"Infinity", math.Inf(1), true}, {"-Infinity", math.Inf(-1), true},
+		{"1e400", math.Inf(1), true}, {"1e-400", 0, true},
+		{"inf", 0, false}, {"nan", 0, false}, {"1_000", 0, false}, {"", 0, false}, {"1e", 0, false},
+		{"0x1.8", 0, false}, {".", 0, false}, {"1.5dd", 0, false}, {"--1", 0, false}, {"\t7\n", 7, true},
+	}
+	for _, c := range cases {
+		got, ok := parseJavaDouble([]byte(c.in), 64)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("%q = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	if v, ok := parseJavaDouble([]byte("NaN"), 64); !ok || v == v {
+		t.Error("NaN")
+	}
+	// Float.parseFloat rounds once, to float32.
+	if v, _ := parseJavaDouble([]byte("16777217"), 32); float32(v) != 16777216 {
+		t.Errorf("16777217 as float = %v", v)
+	}
+}

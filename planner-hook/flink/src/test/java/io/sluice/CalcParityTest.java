@@ -75,7 +75,9 @@ class CalcParityTest {
     static List<Row> textRows() {
         List<Row> rows = new ArrayList<>();
         for (String v : new String[] {"42", " 7 ", "-0", "+12.50", "2147483647", "2147483648", "-2147483649",
-                "9223372036854775807", "abc", "", "1e3", "true", "Yes", "N", "0", "1", " true", null}) {
+                "9223372036854775807", "abc", "", "1e3", "true", "Yes", "N", "0", "1", " true", null,
+                "1.5d", "2.5F", "NaN", "-Infinity", "inf", "0x1.8p1", "1e400", "-1e-400", ".5", "5.", "1_000",
+                "3.4028236e38", "16777217", "0.1"}) {
             rows.add(r(v));
         }
         return rows;
@@ -156,6 +158,8 @@ class CalcParityTest {
                 n("cast-bool-number", "SELECT CAST(b AS INT), CAST(b AS DECIMAL(5, 2)), CAST(b AS DOUBLE), CAST(i AS BOOLEAN), CAST(dc AS BOOLEAN), CAST(d AS BOOLEAN) FROM t"),
                 text("try-cast-string-int", "SELECT s, TRY_CAST(s AS INT), TRY_CAST(s AS BIGINT), TRY_CAST(s AS TINYINT), TRY_CAST(s AS SMALLINT) FROM t"),
                 text("try-cast-string-bool", "SELECT s, TRY_CAST(s AS BOOLEAN) FROM t"),
+                text("try-cast-string-floating", "SELECT s, TRY_CAST(s AS DOUBLE), TRY_CAST(s AS FLOAT) FROM t"),
+                text("cast-string-double-fails", "SELECT CAST(s AS DOUBLE) FROM t"),
                 text("cast-string-int", "SELECT CAST(s AS INT), CAST(s AS BIGINT) FROM t WHERE s IN ('42', ' 7 ', '-0', '+12.50', '2147483647')"),
                 text("cast-string-int-fails", "SELECT CAST(s AS INT) FROM t"),
                 text("cast-string-bool-fails", "SELECT CAST(s AS BOOLEAN) FROM t"),
