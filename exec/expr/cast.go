@@ -15,7 +15,7 @@ func init() {
 		Doc:     "as CAST, but a string that does not parse yields NULL",
 		compile: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN to STRING, nullability and TIMESTAMP/DATE identity casts; FLOAT/DOUBLE to STRING or DECIMAL fall back (Java 17's Double.toString)",
+		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers), BOOLEAN to and from numbers, widening of string and binary types; FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or temporal types fall back",
 		compile: compileCast})
 }
 
