@@ -207,6 +207,16 @@ func Java_io_sluice_jni_NativeLib_close(env *C.JNIEnv, _ C.jclass, h C.jlong) {
 	}
 }
 
+//export Java_io_sluice_jni_NativeLib_setMemoryLimit
+func Java_io_sluice_jni_NativeLib_setMemoryLimit(env *C.JNIEnv, _ C.jclass, bytes C.jlong) C.jlong {
+	defer guard(env, "setMemoryLimit")
+	if bytes <= 0 {
+		throw(env, fmt.Sprintf("Go memory limit must be positive, got %d", int64(bytes)))
+		return 0
+	}
+	return C.jlong(debug.SetMemoryLimit(int64(bytes)))
+}
+
 //export Java_io_sluice_jni_NativeLib_debugPanic
 func Java_io_sluice_jni_NativeLib_debugPanic(env *C.JNIEnv, _ C.jclass) {
 	defer guard(env, "debugPanic")

@@ -2,6 +2,7 @@ package io.sluice;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 import java.time.Duration;
 
@@ -33,6 +34,14 @@ public final class SluiceOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription("Log, at INFO, why a job runs on stock Flink.");
+
+    public static final ConfigOption<MemorySize> NATIVE_MEMORY_LIMIT =
+            ConfigOptions.key("sluice.native.memory-limit")
+                    .memoryType()
+                    .noDefaultValue()
+                    .withDescription("Soft limit of the Go heap in each TaskManager process (GOMEMLIMIT); the "
+                            + "JVM does not see this memory. Unset: no limit. The first native operator of a "
+                            + "process sets it.");
 
     /**
      * Test hook: in the first attempt of each native operator, the native library panics (a real Go

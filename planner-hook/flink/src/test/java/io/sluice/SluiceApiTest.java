@@ -1,12 +1,15 @@
 package io.sluice;
 
 import io.sluice.cli.SluiceCli;
+import io.sluice.jni.NativeException;
+import io.sluice.jni.NativeLib;
 import io.sluice.cli.SqlScript;
 import io.sluice.planner.Verdict;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.api.config.OptimizerConfigOptions;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -73,6 +76,22 @@ class SluiceApiTest {
         assertTrue(plan.contains("function ABS is not supported natively yet"), plan);
         String nativePlan = tEnv.executeSql("EXPLAIN INSERT INTO snk SELECT i + 1 FROM t").collect().next().getField(0).toString();
         assertTrue(nativePlan.contains("SluiceCalc(") && !nativePlan.contains("SLUICE_FALLBACK"), nativePlan);
+    }
+
+    @Test
+    void nativeMemoryLimitReachesTheGoRuntime() {
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
+        tEnv.getConfig().set(SluiceOptions.NATIVE_MEMORY_LIMIT, MemorySize.parse("3g"));
+        ParityHarness.Outcome out = ParityHarness.collect(tEnv, CASE.query());
+        assertEquals(null, out.failure());
+        // The first native operator of the process set GOMEMLIMIT; later values do not change it.
+        assertEquals(3L << 30, NativeLib.configureMemoryLimit(1L << 30));
+        long previous = NativeLib.setMemoryLimit(5L << 30);
+        assertEquals(3L << 30, previous);
+        assertEquals(5L << 30, NativeLib.setMemoryLimit(previous));
+        NativeException bad = org.junit.jupiter.api.Assertions.assertThrows(
+                NativeException.class, () -> NativeLib.setMemoryLimit(-1));
+        assertTrue(bad.getMessage().contains("must be positive"), bad.getMessage());
     }
 
     @Test

@@ -80,6 +80,24 @@ public final class NativeLib {
     /** Copies a pending output (see {@link #process}) and returns its row count. */
     public static native long drain(long handle, ByteBuffer outData, ByteBuffer outOffsets);
 
+    /** Sets the soft limit of the Go heap (GOMEMLIMIT) and returns the previous one, in bytes. */
+    public static native long setMemoryLimit(long bytes);
+
+    private static long configuredMemoryLimit = -1;
+
+    /**
+     * Applies a Go heap limit once per process: the first caller's value wins (the Go runtime is
+     * shared by every operator of the JVM); returns the limit in force.
+     */
+    public static synchronized long configureMemoryLimit(long bytes) {
+        ensureLoaded();
+        if (configuredMemoryLimit < 0 && bytes > 0) {
+            setMemoryLimit(bytes);
+            configuredMemoryLimit = bytes;
+        }
+        return configuredMemoryLimit;
+    }
+
     /** Test hook: raises a real Go runtime panic inside the library (see sluice.debug.panic-after-batches). */
     public static native void debugPanic();
 

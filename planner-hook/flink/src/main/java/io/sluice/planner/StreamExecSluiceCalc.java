@@ -60,6 +60,7 @@ public class StreamExecSluiceCalc extends ExecNodeBase<RowData>
                 outputType,
                 config.get(SluiceOptions.BATCH_ROWS),
                 config.get(SluiceOptions.BATCH_MAX_DELAY).toMillis(),
+                config.getOptional(SluiceOptions.NATIVE_MEMORY_LIMIT).map(m -> m.getBytes()).orElse(0L),
                 config.get(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES));
         return ExecNodeUtil.createOneInputTransformation(
                 input,

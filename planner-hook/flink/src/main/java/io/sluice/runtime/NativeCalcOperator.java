@@ -44,6 +44,7 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
     private final RowType outputType;
     private final int batchRows;
     private final long maxDelayMillis;
+    private final long nativeMemoryLimit;
     private final int debugPanicAfterBatches;
 
     private transient long handle;
@@ -67,6 +68,7 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
             RowType outputType,
             int batchRows,
             long maxDelayMillis,
+            long nativeMemoryLimit,
             int debugPanicAfterBatches) {
         if (batchRows < 1) {
             throw new IllegalArgumentException("sluice.batch.rows must be at least 1, got " + batchRows);
@@ -76,6 +78,7 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         this.outputType = outputType;
         this.batchRows = batchRows;
         this.maxDelayMillis = maxDelayMillis;
+        this.nativeMemoryLimit = nativeMemoryLimit;
         this.debugPanicAfterBatches = debugPanicAfterBatches;
     }
 
@@ -83,6 +86,7 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
     public void open() throws Exception {
         super.open();
         NativeLib.ensureLoaded();
+        NativeLib.configureMemoryLimit(nativeMemoryLimit);
         handle = NativeLib.open(islandJson);
         PIPELINES_OPENED.incrementAndGet();
         inputSerializer = new RowDataSerializer(inputType);

@@ -40,7 +40,7 @@ class NativeCalcOperatorTest {
 
     static OneInputStreamOperatorTestHarness<RowData, RowData> harness(int batchRows, long maxDelay) throws Exception {
         NativeCalcOperator op =
-                new NativeCalcOperator(ISLAND.getBytes(StandardCharsets.UTF_8), TYPE, TYPE, batchRows, maxDelay, 0);
+                new NativeCalcOperator(ISLAND.getBytes(StandardCharsets.UTF_8), TYPE, TYPE, batchRows, maxDelay, 0, 0);
         OneInputStreamOperatorTestHarness<RowData, RowData> h = new OneInputStreamOperatorTestHarness<>(op);
         h.setup(new RowDataSerializer(TYPE));
         h.open();
