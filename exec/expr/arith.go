@@ -95,7 +95,7 @@ type primitiveArith struct {
 
 func (e *primitiveArith) Type() catalog.Type { return e.typ }
 
-func (e *primitiveArith) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *primitiveArith) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	la, err := e.left.Eval(ctx, in)
 	if err != nil {
 		return nil, err
@@ -291,7 +291,7 @@ func decimalOperand(a arrow.Array, t catalog.Type) (func(i int) *big.Int, int) {
 	return func(i int) *big.Int { return big.NewInt(ints[i]) }, 0
 }
 
-func (e *decimalArith) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *decimalArith) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	la, err := e.left.Eval(ctx, in)
 	if err != nil {
 		return nil, err
@@ -386,7 +386,7 @@ type negate struct {
 
 func (e *negate) Type() catalog.Type { return e.typ }
 
-func (e *negate) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *negate) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	a, err := e.arg.Eval(ctx, in)
 	if err != nil {
 		return nil, err

@@ -75,7 +75,7 @@ type cast struct {
 
 func (e *cast) Type() catalog.Type { return e.typ }
 
-func (e *cast) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *cast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	a, err := e.arg.Eval(ctx, in)
 	if err != nil {
 		return nil, err

@@ -120,7 +120,7 @@ type fromString struct {
 
 func (e *fromString) Type() catalog.Type { return e.typ }
 
-func (e *fromString) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	a, err := e.arg.Eval(ctx, in)
 	if err != nil {
 		return nil, err
@@ -220,7 +220,7 @@ type boolToNumber struct {
 
 func (e *boolToNumber) Type() catalog.Type { return e.typ }
 
-func (e *boolToNumber) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *boolToNumber) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	a, err := e.arg.Eval(ctx, in)
 	if err != nil {
 		return nil, err
@@ -247,7 +247,7 @@ type numberToBool struct {
 
 func (e *numberToBool) Type() catalog.Type { return e.typ }
 
-func (e *numberToBool) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *numberToBool) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	a, err := e.arg.Eval(ctx, in)
 	if err != nil {
 		return nil, err

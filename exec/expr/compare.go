@@ -128,7 +128,7 @@ type scalarCmp struct {
 	javaOrder bool // Double.compare semantics (DECIMAL vs floating)
 }
 
-func (e *compare) evalScalar(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *compare) evalScalar(ctx *Ctx, in Batch) (arrow.Array, error) {
 	s := e.scalar
 	a, err := s.col.Eval(ctx, in)
 	if err != nil {
@@ -189,7 +189,7 @@ func holds(op string, c int) bool {
 	return c >= 0
 }
 
-func (e *compare) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	if e.scalar != nil {
 		return e.evalScalar(ctx, in)
 	}

@@ -107,7 +107,7 @@ type inputRef struct {
 
 func (e *inputRef) Type() catalog.Type { return e.typ }
 
-func (e *inputRef) Eval(_ *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *inputRef) Eval(_ *Ctx, in Batch) (arrow.Array, error) {
 	c := in.Column(e.index)
 	c.Retain()
 	return c, nil

@@ -71,7 +71,7 @@ func (e *caseExpr) Type() catalog.Type { return e.typ }
 // Eval evaluates WHEN conditions in order for the rows not yet taken and each THEN (and the
 // ELSE) for the rows that take it; failures elsewhere are dropped, as Flink never evaluates
 // those operands for those rows.
-func (e *caseExpr) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *caseExpr) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	n := ctx.N
 	pick := make([]int, n) // branch index per row; -1 = undecided
 	for i := range pick {
@@ -126,7 +126,7 @@ func (e *caseExpr) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
 	return gather(ctx, e.typ, pick, branches)
 }
 
-func (e *caseExpr) evalBranch(ctx *Ctx, in arrow.RecordBatch, arg Expr, rows []byte) (arrow.Array, error) {
+func (e *caseExpr) evalBranch(ctx *Ctx, in Batch, arg Expr, rows []byte) (arrow.Array, error) {
 	scope := ctx.enter()
 	v, err := arg.Eval(ctx, in)
 	ctx.leave(scope, rows)
@@ -156,7 +156,7 @@ type coalesce struct {
 
 func (e *coalesce) Type() catalog.Type { return e.typ }
 
-func (e *coalesce) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *coalesce) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	n := ctx.N
 	pick := make([]int, n)
 	for i := range pick {

@@ -29,7 +29,7 @@ func newLiteral(n *Node) (Expr, error) {
 
 func (e *literal) Type() catalog.Type { return e.typ }
 
-func (e *literal) Eval(ctx *Ctx, _ arrow.RecordBatch) (arrow.Array, error) {
+func (e *literal) Eval(ctx *Ctx, _ Batch) (arrow.Array, error) {
 	if e.cache == nil || e.n != ctx.N {
 		if e.cache != nil {
 			e.cache.Release()

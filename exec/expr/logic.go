@@ -58,7 +58,7 @@ func (e *andOr) Type() catalog.Type { return e.typ }
 // Eval computes AND (OR) left to right. Like Flink's generated code, an operand is evaluated
 // for a row only while the result is not yet decided (no FALSE for AND, no TRUE for OR), so a
 // failure inside a later operand counts only for undecided rows.
-func (e *andOr) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *andOr) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	n := ctx.N
 	// decided: rows where some operand was FALSE (AND) / TRUE (OR).
 	// allTrue: rows where every operand so far is TRUE (AND) / FALSE (OR).
@@ -119,7 +119,7 @@ type not struct {
 
 func (e *not) Type() catalog.Type { return e.typ }
 
-func (e *not) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *not) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	a, err := e.arg.Eval(ctx, in)
 	if err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ type is struct {
 
 func (e *is) Type() catalog.Type { return e.typ }
 
-func (e *is) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *is) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	a, err := e.arg.Eval(ctx, in)
 	if err != nil {
 		return nil, err

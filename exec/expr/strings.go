@@ -38,7 +38,7 @@ type stringFn struct {
 
 func (e *stringFn) Type() catalog.Type { return e.typ }
 
-func (e *stringFn) Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error) {
+func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	cols := make([]arrow.Array, len(e.args))
 	for k, a := range e.args {
 		c, err := a.Eval(ctx, in)

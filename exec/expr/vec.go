@@ -79,12 +79,19 @@ func (c *Ctx) leave(outer errScope, keep []byte) {
 	}
 }
 
+// Batch is what an expression reads: input columns by index. arrow.RecordBatch is a Batch; a
+// pipeline may pass a batch that holds only the columns an expression references.
+type Batch interface {
+	Column(i int) arrow.Array
+	NumRows() int64
+}
+
 // Expr is a compiled scalar expression.
 type Expr interface {
 	// Type is the Flink type of the result.
 	Type() catalog.Type
 	// Eval computes the expression for every row of in. The caller releases the result.
-	Eval(ctx *Ctx, in arrow.RecordBatch) (arrow.Array, error)
+	Eval(ctx *Ctx, in Batch) (arrow.Array, error)
 }
 
 // fixed is every Go type stored in a fixed-width Arrow buffer that kernels compute on.

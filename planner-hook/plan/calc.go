@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -31,6 +32,27 @@ type calcPlan struct {
 	outTypes    []catalog.Type
 	projections []expr.Expr
 	condition   expr.Expr
+	// condCols and projCols are the input columns the condition and the projections read.
+	condCols, projCols []int
+}
+
+// inputRefs adds the input columns that n reads to set.
+func inputRefs(n *expr.Node, set map[int]bool) {
+	if n.Kind == expr.InputRef {
+		set[n.Index] = true
+	}
+	for _, a := range n.Args {
+		inputRefs(a, set)
+	}
+}
+
+func sortedKeys(set map[int]bool) []int {
+	out := make([]int, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
 }
 
 // compileCalc decodes a Calc node and compiles its expressions. Every reason it cannot run
@@ -63,9 +85,11 @@ func compileCalc(n *IslandNode) (p *calcPlan, reasons []string, err error) {
 			reasons = append(reasons, fmt.Sprintf("output column %s: %s", p.outNames[i], why))
 		}
 	}
-	compile := func(what string, raw json.RawMessage) (expr.Expr, error) {
+	condRefs, projRefs := map[int]bool{}, map[int]bool{}
+	compile := func(what string, raw json.RawMessage, refs map[int]bool) (expr.Expr, error) {
 		node, err := DecodeRex(raw)
 		if err == nil {
+			inputRefs(node, refs)
 			var e expr.Expr
 			e, err = expr.Compile(node, p.inTypes)
 			if err == nil {
@@ -80,19 +104,20 @@ func compileCalc(n *IslandNode) (p *calcPlan, reasons []string, err error) {
 		return nil, fmt.Errorf("calc %s %s: %w", n.Name, what, err)
 	}
 	for i, raw := range j.Projection {
-		e, err := compile(fmt.Sprintf("projection %d (%s)", i, nameAt(p.outNames, i)), raw)
+		e, err := compile(fmt.Sprintf("projection %d (%s)", i, nameAt(p.outNames, i)), raw, projRefs)
 		if err != nil {
 			return nil, nil, err
 		}
 		p.projections = append(p.projections, e)
 	}
 	if len(j.Condition) > 0 && string(j.Condition) != "null" {
-		e, err := compile("condition", j.Condition)
+		e, err := compile("condition", j.Condition, condRefs)
 		if err != nil {
 			return nil, nil, err
 		}
 		p.condition = e
 	}
+	p.condCols, p.projCols = sortedKeys(condRefs), sortedKeys(projRefs)
 	if len(reasons) == 0 {
 		for i, e := range p.projections {
 			if !e.Type().WithNullable(true).Equal(p.outTypes[i].WithNullable(true)) {
@@ -110,6 +135,6 @@ func nameAt(names []string, i int) string {
 	return "?"
 }
 
-func (p *calcPlan) operator(mem memory.Allocator) (*calc.Calc, error) {
-	return calc.New(p.projections, p.condition, p.outNames, mem)
+func (p *calcPlan) operator(mem memory.Allocator) *calc.Calc {
+	return calc.New(p.projections, p.condition, mem)
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/exec/calc"
@@ -11,11 +12,16 @@ import (
 )
 
 // RowPipeline runs an island between two row edges: BinaryRowData in, BinaryRowData out.
+//
+// It materializes late: the columns the condition reads are decoded for every row, the columns
+// the projections read only for the rows that pass, straight from their bytes.
 type RowPipeline struct {
-	decoder *sourcerows.Decoder
-	calc    *calc.Calc
-	encoder *sinkrows.Encoder
-	arity   int
+	decoder            *sourcerows.Decoder
+	calc               *calc.Calc
+	encoder            *sinkrows.Encoder
+	arity              int
+	inArity            int
+	condCols, projCols []int
 
 	// Output of the last batch, kept until it is drained.
 	out       []byte
@@ -48,36 +54,59 @@ func OpenRowPipeline(data []byte) (*RowPipeline, error) {
 		return nil, fmt.Errorf("row pipeline: node %s is not supported: %v", n.Name, reasons)
 	}
 	mem := memory.DefaultAllocator
-	p := &RowPipeline{arity: len(cp.outTypes)}
+	p := &RowPipeline{arity: len(cp.outTypes), inArity: len(cp.inTypes), condCols: cp.condCols, projCols: cp.projCols}
 	if p.decoder, err = sourcerows.NewDecoder(cp.inNames, cp.inTypes, mem); err != nil {
 		return nil, err
 	}
-	if p.calc, err = cp.operator(mem); err != nil {
-		return nil, err
-	}
+	p.calc = cp.operator(mem)
 	if p.encoder, err = sinkrows.NewEncoder(cp.outTypes); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// Process runs one batch: rows is the number of input rows, offsets has rows+1 entries. The
-// output stays in the pipeline; Output returns it.
+// Process runs one batch: offsets has rows+1 entries, row r is data[offsets[r]:offsets[r+1]].
+// The output stays in the pipeline; Output returns it.
 func (p *RowPipeline) Process(data []byte, offsets []int32) error {
-	in, err := p.decoder.Decode(data, offsets)
+	n := len(offsets) - 1
+	if n < 0 {
+		return fmt.Errorf("row pipeline: no offsets")
+	}
+	starts, ends := offsets[:n], offsets[1:]
+	if err := p.decoder.Check(data, starts, ends); err != nil {
+		return err
+	}
+	cond, err := p.columns(data, starts, ends, p.condCols)
 	if err != nil {
 		return err
 	}
-	defer in.Release()
-	out, sel, err := p.calc.Process(in)
+	sel, err := p.calc.Filter(cond, n)
+	cond.release()
 	if err != nil {
 		return err
 	}
-	defer out.Release()
-	m := int(out.NumRows())
-	cols := out.Columns()
-	fields := cols[:p.arity]
-	kinds := cols[p.arity]
+	m := len(sel)
+	selStarts, selEnds := starts, ends
+	if m < n {
+		selStarts, selEnds = make([]int32, m), make([]int32, m)
+		for j, r := range sel {
+			selStarts[j], selEnds[j] = starts[r], ends[r]
+		}
+	}
+	proj, err := p.columns(data, selStarts, selEnds, p.projCols)
+	if err != nil {
+		return err
+	}
+	fields, err := p.calc.Project(proj, m)
+	proj.release()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, f := range fields {
+			f.Release()
+		}
+	}()
 	if cap(p.offsets) < m+1 {
 		p.offsets = make([]int32, m+1)
 	}
@@ -90,22 +119,48 @@ func (p *RowPipeline) Process(data []byte, offsets []int32) error {
 		p.out = make([]byte, total)
 	}
 	p.out = p.out[:total]
-	kindVals := kindsOf(kinds)
-	if err := p.encoder.Encode(fields, kindVals, m, p.offsets, p.out); err != nil {
+	kinds := make([]int8, m)
+	for j, s := range selStarts {
+		kinds[j] = int8(data[s])
+	}
+	if err := p.encoder.Encode(fields, kinds, m, p.offsets, p.out); err != nil {
 		return err
 	}
 	p.selection = sel
 	return nil
 }
 
+// columns decodes the input columns cols of the given rows into a batch where the other columns
+// are absent (expressions read only the columns they reference).
+func (p *RowPipeline) columns(data []byte, starts, ends []int32, cols []int) (*sparseBatch, error) {
+	arrays, err := p.decoder.DecodeColumns(data, starts, ends, cols)
+	if err != nil {
+		return nil, err
+	}
+	b := &sparseBatch{cols: make([]arrow.Array, p.inArity), n: int64(len(starts))}
+	for k, c := range cols {
+		b.cols[c] = arrays[k]
+	}
+	return b, nil
+}
+
+// sparseBatch is an expr.Batch holding only some input columns.
+type sparseBatch struct {
+	cols []arrow.Array
+	n    int64
+}
+
+func (b *sparseBatch) Column(i int) arrow.Array { return b.cols[i] }
+func (b *sparseBatch) NumRows() int64           { return b.n }
+
+func (b *sparseBatch) release() {
+	for _, c := range b.cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+}
+
 // Output returns the encoded rows of the last batch: bytes, m+1 row offsets and, per output
 // row, the input row it came from.
 func (p *RowPipeline) Output() ([]byte, []int32, []int32) { return p.out, p.offsets, p.selection }
-
-func kindsOf(a interface{ Len() int }) []int8 {
-	type int8s interface{ Int8Values() []int8 }
-	if k, ok := a.(int8s); ok {
-		return k.Int8Values()
-	}
-	return nil
-}

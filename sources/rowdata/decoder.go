@@ -51,41 +51,73 @@ func (d *Decoder) Decode(data []byte, offsets []int32) (arrow.RecordBatch, error
 	if n < 0 {
 		return nil, fmt.Errorf("rowdata decode: no offsets")
 	}
+	starts, ends := offsets[:n], offsets[1:]
+	if err := d.Check(data, starts, ends); err != nil {
+		return nil, err
+	}
+	all := make([]int, d.arity)
+	for i := range all {
+		all[i] = i
+	}
+	cols, err := d.DecodeColumns(data, starts, ends, all)
+	if err != nil {
+		return nil, err
+	}
+	cols = append(cols, d.RowKinds(data, starts))
+	rec := array.NewRecordBatch(d.schema, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec, nil
+}
+
+// Check verifies that every row [starts[r], ends[r]) lies in data and holds at least the fixed
+// part of the row type. Decoding rows that passed Check never reads outside them.
+func (d *Decoder) Check(data []byte, starts, ends []int32) error {
 	fixed := binaryrow.FixedSize(d.arity)
-	for r := 0; r < n; r++ {
-		s, e := offsets[r], offsets[r+1]
+	for r := range starts {
+		s, e := starts[r], ends[r]
 		if s < 0 || e < s || int(e) > len(data) {
-			return nil, fmt.Errorf("rowdata decode: row %d spans [%d,%d) outside buffer of %d bytes", r, s, e, len(data))
+			return fmt.Errorf("rowdata decode: row %d spans [%d,%d) outside buffer of %d bytes", r, s, e, len(data))
 		}
 		if int(e-s) < fixed {
-			return nil, fmt.Errorf("rowdata decode: row %d has %d bytes, fewer than the %d of its fixed part", r, e-s, fixed)
+			return fmt.Errorf("rowdata decode: row %d has %d bytes, fewer than the %d of its fixed part", r, e-s, fixed)
 		}
 	}
-	cols := make([]arrow.Array, 0, d.arity+1)
-	defer func() {
-		for _, c := range cols {
-			c.Release()
-		}
-	}()
-	for i, t := range d.types {
-		c, err := d.decodeColumn(i, t, data, offsets[:n+1])
+	return nil
+}
+
+// DecodeColumns decodes the fields cols of the rows [starts[r], ends[r]) (rows already checked
+// with Check), one array per requested field, in the order of cols.
+func (d *Decoder) DecodeColumns(data []byte, starts, ends []int32, cols []int) ([]arrow.Array, error) {
+	out := make([]arrow.Array, 0, len(cols))
+	for _, i := range cols {
+		c, err := d.decodeColumn(i, d.types[i], data, starts, ends)
 		if err != nil {
+			for _, p := range out {
+				p.Release()
+			}
 			return nil, fmt.Errorf("rowdata decode: field %d (%s): %w", i, d.schema.Field(i).Name, err)
 		}
-		cols = append(cols, c)
+		out = append(out, c)
 	}
+	return out, nil
+}
+
+// RowKinds returns the RowKind byte of each row as an int8 column.
+func (d *Decoder) RowKinds(data []byte, starts []int32) arrow.Array {
+	n := len(starts)
 	kinds := make([]int8, n)
-	for r := 0; r < n; r++ {
-		kinds[r] = int8(data[offsets[r]])
+	for r, s := range starts {
+		kinds[r] = int8(data[s])
 	}
-	cols = append(cols, array.NewInt8Data(array.NewData(arrow.PrimitiveTypes.Int8, n,
-		[]*memory.Buffer{nil, memory.NewBufferBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(kinds))), n))}, nil, 0, 0)))
-	return array.NewRecordBatch(d.schema, cols, int64(n)), nil
+	return array.NewInt8Data(array.NewData(arrow.PrimitiveTypes.Int8, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(kinds))), n))}, nil, 0, 0))
 }
 
 // validity builds the validity bitmap of field i and returns it with the null count.
-func (d *Decoder) validity(i int, data []byte, offsets []int32) (*memory.Buffer, int) {
-	n := len(offsets) - 1
+func (d *Decoder) validity(i int, data []byte, starts []int32) (*memory.Buffer, int) {
+	n := len(starts)
 	nb, mask := binaryrow.NullByte(i), binaryrow.NullMask(i)
 	buf := memory.NewResizableBuffer(d.mem)
 	buf.Resize(int(bitutil.BytesForBits(int64(n))))
@@ -93,7 +125,7 @@ func (d *Decoder) validity(i int, data []byte, offsets []int32) (*memory.Buffer,
 	clear(bits)
 	nulls := 0
 	for r := 0; r < n; r++ {
-		if data[int(offsets[r])+nb]&mask != 0 {
+		if data[int(starts[r])+nb]&mask != 0 {
 			nulls++
 		} else {
 			bitutil.SetBit(bits, r)
@@ -102,13 +134,13 @@ func (d *Decoder) validity(i int, data []byte, offsets []int32) (*memory.Buffer,
 	return buf, nulls
 }
 
-func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, offsets []int32) (arrow.Array, error) {
+func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, starts, ends []int32) (arrow.Array, error) {
 	at, err := catalog.ArrowType(t)
 	if err != nil {
 		return nil, err
 	}
-	n := len(offsets) - 1
-	valid, nulls := d.validity(i, data, offsets)
+	n := len(starts)
+	valid, nulls := d.validity(i, data, starts)
 	defer valid.Release()
 	slot := binaryrow.SlotOffset(d.arity, i)
 	switch t.Kind {
@@ -118,31 +150,31 @@ func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, offsets []int
 		bits := buf.Bytes()
 		clear(bits)
 		for r := 0; r < n; r++ {
-			if data[int(offsets[r])+slot] != 0 {
+			if data[int(starts[r])+slot] != 0 {
 				bitutil.SetBit(bits, r)
 			}
 		}
 		return newArray(at, n, valid, nulls, buf), nil
 	case catalog.TinyInt:
-		return newArray(at, n, valid, nulls, readFixed[int8](d.mem, data, offsets, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[int8](d.mem, data, starts, slot)), nil
 	case catalog.SmallInt:
-		return newArray(at, n, valid, nulls, readFixed[int16](d.mem, data, offsets, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[int16](d.mem, data, starts, slot)), nil
 	case catalog.Int, catalog.Date, catalog.Time:
-		return newArray(at, n, valid, nulls, readFixed[int32](d.mem, data, offsets, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[int32](d.mem, data, starts, slot)), nil
 	case catalog.BigInt, catalog.Timestamp, catalog.TimestampLTZ:
-		return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, offsets, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, starts, slot)), nil
 	case catalog.Float:
-		return newArray(at, n, valid, nulls, readFixed[float32](d.mem, data, offsets, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[float32](d.mem, data, starts, slot)), nil
 	case catalog.Double:
-		return newArray(at, n, valid, nulls, readFixed[float64](d.mem, data, offsets, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[float64](d.mem, data, starts, slot)), nil
 	case catalog.Decimal:
-		buf, err := readDecimal(d.mem, t, data, offsets, slot, valid.Bytes())
+		buf, err := readDecimal(d.mem, t, data, starts, ends, slot, valid.Bytes())
 		if err != nil {
 			return nil, err
 		}
 		return newArray(at, n, valid, nulls, buf), nil
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
-		offs, vals, err := readVarLen(d.mem, data, offsets, slot, valid.Bytes())
+		offs, vals, err := readVarLen(d.mem, data, starts, ends, slot, valid.Bytes())
 		if err != nil {
 			return nil, err
 		}
@@ -165,15 +197,15 @@ type fixedWidth interface {
 
 // readFixed copies the first sizeof(T) bytes of each row's slot (native byte order, as
 // BinaryRowData writes them). A null field's slot is zero, so no branch is needed.
-func readFixed[T fixedWidth](mem memory.Allocator, data []byte, offsets []int32, slot int) *memory.Buffer {
-	n := len(offsets) - 1
+func readFixed[T fixedWidth](mem memory.Allocator, data []byte, starts []int32, slot int) *memory.Buffer {
+	n := len(starts)
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(n * size)
 	out := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), n)
 	for r := 0; r < n; r++ {
-		out[r] = *(*T)(unsafe.Pointer(&data[int(offsets[r])+slot]))
+		out[r] = *(*T)(unsafe.Pointer(&data[int(starts[r])+slot]))
 	}
 	return buf
 }
@@ -195,8 +227,8 @@ func varRef(data []byte, start, end int, slot int) ([]byte, error) {
 	return data[start+off : start+off+l], nil
 }
 
-func readVarLen(mem memory.Allocator, data []byte, offsets []int32, slot int, valid []byte) (*memory.Buffer, *memory.Buffer, error) {
-	n := len(offsets) - 1
+func readVarLen(mem memory.Allocator, data []byte, starts, ends []int32, slot int, valid []byte) (*memory.Buffer, *memory.Buffer, error) {
+	n := len(starts)
 	offBuf := memory.NewResizableBuffer(mem)
 	offBuf.Resize((n + 1) * 4)
 	outOffs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
@@ -206,7 +238,7 @@ func readVarLen(mem memory.Allocator, data []byte, offsets []int32, slot int, va
 		if !bitutil.BitIsSet(valid, r) {
 			continue
 		}
-		b, err := varRef(data, int(offsets[r]), int(offsets[r+1]), slot)
+		b, err := varRef(data, int(starts[r]), int(ends[r]), slot)
 		if err != nil {
 			offBuf.Release()
 			return nil, nil, fmt.Errorf("row %d: %w", r, err)
@@ -217,13 +249,13 @@ func readVarLen(mem memory.Allocator, data []byte, offsets []int32, slot int, va
 	return offBuf, memory.NewBufferBytes(vals), nil
 }
 
-func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, offsets []int32, slot int, valid []byte) (*memory.Buffer, error) {
-	n := len(offsets) - 1
+func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, starts, ends []int32, slot int, valid []byte) (*memory.Buffer, error) {
+	n := len(starts)
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(n * 16)
 	out := arrow.Decimal128Traits.CastFromBytes(buf.Bytes())
 	for r := 0; r < n; r++ {
-		start := int(offsets[r])
+		start := int(starts[r])
 		if t.IsCompactDecimal() {
 			out[r] = decimal128.FromI64(int64(binary.LittleEndian.Uint64(data[start+slot:])))
 			continue
@@ -234,9 +266,9 @@ func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, offsets []in
 		}
 		v := binary.LittleEndian.Uint64(data[start+slot:])
 		off, l := int(v>>32), int(uint32(v))
-		if l < 1 || l > 16 || start+off+l > int(offsets[r+1]) {
+		if l < 1 || l > 16 || off < 0 || start+off+l > int(ends[r]) {
 			buf.Release()
-			return nil, fmt.Errorf("row %d: decimal bytes [%d,+%d) invalid in row of %d bytes", r, off, l, int(offsets[r+1])-start)
+			return nil, fmt.Errorf("row %d: decimal bytes [%d,+%d) invalid in row of %d bytes", r, off, l, int(ends[r])-start)
 		}
 		out[r] = DecimalFromBigEndian(data[start+off : start+off+l])
 	}
