@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/calc"
 	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
 	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
@@ -53,7 +53,8 @@ func OpenRowPipeline(data []byte) (*RowPipeline, error) {
 	if len(reasons) > 0 {
 		return nil, fmt.Errorf("row pipeline: node %s is not supported: %v", n.Name, reasons)
 	}
-	mem := memory.DefaultAllocator
+	// The pipeline's buffers are recycled batch to batch (one pool per pipeline: one task thread).
+	mem := bufpool.New()
 	p := &RowPipeline{arity: len(cp.outTypes), inArity: len(cp.inTypes), condCols: cp.condCols, projCols: cp.projCols}
 	if p.decoder, err = sourcerows.NewDecoder(cp.inNames, cp.inTypes, mem); err != nil {
 		return nil, err
