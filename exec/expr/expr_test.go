@@ -4,10 +4,13 @@ import (
 	"math"
 	"math/big"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 
 	"github.com/sluice-project/sluice/catalog"
 )
@@ -357,5 +360,21 @@ func TestParseJavaDouble(t *testing.T) {
 	// Float.parseFloat rounds once, to float32.
 	if v, _ := parseJavaDouble([]byte("16777217"), 32); float32(v) != 16777216 {
 		t.Errorf("16777217 as float = %v", v)
+	}
+}
+
+func TestCaseMapperMatchesFullMapping(t *testing.T) {
+	for _, s := range []string{"Grüße, 世界 🌍", "straße", "ŉ ǰ ΐ ﬀ ﬃ", "İstanbul", "ΟΔΟΣ ΟΔΟΣ.", "ΣΑΣ", "Ǆǅǆ", "ǈ", "ﬓ", "ᾀ ᾈ", "abc", "\\xff\\xfe"} {
+		for _, upper := range []bool{true, false} {
+			m := newCaseMapper(upper)
+			full := cases.Lower(language.Und)
+			if upper {
+				full = cases.Upper(language.Und)
+			}
+			want := full.String(s)
+			if got := string(m.appendMapped(nil, []byte(s))); got != want && utf8.ValidString(s) {
+				t.Errorf("upper=%v %q: got %q want %q", upper, s, got, want)
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -226,30 +227,64 @@ func compileCaseMap(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, args, 0); err != nil {
 		return nil, err
 	}
-	upper := n.Op == "UPPER"
-	// A cases.Caser is not safe for concurrent use: each compiled expression (one per pipeline,
-	// used by one task thread) gets its own.
-	caser := cases.Lower(language.Und)
-	if upper {
-		caser = cases.Upper(language.Und)
-	}
+	m := newCaseMapper(n.Op == "UPPER")
 	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
-		s := v[0]
-		if isASCII(s) {
-			table := &lowerASCII
-			if upper {
-				table = &upperASCII
-			}
-			start := len(dst)
-			dst = append(dst, s...)
-			out := dst[start:]
-			for i, c := range out {
-				out[i] = table[c]
-			}
-			return dst, true
-		}
-		return append(dst, caser.String(string(s))...), true
+		return m.appendMapped(dst, v[0]), true
 	}}, nil
+}
+
+// caseMapper maps strings to upper or lower case as Flink does: ASCII strings byte by byte
+// (BinaryStringData's fast path), others with Unicode full case mapping (Java's
+// String#toUpperCase/#toLowerCase). Upper-casing, and lower-casing without a capital sigma, map
+// each character on its own, so the mapping of each non-ASCII character is computed once and
+// cached; a capital sigma (whose lower case depends on its position) uses the full mapper.
+//
+// A cases.Caser is not safe for concurrent use: each compiled expression (one per pipeline, used
+// by one task thread) owns its mapper.
+type caseMapper struct {
+	upper bool
+	table *[256]byte
+	caser cases.Caser
+	runes map[rune][]byte
+}
+
+func newCaseMapper(upper bool) *caseMapper {
+	m := &caseMapper{upper: upper, table: &lowerASCII, caser: cases.Lower(language.Und), runes: map[rune][]byte{}}
+	if upper {
+		m.table, m.caser = &upperASCII, cases.Upper(language.Und)
+	}
+	return m
+}
+
+func (m *caseMapper) appendMapped(dst, s []byte) []byte {
+	if isASCII(s) {
+		start := len(dst)
+		dst = append(dst, s...)
+		out := dst[start:]
+		for i, c := range out {
+			out[i] = m.table[c]
+		}
+		return dst
+	}
+	if !utf8.Valid(s) || (!m.upper && bytes.ContainsRune(s, 'Σ')) {
+		return append(dst, m.caser.String(string(s))...)
+	}
+	for len(s) > 0 {
+		if c := s[0]; c < utf8.RuneSelf {
+			dst = append(dst, m.table[c])
+			s = s[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(s)
+		mapped, ok := m.runes[r]
+		if !ok {
+			mapped = []byte(m.caser.String(string(s[:size])))
+			m.runes[r] = mapped
+		}
+		dst = append(dst, mapped...)
+		s = s[size:]
+	}
+	return dst
 }
 
 func compileCharLength(n *Node, args []Expr) (Expr, error) {
