@@ -89,3 +89,30 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
 }
+
+// FuzzDecode feeds arbitrary bytes and offsets to the decoder: it must return an error or a
+// batch, never panic or read outside the buffer.
+func FuzzDecode(f *testing.F) {
+	data, offsets := encoded(f, 3)
+	offBytes := make([]byte, 4*len(offsets))
+	for i, o := range offsets {
+		binary.LittleEndian.PutUint32(offBytes[4*i:], uint32(o))
+	}
+	f.Add(data, offBytes)
+	f.Fuzz(func(t *testing.T, data, offBytes []byte) {
+		if len(offBytes) < 4 {
+			return
+		}
+		offs := make([]int32, len(offBytes)/4)
+		for i := range offs {
+			offs[i] = int32(binary.LittleEndian.Uint32(offBytes[4*i:]))
+		}
+		dec, err := src.NewDecoder(names, types, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec, err := dec.Decode(data, offs); err == nil {
+			rec.Release()
+		}
+	})
+}
