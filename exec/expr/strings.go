@@ -305,6 +305,9 @@ func compileCharLength(n *Node, args []Expr) (Expr, error) {
 // numChars counts characters as BinaryStringData#numChars: one per UTF-8 lead byte. For valid
 // UTF-8 that is every byte that is not a continuation byte (10xxxxxx).
 func numChars(b []byte) int {
+	if isASCII(b) {
+		return len(b)
+	}
 	if utf8.Valid(b) {
 		n := 0
 		for _, c := range b {
