@@ -376,22 +376,16 @@ func compileNegate(n *Node, arg Expr) (Expr, error) {
 	if !t.IsNumeric() {
 		return nil, unsupported("unary - on %s is not supported natively yet", t)
 	}
-	return &negate{arg: arg, typ: n.Type}, nil
+	return &negate{unary{arg, n.Type}}, nil
 }
 
 type negate struct {
-	arg Expr
-	typ catalog.Type
+	unary
 }
 
-func (e *negate) Type() catalog.Type { return e.typ }
+func (e *negate) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
 
-func (e *negate) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	a, err := e.arg.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Release()
+func (e *negate) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	c, err := castNumeric(ctx, a, e.arg.Type(), e.typ)
 	if err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 		return nil, unsupported("CAST with %d operands", len(args))
 	}
 	from, to := args[0].Type(), n.Type
-	c := &cast{arg: args[0], typ: to}
+	c := &cast{unary: unary{args[0], to}}
 	try := n.Op == "TRY_CAST"
 	switch {
 	case from.IsString() && (to.IsIntegral() || to.Kind == catalog.Boolean || to.Kind == catalog.Float || to.Kind == catalog.Double):
@@ -32,9 +32,9 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 	case from.IsString() && to.IsNumeric():
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java's number parsing is not reproduced)", from, to)
 	case from.Kind == catalog.Boolean && to.IsNumeric():
-		return &boolToNumber{arg: args[0], typ: to}, nil
+		return &boolToNumber{unary{args[0], to}}, nil
 	case from.IsNumeric() && to.Kind == catalog.Boolean:
-		return &numberToBool{arg: args[0], typ: to}, nil
+		return &numberToBool{unary{args[0], to}}, nil
 	case from.WithNullable(true).Equal(to.WithNullable(true)):
 		c.kind = castIdentity
 	case from.IsNumeric() && to.IsNumeric():
@@ -68,19 +68,13 @@ const (
 )
 
 type cast struct {
+	unary
 	kind castKind
-	arg  Expr
-	typ  catalog.Type
 }
 
-func (e *cast) Type() catalog.Type { return e.typ }
+func (e *cast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
 
-func (e *cast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	a, err := e.arg.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Release()
+func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	switch e.kind {
 	case castNumericKind:
 		return castNumeric(ctx, a, e.arg.Type(), e.typ)

@@ -214,18 +214,12 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 
 // boolToNumber is BooleanToNumericCastRule: TRUE → 1, FALSE → 0 in the target type.
 type boolToNumber struct {
-	arg Expr
-	typ catalog.Type
+	unary
 }
 
-func (e *boolToNumber) Type() catalog.Type { return e.typ }
+func (e *boolToNumber) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
 
-func (e *boolToNumber) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	a, err := e.arg.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Release()
+func (e *boolToNumber) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	b := a.(*array.Boolean)
 	n := ctx.N
 	buf, dst := newValues[int64](ctx.Mem, n)
@@ -241,18 +235,12 @@ func (e *boolToNumber) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 
 // numberToBool is NumericToBooleanCastRule: value != 0 (a DECIMAL compared with zero).
 type numberToBool struct {
-	arg Expr
-	typ catalog.Type
+	unary
 }
 
-func (e *numberToBool) Type() catalog.Type { return e.typ }
+func (e *numberToBool) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
 
-func (e *numberToBool) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	a, err := e.arg.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Release()
+func (e *numberToBool) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := ctx.N
 	out := newBitmap(ctx.Mem, n)
 	bits := out.Bytes()

@@ -109,22 +109,16 @@ func compileNot(n *Node, args []Expr) (Expr, error) {
 	if len(args) != 1 || args[0].Type().Kind != catalog.Boolean {
 		return nil, unsupported("NOT of %s", typeNames(args))
 	}
-	return &not{arg: args[0], typ: n.Type}, nil
+	return &not{unary{args[0], n.Type}}, nil
 }
 
 type not struct {
-	arg Expr
-	typ catalog.Type
+	unary
 }
 
-func (e *not) Type() catalog.Type { return e.typ }
+func (e *not) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
 
-func (e *not) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	a, err := e.arg.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Release()
+func (e *not) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	_, f := truth(ctx.Mem, a) // FALSE rows become TRUE; NULL stays NULL
 	return makeArray(arrow.FixedWidthTypes.Boolean, ctx.N, andValidity(ctx.Mem, ctx.N, a), f), nil
 }
@@ -136,23 +130,17 @@ func compileIs(n *Node, args []Expr) (Expr, error) {
 	if n.Op != "IS NULL" && n.Op != "IS NOT NULL" && args[0].Type().Kind != catalog.Boolean {
 		return nil, unsupported("%s of %s", n.Op, typeNames(args))
 	}
-	return &is{op: n.Op, arg: args[0], typ: n.Type}, nil
+	return &is{unary: unary{args[0], n.Type}, op: n.Op}, nil
 }
 
 type is struct {
-	op  string
-	arg Expr
-	typ catalog.Type
+	unary
+	op string
 }
 
-func (e *is) Type() catalog.Type { return e.typ }
+func (e *is) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
 
-func (e *is) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	a, err := e.arg.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Release()
+func (e *is) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := ctx.N
 	out := newBitmap(ctx.Mem, n)
 	bits := out.Bytes()

@@ -193,3 +193,23 @@ func arrowType(t catalog.Type) arrow.DataType {
 func nullArray(mem memory.Allocator, t catalog.Type, n int) arrow.Array {
 	return array.MakeArrayOfNull(mem, arrowType(t), n)
 }
+
+// unary is the common part of one-operand expressions: the operand, the result type, and the
+// evaluation of the operand around a kernel.
+type unary struct {
+	arg Expr
+	typ catalog.Type
+}
+
+// Type is the result type.
+func (u *unary) Type() catalog.Type { return u.typ }
+
+// eval evaluates the operand and applies kernel to it; the operand is released afterwards.
+func (u *unary) eval(ctx *Ctx, in Batch, kernel func(*Ctx, arrow.Array) (arrow.Array, error)) (arrow.Array, error) {
+	a, err := u.arg.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Release()
+	return kernel(ctx, a)
+}
