@@ -297,7 +297,7 @@ func TestNumDigitsAndPlainString(t *testing.T) {
 }
 
 func TestUnsupportedHasReason(t *testing.T) {
-	_, err := Compile(call("ABS", intT, ref(0, intT)), []catalog.Type{intT})
+	_, err := Compile(call("EXP", dblT, ref(0, dblT)), []catalog.Type{dblT})
 	if u, ok := err.(*Unsupported); !ok || u.Reason == "" {
 		t.Fatalf("want Unsupported with a reason, got %v", err)
 	}

@@ -146,6 +146,10 @@ func newBytesReader(c arrow.Array) bytesReader {
 	return r
 }
 
+func (r *bytesReader) isValid(i int) bool {
+	return r.valid == nil || bitutil.BitIsSet(r.valid, r.voff+i)
+}
+
 func (r *bytesReader) at(i int) []byte {
 	if r.ints != nil {
 		v := uint32(r.ints[i])

@@ -213,3 +213,24 @@ func (u *unary) eval(ctx *Ctx, in Batch, kernel func(*Ctx, arrow.Array) (arrow.A
 	defer a.Release()
 	return kernel(ctx, a)
 }
+
+// evalAll evaluates every expression; on error the columns evaluated so far are released.
+func evalAll(ctx *Ctx, in Batch, args []Expr) ([]arrow.Array, error) {
+	cols := make([]arrow.Array, 0, len(args))
+	for _, a := range args {
+		c, err := a.Eval(ctx, in)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols = append(cols, c)
+	}
+	return cols, nil
+}
+
+// releaseAll releases every array.
+func releaseAll(cols []arrow.Array) {
+	for _, c := range cols {
+		c.Release()
+	}
+}

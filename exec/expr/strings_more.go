@@ -1,0 +1,203 @@
+package expr
+
+import (
+	"bytes"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"hash"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+func init() {
+	register(&Function{Name: "CONCAT", Family: "string", Doc: "CONCAT(s1, s2, ...); NULL if any operand is NULL", compile: compileConcat})
+	register(&Function{Name: "CONCAT_WS", Family: "string", Doc: "CONCAT_WS(sep, s1, ...): NULL operands are skipped; NULL if sep is NULL", compile: compileConcatWs})
+	register(&Function{Name: "REVERSE", Family: "string", Doc: "characters in reverse order", compile: compileStringUnary})
+	register(&Function{Name: "LTRIM", Family: "string", Doc: "LTRIM(s): leading spaces removed", compile: compileStringUnary})
+	register(&Function{Name: "RTRIM", Family: "string", Doc: "RTRIM(s): trailing spaces removed", compile: compileStringUnary})
+	register(&Function{Name: "MD5", Family: "string", Doc: "lower-case hex digest of the UTF-8 bytes", compile: compileStringUnary})
+	register(&Function{Name: "SHA1", Family: "string", Doc: "lower-case hex digest of the UTF-8 bytes", compile: compileStringUnary})
+	register(&Function{Name: "SHA256", Family: "string", Doc: "lower-case hex digest of the UTF-8 bytes", compile: compileStringUnary})
+	register(&Function{Name: "TO_BASE64", Family: "string", Doc: "standard Base64 with padding of the UTF-8 bytes", compile: compileStringUnary})
+	register(&Function{Name: "REPEAT", Family: "string", Doc: "REPEAT(s, n): empty for n <= 0", compile: compileRepeat})
+	register(&Function{Name: "POSITION", Family: "string", Doc: "POSITION(x IN s): 1-based character position, 0 if absent, 1 for an empty x", compile: compilePosition})
+	register(&Function{Name: "LOCATE", Family: "string", Doc: "LOCATE(x, s [, from]), as POSITION from character `from`", compile: compilePosition})
+	register(&Function{Name: "IF", Family: "conditional", Doc: "IF(c, a, b) as CASE WHEN c THEN a ELSE b END", compile: compileCase})
+	register(&Function{Name: "IFNULL", Family: "conditional", Doc: "IFNULL(a, b): both operands evaluated, as Flink's IfNullFunction", compile: compileCoalesce})
+}
+
+func compileConcatWs(n *Node, args []Expr) (Expr, error) {
+	if len(args) < 2 {
+		return nil, unsupported("CONCAT_WS with %d operands", len(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	return &concatWs{args: args, typ: n.Type}, nil
+}
+
+// concatWs skips NULL operands, so it reads validity itself instead of using stringFn.
+type concatWs struct {
+	args []Expr
+	typ  catalog.Type
+}
+
+func (e *concatWs) Type() catalog.Type { return e.typ }
+
+func (e *concatWs) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	cols, err := evalAll(ctx, in, e.args)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(cols)
+	readers := make([]bytesReader, len(cols))
+	for k, c := range cols {
+		readers[k] = newBytesReader(c)
+	}
+	n := ctx.N
+	valid := newBitmap(ctx.Mem, n)
+	offBuf, offs := newValues[int32](ctx.Mem, n+1)
+	data := make([]byte, 0, 16*n)
+	for i := 0; i < n; i++ {
+		offs[i] = int32(len(data))
+		if !readers[0].isValid(i) {
+			continue
+		}
+		sep := readers[0].at(i)
+		first := true
+		for k := 1; k < len(readers); k++ {
+			if !readers[k].isValid(i) {
+				continue
+			}
+			if !first {
+				data = append(data, sep...)
+			}
+			data = append(data, readers[k].at(i)...)
+			first = false
+		}
+		bitutil.SetBit(valid.Bytes(), i)
+	}
+	offs[n] = int32(len(data))
+	return makeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
+}
+
+func compileStringUnary(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 {
+		return nil, unsupported("%s with %d operands is not supported natively yet", n.Op, len(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	var f func(dst, s []byte) []byte
+	switch n.Op {
+	case "REVERSE":
+		f = reverseChars
+	case "LTRIM":
+		f = func(dst, s []byte) []byte { return append(dst, bytes.TrimLeft(s, " ")...) }
+	case "RTRIM":
+		f = func(dst, s []byte) []byte { return append(dst, bytes.TrimRight(s, " ")...) }
+	case "MD5":
+		f = digest(md5.New())
+	case "SHA1":
+		f = digest(sha1.New())
+	case "SHA256":
+		f = digest(sha256.New())
+	case "TO_BASE64":
+		f = func(dst, s []byte) []byte { return base64.StdEncoding.AppendEncode(dst, s) }
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		return f(dst, v[0]), true
+	}}, nil
+}
+
+// digest appends the lower-case hex digest of s. The hash is reused: one per compiled
+// expression, used by one task thread.
+func digest(h hash.Hash) func(dst, s []byte) []byte {
+	var sum []byte
+	return func(dst, s []byte) []byte {
+		h.Reset()
+		h.Write(s)
+		sum = h.Sum(sum[:0])
+		return hex.AppendEncode(dst, sum)
+	}
+}
+
+// reverseChars reverses characters as BinaryStringDataUtil#reverse: by UTF-8 lead byte.
+func reverseChars(dst, s []byte) []byte {
+	start := len(dst)
+	dst = append(dst, s...)
+	out := dst[start:]
+	for i := 0; i < len(s); {
+		w := min(utf8LeadLen(s[i]), len(s)-i)
+		copy(out[len(s)-i-w:], s[i:i+w])
+		i += w
+	}
+	return dst
+}
+
+func compileRepeat(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 2 || args[1].Type().Kind != catalog.Int {
+		return nil, unsupported("REPEAT of %s is not supported natively yet", typeNames(args))
+	}
+	if err := requireStrings(n, args[:1], 0); err != nil {
+		return nil, err
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		for k := int(intOf(v[1])); k > 0; k-- {
+			dst = append(dst, v[0]...)
+		}
+		return dst, true
+	}}, nil
+}
+
+func compilePosition(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 2 && len(args) != 3 {
+		return nil, unsupported("%s with %d operands", n.Op, len(args))
+	}
+	if err := requireStrings(n, args[:2], 0); err != nil {
+		return nil, err
+	}
+	if len(args) == 3 && args[2].Type().Kind != catalog.Int {
+		return nil, unsupported("%s with a %s start", n.Op, args[2].Type())
+	}
+	return &stringFn{args: args, typ: n.Type, i32: func(v [][]byte) (int32, bool) {
+		from := 1
+		if len(v) == 3 {
+			from = int(intOf(v[2]))
+		}
+		return int32(indexOfChars(v[1], v[0], from-1) + 1), true
+	}}, nil
+}
+
+// indexOfChars is BinaryStringData#indexOf: the character index of the first occurrence of
+// seek in s at or after character from, -1 if none, 0 for an empty seek.
+func indexOfChars(s, seek []byte, from int) int {
+	if len(seek) == 0 {
+		return 0
+	}
+	b, c := 0, 0
+	for b < len(s) && c < from {
+		b += utf8LeadLen(s[b])
+		c++
+	}
+	for {
+		if b+len(seek) > len(s) {
+			return -1
+		}
+		if bytes.Equal(s[b:b+len(seek)], seek) {
+			return c
+		}
+		b += utf8LeadLen(s[b])
+		c++
+		if b >= len(s) {
+			return -1
+		}
+	}
+}
