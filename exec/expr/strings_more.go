@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"hash"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -200,4 +201,88 @@ func indexOfChars(s, seek []byte, from int) int {
 			return -1
 		}
 	}
+}
+
+func init() {
+	register(&Function{Name: "LEFT", Family: "string", Doc: "LEFT(s, n): the first n characters; empty for n <= 0", compile: compileLeftRight})
+	register(&Function{Name: "RIGHT", Family: "string", Doc: "RIGHT(s, n): the last n characters; empty for n <= 0", compile: compileLeftRight})
+	register(&Function{Name: "ASCII", Family: "string", Doc: "the first byte as a signed Java byte (0 for empty)", compile: compileASCII})
+	register(&Function{Name: "CHR", Family: "string", Doc: "CHR(n): the character n mod 256; empty for n < 0", compile: compileChr})
+	register(&Function{Name: "REPLACE", Family: "string", Doc: "REPLACE(s, x, y) with a constant, non-empty x (an empty x splits UTF-16 surrogates in Java)", compile: compileReplace})
+}
+
+func compileLeftRight(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 2 || args[1].Type().Kind != catalog.Int {
+		return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
+	}
+	if err := requireStrings(n, args[:1], 0); err != nil {
+		return nil, err
+	}
+	left := n.Op == "LEFT"
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		k := int(intOf(v[1]))
+		switch {
+		case k <= 0:
+			return dst, true
+		case left:
+			sub, _ := substringSQL(v[0], 1, k)
+			return append(dst, sub...), true
+		case k >= numChars(v[0]):
+			return append(dst, v[0]...), true
+		}
+		sub, _ := substringSQL(v[0], -k, int(^uint32(0)>>1))
+		return append(dst, sub...), true
+	}}, nil
+}
+
+func compileASCII(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 || n.Type.Kind != catalog.Int {
+		return nil, unsupported("ASCII of %s is not supported natively yet", typeNames(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	return &stringFn{args: args, typ: n.Type, i32: func(v [][]byte) (int32, bool) {
+		if len(v[0]) == 0 {
+			return 0, true
+		}
+		return int32(int8(v[0][0])), true
+	}}, nil
+}
+
+func compileChr(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 || args[0].Type().Kind != catalog.Int {
+		return nil, unsupported("CHR of %s is not supported natively yet", typeNames(args))
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		c := intOf(v[0])
+		if c < 0 {
+			return dst, true
+		}
+		return utf8.AppendRune(dst, rune(c&0xFF)), true
+	}}, nil
+}
+
+func compileReplace(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 3 {
+		return nil, unsupported("REPLACE with %d operands", len(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	old, ok := constantValue(args[1])
+	if s, isStr := old.(string); !ok || !isStr || s == "" {
+		return nil, unsupported("REPLACE with a search string that is not a constant, non-empty string")
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		s, x, y := v[0], v[1], v[2]
+		for {
+			i := bytes.Index(s, x)
+			if i < 0 {
+				return append(dst, s...), true
+			}
+			dst = append(append(dst, s[:i]...), y...)
+			s = s[i+len(x):]
+		}
+	}}, nil
 }

@@ -192,6 +192,9 @@ class CalcParityTest {
                 n("if-ifnull", "SELECT IF(i > 0, s, 'neg'), IF(b, i, -1), IFNULL(s, 'none'), IFNULL(i, 0) FROM t"),
                 n("concat-functions", "SELECT CONCAT(s, '-', s), CONCAT_WS('|', s, CAST(i AS STRING), s), CONCAT_WS(s, 'a', 'b') FROM t"),
                 n("string-functions", "SELECT REVERSE(s), REPEAT(s, 2), REPEAT(s, -1), LTRIM(s), RTRIM(s) FROM t"),
+                n("left-right-ascii-chr", "SELECT LEFT(s, 2), LEFT(s, 0), LEFT(s, 100), RIGHT(s, 3), RIGHT(s, -1), RIGHT(s, 100), ASCII(s), CHR(i), CHR(i + 200), CHR(-5) FROM t"),
+                n("replace", "SELECT REPLACE(s, 'b', 'XY'), REPLACE(s, 'ab', ''), REPLACE(s, ' ', '_') FROM t"),
+                fallback("fallback-replace-column", ALL, allRows(), "SELECT REPLACE(s, s, 'x') FROM t", "constant, non-empty"),
                 n("digests", "SELECT MD5(s), SHA1(s), SHA256(s), TO_BASE64(s) FROM t"),
                 n("position-locate", "SELECT POSITION('b' IN s), POSITION('' IN s), LOCATE('c', s), LOCATE('a', s, 2), LOCATE('🌍', s) FROM t"),
                 // IN and BETWEEN (SEARCH)
