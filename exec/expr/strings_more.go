@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"hash"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -285,4 +286,70 @@ func compileReplace(n *Node, args []Expr) (Expr, error) {
 			s = s[i+len(x):]
 		}
 	}}, nil
+}
+
+func init() {
+	register(&Function{Name: "LPAD", Family: "string", Doc: "LPAD(s, n, pad) in UTF-16 units as Java (a split surrogate pair becomes '?'); NULL for n < 0 or an empty pad", compile: compilePad})
+	register(&Function{Name: "RPAD", Family: "string", Doc: "RPAD(s, n, pad), as LPAD", compile: compilePad})
+}
+
+func compilePad(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 3 || args[1].Type().Kind != catalog.Int {
+		return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
+	}
+	if err := requireStrings(n, []Expr{args[0], args[2]}, 0); err != nil {
+		return nil, err
+	}
+	left := n.Op == "LPAD"
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		size := int(intOf(v[1]))
+		if size < 0 || len(v[2]) == 0 {
+			return dst, false
+		}
+		base, pad := utf16.Encode([]rune(string(v[0]))), utf16.Encode([]rune(string(v[2])))
+		data := make([]uint16, size)
+		if left { // SqlFunctionUtils#lpad
+			pos := max(size-len(base), 0)
+			for i := 0; i < pos; i += len(pad) {
+				for j := 0; j < len(pad) && j < pos-i; j++ {
+					data[i+j] = pad[j]
+				}
+			}
+			for i := 0; pos+i < size && i < len(base); i++ {
+				data[pos+i] = base[i]
+			}
+		} else { // SqlFunctionUtils#rpad
+			pos := 0
+			for ; pos < len(base) && pos < size; pos++ {
+				data[pos] = base[pos]
+			}
+			for pos < size {
+				for i := 0; i < len(pad) && i < size-pos; i++ {
+					data[pos+i] = pad[i]
+				}
+				pos += len(pad)
+			}
+		}
+		return appendJavaUTF16(dst, data), true
+	}}, nil
+}
+
+// appendJavaUTF16 encodes UTF-16 units as Flink encodes a Java String to UTF-8: surrogate pairs
+// as one character, a lone surrogate as '?'.
+func appendJavaUTF16(dst []byte, u []uint16) []byte {
+	for i := 0; i < len(u); i++ {
+		c := rune(u[i])
+		switch {
+		case utf16.IsSurrogate(c):
+			if c < 0xDC00 && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] <= 0xDFFF {
+				dst = utf8.AppendRune(dst, utf16.DecodeRune(c, rune(u[i+1])))
+				i++
+			} else {
+				dst = append(dst, '?')
+			}
+		default:
+			dst = utf8.AppendRune(dst, c)
+		}
+	}
+	return dst
 }

@@ -193,6 +193,7 @@ class CalcParityTest {
                 n("concat-functions", "SELECT CONCAT(s, '-', s), CONCAT_WS('|', s, CAST(i AS STRING), s), CONCAT_WS(s, 'a', 'b') FROM t"),
                 n("string-functions", "SELECT REVERSE(s), REPEAT(s, 2), REPEAT(s, -1), LTRIM(s), RTRIM(s) FROM t"),
                 n("left-right-ascii-chr", "SELECT LEFT(s, 2), LEFT(s, 0), LEFT(s, 100), RIGHT(s, 3), RIGHT(s, -1), RIGHT(s, 100), ASCII(s), CHR(i), CHR(i + 200), CHR(-5) FROM t"),
+                n("lpad-rpad", "SELECT LPAD(s, 8, '*'), RPAD(s, 8, 'ab'), LPAD(s, 2, '#'), RPAD(s, 0, '#'), LPAD(s, -1, '#'), RPAD(s, 5, ''), LPAD(s, 13, '🌍'), RPAD(s, 12, 'x') FROM t"),
                 n("replace", "SELECT REPLACE(s, 'b', 'XY'), REPLACE(s, 'ab', ''), REPLACE(s, ' ', '_') FROM t"),
                 fallback("fallback-replace-column", ALL, allRows(), "SELECT REPLACE(s, s, 'x') FROM t", "constant, non-empty"),
                 n("digests", "SELECT MD5(s), SHA1(s), SHA256(s), TO_BASE64(s) FROM t"),
