@@ -189,6 +189,8 @@ class CalcParityTest {
                 small("abs-sign-float", "SELECT ABS(f), SIGN(f), FLOOR(f), CEIL(f) FROM t"),
                 fallback("fallback-abs-tinyint", SMALL, smallRows(), "SELECT ABS(a) FROM t", "fails in Flink's code generation"),
                 n("floor-ceil", "SELECT FLOOR(d), CEIL(d), FLOOR(dc), CEIL(dc), FLOOR(dw), CEIL(dw) FROM t"),
+                n("greatest-least", "SELECT GREATEST(i, l), LEAST(i, l, 5), GREATEST(d, CAST(i AS DOUBLE)), LEAST(d, 0.0e0), GREATEST(s, 'b'), LEAST(s, 'abc', 'Z') FROM t"),
+                n("distinct-from-nullif", "SELECT i IS DISTINCT FROM CAST(l AS INT), s IS NOT DISTINCT FROM 'abc', NULLIF(i, 42), NULLIF(s, '') FROM t"),
                 n("if-ifnull", "SELECT IF(i > 0, s, 'neg'), IF(b, i, -1), IFNULL(s, 'none'), IFNULL(i, 0) FROM t"),
                 n("concat-functions", "SELECT CONCAT(s, '-', s), CONCAT_WS('|', s, CAST(i AS STRING), s), CONCAT_WS(s, 'a', 'b') FROM t"),
                 n("string-functions", "SELECT REVERSE(s), REPEAT(s, 2), REPEAT(s, -1), LTRIM(s), RTRIM(s) FROM t"),
