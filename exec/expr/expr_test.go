@@ -378,3 +378,25 @@ func TestCaseMapperMatchesFullMapping(t *testing.T) {
 		}
 	}
 }
+
+func TestStringHelpers(t *testing.T) {
+	for _, c := range []struct {
+		s, seek string
+		from    int
+		want    int
+	}{
+		{"hello", "l", 0, 2}, {"hello", "l", 3, 3}, {"hello", "z", 0, -1}, {"hello", "", 0, 0},
+		{"", "a", 0, -1}, {"grüße", "ß", 0, 3}, {"ab", "ab", 1, -1},
+	} {
+		if got := indexOfChars([]byte(c.s), []byte(c.seek), c.from); got != c.want {
+			t.Errorf("indexOf(%q, %q, %d) = %d want %d", c.s, c.seek, c.from, got, c.want)
+		}
+	}
+	if got := string(reverseChars(nil, []byte("añb🌍"))); got != "🌍bña" {
+		t.Errorf("reverse = %q", got)
+	}
+	// A lone surrogate (half of 🌍) is written as '?', as Java's encoder does.
+	if got := string(appendJavaUTF16(nil, []uint16{'a', 0xD83C, 'b', 0xD83C, 0xDF0D})); got != "a?b🌍" {
+		t.Errorf("utf16 = %q", got)
+	}
+}
