@@ -353,3 +353,58 @@ func appendJavaUTF16(dst []byte, u []uint16) []byte {
 	}
 	return dst
 }
+
+func init() {
+	register(&Function{Name: "HEX", Family: "string", Doc: "HEX(s): upper-case hex of the UTF-8 bytes (HEX of numbers falls back)", compile: compileHex})
+	register(&Function{Name: "SPLIT_INDEX", Family: "string", Doc: "SPLIT_INDEX(s, sep, i) with a constant, non-empty sep: the i-th token (0-based), empty tokens kept; NULL when out of range", compile: compileSplitIndex})
+}
+
+func compileHex(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 {
+		return nil, unsupported("HEX with %d operands", len(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		start := len(dst)
+		dst = hex.AppendEncode(dst, v[0])
+		out := dst[start:]
+		for i, c := range out {
+			out[i] = upperASCII[c]
+		}
+		return dst, true
+	}}, nil
+}
+
+func compileSplitIndex(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 3 || args[2].Type().Kind != catalog.Int {
+		return nil, unsupported("SPLIT_INDEX of %s is not supported natively yet", typeNames(args))
+	}
+	if err := requireStrings(n, args[:2], 0); err != nil {
+		return nil, err
+	}
+	sep, ok := constantValue(args[1])
+	if s, isStr := sep.(string); !ok || !isStr || s == "" {
+		return nil, unsupported("SPLIT_INDEX with a separator that is not a constant, non-empty string")
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		s, sep, idx := v[0], v[1], int(intOf(v[2]))
+		if idx < 0 || len(s) == 0 { // commons-lang splits "" into no tokens
+			return dst, false
+		}
+		for k := 0; ; k++ {
+			i := bytes.Index(s, sep)
+			if k == idx {
+				if i < 0 {
+					return append(dst, s...), true
+				}
+				return append(dst, s[:i]...), true
+			}
+			if i < 0 {
+				return dst, false
+			}
+			s = s[i+len(sep):]
+		}
+	}}, nil
+}
