@@ -408,3 +408,35 @@ func compileSplitIndex(n *Node, args []Expr) (Expr, error) {
 		}
 	}}, nil
 }
+
+func init() {
+	register(&Function{Name: "INITCAP", Family: "string", Doc: "words of [A-Za-z0-9] get an upper-case first letter and lower-case rest; every other character separates words and is kept", compile: compileInitcap})
+}
+
+func compileInitcap(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 {
+		return nil, unsupported("INITCAP with %d operands", len(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		// SqlFunctionUtils#initcap, on UTF-8 bytes: non-ASCII bytes are never letters or digits,
+		// exactly as the UTF-16 characters they encode.
+		start := true
+		for _, c := range v[0] {
+			alnum := (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
+			switch {
+			case !alnum:
+				start = true
+			case start:
+				c = upperASCII[c]
+				start = false
+			default:
+				c = lowerASCII[c]
+			}
+			dst = append(dst, c)
+		}
+		return dst, true
+	}}, nil
+}

@@ -196,6 +196,7 @@ class CalcParityTest {
                 n("string-functions", "SELECT REVERSE(s), REPEAT(s, 2), REPEAT(s, -1), LTRIM(s), RTRIM(s) FROM t"),
                 n("left-right-ascii-chr", "SELECT LEFT(s, 2), LEFT(s, 0), LEFT(s, 100), RIGHT(s, 3), RIGHT(s, -1), RIGHT(s, 100), ASCII(s), CHR(i), CHR(i + 200), CHR(-5) FROM t"),
                 n("lpad-rpad", "SELECT LPAD(s, 8, '*'), RPAD(s, 8, 'ab'), LPAD(s, 2, '#'), RPAD(s, 0, '#'), LPAD(s, -1, '#'), RPAD(s, 5, ''), LPAD(s, 13, '🌍'), RPAD(s, 12, 'x') FROM t"),
+                n("initcap", "SELECT INITCAP(s), INITCAP('hELLO wORLD-fOO 9x bar_baz ünï') FROM t"),
                 n("hex-split-index", "SELECT HEX(s), SPLIT_INDEX(s, ',', 0), SPLIT_INDEX(s, ',', 1), SPLIT_INDEX(s, 'b', 0), SPLIT_INDEX(s, '%', 2), SPLIT_INDEX(s, ' ', -1), SPLIT_INDEX(s, ' ', 2) FROM t"),
                 n("replace", "SELECT REPLACE(s, 'b', 'XY'), REPLACE(s, 'ab', ''), REPLACE(s, ' ', '_') FROM t"),
                 fallback("fallback-replace-column", ALL, allRows(), "SELECT REPLACE(s, s, 'x') FROM t", "constant, non-empty"),
