@@ -342,7 +342,7 @@ func javaDoubleBits(f float64) int64 {
 	if f != f {
 		return 0x7ff8000000000000
 	}
-	return int64(mathFloat64bits(f))
+	return int64(math.Float64bits(f))
 }
 
 // asInt64 widens an integral or temporal column to int64 values.
@@ -392,5 +392,3 @@ func bytesAt(a arrow.Array, i int) []byte {
 	}
 	return nil
 }
-
-func mathFloat64bits(f float64) uint64 { return math.Float64bits(f) }

@@ -160,22 +160,6 @@ func (r *bytesReader) at(i int) []byte {
 	return r.data[r.offs[i]-base : r.offs[i+1]-base]
 }
 
-// valueBytes returns row i of a string/binary column, or the little-endian bytes of an INT
-// (used for integer operands of string functions).
-func valueBytes(c arrow.Array, i int) []byte {
-	switch a := c.(type) {
-	case *array.String, *array.Binary:
-		return bytesAt(c, i)
-	case *array.Int32:
-		v := uint32(a.Value(i))
-		return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
-	case *array.Int64:
-		v := uint32(int32(a.Value(i)))
-		return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
-	}
-	return nil
-}
-
 func intOf(b []byte) int32 {
 	return int32(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 }

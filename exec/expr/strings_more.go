@@ -33,6 +33,16 @@ func init() {
 	register(&Function{Name: "LOCATE", Family: "string", Doc: "LOCATE(x, s [, from]), as POSITION from character `from`", compile: compilePosition})
 	register(&Function{Name: "IF", Family: "conditional", Doc: "IF(c, a, b) as CASE WHEN c THEN a ELSE b END", compile: compileCase})
 	register(&Function{Name: "IFNULL", Family: "conditional", Doc: "IFNULL(a, b): both operands evaluated, as Flink's IfNullFunction", compile: compileCoalesce})
+	register(&Function{Name: "LEFT", Family: "string", Doc: "LEFT(s, n): the first n characters; empty for n <= 0", compile: compileLeftRight})
+	register(&Function{Name: "RIGHT", Family: "string", Doc: "RIGHT(s, n): the last n characters; empty for n <= 0", compile: compileLeftRight})
+	register(&Function{Name: "ASCII", Family: "string", Doc: "the first byte as a signed Java byte (0 for empty)", compile: compileASCII})
+	register(&Function{Name: "CHR", Family: "string", Doc: "CHR(n): the character n mod 256; empty for n < 0", compile: compileChr})
+	register(&Function{Name: "REPLACE", Family: "string", Doc: "REPLACE(s, x, y) with a constant, non-empty x (an empty x splits UTF-16 surrogates in Java)", compile: compileReplace})
+	register(&Function{Name: "LPAD", Family: "string", Doc: "LPAD(s, n, pad) in UTF-16 units as Java (a split surrogate pair becomes '?'); NULL for n < 0 or an empty pad", compile: compilePad})
+	register(&Function{Name: "RPAD", Family: "string", Doc: "RPAD(s, n, pad), as LPAD", compile: compilePad})
+	register(&Function{Name: "HEX", Family: "string", Doc: "HEX(s): upper-case hex of the UTF-8 bytes (HEX of numbers falls back)", compile: compileStringUnary})
+	register(&Function{Name: "SPLIT_INDEX", Family: "string", Doc: "SPLIT_INDEX(s, sep, i) with a constant, non-empty sep: the i-th token (0-based), empty tokens kept; NULL when out of range", compile: compileSplitIndex})
+	register(&Function{Name: "INITCAP", Family: "string", Doc: "words of [A-Za-z0-9] get an upper-case first letter and lower-case rest; every other character separates words and is kept", compile: compileStringUnary})
 }
 
 func compileConcatWs(n *Node, args []Expr) (Expr, error) {
@@ -113,6 +123,10 @@ func compileStringUnary(n *Node, args []Expr) (Expr, error) {
 		f = digest(sha256.New())
 	case "TO_BASE64":
 		f = func(dst, s []byte) []byte { return base64.StdEncoding.AppendEncode(dst, s) }
+	case "HEX":
+		f = upperHex
+	case "INITCAP":
+		f = initcap
 	}
 	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		return f(dst, v[0]), true
@@ -204,14 +218,6 @@ func indexOfChars(s, seek []byte, from int) int {
 	}
 }
 
-func init() {
-	register(&Function{Name: "LEFT", Family: "string", Doc: "LEFT(s, n): the first n characters; empty for n <= 0", compile: compileLeftRight})
-	register(&Function{Name: "RIGHT", Family: "string", Doc: "RIGHT(s, n): the last n characters; empty for n <= 0", compile: compileLeftRight})
-	register(&Function{Name: "ASCII", Family: "string", Doc: "the first byte as a signed Java byte (0 for empty)", compile: compileASCII})
-	register(&Function{Name: "CHR", Family: "string", Doc: "CHR(n): the character n mod 256; empty for n < 0", compile: compileChr})
-	register(&Function{Name: "REPLACE", Family: "string", Doc: "REPLACE(s, x, y) with a constant, non-empty x (an empty x splits UTF-16 surrogates in Java)", compile: compileReplace})
-}
-
 func compileLeftRight(n *Node, args []Expr) (Expr, error) {
 	if len(args) != 2 || args[1].Type().Kind != catalog.Int {
 		return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
@@ -288,11 +294,6 @@ func compileReplace(n *Node, args []Expr) (Expr, error) {
 	}}, nil
 }
 
-func init() {
-	register(&Function{Name: "LPAD", Family: "string", Doc: "LPAD(s, n, pad) in UTF-16 units as Java (a split surrogate pair becomes '?'); NULL for n < 0 or an empty pad", compile: compilePad})
-	register(&Function{Name: "RPAD", Family: "string", Doc: "RPAD(s, n, pad), as LPAD", compile: compilePad})
-}
-
 func compilePad(n *Node, args []Expr) (Expr, error) {
 	if len(args) != 3 || args[1].Type().Kind != catalog.Int {
 		return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
@@ -354,29 +355,6 @@ func appendJavaUTF16(dst []byte, u []uint16) []byte {
 	return dst
 }
 
-func init() {
-	register(&Function{Name: "HEX", Family: "string", Doc: "HEX(s): upper-case hex of the UTF-8 bytes (HEX of numbers falls back)", compile: compileHex})
-	register(&Function{Name: "SPLIT_INDEX", Family: "string", Doc: "SPLIT_INDEX(s, sep, i) with a constant, non-empty sep: the i-th token (0-based), empty tokens kept; NULL when out of range", compile: compileSplitIndex})
-}
-
-func compileHex(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 1 {
-		return nil, unsupported("HEX with %d operands", len(args))
-	}
-	if err := requireStrings(n, args, 0); err != nil {
-		return nil, err
-	}
-	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
-		start := len(dst)
-		dst = hex.AppendEncode(dst, v[0])
-		out := dst[start:]
-		for i, c := range out {
-			out[i] = upperASCII[c]
-		}
-		return dst, true
-	}}, nil
-}
-
 func compileSplitIndex(n *Node, args []Expr) (Expr, error) {
 	if len(args) != 3 || args[2].Type().Kind != catalog.Int {
 		return nil, unsupported("SPLIT_INDEX of %s is not supported natively yet", typeNames(args))
@@ -409,34 +387,34 @@ func compileSplitIndex(n *Node, args []Expr) (Expr, error) {
 	}}, nil
 }
 
-func init() {
-	register(&Function{Name: "INITCAP", Family: "string", Doc: "words of [A-Za-z0-9] get an upper-case first letter and lower-case rest; every other character separates words and is kept", compile: compileInitcap})
+// upperHex appends the upper-case hex of s (SqlFunctionUtils#hex(String)).
+func upperHex(dst, s []byte) []byte {
+	start := len(dst)
+	dst = hex.AppendEncode(dst, s)
+	out := dst[start:]
+	for i, c := range out {
+		out[i] = upperASCII[c]
+	}
+	return dst
 }
 
-func compileInitcap(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 1 {
-		return nil, unsupported("INITCAP with %d operands", len(args))
-	}
-	if err := requireStrings(n, args, 0); err != nil {
-		return nil, err
-	}
-	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
-		// SqlFunctionUtils#initcap, on UTF-8 bytes: non-ASCII bytes are never letters or digits,
-		// exactly as the UTF-16 characters they encode.
-		start := true
-		for _, c := range v[0] {
-			alnum := (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
-			switch {
-			case !alnum:
-				start = true
-			case start:
-				c = upperASCII[c]
-				start = false
-			default:
-				c = lowerASCII[c]
-			}
-			dst = append(dst, c)
+// initcap is SqlFunctionUtils#initcap on UTF-8 bytes: words of [A-Za-z0-9] get an upper-case
+// first letter and a lower-case rest. Non-ASCII bytes are never letters or digits, exactly as
+// the UTF-16 characters they encode.
+func initcap(dst, s []byte) []byte {
+	start := true
+	for _, c := range s {
+		alnum := (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
+		switch {
+		case !alnum:
+			start = true
+		case start:
+			c = upperASCII[c]
+			start = false
+		default:
+			c = lowerASCII[c]
 		}
-		return dst, true
-	}}, nil
+		dst = append(dst, c)
+	}
+	return dst
 }

@@ -6,7 +6,6 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/sluice-project/sluice/catalog"
 )
@@ -80,17 +79,4 @@ func rowFields(t catalog.Type) ([]string, []catalog.Type, error) {
 		names[i], types[i] = f.Name, f.Type
 	}
 	return names, types, nil
-}
-
-// IntOption reads an integer option, or def when it is absent.
-func (is *Island) IntOption(key string, def int) (int, error) {
-	v, ok := is.Options[key]
-	if !ok {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, fmt.Errorf("option %s=%q: not an integer", key, v)
-	}
-	return n, nil
 }
