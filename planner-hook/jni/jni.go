@@ -199,6 +199,33 @@ func Java_io_sluice_jni_NativeLib_drain(env *C.JNIEnv, _ C.jclass, h C.jlong, ou
 	return C.jlong(n)
 }
 
+//export Java_io_sluice_jni_NativeLib_routeRows
+func Java_io_sluice_jni_NativeLib_routeRows(env *C.JNIEnv, _ C.jclass, spec C.jbyteArray, inData, inOffsets C.jobject, rows C.jint, out C.jobject) {
+	defer guard(env, "routeRows")
+	err := func() error {
+		data, err := directBuffer(env, inData)
+		if err != nil {
+			return fmt.Errorf("input data: %w", err)
+		}
+		offs, err := directBuffer(env, inOffsets)
+		if err != nil {
+			return fmt.Errorf("input offsets: %w", err)
+		}
+		o := int32s(offs)
+		if rows < 0 || len(o) < int(rows)+1 {
+			return fmt.Errorf("input offsets hold %d entries for %d rows", len(o), rows)
+		}
+		dst, err := directBuffer(env, out)
+		if err != nil {
+			return fmt.Errorf("output: %w", err)
+		}
+		return plan.RouteRows(goBytes(env, spec), data, o[:rows+1], int32s(dst))
+	}()
+	if err != nil {
+		throw(env, err.Error())
+	}
+}
+
 //export Java_io_sluice_jni_NativeLib_close
 func Java_io_sluice_jni_NativeLib_close(env *C.JNIEnv, _ C.jclass, h C.jlong) {
 	defer guard(env, "close")

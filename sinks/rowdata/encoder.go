@@ -18,23 +18,44 @@ import (
 	"github.com/sluice-project/sluice/catalog/binaryrow"
 )
 
+// NullLayout says how a null DECIMAL with precision > 18 is written. Flink has two writers that
+// differ only there: RowDataSerializer#toBinaryRow sets the null bit alone, while the code it
+// generates for projections and operator outputs (key selectors included) also reserves the 16
+// bytes of the variable part and points the slot at them with length 0. Hashes of the row
+// differ, so key rows must use the generated code's layout.
+type NullLayout int
+
+const (
+	// SerializerNulls is RowDataSerializer#toBinaryRow's layout.
+	SerializerNulls NullLayout = iota
+	// WriterNulls is the layout of Flink's generated projections (BinaryWriter null writes).
+	WriterNulls
+)
+
 // Encoder writes batches of one row type as BinaryRowData.
 type Encoder struct {
 	types []catalog.Type
 	arity int
+	nulls NullLayout
 	// sizes and cursors are reused across batches: one entry per row.
 	sizes   []int32
 	cursors []int32
 }
 
-// NewEncoder returns an encoder for rows of the given field types.
+// NewEncoder returns an encoder for rows of the given field types, in RowDataSerializer's
+// layout.
 func NewEncoder(types []catalog.Type) (*Encoder, error) {
+	return NewEncoderWithNulls(types, SerializerNulls)
+}
+
+// NewEncoderWithNulls returns an encoder that writes nulls in the given layout.
+func NewEncoderWithNulls(types []catalog.Type, nulls NullLayout) (*Encoder, error) {
 	for i, t := range types {
 		if ok, why := binaryrow.Supported(t); !ok {
 			return nil, fmt.Errorf("rowdata encoder: field %d: %s", i, why)
 		}
 	}
-	return &Encoder{types: types, arity: len(types)}, nil
+	return &Encoder{types: types, arity: len(types), nulls: nulls}, nil
 }
 
 // Layout computes where each row of cols starts when encoded: offsets gets len+1 entries and
@@ -70,7 +91,7 @@ func (e *Encoder) Layout(cols []arrow.Array, n int, offsets []int32) error {
 		case catalog.Decimal:
 			if !t.IsCompactDecimal() {
 				for r := 0; r < n; r++ {
-					if !c.IsNull(r) {
+					if e.nulls == WriterNulls || !c.IsNull(r) {
 						sizes[r] += 16
 					}
 				}
@@ -184,10 +205,14 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 	case catalog.Decimal:
 		vals := c.(*array.Decimal128).Values()
 		for r := 0; r < n; r++ {
+			row := int(offsets[r])
 			if null(r) {
+				if e.nulls == WriterNulls && !t.IsCompactDecimal() {
+					binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cursors[r])<<32)
+					cursors[r] += 16
+				}
 				continue
 			}
-			row := int(offsets[r])
 			if t.IsCompactDecimal() {
 				if !vals[r].FitsInPrecision(18) {
 					return fmt.Errorf("row %d: unscaled value %s does not fit DECIMAL(%d)", r, vals[r].BigInt(), t.Precision)

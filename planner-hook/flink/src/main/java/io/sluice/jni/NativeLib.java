@@ -101,6 +101,13 @@ public final class NativeLib {
     /** Test hook: raises a real Go runtime panic inside the library (see sluice.debug.panic-after-batches). */
     public static native void debugPanic();
 
+    /**
+     * Routes BinaryRowData rows by key as native operators do. {@code spec} is UTF-8 JSON
+     * {"rowType": serializable row type, "keys": [field...], "maxParallelism", "parallelism"};
+     * for row r, {@code out} receives the key group at int index 2r and the owning subtask at 2r+1.
+     */
+    public static native void routeRows(byte[] spec, ByteBuffer inData, ByteBuffer inOffsets, int rows, ByteBuffer out);
+
     /** Releases a native object. */
     public static native void close(long handle);
 }
