@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 var errIntDiv0 = errors.New("java.lang.ArithmeticException: / by zero")
@@ -131,21 +132,21 @@ func (e *primitiveArith) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	var out arrow.Array
 	switch e.calc.Kind {
 	case catalog.Int:
-		buf, dst := newValues[int32](ctx.Mem, n)
-		valid = failRows(ctx, valid, intArith(e.op, values[int32](lc), values[int32](rc), dst, vbits), errIntDiv0)
-		out = makeArray(arrowType(calcType), n, valid, buf)
+		buf, dst := column.NewValues[int32](ctx.Mem, n)
+		valid = failRows(ctx, valid, intArith(e.op, column.Values[int32](lc), column.Values[int32](rc), dst, vbits), errIntDiv0)
+		out = column.MakeArray(arrowType(calcType), n, valid, buf)
 	case catalog.BigInt:
-		buf, dst := newValues[int64](ctx.Mem, n)
-		valid = failRows(ctx, valid, intArith(e.op, values[int64](lc), values[int64](rc), dst, vbits), errIntDiv0)
-		out = makeArray(arrowType(calcType), n, valid, buf)
+		buf, dst := column.NewValues[int64](ctx.Mem, n)
+		valid = failRows(ctx, valid, intArith(e.op, column.Values[int64](lc), column.Values[int64](rc), dst, vbits), errIntDiv0)
+		out = column.MakeArray(arrowType(calcType), n, valid, buf)
 	case catalog.Float:
-		buf, dst := newValues[float32](ctx.Mem, n)
-		floatArith(e.op, values[float32](lc), values[float32](rc), dst)
-		out = makeArray(arrowType(calcType), n, valid, buf)
+		buf, dst := column.NewValues[float32](ctx.Mem, n)
+		floatArith(e.op, column.Values[float32](lc), column.Values[float32](rc), dst)
+		out = column.MakeArray(arrowType(calcType), n, valid, buf)
 	case catalog.Double:
-		buf, dst := newValues[float64](ctx.Mem, n)
-		floatArith(e.op, values[float64](lc), values[float64](rc), dst)
-		out = makeArray(arrowType(calcType), n, valid, buf)
+		buf, dst := column.NewValues[float64](ctx.Mem, n)
+		floatArith(e.op, column.Values[float64](lc), column.Values[float64](rc), dst)
+		out = column.MakeArray(arrowType(calcType), n, valid, buf)
 	}
 	defer out.Release()
 	return castNumeric(ctx, out, calcType, e.typ)
@@ -165,21 +166,21 @@ func (e *primitiveArith) evalScalar(ctx *Ctx, la arrow.Array) (arrow.Array, erro
 	var zeroDiv bool
 	switch k := e.k.(type) {
 	case int32:
-		buf, dst := newValues[int32](ctx.Mem, n)
-		zeroDiv = arithScalar(e.op, values[int32](lc), k, dst, true)
-		out = makeArray(arrowType(calcType), n, valid, buf)
+		buf, dst := column.NewValues[int32](ctx.Mem, n)
+		zeroDiv = arithScalar(e.op, column.Values[int32](lc), k, dst, true)
+		out = column.MakeArray(arrowType(calcType), n, valid, buf)
 	case int64:
-		buf, dst := newValues[int64](ctx.Mem, n)
-		zeroDiv = arithScalar(e.op, values[int64](lc), k, dst, true)
-		out = makeArray(arrowType(calcType), n, valid, buf)
+		buf, dst := column.NewValues[int64](ctx.Mem, n)
+		zeroDiv = arithScalar(e.op, column.Values[int64](lc), k, dst, true)
+		out = column.MakeArray(arrowType(calcType), n, valid, buf)
 	case float32:
-		buf, dst := newValues[float32](ctx.Mem, n)
-		arithScalar(e.op, values[float32](lc), k, dst, false)
-		out = makeArray(arrowType(calcType), n, valid, buf)
+		buf, dst := column.NewValues[float32](ctx.Mem, n)
+		arithScalar(e.op, column.Values[float32](lc), k, dst, false)
+		out = column.MakeArray(arrowType(calcType), n, valid, buf)
 	case float64:
-		buf, dst := newValues[float64](ctx.Mem, n)
-		arithScalar(e.op, values[float64](lc), k, dst, false)
-		out = makeArray(arrowType(calcType), n, valid, buf)
+		buf, dst := column.NewValues[float64](ctx.Mem, n)
+		arithScalar(e.op, column.Values[float64](lc), k, dst, false)
+		out = column.MakeArray(arrowType(calcType), n, valid, buf)
 	}
 	defer out.Release()
 	if zeroDiv {
@@ -284,7 +285,7 @@ func (e *decimalArith) Type() catalog.Type { return e.typ }
 // decimalOperand returns unscaled values and scale of a DECIMAL or integer column.
 func decimalOperand(a arrow.Array, t catalog.Type) (func(i int) *big.Int, int) {
 	if t.Kind == catalog.Decimal {
-		v := values[decimal128.Num](a)
+		v := column.Values[decimal128.Num](a)
 		return func(i int) *big.Int { return bigOf(v[i]) }, t.Scale
 	}
 	ints := integralAsInt64(a, t)
@@ -308,8 +309,8 @@ func (e *decimalArith) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	l64, _, lFast := int64Operand(la, e.left.Type())
 	r64, _, rFast := int64Operand(ra, e.right.Type())
 	fast := lFast && rFast && e.op != '/'
-	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
-	valid := newBitmap(ctx.Mem, n)
+	buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
+	valid := column.NewBitmap(ctx.Mem, n)
 	bits := valid.Bytes()
 	for i := 0; i < n; i++ {
 		if !isValid(la, i) || !isValid(ra, i) {
@@ -351,7 +352,7 @@ func (e *decimalArith) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			bitutil.SetBit(bits, i)
 		}
 	}
-	return makeArray(arrowType(e.typ), n, valid, buf), nil
+	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 }
 
 // failRows records failed rows in ctx and makes them NULL in the validity bitmap (creating it
@@ -361,7 +362,7 @@ func failRows(ctx *Ctx, valid *memory.Buffer, rows []int, err error) *memory.Buf
 		return valid
 	}
 	if valid == nil {
-		valid = newBitmap(ctx.Mem, ctx.N)
+		valid = column.NewBitmap(ctx.Mem, ctx.N)
 		bitutil.SetBitsTo(valid.Bytes(), 0, int64(ctx.N), true)
 	}
 	for _, i := range rows {
@@ -407,19 +408,19 @@ func (e *negate) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	case catalog.Double:
 		return negated[float64](ctx, c, valid, e.typ), nil
 	}
-	src := values[decimal128.Num](c)
-	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
+	src := column.Values[decimal128.Num](c)
+	buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
 	for i := range dst {
 		dst[i] = src[i].Negate()
 	}
-	return makeArray(arrowType(e.typ), n, valid, buf), nil
+	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 }
 
 func negated[T fixed](ctx *Ctx, a arrow.Array, valid *memory.Buffer, t catalog.Type) arrow.Array {
-	src := values[T](a)
-	buf, dst := newValues[T](ctx.Mem, len(src))
+	src := column.Values[T](a)
+	buf, dst := column.NewValues[T](ctx.Mem, len(src))
 	for i, v := range src {
 		dst[i] = -v
 	}
-	return makeArray(arrowType(t), len(src), valid, buf)
+	return column.MakeArray(arrowType(t), len(src), valid, buf)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 func init() {
@@ -105,7 +106,7 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 			}
 		}
 	case catalog.Decimal:
-		ds := values[decimal128.Num](a)
+		ds := column.Values[decimal128.Num](a)
 		for i := 0; i < a.Len(); i++ {
 			if a.IsNull(i) {
 				b.AppendNull()
@@ -122,11 +123,11 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 			}
 			switch t.Kind {
 			case catalog.Date:
-				buf = appendDate(buf[:0], int64(values[int32](a)[i]))
+				buf = appendDate(buf[:0], int64(column.Values[int32](a)[i]))
 			case catalog.Time:
-				buf = appendTime(buf[:0], values[int32](a)[i], t.Precision)
+				buf = appendTime(buf[:0], column.Values[int32](a)[i], t.Precision)
 			default:
-				buf = appendTimestamp(buf[:0], values[int64](a)[i], t.Precision)
+				buf = appendTimestamp(buf[:0], column.Values[int64](a)[i], t.Precision)
 			}
 			b.BinaryBuilder.Append(buf)
 		}

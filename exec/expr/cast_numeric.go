@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 // Numeric conversions with Java's semantics: integer narrowing wraps, floating to integer
@@ -102,32 +103,32 @@ func castNumeric(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, e
 
 func primitiveTo[D fixed](ctx *Ctx, a arrow.Array, from catalog.Type, valid *memory.Buffer, to catalog.Type) arrow.Array {
 	n := a.Len()
-	buf, dst := newValues[D](ctx.Mem, n)
+	buf, dst := column.NewValues[D](ctx.Mem, n)
 	var zero D
 	toInt := !isFloat(any(zero))
 	switch from.Kind {
 	case catalog.TinyInt:
-		convertFixed(values[int8](a), dst)
+		convertFixed(column.Values[int8](a), dst)
 	case catalog.SmallInt:
-		convertFixed(values[int16](a), dst)
+		convertFixed(column.Values[int16](a), dst)
 	case catalog.Int:
-		convertFixed(values[int32](a), dst)
+		convertFixed(column.Values[int32](a), dst)
 	case catalog.BigInt:
-		convertFixed(values[int64](a), dst)
+		convertFixed(column.Values[int64](a), dst)
 	case catalog.Float:
 		if toInt {
-			floatIntoInt(values[float32](a), dst)
+			floatIntoInt(column.Values[float32](a), dst)
 		} else {
-			convertFixed(values[float32](a), dst)
+			convertFixed(column.Values[float32](a), dst)
 		}
 	case catalog.Double:
 		if toInt {
-			floatIntoInt(values[float64](a), dst)
+			floatIntoInt(column.Values[float64](a), dst)
 		} else {
-			convertFixed(values[float64](a), dst)
+			convertFixed(column.Values[float64](a), dst)
 		}
 	}
-	return makeArray(arrowType(to), n, valid, buf)
+	return column.MakeArray(arrowType(to), n, valid, buf)
 }
 
 func isFloat(v any) bool {
@@ -154,9 +155,9 @@ func floatIntoInt[S float32 | float64, D fixed](src []S, dst []D) {
 
 func decimalToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Array {
 	n := a.Len()
-	src := values[decimal128.Num](a)
-	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
-	valid := newBitmap(ctx.Mem, n)
+	src := column.Values[decimal128.Num](a)
+	buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
+	valid := column.NewBitmap(ctx.Mem, n)
 	bits := valid.Bytes()
 	compact := from.IsCompactDecimal() && from.Scale-to.Scale <= 18
 	for i := 0; i < n; i++ {
@@ -177,14 +178,14 @@ func decimalToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Arra
 			bitutil.SetBit(bits, i)
 		}
 	}
-	return makeArray(arrowType(to), n, valid, buf)
+	return column.MakeArray(arrowType(to), n, valid, buf)
 }
 
 func integralToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Array {
 	n := a.Len()
 	ints := integralAsInt64(a, from)
-	buf, dst := newValues[decimal128.Num](ctx.Mem, n)
-	valid := newBitmap(ctx.Mem, n)
+	buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
+	valid := column.NewBitmap(ctx.Mem, n)
 	bits := valid.Bytes()
 	for i := 0; i < n; i++ {
 		if !isValid(a, i) {
@@ -195,7 +196,7 @@ func integralToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Arr
 			bitutil.SetBit(bits, i)
 		}
 	}
-	return makeArray(arrowType(to), n, valid, buf)
+	return column.MakeArray(arrowType(to), n, valid, buf)
 }
 
 // integralAsInt64 widens any integer column to int64 values.
@@ -204,13 +205,13 @@ func integralAsInt64(a arrow.Array, t catalog.Type) []int64 {
 	out := make([]int64, n)
 	switch t.Kind {
 	case catalog.TinyInt:
-		convertFixed(values[int8](a), out)
+		convertFixed(column.Values[int8](a), out)
 	case catalog.SmallInt:
-		convertFixed(values[int16](a), out)
+		convertFixed(column.Values[int16](a), out)
 	case catalog.Int:
-		convertFixed(values[int32](a), out)
+		convertFixed(column.Values[int32](a), out)
 	case catalog.BigInt:
-		copy(out, values[int64](a))
+		copy(out, column.Values[int64](a))
 	}
 	return out
 }
@@ -237,21 +238,21 @@ var pow10Long = func() [19]int64 {
 
 func decimalToPrimitive(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Array {
 	n := a.Len()
-	src := values[decimal128.Num](a)
+	src := column.Values[decimal128.Num](a)
 	valid := andValidity(ctx.Mem, n, a)
 	switch to.Kind {
 	case catalog.Float, catalog.Double:
-		buf, dst := newValues[float64](ctx.Mem, n)
+		buf, dst := column.NewValues[float64](ctx.Mem, n)
 		for i := range dst {
 			dst[i] = decimalToFloat64(src[i], from)
 		}
 		if to.Kind == catalog.Double {
-			return makeArray(arrowType(to), n, valid, buf)
+			return column.MakeArray(arrowType(to), n, valid, buf)
 		}
-		b32, d32 := newValues[float32](ctx.Mem, n)
+		b32, d32 := column.NewValues[float32](ctx.Mem, n)
 		convertFixed(dst, d32)
 		buf.Release()
-		return makeArray(arrowType(to), n, valid, b32)
+		return column.MakeArray(arrowType(to), n, valid, b32)
 	}
 	// Integral: truncate toward zero, keep the low 64 bits (BigDecimal#longValue), then narrow.
 	longs := make([]int64, n)
@@ -265,19 +266,19 @@ func decimalToPrimitive(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Ar
 	}
 	switch to.Kind {
 	case catalog.TinyInt:
-		buf, dst := newValues[int8](ctx.Mem, n)
+		buf, dst := column.NewValues[int8](ctx.Mem, n)
 		convertFixed(longs, dst)
-		return makeArray(arrowType(to), n, valid, buf)
+		return column.MakeArray(arrowType(to), n, valid, buf)
 	case catalog.SmallInt:
-		buf, dst := newValues[int16](ctx.Mem, n)
+		buf, dst := column.NewValues[int16](ctx.Mem, n)
 		convertFixed(longs, dst)
-		return makeArray(arrowType(to), n, valid, buf)
+		return column.MakeArray(arrowType(to), n, valid, buf)
 	case catalog.Int:
-		buf, dst := newValues[int32](ctx.Mem, n)
+		buf, dst := column.NewValues[int32](ctx.Mem, n)
 		convertFixed(longs, dst)
-		return makeArray(arrowType(to), n, valid, buf)
+		return column.MakeArray(arrowType(to), n, valid, buf)
 	}
-	buf, dst := newValues[int64](ctx.Mem, n)
+	buf, dst := column.NewValues[int64](ctx.Mem, n)
 	copy(dst, longs)
-	return makeArray(arrowType(to), n, valid, buf)
+	return column.MakeArray(arrowType(to), n, valid, buf)
 }

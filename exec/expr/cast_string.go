@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 // Casts from strings parse exactly as Flink's BinaryStringDataUtil does; a value Flink cannot
@@ -128,7 +129,7 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	defer a.Release()
 	n := ctx.N
 	r := newBytesReader(a)
-	valid := newBitmap(ctx.Mem, n)
+	valid := column.NewBitmap(ctx.Mem, n)
 	vbits := valid.Bytes()
 	fail := func(i int, err error) {
 		if !e.try {
@@ -136,7 +137,7 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 	}
 	if e.typ.Kind == catalog.Boolean {
-		out := newBitmap(ctx.Mem, n)
+		out := column.NewBitmap(ctx.Mem, n)
 		for i := 0; i < n; i++ {
 			if r.valid != nil && !bitutil.BitIsSet(r.valid, r.voff+i) {
 				continue
@@ -152,14 +153,14 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 				bitutil.SetBit(out.Bytes(), i)
 			}
 		}
-		return makeArray(arrow.FixedWidthTypes.Boolean, n, valid, out), nil
+		return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, valid, out), nil
 	}
 	if e.typ.Kind == catalog.Float || e.typ.Kind == catalog.Double {
 		width := 64
 		if e.typ.Kind == catalog.Float {
 			width = 32
 		}
-		buf, dst := newValues[float64](ctx.Mem, n)
+		buf, dst := column.NewValues[float64](ctx.Mem, n)
 		for i := 0; i < n; i++ {
 			if r.valid != nil && !bitutil.BitIsSet(r.valid, r.voff+i) {
 				continue
@@ -173,7 +174,7 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			dst[i] = v
 			bitutil.SetBit(vbits, i)
 		}
-		src := makeArray(arrow.PrimitiveTypes.Float64, n, valid, buf)
+		src := column.MakeArray(arrow.PrimitiveTypes.Float64, n, valid, buf)
 		defer src.Release()
 		return castNumeric(ctx, src, catalog.DoubleType(true), e.typ)
 	}
@@ -181,7 +182,7 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	if e.typ.Kind != catalog.BigInt {
 		bits = 32
 	}
-	buf, longs := newValues[int64](ctx.Mem, n)
+	buf, longs := column.NewValues[int64](ctx.Mem, n)
 	for i := 0; i < n; i++ {
 		if r.valid != nil && !bitutil.BitIsSet(r.valid, r.voff+i) {
 			continue
@@ -207,7 +208,7 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		longs[i] = v
 		bitutil.SetBit(vbits, i)
 	}
-	src := makeArray(arrow.PrimitiveTypes.Int64, n, valid, buf)
+	src := column.MakeArray(arrow.PrimitiveTypes.Int64, n, valid, buf)
 	defer src.Release()
 	return castNumeric(ctx, src, catalog.BigIntType(true), e.typ)
 }
@@ -222,13 +223,13 @@ func (e *boolToNumber) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.
 func (e *boolToNumber) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	b := a.(*array.Boolean)
 	n := ctx.N
-	buf, dst := newValues[int64](ctx.Mem, n)
+	buf, dst := column.NewValues[int64](ctx.Mem, n)
 	for i := range dst {
 		if b.Value(i) {
 			dst[i] = 1
 		}
 	}
-	ints := makeArray(arrow.PrimitiveTypes.Int64, n, andValidity(ctx.Mem, n, a), buf)
+	ints := column.MakeArray(arrow.PrimitiveTypes.Int64, n, andValidity(ctx.Mem, n, a), buf)
 	defer ints.Release()
 	return castNumeric(ctx, ints, catalog.BigIntType(true), e.typ)
 }
@@ -242,7 +243,7 @@ func (e *numberToBool) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.
 
 func (e *numberToBool) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := ctx.N
-	out := newBitmap(ctx.Mem, n)
+	out := column.NewBitmap(ctx.Mem, n)
 	bits := out.Bytes()
 	t := e.arg.Type()
 	switch t.Kind {
@@ -253,7 +254,7 @@ func (e *numberToBool) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			}
 		}
 	case catalog.Decimal:
-		for i, v := range values[decimal128.Num](a) {
+		for i, v := range column.Values[decimal128.Num](a) {
 			if v.Sign() != 0 {
 				bitutil.SetBit(bits, i)
 			}
@@ -265,7 +266,7 @@ func (e *numberToBool) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			}
 		}
 	}
-	return makeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, a), out), nil
+	return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, a), out), nil
 }
 
 // parseJavaDouble is Double.parseDouble (bits = 64) or Float.parseFloat (bits = 32), rounding

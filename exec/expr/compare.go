@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 func init() {
@@ -136,12 +137,12 @@ func (e *compare) evalScalar(ctx *Ctx, in Batch) (arrow.Array, error) {
 	}
 	defer a.Release()
 	n := ctx.N
-	out := newBitmap(ctx.Mem, n)
+	out := column.NewBitmap(ctx.Mem, n)
 	bits := out.Bytes()
 	t := s.col.Type()
 	switch {
 	case e.kind == cmpInt64 && s.useI32:
-		cmpScalar(s.op, values[int32](a), s.i32, bits)
+		cmpScalar(s.op, column.Values[int32](a), s.i32, bits)
 	case e.kind == cmpInt64:
 		cmpScalar(s.op, asInt64(a, t), s.i64, bits)
 	case s.javaOrder:
@@ -159,7 +160,7 @@ func (e *compare) evalScalar(ctx *Ctx, in Batch) (arrow.Array, error) {
 	default:
 		cmpScalar(s.op, asFloat64(a, t), s.f64, bits)
 	}
-	return makeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, a), out), nil
+	return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, a), out), nil
 }
 
 type compare struct {
@@ -204,13 +205,13 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	}
 	defer ra.Release()
 	n := ctx.N
-	out := newBitmap(ctx.Mem, n)
+	out := column.NewBitmap(ctx.Mem, n)
 	bits := out.Bytes()
 	lt, rt := e.left.Type(), e.right.Type()
 	switch e.kind {
 	case cmpInt64:
 		if lt.Kind == rt.Kind && (lt.Kind == catalog.Int || lt.Kind == catalog.Date || lt.Kind == catalog.Time) {
-			cmpOrdered(e.op, values[int32](la), values[int32](ra), bits)
+			cmpOrdered(e.op, column.Values[int32](la), column.Values[int32](ra), bits)
 			break
 		}
 		a, b := asInt64(la, lt), asInt64(ra, rt)
@@ -268,7 +269,7 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			}
 		}
 	}
-	return makeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, la, ra), out), nil
+	return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, la, ra), out), nil
 }
 
 func boolInt(b bool) int {
@@ -349,10 +350,10 @@ func javaDoubleBits(f float64) int64 {
 func asInt64(a arrow.Array, t catalog.Type) []int64 {
 	switch t.Kind {
 	case catalog.BigInt, catalog.Timestamp, catalog.TimestampLTZ:
-		return values[int64](a)
+		return column.Values[int64](a)
 	case catalog.Date, catalog.Time:
 		out := make([]int64, a.Len())
-		convertFixed(values[int32](a), out)
+		convertFixed(column.Values[int32](a), out)
 		return out
 	}
 	return integralAsInt64(a, t)
@@ -363,9 +364,9 @@ func asFloat64(a arrow.Array, t catalog.Type) []float64 {
 	out := make([]float64, a.Len())
 	switch t.Kind {
 	case catalog.Double:
-		return values[float64](a)
+		return column.Values[float64](a)
 	case catalog.Float:
-		convertFixed(values[float32](a), out)
+		convertFixed(column.Values[float32](a), out)
 	default:
 		convertFixed(integralAsInt64(a, t), out)
 	}
@@ -373,7 +374,7 @@ func asFloat64(a arrow.Array, t catalog.Type) []float64 {
 }
 
 func decimalsAsFloat64(a arrow.Array, t catalog.Type) []float64 {
-	src := values[decimal128.Num](a)
+	src := column.Values[decimal128.Num](a)
 	out := make([]float64, len(src))
 	for i, d := range src {
 		out[i] = decimalToFloat64(d, t)

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 func init() {
@@ -197,7 +198,7 @@ func (e *coalesce) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 // gather builds a column of type t whose row i is row i of branches[pick[i]].
 func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow.Array, error) {
 	n := len(pick)
-	valid := newBitmap(ctx.Mem, n)
+	valid := column.NewBitmap(ctx.Mem, n)
 	vbits := valid.Bytes()
 	for i, k := range pick {
 		if branches[k].IsValid(i) {
@@ -220,7 +221,7 @@ func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow
 	case catalog.Decimal:
 		return gatherFixed[decimal128.Num](ctx, t, pick, branches, valid), nil
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
-		offBuf, offs := newValues[int32](ctx.Mem, n+1)
+		offBuf, offs := column.NewValues[int32](ctx.Mem, n+1)
 		data := make([]byte, 0, 8*n)
 		for i, k := range pick {
 			offs[i] = int32(len(data))
@@ -229,7 +230,7 @@ func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow
 			}
 		}
 		offs[n] = int32(len(data))
-		return makeArray(arrowType(t), n, valid, offBuf, memory.NewBufferBytes(data)), nil
+		return column.MakeArray(arrowType(t), n, valid, offBuf, memory.NewBufferBytes(data)), nil
 	}
 	valid.Release()
 	b := array.NewBuilder(ctx.Mem, arrowType(t))
@@ -251,15 +252,15 @@ func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow
 func gatherFixed[T any](ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array, valid *memory.Buffer) arrow.Array {
 	srcs := make([][]T, len(branches))
 	for k, b := range branches {
-		srcs[k] = values[T](b)
+		srcs[k] = column.Values[T](b)
 	}
-	buf, dst := newValues[T](ctx.Mem, len(pick))
+	buf, dst := column.NewValues[T](ctx.Mem, len(pick))
 	for i, k := range pick {
 		if src := srcs[k]; src != nil {
 			dst[i] = src[i]
 		}
 	}
-	return makeArray(arrowType(t), len(pick), valid, buf)
+	return column.MakeArray(arrowType(t), len(pick), valid, buf)
 }
 
 // appendFrom appends row i of src to a builder of the same Arrow type.

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 // Fast paths for decimal arithmetic on values whose unscaled form fits an int64 (compact
@@ -21,7 +22,7 @@ func int64Operand(a arrow.Array, t catalog.Type) (vals []int64, scale int, ok bo
 	case t.IsIntegral():
 		return integralAsInt64(a, t), 0, true
 	case t.IsCompactDecimal():
-		src := values[decimal128.Num](a)
+		src := column.Values[decimal128.Num](a)
 		out := make([]int64, len(src))
 		for i, d := range src {
 			out[i] = int64(d.LowBits())

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 func init() {
@@ -22,7 +23,7 @@ func init() {
 // neither), as bitmaps of n bits starting at bit 0.
 func truth(mem memory.Allocator, a arrow.Array) (t, f *memory.Buffer) {
 	n := a.Len()
-	t, f = newBitmap(mem, n), newBitmap(mem, n)
+	t, f = column.NewBitmap(mem, n), column.NewBitmap(mem, n)
 	d := a.Data()
 	vals := d.Buffers()[1].Bytes()
 	bitutil.CopyBitmap(vals, d.Offset(), n, t.Bytes(), 0)
@@ -31,7 +32,7 @@ func truth(mem memory.Allocator, a arrow.Array) (t, f *memory.Buffer) {
 	for i := range fb {
 		fb[i] = ^fb[i]
 	}
-	if vb, off := validBits(a); vb != nil {
+	if vb, off := column.ValidBits(a); vb != nil {
 		bitutil.BitmapAnd(t.Bytes(), vb, 0, int64(off), t.Bytes(), 0, int64(n))
 		bitutil.BitmapAnd(fb, vb, 0, int64(off), fb, 0, int64(n))
 	}
@@ -62,9 +63,9 @@ func (e *andOr) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	n := ctx.N
 	// decided: rows where some operand was FALSE (AND) / TRUE (OR).
 	// allTrue: rows where every operand so far is TRUE (AND) / FALSE (OR).
-	decided := newBitmap(ctx.Mem, n)
+	decided := column.NewBitmap(ctx.Mem, n)
 	defer decided.Release()
-	all := newBitmap(ctx.Mem, n)
+	all := column.NewBitmap(ctx.Mem, n)
 	bitutil.SetBitsTo(all.Bytes(), 0, int64(n), true)
 	undecided := make([]byte, len(decided.Bytes()))
 	for k, arg := range e.args {
@@ -94,15 +95,15 @@ func (e *andOr) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		f.Release()
 	}
 	// AND: value TRUE where all TRUE; valid where decided (FALSE) or all TRUE.
-	valid := newBitmap(ctx.Mem, n)
+	valid := column.NewBitmap(ctx.Mem, n)
 	bitutil.BitmapOr(decided.Bytes(), all.Bytes(), 0, 0, valid.Bytes(), 0, int64(n))
 	value := all
 	if !e.and { // OR: value TRUE where decided (some TRUE)
 		all.Release()
-		value = newBitmap(ctx.Mem, n)
+		value = column.NewBitmap(ctx.Mem, n)
 		copy(value.Bytes(), decided.Bytes())
 	}
-	return makeArray(arrow.FixedWidthTypes.Boolean, n, valid, value), nil
+	return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, valid, value), nil
 }
 
 func compileNot(n *Node, args []Expr) (Expr, error) {
@@ -120,7 +121,7 @@ func (e *not) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx,
 
 func (e *not) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	_, f := truth(ctx.Mem, a) // FALSE rows become TRUE; NULL stays NULL
-	return makeArray(arrow.FixedWidthTypes.Boolean, ctx.N, andValidity(ctx.Mem, ctx.N, a), f), nil
+	return column.MakeArray(arrow.FixedWidthTypes.Boolean, ctx.N, andValidity(ctx.Mem, ctx.N, a), f), nil
 }
 
 func compileIs(n *Node, args []Expr) (Expr, error) {
@@ -142,7 +143,7 @@ func (e *is) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, 
 
 func (e *is) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := ctx.N
-	out := newBitmap(ctx.Mem, n)
+	out := column.NewBitmap(ctx.Mem, n)
 	bits := out.Bytes()
 	switch e.op {
 	case "IS NULL", "IS NOT NULL":
@@ -171,5 +172,5 @@ func (e *is) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			}
 		}
 	}
-	return makeArray(arrow.FixedWidthTypes.Boolean, n, nil, out), nil
+	return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, nil, out), nil
 }

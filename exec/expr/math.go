@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 func init() {
@@ -67,8 +68,8 @@ func (e *mathFn) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	case catalog.Double:
 		return floatMath[float64](ctx, e.op, a, valid, e.typ), nil
 	default:
-		src := values[decimal128.Num](a)
-		buf, dst := newValues[decimal128.Num](ctx.Mem, n)
+		src := column.Values[decimal128.Num](a)
+		buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
 		scale := t.Scale
 		for i, d := range src {
 			switch e.op {
@@ -86,13 +87,13 @@ func (e *mathFn) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 				dst[i] = decimal128.FromBigInt(rescaleHalfUp(q, 0, e.typ.Scale))
 			}
 		}
-		return makeArray(arrowType(e.typ), n, valid, buf), nil
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}
 }
 
 func intMath[T int8 | int16 | int32 | int64](ctx *Ctx, op string, a arrow.Array, valid *memory.Buffer, t catalog.Type) arrow.Array {
-	src := values[T](a)
-	buf, dst := newValues[T](ctx.Mem, len(src))
+	src := column.Values[T](a)
+	buf, dst := column.NewValues[T](ctx.Mem, len(src))
 	for i, v := range src {
 		switch op {
 		case "ABS":
@@ -109,12 +110,12 @@ func intMath[T int8 | int16 | int32 | int64](ctx *Ctx, op string, a arrow.Array,
 			}
 		}
 	}
-	return makeArray(arrowType(t), len(src), valid, buf)
+	return column.MakeArray(arrowType(t), len(src), valid, buf)
 }
 
 func floatMath[T float32 | float64](ctx *Ctx, op string, a arrow.Array, valid *memory.Buffer, t catalog.Type) arrow.Array {
-	src := values[T](a)
-	buf, dst := newValues[T](ctx.Mem, len(src))
+	src := column.Values[T](a)
+	buf, dst := column.NewValues[T](ctx.Mem, len(src))
 	for i, v := range src {
 		f := float64(v)
 		switch op {
@@ -133,5 +134,5 @@ func floatMath[T float32 | float64](ctx *Ctx, op string, a arrow.Array, valid *m
 		}
 		dst[i] = T(f)
 	}
-	return makeArray(arrowType(t), len(src), valid, buf)
+	return column.MakeArray(arrowType(t), len(src), valid, buf)
 }

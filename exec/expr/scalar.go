@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 // Kernels take a fast path when one operand is a non-NULL literal: the literal is converted once
@@ -44,13 +45,13 @@ func constantAs(e Expr, steps ...catalog.Type) (any, bool) {
 	defer c.Release()
 	switch steps[len(steps)-1].Kind {
 	case catalog.Int:
-		return values[int32](c)[0], true
+		return column.Values[int32](c)[0], true
 	case catalog.BigInt:
-		return values[int64](c)[0], true
+		return column.Values[int64](c)[0], true
 	case catalog.Float:
-		return values[float32](c)[0], true
+		return column.Values[float32](c)[0], true
 	case catalog.Double:
-		return values[float64](c)[0], true
+		return column.Values[float64](c)[0], true
 	}
 	return nil, false
 }

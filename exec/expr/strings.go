@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 func init() {
@@ -57,7 +58,7 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 	}()
 	n := ctx.N
-	valid := newBitmap(ctx.Mem, n)
+	valid := column.NewBitmap(ctx.Mem, n)
 	vbits := valid.Bytes()
 	vals := make([][]byte, len(cols))
 	readers := make([]bytesReader, len(cols))
@@ -76,7 +77,7 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	}
 	switch {
 	case e.str != nil:
-		offBuf, offs := newValues[int32](ctx.Mem, n+1)
+		offBuf, offs := column.NewValues[int32](ctx.Mem, n+1)
 		data := make([]byte, 0, 16*n)
 		for i := 0; i < n; i++ {
 			offs[i] = int32(len(data))
@@ -91,9 +92,9 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			}
 		}
 		offs[n] = int32(len(data))
-		return makeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
+		return column.MakeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
 	case e.i32 != nil:
-		buf, dst := newValues[int32](ctx.Mem, n)
+		buf, dst := column.NewValues[int32](ctx.Mem, n)
 		for i := 0; i < n; i++ {
 			if row(i) {
 				v, ok := e.i32(vals)
@@ -103,9 +104,9 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 				}
 			}
 		}
-		return makeArray(arrowType(e.typ), n, valid, buf), nil
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}
-	out := newBitmap(ctx.Mem, n)
+	out := column.NewBitmap(ctx.Mem, n)
 	obits := out.Bytes()
 	for i := 0; i < n; i++ {
 		if row(i) {
@@ -118,7 +119,7 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			}
 		}
 	}
-	return makeArray(arrowType(e.typ), n, valid, out), nil
+	return column.MakeArray(arrowType(e.typ), n, valid, out), nil
 }
 
 // bytesReader reads the values of one operand column of a string kernel without per-row
@@ -134,7 +135,7 @@ type bytesReader struct {
 
 func newBytesReader(c arrow.Array) bytesReader {
 	r := bytesReader{}
-	r.valid, r.voff = validBits(c)
+	r.valid, r.voff = column.ValidBits(c)
 	switch a := c.(type) {
 	case *array.String:
 		r.offs, r.data = a.ValueOffsets(), a.ValueBytes()

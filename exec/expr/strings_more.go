@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 func init() {
@@ -74,8 +75,8 @@ func (e *concatWs) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		readers[k] = newBytesReader(c)
 	}
 	n := ctx.N
-	valid := newBitmap(ctx.Mem, n)
-	offBuf, offs := newValues[int32](ctx.Mem, n+1)
+	valid := column.NewBitmap(ctx.Mem, n)
+	offBuf, offs := column.NewValues[int32](ctx.Mem, n+1)
 	data := make([]byte, 0, 16*n)
 	for i := 0; i < n; i++ {
 		offs[i] = int32(len(data))
@@ -97,7 +98,7 @@ func (e *concatWs) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		bitutil.SetBit(valid.Bytes(), i)
 	}
 	offs[n] = int32(len(data))
-	return makeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
+	return column.MakeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
 }
 
 func compileStringUnary(n *Node, args []Expr) (Expr, error) {

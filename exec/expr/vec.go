@@ -1,14 +1,13 @@
 package expr
 
 import (
-	"unsafe"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 // Ctx carries what one evaluation needs: the allocator, the batch length and the rows whose
@@ -99,56 +98,6 @@ type fixed interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
 }
 
-// values returns the typed value slice of a fixed-width array, honouring its offset. It works
-// for every Arrow type whose values buffer holds T (Int32, Date32, Time32, Timestamp, ...).
-func values[T any](a arrow.Array) []T {
-	d := a.Data()
-	buf := d.Buffers()[1]
-	if buf == nil || a.Len() == 0 {
-		return nil
-	}
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	all := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), buf.Len()/size)
-	return all[d.Offset() : d.Offset()+d.Len()]
-}
-
-// newValues allocates an output buffer of n values of T.
-func newValues[T any](mem memory.Allocator, n int) (*memory.Buffer, []T) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(n * size)
-	if n == 0 {
-		return buf, nil
-	}
-	return buf, unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), n)
-}
-
-// newBitmap allocates a zeroed bitmap of n bits.
-func newBitmap(mem memory.Allocator, n int) *memory.Buffer {
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(int(bitutil.BytesForBits(int64(n))))
-	clear(buf.Bytes())
-	return buf
-}
-
-// makeArray wraps buffers into an array and releases the caller's references to them.
-func makeArray(dt arrow.DataType, n int, valid *memory.Buffer, bufs ...*memory.Buffer) arrow.Array {
-	all := append([]*memory.Buffer{valid}, bufs...)
-	nulls := 0
-	if valid != nil {
-		nulls = n - bitutil.CountSetBits(valid.Bytes(), 0, n)
-	}
-	a := array.MakeFromData(array.NewData(dt, n, all, nil, nulls, 0))
-	for _, b := range all {
-		if b != nil {
-			b.Release()
-		}
-	}
-	return a
-}
-
 // andValidity returns the validity bitmap that is set where every input is valid, or nil when
 // no input has nulls.
 func andValidity(mem memory.Allocator, n int, inputs ...arrow.Array) *memory.Buffer {
@@ -160,7 +109,7 @@ func andValidity(mem memory.Allocator, n int, inputs ...arrow.Array) *memory.Buf
 		d := a.Data()
 		bits := d.Buffers()[0].Bytes()
 		if out == nil {
-			out = newBitmap(mem, n)
+			out = column.NewBitmap(mem, n)
 			bitutil.CopyBitmap(bits, d.Offset(), n, out.Bytes(), 0)
 			continue
 		}
@@ -171,14 +120,6 @@ func andValidity(mem memory.Allocator, n int, inputs ...arrow.Array) *memory.Buf
 
 // isValid reports whether row i of a is not null, for arrays whose validity may be absent.
 func isValid(a arrow.Array, i int) bool { return a.NullN() == 0 || a.IsValid(i) }
-
-// validBits returns a's validity bitmap and offset, or nil when a has no nulls.
-func validBits(a arrow.Array) ([]byte, int) {
-	if a.NullN() == 0 {
-		return nil, 0
-	}
-	return a.Data().Buffers()[0].Bytes(), a.Data().Offset()
-}
 
 // arrowType is catalog.ArrowType for types that compile already checked.
 func arrowType(t catalog.Type) arrow.DataType {

@@ -1,0 +1,76 @@
+// Package column reads and builds fixed-width Arrow columns as typed Go slices: the building
+// blocks of the typed kernels in exec/ (no per-value interface calls).
+package column
+
+import (
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Values returns the typed value slice of a fixed-width array, honouring its offset. It works
+// for every Arrow type whose values buffer holds T (Int32, Date32, Time32, Timestamp, ...).
+func Values[T any](a arrow.Array) []T {
+	d := a.Data()
+	buf := d.Buffers()[1]
+	if buf == nil || a.Len() == 0 {
+		return nil
+	}
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	all := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), buf.Len()/size)
+	return all[d.Offset() : d.Offset()+d.Len()]
+}
+
+// NewValues allocates a buffer of n values of T and returns it with its typed view.
+func NewValues[T any](mem memory.Allocator, n int) (*memory.Buffer, []T) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * size)
+	if n == 0 {
+		return buf, nil
+	}
+	return buf, unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), n)
+}
+
+// NewBitmap allocates a zeroed bitmap of n bits.
+func NewBitmap(mem memory.Allocator, n int) *memory.Buffer {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(int(bitutil.BytesForBits(int64(n))))
+	clear(buf.Bytes())
+	return buf
+}
+
+// MakeArray wraps buffers into an array and releases the caller's references to them. valid
+// may be nil (no nulls).
+func MakeArray(dt arrow.DataType, n int, valid *memory.Buffer, bufs ...*memory.Buffer) arrow.Array {
+	all := append([]*memory.Buffer{valid}, bufs...)
+	nulls := 0
+	if valid != nil {
+		nulls = n - bitutil.CountSetBits(valid.Bytes(), 0, n)
+	}
+	a := array.MakeFromData(array.NewData(dt, n, all, nil, nulls, 0))
+	for _, b := range all {
+		if b != nil {
+			b.Release()
+		}
+	}
+	return a
+}
+
+// ValidBits returns a's validity bitmap and offset, or nil when a has no nulls.
+func ValidBits(a arrow.Array) ([]byte, int) {
+	if a.NullN() == 0 {
+		return nil, 0
+	}
+	return a.Data().Buffers()[0].Bytes(), a.Data().Offset()
+}
+
+// Valid reports whether bit i of a validity bitmap from ValidBits is set (nil: all valid).
+func Valid(bits []byte, off, i int) bool {
+	return bits == nil || bitutil.BitIsSet(bits, off+i)
+}
