@@ -1,0 +1,438 @@
+package window
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+)
+
+// FuncKind is an aggregate function.
+type FuncKind int
+
+// Aggregate functions that run natively.
+const (
+	CountStar FuncKind = iota
+	Count
+	Sum
+	Min
+	Max
+	Avg
+)
+
+var funcNames = [...]string{"COUNT(*)", "COUNT", "SUM", "MIN", "MAX", "AVG"}
+
+func (k FuncKind) String() string { return funcNames[k] }
+
+// Call is one aggregate call: the function, its argument's type (unused for COUNT(*)) and its
+// result type, both as Flink derives them.
+type Call struct {
+	Func   FuncKind
+	Arg    catalog.Type
+	Result catalog.Type
+}
+
+// accumulator holds one aggregate's accumulators for every group, indexed by group id, with
+// Flink's accumulate / merge / getValue semantics (the DeclarativeAggregateFunctions of
+// flink-table-planner: CountAggFunction, Count1AggFunction, SumAggFunction, MaxAggFunction,
+// MinAggFunction, AvgAggFunction).
+type accumulator interface {
+	// grow makes room for group ids below n.
+	grow(n int)
+	// reset sets group g to the function's initial accumulator.
+	reset(g int32)
+	// accumulate adds row r of arg to group groups[r]; rows with a negative group are skipped.
+	// arg is nil for COUNT(*).
+	accumulate(arg arrow.Array, groups []int32)
+	// merge merges group src into group dst.
+	merge(dst, src int32)
+	// copy makes group dst equal to group src.
+	copy(dst, src int32)
+	// count is the COUNT(*) of group g (only for COUNT(*)).
+	count(g int32) int64
+	// result returns the function's value for each group, in order.
+	result(mem memory.Allocator, groups []int32) (arrow.Array, error)
+	// encode appends group g's accumulator to dst.
+	encode(dst []byte, g int32) []byte
+	// decode reads group g's accumulator from src and returns the rest.
+	decode(src []byte, g int32) ([]byte, error)
+}
+
+// newAccumulator returns the accumulator of a call, or an error saying why it cannot run
+// natively.
+func newAccumulator(c Call) (accumulator, error) {
+	if c.Func == CountStar || c.Func == Count {
+		return &countAcc{star: c.Func == CountStar}, nil
+	}
+	if !c.Result.Equal(c.Arg.WithNullable(true)) {
+		return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
+	}
+	var acc typedAccumulator
+	k := c.Arg.Kind
+	switch c.Func {
+	case Sum:
+		acc = numeric[typedAccumulator](k, &sumAcc[int8]{}, &sumAcc[int16]{}, &sumAcc[int32]{}, &sumAcc[int64]{}, &sumAcc[float32]{}, &sumAcc[float64]{})
+	case Avg:
+		acc = numeric[typedAccumulator](k, &avgIntAcc[int8]{}, &avgIntAcc[int16]{}, &avgIntAcc[int32]{}, &avgIntAcc[int64]{}, &avgFloatAcc[float32]{}, &avgFloatAcc[float64]{})
+	case Min, Max:
+		max := c.Func == Max
+		switch {
+		case k == catalog.Date || k == catalog.Time:
+			acc = &extremeAcc[int32]{max: max}
+		case (k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 3:
+			acc = &extremeAcc[int64]{max: max}
+		default:
+			acc = numeric[typedAccumulator](k, &extremeAcc[int8]{max: max}, &extremeAcc[int16]{max: max}, &extremeAcc[int32]{max: max},
+				&extremeAcc[int64]{max: max}, &extremeAcc[float32]{max: max}, &extremeAcc[float64]{max: max})
+		}
+	}
+	if acc == nil {
+		return nil, fmt.Errorf("%s(%s) is not supported natively", c.Func, c.Arg)
+	}
+	acc.setType(c.Result)
+	return acc, nil
+}
+
+// numeric picks the accumulator for a numeric argument kind, or nil.
+func numeric[A any](k catalog.Kind, i8, i16, i32, i64, f32, f64 A) A {
+	switch k {
+	case catalog.TinyInt:
+		return i8
+	case catalog.SmallInt:
+		return i16
+	case catalog.Int:
+		return i32
+	case catalog.BigInt:
+		return i64
+	case catalog.Float:
+		return f32
+	case catalog.Double:
+		return f64
+	}
+	var none A
+	return none
+}
+
+// typedAccumulator is an accumulator whose result type is set after construction.
+type typedAccumulator interface {
+	accumulator
+	setType(catalog.Type)
+}
+
+// resultType is the Flink result type of an accumulator's values.
+type resultType struct{ typ catalog.Type }
+
+func (r *resultType) setType(t catalog.Type) { r.typ = t }
+
+type number interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
+}
+
+func grown[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
+	}
+	return append(s, make([]T, n-len(s))...)
+}
+
+// appendFixed appends v's bytes in native (little-endian) order.
+func appendFixed[T number | bool](dst []byte, v T) []byte {
+	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v))...)
+}
+
+// readFixed reads one value written by appendFixed.
+func readFixed[T number | bool](src []byte, v *T) ([]byte, error) {
+	n := int(unsafe.Sizeof(*v))
+	if len(src) < n {
+		return nil, errTruncated
+	}
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(v)), n), src[:n])
+	return src[n:], nil
+}
+
+// buildFixed builds an array of Flink type t from one value per group and validity flags
+// (valid nil: all valid).
+func buildFixed[T any](mem memory.Allocator, t catalog.Type, vals []T, valid []bool) (arrow.Array, error) {
+	dt, err := catalog.ArrowType(t)
+	if err != nil {
+		return nil, err
+	}
+	buf, out := column.NewValues[T](mem, len(vals))
+	copy(out, vals)
+	var bits *memory.Buffer
+	if valid != nil {
+		bits = column.NewBitmap(mem, len(vals))
+		b := bits.Bytes()
+		for i, ok := range valid {
+			if ok {
+				bitutil.SetBit(b, i)
+			} else {
+				var zero T
+				out[i] = zero
+			}
+		}
+	}
+	return column.MakeArray(dt, len(vals), bits, buf), nil
+}
+
+// countAcc is COUNT(*) (Count1AggFunction) and COUNT(x) (CountAggFunction): BIGINT NOT NULL.
+type countAcc struct {
+	star bool
+	n    []int64
+}
+
+func (a *countAcc) grow(n int)          { a.n = grown(a.n, n) }
+func (a *countAcc) reset(g int32)       { a.n[g] = 0 }
+func (a *countAcc) merge(d, s int32)    { a.n[d] += a.n[s] }
+func (a *countAcc) copy(d, s int32)     { a.n[d] = a.n[s] }
+func (a *countAcc) count(g int32) int64 { return a.n[g] }
+
+func (a *countAcc) accumulate(arg arrow.Array, groups []int32) {
+	if a.star || arg.NullN() == 0 {
+		for _, g := range groups {
+			if g >= 0 {
+				a.n[g]++
+			}
+		}
+		return
+	}
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g >= 0 && bitutil.BitIsSet(bits, off+r) {
+			a.n[g]++
+		}
+	}
+}
+
+func (a *countAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals := make([]int64, len(groups))
+	for i, g := range groups {
+		vals[i] = a.n[g]
+	}
+	return buildFixed(mem, catalog.BigIntType(false), vals, nil)
+}
+
+func (a *countAcc) encode(dst []byte, g int32) []byte {
+	return binary.LittleEndian.AppendUint64(dst, uint64(a.n[g]))
+}
+
+func (a *countAcc) decode(src []byte, g int32) ([]byte, error) { return readFixed(src, &a.n[g]) }
+
+// sumAcc is SUM over one numeric type: null until a non-null value arrives, then the sum in the
+// argument's own type (wrapping on overflow, as Java arithmetic does).
+type sumAcc[T number] struct {
+	resultType
+	sum []T
+	has []bool
+}
+
+func (a *sumAcc[T]) grow(n int)        { a.sum, a.has = grown(a.sum, n), grown(a.has, n) }
+func (a *sumAcc[T]) reset(g int32)     { a.sum[g], a.has[g] = 0, false }
+func (a *sumAcc[T]) count(int32) int64 { return 0 }
+func (a *sumAcc[T]) copy(d, s int32)   { a.sum[d], a.has[d] = a.sum[s], a.has[s] }
+
+func (a *sumAcc[T]) merge(d, s int32) {
+	switch {
+	case !a.has[s]:
+	case !a.has[d]:
+		a.sum[d], a.has[d] = a.sum[s], true
+	default:
+		a.sum[d] += a.sum[s]
+	}
+}
+
+func (a *sumAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+	vals := column.Values[T](arg)
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g < 0 || !column.Valid(bits, off, r) {
+			continue
+		}
+		if a.has[g] {
+			a.sum[g] += vals[r]
+		} else {
+			a.sum[g], a.has[g] = vals[r], true
+		}
+	}
+}
+
+func (a *sumAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
+	for i, g := range groups {
+		vals[i], valid[i] = a.sum[g], a.has[g]
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func (a *sumAcc[T]) encode(dst []byte, g int32) []byte {
+	return appendFixed(appendFixed(dst, a.has[g]), a.sum[g])
+}
+
+func (a *sumAcc[T]) decode(src []byte, g int32) ([]byte, error) {
+	src, err := readFixed(src, &a.has[g])
+	if err != nil {
+		return nil, err
+	}
+	return readFixed(src, &a.sum[g])
+}
+
+// extremeAcc is MIN or MAX: a value replaces the current one when it compares greater (MAX) or
+// less (MIN) with Java's primitive comparison, so NaN never replaces a value.
+type extremeAcc[T number] struct {
+	resultType
+	max bool
+	val []T
+	has []bool
+}
+
+func (a *extremeAcc[T]) grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
+func (a *extremeAcc[T]) reset(g int32)     { a.val[g], a.has[g] = 0, false }
+func (a *extremeAcc[T]) count(int32) int64 { return 0 }
+func (a *extremeAcc[T]) copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
+
+func (a *extremeAcc[T]) better(v, cur T) bool {
+	if a.max {
+		return v > cur
+	}
+	return v < cur
+}
+
+func (a *extremeAcc[T]) merge(d, s int32) {
+	switch {
+	case !a.has[s]:
+	case !a.has[d] || a.better(a.val[s], a.val[d]):
+		a.val[d], a.has[d] = a.val[s], true
+	}
+}
+
+func (a *extremeAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+	vals := column.Values[T](arg)
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g < 0 || !column.Valid(bits, off, r) {
+			continue
+		}
+		if !a.has[g] || a.better(vals[r], a.val[g]) {
+			a.val[g], a.has[g] = vals[r], true
+		}
+	}
+}
+
+func (a *extremeAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
+	for i, g := range groups {
+		vals[i], valid[i] = a.val[g], a.has[g]
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func (a *extremeAcc[T]) encode(dst []byte, g int32) []byte {
+	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
+}
+
+func (a *extremeAcc[T]) decode(src []byte, g int32) ([]byte, error) {
+	src, err := readFixed(src, &a.has[g])
+	if err != nil {
+		return nil, err
+	}
+	return readFixed(src, &a.val[g])
+}
+
+// avgIntAcc is AVG over an integer type: a BIGINT sum and count; the value is sum / count
+// (truncating) narrowed to the argument type, or null for no values.
+type avgIntAcc[T ~int8 | ~int16 | ~int32 | ~int64] struct {
+	resultType
+	sum, cnt []int64
+}
+
+func (a *avgIntAcc[T]) grow(n int)        { a.sum, a.cnt = grown(a.sum, n), grown(a.cnt, n) }
+func (a *avgIntAcc[T]) reset(g int32)     { a.sum[g], a.cnt[g] = 0, 0 }
+func (a *avgIntAcc[T]) count(int32) int64 { return 0 }
+func (a *avgIntAcc[T]) merge(d, s int32)  { a.sum[d] += a.sum[s]; a.cnt[d] += a.cnt[s] }
+func (a *avgIntAcc[T]) copy(d, s int32)   { a.sum[d], a.cnt[d] = a.sum[s], a.cnt[s] }
+
+func (a *avgIntAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+	vals := column.Values[T](arg)
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g >= 0 && column.Valid(bits, off, r) {
+			a.sum[g] += int64(vals[r])
+			a.cnt[g]++
+		}
+	}
+}
+
+func (a *avgIntAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
+	for i, g := range groups {
+		if a.cnt[g] != 0 {
+			vals[i], valid[i] = T(a.sum[g]/a.cnt[g]), true
+		}
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func (a *avgIntAcc[T]) encode(dst []byte, g int32) []byte {
+	return appendFixed(appendFixed(dst, a.sum[g]), a.cnt[g])
+}
+
+func (a *avgIntAcc[T]) decode(src []byte, g int32) ([]byte, error) {
+	src, err := readFixed(src, &a.sum[g])
+	if err != nil {
+		return nil, err
+	}
+	return readFixed(src, &a.cnt[g])
+}
+
+// avgFloatAcc is AVG over FLOAT or DOUBLE: a DOUBLE sum starting at 0.0 and a count; the value
+// is sum / count narrowed to the argument type, or null for no values.
+type avgFloatAcc[T ~float32 | ~float64] struct {
+	resultType
+	sum []float64
+	cnt []int64
+}
+
+func (a *avgFloatAcc[T]) grow(n int)        { a.sum, a.cnt = grown(a.sum, n), grown(a.cnt, n) }
+func (a *avgFloatAcc[T]) reset(g int32)     { a.sum[g], a.cnt[g] = 0, 0 }
+func (a *avgFloatAcc[T]) count(int32) int64 { return 0 }
+func (a *avgFloatAcc[T]) merge(d, s int32)  { a.sum[d] += a.sum[s]; a.cnt[d] += a.cnt[s] }
+func (a *avgFloatAcc[T]) copy(d, s int32)   { a.sum[d], a.cnt[d] = a.sum[s], a.cnt[s] }
+
+func (a *avgFloatAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+	vals := column.Values[T](arg)
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g >= 0 && column.Valid(bits, off, r) {
+			a.sum[g] += float64(vals[r])
+			a.cnt[g]++
+		}
+	}
+}
+
+func (a *avgFloatAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
+	for i, g := range groups {
+		if a.cnt[g] != 0 {
+			vals[i], valid[i] = T(a.sum[g]/float64(a.cnt[g])), true
+		}
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func (a *avgFloatAcc[T]) encode(dst []byte, g int32) []byte {
+	return appendFixed(appendFixed(dst, a.sum[g]), a.cnt[g])
+}
+
+func (a *avgFloatAcc[T]) decode(src []byte, g int32) ([]byte, error) {
+	src, err := readFixed(src, &a.sum[g])
+	if err != nil {
+		return nil, err
+	}
+	return readFixed(src, &a.cnt[g])
+}

@@ -1,0 +1,416 @@
+package window
+
+import (
+	"container/heap"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/keygroup"
+)
+
+// Spec describes one window aggregation.
+type Spec struct {
+	Assigner *Assigner
+	// KeyTypes are the grouping keys' types, in order.
+	KeyTypes []catalog.Type
+	// Calls are the aggregate calls, in output order.
+	Calls []Call
+	// MaxParallelism is the number of key groups.
+	MaxParallelism int
+	// KeyGroups is the range of key groups this subtask owns.
+	KeyGroups keygroup.Range
+}
+
+// Input is one batch of rows to aggregate.
+type Input struct {
+	// Keys holds the grouping key columns.
+	Keys []arrow.Array
+	// Rowtime holds each row's event time (a TIMESTAMP(3) column, epoch milliseconds).
+	Rowtime arrow.Array
+	// Args holds each call's argument column (nil for COUNT(*)).
+	Args []arrow.Array
+}
+
+// Fired is the output of windows that fired: one row per window and key.
+type Fired struct {
+	// KeyRows holds the key rows as BinaryRowData (key types of the Spec): row i is
+	// KeyRows[KeyOffsets[i]:KeyOffsets[i+1]].
+	KeyRows    []byte
+	KeyOffsets []int32
+	// Aggs holds one result column per call.
+	Aggs []arrow.Array
+	// Starts and Ends are the windows' bounds (epoch milliseconds).
+	Starts, Ends []int64
+}
+
+// Len is the number of fired rows.
+func (f *Fired) Len() int { return len(f.Ends) }
+
+// Release releases the result columns.
+func (f *Fired) Release() {
+	for _, a := range f.Aggs {
+		a.Release()
+	}
+}
+
+// slot is the accumulator group of one slice of one key.
+type slot struct {
+	end int64
+	g   int32
+}
+
+// keyState is everything kept for one key: its slices' accumulators and pending window timers.
+type keyState struct {
+	key    string // the key row's BinaryRowData bytes
+	kg     int32
+	slices []slot
+	timers []int64
+}
+
+func (k *keyState) find(end int64) (int32, bool) {
+	for _, s := range k.slices {
+		if s.end == end {
+			return s.g, true
+		}
+	}
+	return -1, false
+}
+
+// Operator aggregates rows per key and window with Flink's slicing window semantics (the
+// event-time path of WindowAggOperator with SliceUnshared/SliceSharedSyncStateWindowAggProcessor).
+// State lives per key group; Snapshot and Restore move one key group at a time.
+type Operator struct {
+	spec      Spec
+	assigner  *Assigner
+	hasher    *keygroup.Assigner
+	accs      []accumulator
+	countStar int
+
+	keys      []map[string]*keyState // by key group - KeyGroups.Start
+	groups    int32                  // accumulator group ids handed out so far
+	capacity  int                    // groups the accumulators have room for
+	free      []int32
+	watermark int64
+	timers    timerQueue
+	seq       uint64
+
+	lateDropped int64
+
+	// Per-batch scratch.
+	kgs, rowGroups []int32
+	slices         []int64
+
+	// Output pending since the last TakeFired.
+	outKeys    []byte
+	outOffsets []int32
+	outGroups  []int32
+	outStarts  []int64
+	outEnds    []int64
+}
+
+// New returns an operator for spec.
+func New(spec Spec) (*Operator, error) {
+	if spec.Assigner == nil {
+		return nil, fmt.Errorf("window aggregate: no window")
+	}
+	if err := keygroup.CheckParallelism(spec.MaxParallelism, 1); err != nil {
+		return nil, fmt.Errorf("window aggregate: %w", err)
+	}
+	if spec.KeyGroups.Start < 0 || spec.KeyGroups.End >= spec.MaxParallelism || spec.KeyGroups.Len() <= 0 {
+		return nil, fmt.Errorf("window aggregate: key groups %v outside [0, %d)", spec.KeyGroups, spec.MaxParallelism)
+	}
+	h, err := keygroup.NewAssigner(spec.KeyTypes, spec.MaxParallelism)
+	if err != nil {
+		return nil, fmt.Errorf("window aggregate: %w", err)
+	}
+	o := &Operator{spec: spec, assigner: spec.Assigner, hasher: h, countStar: -1, watermark: -1 << 63}
+	for i, c := range spec.Calls {
+		a, err := newAccumulator(c)
+		if err != nil {
+			return nil, fmt.Errorf("window aggregate: %w", err)
+		}
+		if c.Func == CountStar && o.countStar < 0 {
+			o.countStar = i
+		}
+		o.accs = append(o.accs, a)
+	}
+	if spec.Assigner.Kind == Hop && o.countStar < 0 {
+		return nil, fmt.Errorf("window aggregate: a hopping window requires a COUNT(*) among the aggregates")
+	}
+	o.keys = make([]map[string]*keyState, spec.KeyGroups.Len())
+	for i := range o.keys {
+		o.keys[i] = map[string]*keyState{}
+	}
+	return o, nil
+}
+
+// Watermark is the operator's current event-time progress.
+func (o *Operator) Watermark() int64 { return o.watermark }
+
+// LateDropped counts the rows dropped because every window they belong to had fired.
+func (o *Operator) LateDropped() int64 { return o.lateDropped }
+
+// InitializeWatermark sets the progress restored from a checkpoint, before any row.
+func (o *Operator) InitializeWatermark(w int64) { o.watermark = w }
+
+func (o *Operator) newGroup() int32 {
+	var g int32
+	if n := len(o.free); n > 0 {
+		g = o.free[n-1]
+		o.free = o.free[:n-1]
+	} else {
+		g = o.groups
+		o.groups++
+		if int(g) >= o.capacity {
+			o.capacity = max(1024, 2*o.capacity)
+			for _, a := range o.accs {
+				a.grow(o.capacity)
+			}
+		}
+	}
+	for _, a := range o.accs {
+		a.reset(g)
+	}
+	return g
+}
+
+func (o *Operator) freeGroup(g int32) { o.free = append(o.free, g) }
+
+func (o *Operator) keyState(kg int32, key []byte, create bool) *keyState {
+	m := o.keys[int(kg)-o.spec.KeyGroups.Start]
+	if ks, ok := m[string(key)]; ok || !create {
+		return ks
+	}
+	ks := &keyState{key: string(key), kg: kg}
+	m[ks.key] = ks
+	return ks
+}
+
+func (o *Operator) sliceGroup(ks *keyState, end int64) int32 {
+	if g, ok := ks.find(end); ok {
+		return g
+	}
+	g := o.newGroup()
+	ks.slices = append(ks.slices, slot{end, g})
+	return g
+}
+
+// register adds a timer for the window ending at end, once per key and window.
+func (o *Operator) register(ks *keyState, end int64) {
+	for _, t := range ks.timers {
+		if t == end {
+			return
+		}
+	}
+	ks.timers = append(ks.timers, end)
+	o.seq++
+	heap.Push(&o.timers, timer{end: end, seq: o.seq, ks: ks})
+}
+
+// Process aggregates one batch of rows.
+func (o *Operator) Process(in Input) error {
+	n := in.Rowtime.Len()
+	if len(in.Args) != len(o.accs) {
+		return fmt.Errorf("window aggregate: %d argument columns for %d aggregates", len(in.Args), len(o.accs))
+	}
+	o.kgs = grown(o.kgs[:0], n)
+	o.rowGroups = grown(o.rowGroups[:0], n)
+	if err := o.hasher.Assign(in.Keys, n, o.kgs, nil); err != nil {
+		return fmt.Errorf("window aggregate: %w", err)
+	}
+	keyRows, keyOffsets := o.hasher.KeyRows()
+	if in.Rowtime.NullN() > 0 {
+		for r := 0; r < n; r++ {
+			if in.Rowtime.IsNull(r) {
+				return fmt.Errorf("window aggregate: row %d of the batch has a null time attribute", r)
+			}
+		}
+	}
+	times := column.Values[int64](in.Rowtime)
+	a, wm := o.assigner, o.watermark
+	for r := 0; r < n; r++ {
+		kg := o.kgs[r]
+		if !o.spec.KeyGroups.Contains(int(kg)) {
+			return fmt.Errorf("window aggregate: row %d has key group %d, outside this subtask's %v: rows are not routed as Flink routes them", r, kg, o.spec.KeyGroups)
+		}
+		sliceEnd := a.SliceEnd(times[r])
+		target := sliceEnd
+		timerEnd := sliceEnd
+		if IsFired(sliceEnd, wm) {
+			if IsFired(a.LastWindowEnd(sliceEnd), wm) {
+				o.rowGroups[r] = -1
+				o.lateDropped++
+				continue
+			}
+			target = a.MergeTarget(sliceEnd)
+			for IsFired(timerEnd, wm) {
+				timerEnd += a.slice
+			}
+		}
+		ks := o.keyState(kg, keyRows[keyOffsets[r]:keyOffsets[r+1]], true)
+		o.rowGroups[r] = o.sliceGroup(ks, target)
+		o.register(ks, timerEnd)
+	}
+	for i, acc := range o.accs {
+		acc.accumulate(in.Args[i], o.rowGroups[:n])
+	}
+	return nil
+}
+
+// AdvanceWatermark moves event time to w and fires every window whose end - 1 <= w. The
+// results wait in the operator until TakeFired.
+func (o *Operator) AdvanceWatermark(w int64) {
+	if w <= o.watermark {
+		return
+	}
+	o.watermark = w
+	for o.timers.Len() > 0 && IsFired(o.timers[0].end, w) {
+		t := heap.Pop(&o.timers).(timer)
+		ks := t.ks
+		for i, e := range ks.timers {
+			if e == t.end {
+				ks.timers = append(ks.timers[:i], ks.timers[i+1:]...)
+				break
+			}
+		}
+		o.fire(ks, t.end)
+		o.clear(ks, t.end)
+		if len(ks.slices) == 0 && len(ks.timers) == 0 {
+			delete(o.keys[int(ks.kg)-o.spec.KeyGroups.Start], ks.key)
+		}
+	}
+}
+
+func (o *Operator) empty(g int32) bool {
+	return o.countStar >= 0 && o.accs[o.countStar].count(g) == 0
+}
+
+// fire computes the window ending at end for one key (fireWindow of Flink's processors).
+func (o *Operator) fire(ks *keyState, end int64) {
+	a := o.assigner
+	var g int32
+	scratch := false
+	switch a.Kind {
+	case Tumble:
+		var ok bool
+		if g, ok = ks.find(end); !ok {
+			g, scratch = o.newGroup(), true
+		}
+	case Hop:
+		g, scratch = o.newGroup(), true
+		o.slices = a.AppendWindowSlices(o.slices[:0], end)
+		for _, s := range o.slices {
+			if sg, ok := ks.find(s); ok {
+				for _, acc := range o.accs {
+					acc.merge(g, sg)
+				}
+			}
+		}
+	case Cumulate:
+		g = o.sliceGroup(ks, a.MergeTarget(end))
+		o.slices = a.AppendWindowSlices(o.slices[:0], end)
+		for _, s := range o.slices {
+			if sg, ok := ks.find(s); ok {
+				for _, acc := range o.accs {
+					acc.merge(g, sg)
+				}
+			}
+		}
+	}
+	empty := o.empty(g)
+	if !empty {
+		out := o.newGroup()
+		for _, acc := range o.accs {
+			acc.copy(out, g)
+		}
+		if len(o.outOffsets) == 0 {
+			o.outOffsets = append(o.outOffsets, 0)
+		}
+		o.outKeys = append(o.outKeys, ks.key...)
+		o.outOffsets = append(o.outOffsets, int32(len(o.outKeys)))
+		o.outGroups = append(o.outGroups, out)
+		o.outStarts = append(o.outStarts, a.WindowStart(end))
+		o.outEnds = append(o.outEnds, end)
+	}
+	if scratch {
+		o.freeGroup(g)
+	}
+	if next, ok := a.NextTrigger(end, empty); ok {
+		o.register(ks, next)
+	}
+}
+
+// clear drops the slices that no later window needs (clearWindow).
+func (o *Operator) clear(ks *keyState, end int64) {
+	o.slices = o.assigner.AppendExpiredSlices(o.slices[:0], end)
+	for _, e := range o.slices {
+		for i, s := range ks.slices {
+			if s.end == e {
+				o.freeGroup(s.g)
+				ks.slices = append(ks.slices[:i], ks.slices[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// TakeFired returns the rows of the windows fired since the last call.
+func (o *Operator) TakeFired(mem memory.Allocator) (*Fired, error) {
+	f := &Fired{
+		KeyRows: o.outKeys, KeyOffsets: o.outOffsets, Starts: o.outStarts, Ends: o.outEnds,
+	}
+	if len(f.KeyOffsets) == 0 {
+		f.KeyOffsets = []int32{0}
+	}
+	for _, acc := range o.accs {
+		col, err := acc.result(mem, o.outGroups)
+		if err != nil {
+			f.Release()
+			return nil, fmt.Errorf("window aggregate: %w", err)
+		}
+		f.Aggs = append(f.Aggs, col)
+	}
+	for _, g := range o.outGroups {
+		o.freeGroup(g)
+	}
+	o.outKeys, o.outOffsets, o.outGroups, o.outStarts, o.outEnds = nil, nil, o.outGroups[:0], nil, nil
+	return f, nil
+}
+
+// Keys is the number of keys with state, for metrics and tests.
+func (o *Operator) Keys() int {
+	n := 0
+	for _, m := range o.keys {
+		n += len(m)
+	}
+	return n
+}
+
+// timer is a pending window firing for one key; seq keeps registration order among equal ends.
+type timer struct {
+	end int64
+	seq uint64
+	ks  *keyState
+}
+
+type timerQueue []timer
+
+func (q timerQueue) Len() int { return len(q) }
+func (q timerQueue) Less(i, j int) bool {
+	if q[i].end != q[j].end {
+		return q[i].end < q[j].end
+	}
+	return q[i].seq < q[j].seq
+}
+func (q timerQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *timerQueue) Push(x any)   { *q = append(*q, x.(timer)) }
+func (q *timerQueue) Pop() any {
+	old := *q
+	t := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return t
+}

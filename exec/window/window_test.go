@@ -1,0 +1,254 @@
+package window
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/keygroup"
+	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
+)
+
+func TestAssigners(t *testing.T) {
+	tumble, _ := NewTumble(10, 0)
+	tumbleOff, _ := NewTumble(10, 3)
+	hop, _ := NewHop(10, 4, 0) // invalid: 10 % 4 != 0
+	if hop != nil {
+		t.Fatal("HOP(10, 4) accepted")
+	}
+	hop, _ = NewHop(10, 5, 0)
+	cum, _ := NewCumulate(10, 5, 0)
+	cases := []struct {
+		a                               *Assigner
+		ts, sliceEnd, lastEnd, mergeTgt int64
+		windowSlices, expired           []int64 // for the window ending at sliceEnd
+	}{
+		{tumble, 7, 10, 10, 10, []int64{10}, []int64{10}},
+		{tumble, -1, 0, 0, 0, []int64{0}, []int64{0}},
+		{tumbleOff, 2, 3, 3, 3, []int64{3}, []int64{3}},
+		{tumbleOff, 3, 13, 13, 13, []int64{13}, []int64{13}},
+		{hop, 7, 10, 15, 10, []int64{10, 5}, []int64{5}},
+		{cum, 3, 5, 10, 5, nil, nil},
+		{cum, 7, 10, 10, 5, []int64{10}, []int64{10, 5}},
+	}
+	for _, c := range cases {
+		name := fmt.Sprintf("%s ts=%d", c.a, c.ts)
+		se := c.a.SliceEnd(c.ts)
+		if se != c.sliceEnd || c.a.LastWindowEnd(se) != c.lastEnd || c.a.MergeTarget(se) != c.mergeTgt {
+			t.Errorf("%s: slice end %d last window end %d merge target %d", name, se, c.a.LastWindowEnd(se), c.a.MergeTarget(se))
+		}
+		if got := c.a.AppendWindowSlices(nil, se); fmt.Sprint(got) != fmt.Sprint(c.windowSlices) {
+			t.Errorf("%s: window slices %v, want %v", name, got, c.windowSlices)
+		}
+		if got := c.a.AppendExpiredSlices(nil, se); fmt.Sprint(got) != fmt.Sprint(c.expired) {
+			t.Errorf("%s: expired %v, want %v", name, got, c.expired)
+		}
+	}
+	if _, err := NewTumble(10, 10); err == nil {
+		t.Error("offset >= size accepted")
+	}
+	if n, ok := cum.NextTrigger(5, true); !ok || n != 10 {
+		t.Errorf("cumulate next trigger after 5: %d %v", n, ok)
+	}
+	if _, ok := cum.NextTrigger(10, false); ok {
+		t.Error("cumulate triggers after its max window")
+	}
+	if _, ok := hop.NextTrigger(10, true); ok {
+		t.Error("hop triggers after an empty window")
+	}
+}
+
+type row struct {
+	key string
+	ts  int64
+	v   any // int64 or nil
+}
+
+// run feeds batches separated by watermarks and returns the fired rows as strings.
+func run(t *testing.T, a *Assigner, steps []any, snapshotAt int) []string {
+	t.Helper()
+	spec := Spec{
+		Assigner: a,
+		KeyTypes: []catalog.Type{catalog.StringType(true)},
+		Calls: []Call{
+			{Func: CountStar, Result: catalog.BigIntType(false)},
+			{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: Max, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: Count, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(false)},
+		},
+		MaxParallelism: 128,
+		KeyGroups:      keygroup.Range{Start: 0, End: 127},
+	}
+	op, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewGoAllocator()
+	var out []string
+	for i, s := range steps {
+		if i == snapshotAt {
+			op = snapshotRestore(t, op, spec)
+		}
+		switch s := s.(type) {
+		case []row:
+			kb, tb, vb := array.NewStringBuilder(mem), array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Millisecond}), array.NewInt64Builder(mem)
+			for _, r := range s {
+				kb.Append(r.key)
+				tb.Append(arrow.Timestamp(r.ts))
+				if r.v == nil {
+					vb.AppendNull()
+				} else {
+					vb.Append(r.v.(int64))
+				}
+			}
+			k, ts, v := kb.NewArray(), tb.NewArray(), vb.NewArray()
+			if err := op.Process(Input{Keys: []arrow.Array{k}, Rowtime: ts, Args: []arrow.Array{nil, v, v, v, v}}); err != nil {
+				t.Fatal(err)
+			}
+		case int64:
+			op.AdvanceWatermark(s)
+			f, err := op.TakeFired(mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dec, _ := sourcerows.NewDecoder([]string{"k"}, spec.KeyTypes, mem)
+			keys, err := dec.Decode(f.KeyRows, f.KeyOffsets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fired []string
+			for r := 0; r < f.Len(); r++ {
+				vals := []string{keys.Column(0).ValueStr(r)}
+				for _, c := range f.Aggs {
+					vals = append(vals, c.ValueStr(r))
+				}
+				fired = append(fired, fmt.Sprintf("wm%d %s [%d,%d)", s, strings.Join(vals, " "), f.Starts[r], f.Ends[r]))
+			}
+			sort.Strings(fired)
+			out = append(out, fired...)
+			f.Release()
+		}
+	}
+	return out
+}
+
+func snapshotRestore(t *testing.T, op *Operator, spec Spec) *Operator {
+	t.Helper()
+	fresh, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.InitializeWatermark(op.Watermark())
+	for kg := spec.KeyGroups.Start; kg <= spec.KeyGroups.End; kg++ {
+		blob, err := op.Snapshot(kg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fresh.Restore(kg, blob); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fresh.Keys() != op.Keys() {
+		t.Fatalf("restored %d keys of %d", fresh.Keys(), op.Keys())
+	}
+	return fresh
+}
+
+func TestOperator(t *testing.T) {
+	tumble, _ := NewTumble(10, 0)
+	hop, _ := NewHop(10, 5, 0)
+	cum, _ := NewCumulate(10, 5, 0)
+	steps := []any{
+		[]row{{"a", 1, int64(5)}, {"b", 2, nil}, {"a", 8, int64(-2)}, {"a", 12, int64(7)}},
+		int64(9), // fires [0,10)
+		[]row{{"a", 3, int64(100)}, {"b", 11, int64(1)}}, // a@3 is late for TUMBLE and CUMULATE, not for HOP [-5,5)? (fired) and [0,10) (fired) -> late too
+		int64(100),
+	}
+	cases := []struct {
+		name string
+		a    *Assigner
+		want []string
+	}{
+		{"tumble", tumble, []string{
+			"wm9 a 2 3 5 1 2 [0,10)", "wm9 b 1 (null) (null) (null) 0 [0,10)",
+			"wm100 a 1 7 7 7 1 [10,20)", "wm100 b 1 1 1 1 1 [10,20)",
+		}},
+		{"hop", hop, []string{
+			"wm9 a 1 5 5 5 1 [-5,5)", "wm9 a 2 3 5 1 2 [0,10)", "wm9 b 1 (null) (null) (null) 0 [-5,5)", "wm9 b 1 (null) (null) (null) 0 [0,10)",
+			"wm100 a 1 7 7 7 1 [10,20)", "wm100 a 2 5 7 2 2 [5,15)", "wm100 b 1 1 1 1 1 [10,20)", "wm100 b 1 1 1 1 1 [5,15)",
+		}},
+		{"cumulate", cum, []string{
+			"wm9 a 1 5 5 5 1 [0,5)", "wm9 a 2 3 5 1 2 [0,10)", "wm9 b 1 (null) (null) (null) 0 [0,10)", "wm9 b 1 (null) (null) (null) 0 [0,5)",
+			"wm100 a 1 7 7 7 1 [10,15)", "wm100 a 1 7 7 7 1 [10,20)", "wm100 b 1 1 1 1 1 [10,15)", "wm100 b 1 1 1 1 1 [10,20)",
+		}},
+	}
+	for _, c := range cases {
+		for _, snap := range []int{-1, 1, 2, 3} {
+			t.Run(fmt.Sprintf("%s/snapshot@%d", c.name, snap), func(t *testing.T) {
+				got := run(t, c.a, steps, snap)
+				if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+					t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+				}
+			})
+		}
+	}
+}
+
+func TestRestoreRejectsBadState(t *testing.T) {
+	a, _ := NewTumble(10, 0)
+	spec := Spec{Assigner: a, KeyTypes: []catalog.Type{catalog.BigIntType(true)},
+		Calls:          []Call{{Func: CountStar, Result: catalog.BigIntType(false)}},
+		MaxParallelism: 4, KeyGroups: keygroup.Range{Start: 0, End: 3}}
+	op, _ := New(spec)
+	mem := memory.NewGoAllocator()
+	kb, tb := array.NewInt64Builder(mem), array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Millisecond})
+	for i := 0; i < 20; i++ {
+		kb.Append(int64(i))
+		tb.Append(arrow.Timestamp(i))
+	}
+	if err := op.Process(Input{Keys: []arrow.Array{kb.NewArray()}, Rowtime: tb.NewArray(), Args: []arrow.Array{nil}}); err != nil {
+		t.Fatal(err)
+	}
+	var blob []byte
+	kg := 0
+	for ; blob == nil; kg++ {
+		blob, _ = op.Snapshot(kg)
+	}
+	kg--
+	other, _ := NewTumble(20, 0)
+	otherSpec := spec
+	otherSpec.Assigner = other
+	for name, c := range map[string]struct {
+		spec Spec
+		blob []byte
+		want string
+	}{
+		"truncated":  {spec, blob[:len(blob)-3], "checksum"},
+		"cut":        {spec, append(append([]byte{}, blob[:len(blob)-9]...), blob[len(blob)-4:]...), "checksum"},
+		"flipped":    {spec, flip(blob, 20), "checksum"},
+		"other plan": {otherSpec, blob, "different window aggregation"},
+		"garbage":    {spec, []byte("not state at all, really not"), "bad magic"},
+	} {
+		fresh, _ := New(c.spec)
+		err := fresh.Restore(kg, c.blob)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", name, err, c.want)
+		}
+		if fresh.Keys() != 0 {
+			t.Errorf("%s: a failed restore left %d keys", name, fresh.Keys())
+		}
+	}
+}
+
+func flip(b []byte, i int) []byte {
+	c := append([]byte{}, b...)
+	c[i] ^= 0x40
+	return c
+}
