@@ -48,6 +48,12 @@ func ArrowType(t Type) (arrow.DataType, error) {
 		if t.Precision <= 3 {
 			return &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, nil
 		}
+	case IntervalDayTime:
+		// Flink's internal long of milliseconds.
+		return arrow.FixedWidthTypes.Duration_ms, nil
+	case IntervalYearMonth:
+		// Flink's internal int of months.
+		return arrow.PrimitiveTypes.Int32, nil
 	}
 	return nil, fmt.Errorf("no arrow type for %s", t)
 }

@@ -41,6 +41,9 @@ func compileArith(n *Node, args []Expr) (Expr, error) {
 		return nil, unsupported("%s with %d operands", n.Op, len(args))
 	}
 	l, r, res := args[0].Type(), args[1].Type(), n.Type
+	if e, ok := compileTimestampInterval(op, args, res); ok {
+		return e, nil
+	}
 	if !l.IsNumeric() || !r.IsNumeric() || !res.IsNumeric() {
 		return nil, unsupported("%s on %s is not supported natively yet", n.Op, typeNames(args))
 	}

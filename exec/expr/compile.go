@@ -48,7 +48,12 @@ func Functions() []Function {
 }
 
 // SupportedType reports whether values of t can be evaluated natively, with a reason if not.
+// Intervals exist only inside expressions (timestamp arithmetic); columns of interval type
+// are rejected by the row edges.
 func SupportedType(t catalog.Type) (bool, string) {
+	if t.Kind == catalog.IntervalDayTime {
+		return true, ""
+	}
 	return binaryrow.Supported(t)
 }
 

@@ -93,6 +93,8 @@ func appendValue(b array.Builder, t catalog.Type, v any) error {
 		bb.Append(arrow.Time32(v.(int64)))
 	case *array.TimestampBuilder:
 		bb.Append(arrow.Timestamp(v.(int64)))
+	case *array.DurationBuilder:
+		bb.Append(arrow.Duration(v.(int64)))
 	default:
 		return fmt.Errorf("literal of type %s: no builder for %T", t, b)
 	}

@@ -161,7 +161,8 @@ func decodeLiteral(raw json.RawMessage, t catalog.Type) (any, error) {
 			return nil, bad(err)
 		}
 		return b, nil
-	case catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt:
+	case catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt, catalog.IntervalDayTime, catalog.IntervalYearMonth:
+		// Interval literals are milliseconds (DAY TO SECOND) or months (YEAR TO MONTH).
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return nil, bad(err)
