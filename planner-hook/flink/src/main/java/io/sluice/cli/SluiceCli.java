@@ -136,8 +136,8 @@ public final class SluiceCli {
             out.println(Sluice.explain(tEnv, stmt));
             return;
         }
-        TableResult result = tEnv.executeSql(stmt);
-        if (query) {
+        TableResult result = SqlScript.execute(tEnv, stmt);
+        if (query && result != null) {
             if (head.startsWith("INSERT")) {
                 result.await();
                 out.println("OK " + firstLine(stmt));

@@ -1,11 +1,35 @@
 package io.sluice.cli;
 
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Splits a SQL script into statements at semicolons outside quotes and comments. */
+/**
+ * SQL scripts as the SQL client reads them: statements split at semicolons outside quotes and
+ * comments, and {@code SET 'key' = 'value'} applied to the table configuration.
+ */
 public final class SqlScript {
+    private static final Pattern SET =
+            Pattern.compile("(?is)SET\\s+'((?:[^']|'')*)'\\s*=\\s*'((?:[^']|'')*)'\\s*");
+
     private SqlScript() {}
+
+    /**
+     * Runs one statement: a SET statement changes the environment's configuration (and returns
+     * null); any other statement goes to {@link TableEnvironment#executeSql}.
+     */
+    public static TableResult execute(TableEnvironment tEnv, String stmt) {
+        Matcher m = SET.matcher(stmt.strip());
+        if (m.matches()) {
+            tEnv.getConfig().getConfiguration().setString(m.group(1).replace("''", "'"), m.group(2).replace("''", "'"));
+            return null;
+        }
+        return tEnv.executeSql(stmt);
+    }
 
     public static List<String> split(String script) {
         List<String> out = new ArrayList<>();

@@ -35,7 +35,7 @@ public final class TimedRun {
         StreamTableEnvironment tEnv = SluiceCli.environment(parallelism, null, !sluice);
         List<String> stmts = SqlScript.split(script);
         for (String s : stmts.subList(0, stmts.size() - 1)) {
-            tEnv.executeSql(s);
+            SqlScript.execute(tEnv, s);
         }
         String insert = stmts.get(stmts.size() - 1);
         Verdict verdict = sluice ? Sluice.verdict(tEnv, insert) : null;

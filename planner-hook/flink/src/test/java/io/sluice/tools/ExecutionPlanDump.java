@@ -16,7 +16,7 @@ public final class ExecutionPlanDump {
         List<String> stmts = SqlScript.split(Files.readString(Path.of(args[0])));
         StreamTableEnvironment tEnv = SluiceCli.environment(1, null, args.length > 1 && args[1].equals("--vanilla"));
         for (String s : stmts.subList(0, stmts.size() - 1)) {
-            tEnv.executeSql(s);
+            SqlScript.execute(tEnv, s);
         }
         System.out.println(tEnv.explainSql(stmts.get(stmts.size() - 1), ExplainDetail.JSON_EXECUTION_PLAN));
         System.exit(0);

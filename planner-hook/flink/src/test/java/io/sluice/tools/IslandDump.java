@@ -21,7 +21,7 @@ public final class IslandDump {
         List<String> stmts = SqlScript.split(Files.readString(Path.of(args[0])));
         StreamTableEnvironment tEnv = SluiceCli.environment(1, null, false);
         for (String s : stmts.subList(0, stmts.size() - 1)) {
-            tEnv.executeSql(s);
+            SqlScript.execute(tEnv, s);
         }
         Sluice.verdict(tEnv, stmts.get(stmts.size() - 1));
         System.out.println(new String(SluiceProgram.lastIslandJson(), StandardCharsets.UTF_8));
