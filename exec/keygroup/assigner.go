@@ -43,7 +43,8 @@ func (a *Assigner) Assign(keys []arrow.Array, n int, groups []int32, hashes []in
 	if cap(a.offsets) < n+1 {
 		a.offsets = make([]int32, n+1, 2*n+1)
 	}
-	offsets := a.offsets[:n+1]
+	a.offsets = a.offsets[:n+1]
+	offsets := a.offsets
 	if err := a.enc.Layout(keys, n, offsets); err != nil {
 		return fmt.Errorf("key groups: %w", err)
 	}
@@ -51,7 +52,8 @@ func (a *Assigner) Assign(keys []arrow.Array, n int, groups []int32, hashes []in
 	if cap(a.buf) < size {
 		a.buf = make([]byte, size, 2*size)
 	}
-	buf := a.buf[:size]
+	a.buf = a.buf[:size]
+	buf := a.buf
 	if err := a.enc.Encode(keys, nil, n, offsets, buf); err != nil {
 		return fmt.Errorf("key groups: %w", err)
 	}

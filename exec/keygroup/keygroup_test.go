@@ -137,3 +137,26 @@ func BenchmarkAssignBigint(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
 }
+
+func TestAssignerKeyRowsFollowEachBatch(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	a, err := NewAssigner([]catalog.Type{{Kind: catalog.BigInt}}, 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{5, 2, 4, 9} { // growing and shrinking batches reuse the buffers
+		b := array.NewInt64Builder(mem)
+		for i := 0; i < n; i++ {
+			b.Append(int64(i))
+		}
+		col := b.NewArray()
+		if err := a.Assign([]arrow.Array{col}, n, make([]int32, n), nil); err != nil {
+			t.Fatal(err)
+		}
+		data, offsets := a.KeyRows()
+		if len(offsets) != n+1 || int(offsets[n]) != len(data) || len(data) != 16*n {
+			t.Fatalf("batch of %d: %d offsets, last %d, %d bytes", n, len(offsets), offsets[len(offsets)-1], len(data))
+		}
+		col.Release()
+	}
+}

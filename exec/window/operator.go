@@ -100,6 +100,12 @@ type Operator struct {
 
 	lateDropped int64
 
+	// The window buffer: rows not yet in state, and the watermark that flushes it next.
+	pending     []pendingBatch
+	pendingKeys []byte
+	nextFlush   int64
+	minPending  int64 // the earliest target slice in the buffer (MaxInt64 when empty)
+
 	// Per-batch scratch.
 	kgs, rowGroups []int32
 	slices         []int64
@@ -127,7 +133,7 @@ func New(spec Spec) (*Operator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("window aggregate: %w", err)
 	}
-	o := &Operator{spec: spec, assigner: spec.Assigner, hasher: h, countStar: -1, watermark: -1 << 63}
+	o := &Operator{spec: spec, assigner: spec.Assigner, hasher: h, countStar: -1, watermark: -1 << 63, nextFlush: -1 << 63, minPending: 1<<63 - 1}
 	for i, c := range spec.Calls {
 		a, err := newAccumulator(c)
 		if err != nil {
@@ -211,14 +217,16 @@ func (o *Operator) register(ks *keyState, end int64) {
 	heap.Push(&o.timers, timer{end: end, seq: o.seq, ks: ks})
 }
 
-// Process aggregates one batch of rows.
+// Process takes one batch of rows. Rows whose windows have all fired are dropped; the others
+// wait in the window buffer until the next flush, as in Flink's RecordsWindowBuffer: a row
+// reaches its window's state, and registers the window's timer, only when the buffer is
+// flushed (on a watermark that reaches the next trigger point, or before a checkpoint).
 func (o *Operator) Process(in Input) error {
 	n := in.Rowtime.Len()
 	if len(in.Args) != len(o.accs) {
 		return fmt.Errorf("window aggregate: %d argument columns for %d aggregates", len(in.Args), len(o.accs))
 	}
 	o.kgs = grown(o.kgs[:0], n)
-	o.rowGroups = grown(o.rowGroups[:0], n)
 	if err := o.hasher.Assign(in.Keys, n, o.kgs, nil); err != nil {
 		return fmt.Errorf("window aggregate: %w", err)
 	}
@@ -232,40 +240,120 @@ func (o *Operator) Process(in Input) error {
 	}
 	times := column.Values[int64](in.Rowtime)
 	a, wm := o.assigner, o.watermark
+	batch := pendingBatch{n: n}
 	for r := 0; r < n; r++ {
 		kg := o.kgs[r]
 		if !o.spec.KeyGroups.Contains(int(kg)) {
 			return fmt.Errorf("window aggregate: row %d has key group %d, outside this subtask's %v: rows are not routed as Flink routes them", r, kg, o.spec.KeyGroups)
 		}
+		key := keyRows[keyOffsets[r]:keyOffsets[r+1]]
 		sliceEnd := a.SliceEnd(times[r])
 		target := sliceEnd
-		timerEnd := sliceEnd
 		if IsFired(sliceEnd, wm) {
 			if IsFired(a.LastWindowEnd(sliceEnd), wm) {
-				o.rowGroups[r] = -1
 				o.lateDropped++
 				continue
 			}
+			// A late row for a window that has not fired yet: it goes to the merge target and
+			// the first unfired window gets its timer now (AbstractSliceSyncStateWindowAggProcessor).
 			target = a.MergeTarget(sliceEnd)
-			for IsFired(timerEnd, wm) {
-				timerEnd += a.slice
+			unfired := sliceEnd
+			for IsFired(unfired, wm) {
+				unfired += a.slice
 			}
+			o.register(o.keyState(kg, key, true), unfired)
 		}
-		ks := o.keyState(kg, keyRows[keyOffsets[r]:keyOffsets[r+1]], true)
-		o.rowGroups[r] = o.sliceGroup(ks, target)
-		o.register(ks, timerEnd)
+		batch.rows = append(batch.rows, pendingRow{
+			row: int32(r), kg: kg, keyStart: int32(len(o.pendingKeys)), keyEnd: int32(len(o.pendingKeys) + len(key)), target: target,
+		})
+		o.pendingKeys = append(o.pendingKeys, key...)
+		o.minPending = min(o.minPending, target)
 	}
-	for i, acc := range o.accs {
-		acc.accumulate(in.Args[i], o.rowGroups[:n])
+	if len(batch.rows) == 0 {
+		return nil
 	}
+	for _, arg := range in.Args {
+		if arg != nil {
+			arg.Retain()
+		}
+		batch.args = append(batch.args, arg)
+	}
+	o.pending = append(o.pending, batch)
 	return nil
 }
 
-// AdvanceWatermark moves event time to w and fires every window whose end - 1 <= w. The
-// results wait in the operator until TakeFired.
+// pendingBatch is a batch of rows in the window buffer: the aggregates' argument columns and,
+// per buffered row, its key and target slice.
+type pendingBatch struct {
+	n    int
+	args []arrow.Array
+	rows []pendingRow
+}
+
+type pendingRow struct {
+	row              int32
+	kg               int32
+	keyStart, keyEnd int32 // in Operator.pendingKeys
+	target           int64
+}
+
+// flush moves the buffered rows into the windows' state (AggCombiner#combine): each row is
+// accumulated into its key's slice, in arrival order per key and slice, and the slice's timer
+// is registered unless the current watermark has already passed it.
+func (o *Operator) flush() {
+	for _, b := range o.pending {
+		o.rowGroups = grown(o.rowGroups[:0], b.n)
+		groups := o.rowGroups[:b.n]
+		for i := range groups {
+			groups[i] = -1
+		}
+		for _, p := range b.rows {
+			ks := o.keyState(p.kg, o.pendingKeys[p.keyStart:p.keyEnd], true)
+			groups[p.row] = o.sliceGroup(ks, p.target)
+			if !IsFired(p.target, o.watermark) {
+				o.register(ks, p.target)
+			}
+		}
+		for i, acc := range o.accs {
+			acc.accumulate(b.args[i], groups)
+		}
+		for _, a := range b.args {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}
+	o.pending = o.pending[:0]
+	o.pendingKeys = o.pendingKeys[:0]
+	o.minPending = 1<<63 - 1
+}
+
+// nextTrigger is TimeWindowUtil#getNextTriggerWatermark for UTC: the next watermark at which
+// the window buffer flushes. The grid has no offset, whatever the window's offset.
+func nextTrigger(watermark, interval int64) int64 {
+	if watermark == 1<<63-1 {
+		return watermark
+	}
+	t := WindowStartWithOffset(watermark, 0, interval) + interval - 1
+	if t > watermark {
+		return t
+	}
+	return t + interval
+}
+
+// AdvanceWatermark moves event time to w: the window buffer is flushed if w reaches the next
+// trigger point and the earliest buffered slice is due, then every window whose end - 1 <= w fires. The results wait in the operator
+// until TakeFired.
 func (o *Operator) AdvanceWatermark(w int64) {
 	if w <= o.watermark {
 		return
+	}
+	if w >= o.nextFlush {
+		// RecordsWindowBuffer#advanceProgress: flush once the earliest buffered slice is due.
+		if IsFired(o.minPending, w) {
+			o.flush()
+		}
+		o.nextFlush = nextTrigger(w, o.assigner.slice)
 	}
 	o.watermark = w
 	for o.timers.Len() > 0 && IsFired(o.timers[0].end, w) {
@@ -284,6 +372,9 @@ func (o *Operator) AdvanceWatermark(w int64) {
 		}
 	}
 }
+
+// PrepareCheckpoint flushes the window buffer, as Flink does before a checkpoint barrier.
+func (o *Operator) PrepareCheckpoint() { o.flush() }
 
 func (o *Operator) empty(g int32) bool {
 	return o.countStar >= 0 && o.accs[o.countStar].count(g) == 0

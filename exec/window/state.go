@@ -47,6 +47,8 @@ func (o *Operator) Snapshot(kg int) ([]byte, error) {
 	if !o.spec.KeyGroups.Contains(kg) {
 		return nil, fmt.Errorf("window aggregate snapshot: key group %d outside %v", kg, o.spec.KeyGroups)
 	}
+	// Flink flushes the window buffer before the barrier; nothing arrives in between.
+	o.flush()
 	m := o.keys[kg-o.spec.KeyGroups.Start]
 	if len(m) == 0 {
 		return nil, nil

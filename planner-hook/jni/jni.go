@@ -99,7 +99,7 @@ func Java_io_sluice_jni_NativeLib_verdict(env *C.JNIEnv, _ C.jclass, planJSON C.
 //export Java_io_sluice_jni_NativeLib_open
 func Java_io_sluice_jni_NativeLib_open(env *C.JNIEnv, _ C.jclass, planJSON C.jbyteArray) C.jlong {
 	defer guard(env, "open")
-	p, err := plan.OpenRowPipeline(goBytes(env, planJSON))
+	p, err := plan.Open(goBytes(env, planJSON))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -107,13 +107,19 @@ func Java_io_sluice_jni_NativeLib_open(env *C.JNIEnv, _ C.jclass, planJSON C.jby
 	return C.jlong(cgo.NewHandle(p))
 }
 
-func pipelineOf(h C.jlong) (*plan.RowPipeline, error) {
+func pipelineOf(h C.jlong) (plan.Pipeline, error) {
+	return handleOf[plan.Pipeline](h)
+}
+
+// handleOf returns the native object behind a handle, checked to be a T.
+func handleOf[T any](h C.jlong) (T, error) {
+	var zero T
 	if h == 0 {
-		return nil, fmt.Errorf("native pipeline handle is 0 (closed or never opened)")
+		return zero, fmt.Errorf("native pipeline handle is 0 (closed or never opened)")
 	}
-	p, ok := cgo.Handle(h).Value().(*plan.RowPipeline)
+	p, ok := cgo.Handle(h).Value().(T)
 	if !ok {
-		return nil, fmt.Errorf("handle %d is not a pipeline", h)
+		return zero, fmt.Errorf("handle %d is a %T, not a %T", h, cgo.Handle(h).Value(), zero)
 	}
 	return p, nil
 }
@@ -137,7 +143,7 @@ func Java_io_sluice_jni_NativeLib_process(env *C.JNIEnv, _ C.jclass, h C.jlong, 
 	return C.jlong(n)
 }
 
-func process(env *C.JNIEnv, p *plan.RowPipeline, inData, inOffsets C.jobject, rows int) error {
+func process(env *C.JNIEnv, p plan.Pipeline, inData, inOffsets C.jobject, rows int) error {
 	data, err := directBuffer(env, inData)
 	if err != nil {
 		return fmt.Errorf("input data: %w", err)
@@ -154,15 +160,12 @@ func process(env *C.JNIEnv, p *plan.RowPipeline, inData, inOffsets C.jobject, ro
 }
 
 // drain copies the pipeline's pending output into Java's buffers. It returns the number of
-// rows, or -(bytes needed) when outData is too small (the output stays pending).
-func drain(env *C.JNIEnv, p *plan.RowPipeline, outData, outOffsets C.jobject) (int64, error) {
+// rows, or -1 when a buffer is too small (the output stays pending; see outputShape).
+func drain(env *C.JNIEnv, p plan.Pipeline, outData, outOffsets C.jobject) (int64, error) {
 	out, offsets, sel := p.Output()
 	data, err := directBuffer(env, outData)
 	if err != nil {
 		return 0, fmt.Errorf("output data: %w", err)
-	}
-	if len(out) > len(data) {
-		return -int64(len(out)), nil
 	}
 	offBuf, err := directBuffer(env, outOffsets)
 	if err != nil {
@@ -170,13 +173,25 @@ func drain(env *C.JNIEnv, p *plan.RowPipeline, outData, outOffsets C.jobject) (i
 	}
 	m := len(offsets) - 1
 	o := int32s(offBuf)
-	if len(o) < 2*m+1 {
-		return 0, fmt.Errorf("output offsets hold %d entries, %d rows need %d", len(o), m, 2*m+1)
+	if len(out) > len(data) || len(o) < 2*m+1 {
+		return -1, nil // the output stays pending; Java asks for its shape and drains
 	}
 	copy(data, out)
 	copy(o, offsets)
 	copy(o[m+1:], sel)
 	return int64(m), nil
+}
+
+//export Java_io_sluice_jni_NativeLib_outputShape
+func Java_io_sluice_jni_NativeLib_outputShape(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
+	defer guard(env, "outputShape")
+	p, err := pipelineOf(h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	out, offsets, _ := p.Output()
+	return C.jlong(int64(len(offsets)-1)<<32 | int64(len(out)))
 }
 
 //export Java_io_sluice_jni_NativeLib_drain
@@ -193,7 +208,7 @@ func Java_io_sluice_jni_NativeLib_drain(env *C.JNIEnv, _ C.jclass, h C.jlong, ou
 		return 0
 	}
 	if n < 0 {
-		throw(env, fmt.Sprintf("output buffer still too small: %d bytes needed", -n))
+		throw(env, "output buffers still too small for the pending output")
 		return 0
 	}
 	return C.jlong(n)
@@ -220,6 +235,104 @@ func Java_io_sluice_jni_NativeLib_routeRows(env *C.JNIEnv, _ C.jclass, spec C.jb
 			return fmt.Errorf("output: %w", err)
 		}
 		return plan.RouteRows(goBytes(env, spec), data, o[:rows+1], int32s(dst))
+	}()
+	if err != nil {
+		throw(env, err.Error())
+	}
+}
+
+//export Java_io_sluice_jni_NativeLib_advanceWatermark
+func Java_io_sluice_jni_NativeLib_advanceWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, watermark C.jlong, outData, outOffsets C.jobject) C.jlong {
+	defer guard(env, "advanceWatermark")
+	p, err := handleOf[*plan.WindowPipeline](h)
+	if err == nil {
+		err = p.AdvanceWatermark(int64(watermark))
+	}
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	n, err := drain(env, p, outData, outOffsets)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(n)
+}
+
+//export Java_io_sluice_jni_NativeLib_initializeWatermark
+func Java_io_sluice_jni_NativeLib_initializeWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, watermark C.jlong) {
+	defer guard(env, "initializeWatermark")
+	p, err := handleOf[*plan.WindowPipeline](h)
+	if err != nil {
+		throw(env, err.Error())
+		return
+	}
+	p.InitializeWatermark(int64(watermark))
+}
+
+//export Java_io_sluice_jni_NativeLib_snapshotKeyGroup
+func Java_io_sluice_jni_NativeLib_snapshotKeyGroup(env *C.JNIEnv, _ C.jclass, h C.jlong, kg C.jint) C.jbyteArray {
+	defer guard(env, "snapshotKeyGroup")
+	p, err := handleOf[*plan.WindowPipeline](h)
+	var blob []byte
+	if err == nil {
+		blob, err = p.Snapshot(int(kg))
+	}
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	if blob == nil {
+		return 0
+	}
+	return javaBytes(env, blob)
+}
+
+//export Java_io_sluice_jni_NativeLib_restoreKeyGroup
+func Java_io_sluice_jni_NativeLib_restoreKeyGroup(env *C.JNIEnv, _ C.jclass, h C.jlong, kg C.jint, blob C.jbyteArray) {
+	defer guard(env, "restoreKeyGroup")
+	p, err := handleOf[*plan.WindowPipeline](h)
+	if err == nil {
+		err = p.Restore(int(kg), goBytes(env, blob))
+	}
+	if err != nil {
+		throw(env, err.Error())
+	}
+}
+
+//export Java_io_sluice_jni_NativeLib_lateRowsDropped
+func Java_io_sluice_jni_NativeLib_lateRowsDropped(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
+	defer guard(env, "lateRowsDropped")
+	p, err := handleOf[*plan.WindowPipeline](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(p.LateDropped())
+}
+
+//export Java_io_sluice_jni_NativeLib_watermarks
+func Java_io_sluice_jni_NativeLib_watermarks(env *C.JNIEnv, _ C.jclass, h C.jlong, inData, inOffsets C.jobject, rows C.jint, out C.jobject) {
+	defer guard(env, "watermarks")
+	err := func() error {
+		p, err := handleOf[*plan.WatermarkPipeline](h)
+		if err != nil {
+			return err
+		}
+		if err := process(env, p, inData, inOffsets, int(rows)); err != nil {
+			return err
+		}
+		dst, err := directBuffer(env, out)
+		if err != nil {
+			return fmt.Errorf("output: %w", err)
+		}
+		marks := p.Watermarks()
+		if len(dst) < 8*len(marks) {
+			return fmt.Errorf("output holds %d bytes, %d watermarks need %d", len(dst), len(marks), 8*len(marks))
+		}
+		copy(unsafe.Slice((*int64)(unsafe.Pointer(&dst[0])), len(marks)), marks)
+		return nil
 	}()
 	if err != nil {
 		throw(env, err.Error())

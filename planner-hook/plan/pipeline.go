@@ -134,11 +134,17 @@ func (p *RowPipeline) Process(data []byte, offsets []int32) error {
 // columns decodes the input columns cols of the given rows into a batch where the other columns
 // are absent (expressions read only the columns they reference).
 func (p *RowPipeline) columns(data []byte, starts, ends []int32, cols []int) (*sparseBatch, error) {
-	arrays, err := p.decoder.DecodeColumns(data, starts, ends, cols)
+	return decodeSparse(p.decoder, p.inArity, data, starts, ends, cols)
+}
+
+// decodeSparse decodes the columns cols of the given rows into a batch of arity columns where
+// the other columns are absent.
+func decodeSparse(d *sourcerows.Decoder, arity int, data []byte, starts, ends []int32, cols []int) (*sparseBatch, error) {
+	arrays, err := d.DecodeColumns(data, starts, ends, cols)
 	if err != nil {
 		return nil, err
 	}
-	b := &sparseBatch{cols: make([]arrow.Array, p.inArity), n: int64(len(starts))}
+	b := &sparseBatch{cols: make([]arrow.Array, arity), n: int64(len(starts))}
 	for k, c := range cols {
 		b.cols[c] = arrays[k]
 	}

@@ -38,7 +38,7 @@ func Judge(is *Island) Verdict {
 			nv.Reasons = append(nv.Reasons, reasons...)
 		default:
 			nv.Type = h.Type
-			nv.Reasons = append(nv.Reasons, fmt.Sprintf("operator %s is not supported natively yet", displayType(h.Type)))
+			nv.Reasons = append(nv.Reasons, judgeNode(n, h.Type)...)
 		}
 		nv.Supported = len(nv.Reasons) == 0
 		v.Supported = v.Supported && nv.Supported
@@ -54,6 +54,30 @@ func JudgeJSON(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(Judge(is))
+}
+
+// judgeNode returns the reasons why a node other than a Calc cannot run natively.
+func judgeNode(n *IslandNode, typ string) []string {
+	var reasons []string
+	var err error
+	switch typ {
+	case WindowAggregateType:
+		_, reasons, err = compileWindowAggregate(n)
+	case WatermarkAssignerType:
+		_, reasons, err = compileWatermarkAssigner(n)
+	case ExchangeType:
+		// Flink's own exchange: rows cross the network as BinaryRowData, routed by Flink.
+		return nil
+	case LocalWindowAggregateType, GlobalWindowAggregateType:
+		return []string{fmt.Sprintf("two-phase window aggregation (%s) is not supported natively yet; "+
+			"'table.optimizer.agg-phase-strategy' = 'ONE_PHASE' plans a single window aggregate", typ)}
+	default:
+		return []string{fmt.Sprintf("operator %s is not supported natively yet", displayType(typ))}
+	}
+	if err != nil {
+		reasons = append(reasons, err.Error())
+	}
+	return reasons
 }
 
 func displayType(t string) string {
@@ -74,5 +98,8 @@ type Operator struct {
 func Operators() []Operator {
 	return []Operator{
 		{Type: CalcType, Doc: "projection and filter; every expression must be supported (see Functions)"},
+		{Type: WatermarkAssignerType, Doc: "watermark expression evaluated natively; Flink's emission rules (periodic and on jumps > auto-watermark interval, idleness) kept"},
+		{Type: WindowAggregateType, Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute; COUNT(*), COUNT, SUM, MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP(3)); state per key group in Flink's checkpoints"},
+		{Type: ExchangeType, Doc: "Flink's own exchange between native operators (rows routed by Flink; the columnar exchange is not built yet)"},
 	}
 }

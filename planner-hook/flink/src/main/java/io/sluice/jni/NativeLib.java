@@ -71,11 +71,15 @@ public final class NativeLib {
     /**
      * Runs one batch of BinaryRowData rows through the pipeline. Row i of the input is
      * inData[inOffsets[i] .. inOffsets[i+1]). Output rows are written the same way into outData and
-     * outOffsets. Returns the number of output rows, or -(bytes needed) when outData is too small;
-     * the output is then kept and {@link #drain} fetches it into a larger buffer.
+     * outOffsets (row offsets, then for a Calc the input row of each output row). Returns the
+     * number of output rows, or -1 when a buffer is too small: the output is then kept, {@link
+     * #outputShape} tells its size and {@link #drain} fetches it into larger buffers.
      */
     public static native long process(
             long handle, ByteBuffer inData, ByteBuffer inOffsets, int rows, ByteBuffer outData, ByteBuffer outOffsets);
+
+    /** The pending output's size: rows in the high 32 bits, bytes in the low 32 bits. */
+    public static native long outputShape(long handle);
 
     /** Copies a pending output (see {@link #process}) and returns its row count. */
     public static native long drain(long handle, ByteBuffer outData, ByteBuffer outOffsets);
@@ -107,6 +111,30 @@ public final class NativeLib {
      * for row r, {@code out} receives the key group at int index 2r and the owning subtask at 2r+1.
      */
     public static native void routeRows(byte[] spec, ByteBuffer inData, ByteBuffer inOffsets, int rows, ByteBuffer out);
+
+    /**
+     * Advances a window pipeline's event time and writes the rows of the windows it fires, as
+     * {@link #process} writes rows (the row offsets only; no selection).
+     */
+    public static native long advanceWatermark(long handle, long watermark, ByteBuffer outData, ByteBuffer outOffsets);
+
+    /** Sets a window pipeline's event time restored from a checkpoint. */
+    public static native void initializeWatermark(long handle, long watermark);
+
+    /** Serializes one key group of a window pipeline's state, or returns null when it has none. */
+    public static native byte[] snapshotKeyGroup(long handle, int keyGroup);
+
+    /** Restores one key group of a window pipeline's state. */
+    public static native void restoreKeyGroup(long handle, int keyGroup, byte[] state);
+
+    /** The number of late rows a window pipeline has dropped. */
+    public static native long lateRowsDropped(long handle);
+
+    /**
+     * Evaluates a watermark assigner's expression on a batch of rows; {@code out} receives one
+     * long per row (Long.MIN_VALUE where the expression is null).
+     */
+    public static native void watermarks(long handle, ByteBuffer inData, ByteBuffer inOffsets, int rows, ByteBuffer out);
 
     /** Releases a native object. */
     public static native void close(long handle);

@@ -17,6 +17,8 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalL
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalSink;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalTableSourceScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalValues;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWatermarkAssigner;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
 import org.apache.flink.table.planner.plan.optimize.program.FlinkOptimizeProgram;
 import org.apache.flink.table.planner.plan.optimize.program.StreamOptimizeContext;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -214,6 +216,12 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             StreamPhysicalCalc calc = (StreamPhysicalCalc) result;
             result = new StreamPhysicalSluiceCalc(
                     calc.getCluster(), calc.getTraitSet(), calc.getInput(), calc.getProgram(), calc.getRowType(), plan);
+        } else if (plan != null && rel instanceof StreamPhysicalWindowAggregate) {
+            result = new StreamPhysicalSluiceWindowAggregate(
+                    (StreamPhysicalWindowAggregate) result, result.getTraitSet(), result.getInput(0), plan);
+        } else if (plan != null && rel instanceof StreamPhysicalWatermarkAssigner) {
+            result = new StreamPhysicalSluiceWatermarkAssigner(
+                    (StreamPhysicalWatermarkAssigner) result, result.getTraitSet(), result.getInput(0), plan);
         }
         done.put(rel, result);
         return result;

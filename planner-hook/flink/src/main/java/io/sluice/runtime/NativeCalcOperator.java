@@ -2,8 +2,6 @@ package io.sluice.runtime;
 
 import io.sluice.jni.NativeLib;
 
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -11,12 +9,8 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -48,19 +42,10 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
     private final int debugPanicAfterBatches;
 
     private transient long handle;
-    private transient RowDataSerializer inputSerializer;
-    private transient ByteBuffer inData;
-    private transient ByteBuffer inOffsets;
-    private transient ByteBuffer outData;
-    private transient ByteBuffer outOffsets;
-    private transient long[] timestamps;
-    private transient boolean[] hasTimestamp;
-    private transient int rows;
+    private transient InputBatch in;
+    private transient OutputRows out;
     private transient StreamRecord<RowData> reuse;
     private transient long batches;
-    private transient BinaryRowData outRow;
-    private transient MemorySegment outSegment;
-    private transient ByteBuffer outSegmentBuffer;
 
     public NativeCalcOperator(
             byte[] islandJson,
@@ -89,45 +74,16 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
         NativeLib.configureMemoryLimit(nativeMemoryLimit);
         handle = NativeLib.open(islandJson);
         PIPELINES_OPENED.incrementAndGet();
-        inputSerializer = new RowDataSerializer(inputType);
-        inData = direct(64 * 1024);
-        inOffsets = direct((batchRows + 1) * 4);
-        outData = direct(64 * 1024);
-        outOffsets = direct((2 * batchRows + 2) * 4);
-        timestamps = new long[batchRows];
-        hasTimestamp = new boolean[batchRows];
+        in = new InputBatch(inputType, batchRows);
+        out = new OutputRows(outputType.getFieldCount(), batchRows);
         reuse = new StreamRecord<>(null);
-        outRow = new BinaryRowData(outputType.getFieldCount());
-    }
-
-    private static ByteBuffer direct(int capacity) {
-        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
     }
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
-        BinaryRowData row = inputSerializer.toBinaryRow(element.getValue());
-        int size = row.getSizeInBytes();
-        int pos = inData.position();
-        if (inData.remaining() < size) {
-            ByteBuffer bigger = direct(Math.max(inData.capacity() * 2, pos + size));
-            inData.flip();
-            bigger.put(inData);
-            inData = bigger;
-        }
-        MemorySegment[] segs = row.getSegments();
-        if (segs.length == 1) {
-            segs[0].get(row.getOffset(), inData, size);
-        } else {
-            inData.put(org.apache.flink.table.data.binary.BinarySegmentUtils.copyToBytes(segs, row.getOffset(), size));
-        }
-        inOffsets.putInt(rows * 4, pos);
-        timestamps[rows] = element.getTimestamp();
-        hasTimestamp[rows] = element.hasTimestamp();
-        rows++;
-        if (rows >= batchRows) {
+        if (in.add(element)) {
             flush();
-        } else if (rows == 1 && maxDelayMillis > 0) {
+        } else if (in.rows() == 1 && maxDelayMillis > 0) {
             // Bound the latency of a partly filled batch. A timer that fires after its batch was
             // flushed only flushes the next batch early.
             ProcessingTimeService time = getProcessingTimeService();
@@ -137,10 +93,11 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
 
     /** Sends the buffered rows through the native pipeline and emits the result. */
     private void flush() {
+        int rows = in.rows();
         if (rows == 0) {
             return;
         }
-        inOffsets.putInt(rows * 4, inData.position());
+        in.seal();
         BATCHES_PROCESSED.incrementAndGet();
         batches++;
         if (debugPanicAfterBatches > 0
@@ -148,36 +105,18 @@ public class NativeCalcOperator extends AbstractStreamOperator<RowData>
                 && getRuntimeContext().getTaskInfo().getAttemptNumber() == 0) {
             NativeLib.debugPanic();
         }
-        long result = NativeLib.process(handle, inData, inOffsets, rows, outData, outOffsets);
-        if (result < 0) {
-            outData = direct((int) Math.max(-result, outData.capacity() * 2L));
-            result = NativeLib.drain(handle, outData, outOffsets);
-        }
-        int outRows = (int) result;
-        if (outRows > 0) {
-            // One segment over the output buffer and one row object, reused for every row and
-            // batch, as Flink's own operators reuse their output rows: downstream operators copy
-            // or serialize what they keep (CopyingChainingOutput, network serializers).
-            if (outSegment == null || outSegmentBuffer != outData) {
-                outSegment = MemorySegmentFactory.wrapOffHeapMemory(outData);
-                outSegmentBuffer = outData;
+        int outRows = out.accept(handle, NativeLib.process(handle, in.data(), in.offsets(), rows, out.data(), out.offsets()));
+        for (int i = 0; i < outRows; i++) {
+            int source = out.source(i);
+            if (in.hasTimestamp(source)) {
+                reuse.replace(out.row(i), in.timestamp(source));
+            } else {
+                reuse.replace(out.row(i));
+                reuse.eraseTimestamp();
             }
-            for (int i = 0; i < outRows; i++) {
-                int start = outOffsets.getInt(i * 4);
-                int end = outOffsets.getInt((i + 1) * 4);
-                int source = outOffsets.getInt((outRows + 1 + i) * 4);
-                outRow.pointTo(outSegment, start, end - start);
-                if (hasTimestamp[source]) {
-                    reuse.replace(outRow, timestamps[source]);
-                } else {
-                    reuse.replace(outRow);
-                    reuse.eraseTimestamp();
-                }
-                output.collect(reuse);
-            }
+            output.collect(reuse);
         }
-        rows = 0;
-        inData.clear();
+        in.clear();
     }
 
     @Override

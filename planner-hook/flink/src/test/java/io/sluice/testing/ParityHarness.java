@@ -3,6 +3,7 @@ package io.sluice.testing;
 import io.sluice.Sluice;
 import io.sluice.planner.Verdict;
 import io.sluice.runtime.NativeCalcOperator;
+import io.sluice.runtime.NativeWindowAggOperator;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -44,16 +45,21 @@ public final class ParityHarness {
             assertTrue(reasons.contains(c.reason()),
                     () -> c.name() + ": fallback reasons do not mention '" + c.reason() + "':\n" + verdict);
         }
-        long before = NativeCalcOperator.BATCHES_PROCESSED.get();
+        long before = nativeBatches();
         Outcome sluice = collect(tEnv, c.query());
-        long batches = NativeCalcOperator.BATCHES_PROCESSED.get() - before;
+        long batches = nativeBatches() - before;
         if (c.expectNative() && !c.rows().isEmpty()) {
             assertTrue(batches > 0, c.name() + ": plan was native but no batch ran natively");
         }
         if (!c.expectNative()) {
             assertEquals(0, batches, c.name() + ": fallback case ran native batches");
         }
-        compare(c.name(), flink, sluice, c.parallelism() > 1);
+        compare(c.name(), flink, sluice, c.parallelism() > 1 || c.unordered());
+    }
+
+    /** Batches run by native operators in this JVM so far. */
+    public static long nativeBatches() {
+        return NativeCalcOperator.BATCHES_PROCESSED.get() + NativeWindowAggOperator.BATCHES_PROCESSED.get();
     }
 
     static void compare(String name, Outcome flink, Outcome sluice, boolean unordered) {
@@ -129,6 +135,7 @@ public final class ParityHarness {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(c.parallelism());
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        c.config().forEach((k, v) -> tEnv.getConfig().getConfiguration().setString(k, v));
         if (sluice) {
             Sluice.install(tEnv);
         }

@@ -1,0 +1,105 @@
+package io.sluice.runtime;
+
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The row edge in: buffers records as BinaryRowData bytes in direct memory (row i spans
+ * {@code data[offsets[i] .. offsets[i+1])}) with their record timestamps, until a native
+ * operator hands the batch to Go in one JNI call.
+ */
+final class InputBatch {
+    private final RowDataSerializer serializer;
+    private final int capacity;
+    private ByteBuffer data;
+    private final ByteBuffer offsets;
+    private final long[] timestamps;
+    private final boolean[] hasTimestamp;
+    private int rows;
+
+    InputBatch(RowType type, int capacity) {
+        this.serializer = new RowDataSerializer(type);
+        this.capacity = capacity;
+        this.data = direct(64 * 1024);
+        this.offsets = direct((capacity + 1) * 4);
+        this.timestamps = new long[capacity];
+        this.hasTimestamp = new boolean[capacity];
+    }
+
+    static ByteBuffer direct(int capacity) {
+        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+    }
+
+    /** Appends a record; returns true when the batch is full. */
+    boolean add(StreamRecord<RowData> element) {
+        BinaryRowData row = serializer.toBinaryRow(element.getValue());
+        int size = row.getSizeInBytes();
+        int pos = data.position();
+        if (data.remaining() < size) {
+            ByteBuffer bigger = direct(Math.max(data.capacity() * 2, pos + size));
+            data.flip();
+            bigger.put(data);
+            data = bigger;
+        }
+        MemorySegment[] segs = row.getSegments();
+        if (segs.length == 1) {
+            segs[0].get(row.getOffset(), data, size);
+        } else {
+            data.put(BinarySegmentUtils.copyToBytes(segs, row.getOffset(), size));
+        }
+        offsets.putInt(rows * 4, pos);
+        timestamps[rows] = element.getTimestamp();
+        hasTimestamp[rows] = element.hasTimestamp();
+        rows++;
+        return rows >= capacity;
+    }
+
+    /** The number of buffered rows. */
+    int rows() {
+        return rows;
+    }
+
+    /** Closes the batch for reading: writes the end offset of the last row. */
+    void seal() {
+        offsets.putInt(rows * 4, data.position());
+    }
+
+    ByteBuffer data() {
+        return data;
+    }
+
+    ByteBuffer offsets() {
+        return offsets;
+    }
+
+    /** Row i's bytes start at this offset of {@link #data()}. */
+    int start(int i) {
+        return offsets.getInt(i * 4);
+    }
+
+    int end(int i) {
+        return offsets.getInt((i + 1) * 4);
+    }
+
+    boolean hasTimestamp(int i) {
+        return hasTimestamp[i];
+    }
+
+    long timestamp(int i) {
+        return timestamps[i];
+    }
+
+    /** Empties the batch. */
+    void clear() {
+        rows = 0;
+        data.clear();
+    }
+}

@@ -1,0 +1,103 @@
+package io.sluice;
+
+import io.sluice.runtime.NativeWindowAggOperator;
+import io.sluice.testing.ParityCase;
+import io.sluice.testing.ParityHarness;
+import io.sluice.testing.SluiceMiniCluster;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static io.sluice.testing.ParityCase.fallback;
+import static io.sluice.testing.ParityCase.nativeCase;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Native window aggregation against stock Flink (see {@link ParityHarness}): TUMBLE, HOP and
+ * CUMULATE windows with offsets, out-of-order and late rows, null keys and null inputs.
+ *
+ * <p>Event times advance in whole seconds, so each rise of the watermark exceeds the auto
+ * watermark interval and Flink emits it at once: watermarks fall between the same rows in both
+ * runs, whatever the processing-time timers do, and so do late rows.
+ */
+class WindowAggregateParityTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
+
+    static final String SCHEMA = "k STRING, v BIGINT, d DOUBLE, i INT, ts TIMESTAMP(3), "
+            + "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND";
+
+    static final LocalDateTime BASE = LocalDateTime.of(2024, 3, 1, 12, 0, 0);
+
+    /** 300 rows over five keys and a null key: mostly in order, some out of order, some late. */
+    static List<Row> rows() {
+        Random rnd = new Random(11);
+        List<Row> rows = new ArrayList<>();
+        String[] keys = {"a", "b", "c", "Grüße", "e", null};
+        double[] doubles = {1.5, -0.0, 0.0, Double.NaN, 1e300, -2.25, Double.NEGATIVE_INFINITY};
+        long second = 0;
+        for (int n = 0; n < 300; n++) {
+            if (rnd.nextInt(3) == 0) {
+                second += 1 + rnd.nextInt(2);
+            }
+            // One row in six is out of order by up to four seconds: late when its windows fired.
+            long at = rnd.nextInt(6) == 0 ? second - rnd.nextInt(5) : second;
+            String k = keys[rnd.nextInt(keys.length)];
+            Long v = rnd.nextInt(8) == 0 ? null : (long) rnd.nextInt(1000) - 300;
+            Double d = rnd.nextInt(8) == 0 ? null : doubles[rnd.nextInt(doubles.length)];
+            Integer i = rnd.nextInt(8) == 0 ? null : rnd.nextInt(5);
+            rows.add(Row.of(k, v, d, i, BASE.plusSeconds(at).plusNanos(rnd.nextInt(1000) * 1_000_000L)));
+        }
+        return rows;
+    }
+
+    static final String AGGS = "COUNT(*) AS c, COUNT(v) AS cv, SUM(v) AS sv, MIN(v) AS mnv, MAX(v) AS mxv, AVG(v) AS av, "
+            + "SUM(d) AS sd, AVG(d) AS ad, MIN(d) AS mnd, MAX(d) AS mxd, SUM(i) AS si, AVG(i) AS ai, MAX(i) AS mxi";
+
+    static String query(String window, String keys, String aggs) {
+        return "SELECT " + keys + ", window_start, window_end, window_time, " + aggs
+                + " FROM TABLE(" + window + ") GROUP BY " + keys + ", window_start, window_end, window_time";
+    }
+
+    static ParityCase onePhase(String name, String window, String keys, String aggs) {
+        return nativeCase(name, SCHEMA, rows(), query(window, keys, aggs))
+                .with("table.optimizer.agg-phase-strategy", "ONE_PHASE")
+                .asMultiset();
+    }
+
+    static List<ParityCase> cases() {
+        String tumble = "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND)";
+        return List.of(
+                onePhase("tumble", tumble, "k", AGGS),
+                onePhase("tumble-offset", "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '2' SECOND)", "k", AGGS),
+                onePhase("hop", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k", AGGS),
+                onePhase("cumulate", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", "k", AGGS),
+                onePhase("two-keys", tumble, "k, i", "COUNT(*) AS c, SUM(v) AS sv"),
+                onePhase("no-count-star", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND, INTERVAL '9' SECOND)", "i", "MAX(v) AS mxv, SUM(d) AS sd"),
+                onePhase("tumble", tumble, "k", AGGS).withParallelism(2),
+                fallback("two-phase", SCHEMA, rows(), query(tumble, "k", "COUNT(*) AS c"), "two-phase window aggregation")
+                        .asMultiset(),
+                fallback("distinct", SCHEMA, rows(), query(tumble, "k", "COUNT(DISTINCT v) AS c"), "DISTINCT")
+                        .with("table.optimizer.agg-phase-strategy", "ONE_PHASE")
+                        .asMultiset());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void matchesFlink(ParityCase c) {
+        long before = NativeWindowAggOperator.BATCHES_PROCESSED.get();
+        ParityHarness.check(c);
+        if (c.expectNative()) {
+            assertTrue(NativeWindowAggOperator.BATCHES_PROCESSED.get() > before, c.name() + ": no batch was aggregated natively");
+        }
+    }
+}

@@ -1,0 +1,314 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/catalog/binaryrow"
+	"github.com/sluice-project/sluice/exec/window"
+)
+
+// Exec-node types of Flink's window aggregations and the nodes around them.
+const (
+	WindowAggregateType       = "stream-exec-window-aggregate_1"
+	LocalWindowAggregateType  = "stream-exec-local-window-aggregate_1"
+	GlobalWindowAggregateType = "stream-exec-global-window-aggregate_1"
+	WatermarkAssignerType     = "stream-exec-watermark-assigner_1"
+	ExchangeType              = "stream-exec-exchange_1"
+)
+
+// windowAggJSON is StreamExecWindowAggregate's JSON.
+type windowAggJSON struct {
+	Configuration map[string]string `json:"configuration"`
+	Grouping      []int             `json:"grouping"`
+	AggCalls      []aggCallJSON     `json:"aggCalls"`
+	Windowing     struct {
+		Strategy string `json:"strategy"`
+		Window   struct {
+			Type    string `json:"type"`
+			Size    string `json:"size"`
+			Slide   string `json:"slide"`
+			MaxSize string `json:"maxSize"`
+			Step    string `json:"step"`
+			Offset  string `json:"offset"`
+		} `json:"window"`
+		TimeAttributeType  json.RawMessage `json:"timeAttributeType"`
+		TimeAttributeIndex int             `json:"timeAttributeIndex"`
+		IsRowtime          bool            `json:"isRowtime"`
+	} `json:"windowing"`
+	NamedWindowProperties []struct {
+		Name     string `json:"name"`
+		Property struct {
+			Kind string `json:"kind"`
+		} `json:"property"`
+	} `json:"namedWindowProperties"`
+	NeedRetraction bool            `json:"needRetraction"`
+	OutputType     json.RawMessage `json:"outputType"`
+}
+
+// aggCallJSON is one AggregateCall of a plan.
+type aggCallJSON struct {
+	Name         string          `json:"name"`
+	InternalName string          `json:"internalName"`
+	SystemName   string          `json:"systemName"`
+	ArgList      []int           `json:"argList"`
+	FilterArg    int             `json:"filterArg"`
+	Distinct     bool            `json:"distinct"`
+	Approximate  bool            `json:"approximate"`
+	IgnoreNulls  bool            `json:"ignoreNulls"`
+	Type         json.RawMessage `json:"type"`
+}
+
+// WindowProperty is a window column an aggregation appends after its aggregates.
+type WindowProperty int
+
+// Window properties.
+const (
+	WindowStart WindowProperty = iota
+	WindowEnd
+	WindowTime
+)
+
+// windowPlan is a decoded window aggregation.
+type windowPlan struct {
+	inNames  []string
+	inTypes  []catalog.Type
+	outTypes []catalog.Type
+	spec     window.Spec // without the runtime's parallelism and key groups
+	keyCols  []int
+	timeCol  int
+	argCols  []int // per call, -1 for COUNT(*)
+	props    []WindowProperty
+}
+
+var aggFuncs = map[string]window.FuncKind{
+	"COUNT": window.Count, "SUM": window.Sum, "MIN": window.Min, "MAX": window.Max, "AVG": window.Avg,
+}
+
+var internalName = regexp.MustCompile(`^\$(.+)\$\d+$`)
+
+// compileWindowAggregate decodes a one-phase window aggregation. Reasons say why it cannot run
+// natively; err reports malformed input.
+func compileWindowAggregate(n *IslandNode) (p *windowPlan, reasons []string, err error) {
+	var j windowAggJSON
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("window aggregate %s: %w", n.Name, err)
+	}
+	p = &windowPlan{}
+	if p.inNames, p.inTypes, err = n.RowFields(); err != nil {
+		return nil, nil, err
+	}
+	out, err := catalog.ParseType(j.OutputType)
+	if err != nil {
+		return nil, nil, fmt.Errorf("window aggregate %s output type: %w", n.Name, err)
+	}
+	if _, p.outTypes, err = rowFields(out); err != nil {
+		return nil, nil, fmt.Errorf("window aggregate %s output type: %w", n.Name, err)
+	}
+	col := func(i int, what string) (catalog.Type, bool) {
+		if i < 0 || i >= len(p.inTypes) {
+			err = fmt.Errorf("window aggregate %s: %s refers to input field %d of %d", n.Name, what, i, len(p.inTypes))
+			return catalog.Type{}, false
+		}
+		return p.inTypes[i], true
+	}
+	w := &j.Windowing
+	switch {
+	case w.Strategy != "TimeAttribute":
+		reasons = append(reasons, fmt.Sprintf("windowing strategy %s (a window TVF that is not directly aggregated) is not supported natively yet", w.Strategy))
+	case !w.IsRowtime:
+		reasons = append(reasons, "processing-time windows are not supported natively yet")
+	default:
+		t, ok := col(w.TimeAttributeIndex, "the time attribute")
+		if !ok {
+			return nil, nil, err
+		}
+		switch {
+		case t.Kind == catalog.TimestampLTZ:
+			reasons = append(reasons, "windows on a TIMESTAMP_LTZ time attribute are not supported natively yet (time-zone shifted windows)")
+		case t.Kind != catalog.Timestamp || t.Precision > 3:
+			reasons = append(reasons, fmt.Sprintf("time attribute of type %s is not supported natively", t))
+		}
+		p.timeCol = w.TimeAttributeIndex
+	}
+	if p.spec.Assigner, err = assignerOf(j.Windowing.Window.Type, w.Window.Size, w.Window.Slide, w.Window.MaxSize, w.Window.Step, w.Window.Offset); err != nil {
+		reasons = append(reasons, err.Error())
+		err = nil
+	}
+	if j.NeedRetraction {
+		reasons = append(reasons, "window aggregation over an updating input (retractions) is not supported natively yet")
+	}
+	for _, k := range j.Grouping {
+		t, ok := col(k, "a grouping key")
+		if !ok {
+			return nil, nil, err
+		}
+		if ok, why := binaryrow.Supported(t); !ok {
+			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s", p.inNames[k], why))
+		}
+		p.keyCols = append(p.keyCols, k)
+		p.spec.KeyTypes = append(p.spec.KeyTypes, t)
+	}
+	for _, c := range j.AggCalls {
+		call, argCol, why, err := decodeAggCall(c, p.inTypes)
+		if err != nil {
+			return nil, nil, fmt.Errorf("window aggregate %s: %w", n.Name, err)
+		}
+		if why != "" {
+			reasons = append(reasons, why)
+			continue
+		}
+		p.spec.Calls = append(p.spec.Calls, call)
+		p.argCols = append(p.argCols, argCol)
+	}
+	for _, np := range j.NamedWindowProperties {
+		switch np.Property.Kind {
+		case "WindowStart":
+			p.props = append(p.props, WindowStart)
+		case "WindowEnd":
+			p.props = append(p.props, WindowEnd)
+		case "Rowtime":
+			p.props = append(p.props, WindowTime)
+		default:
+			reasons = append(reasons, fmt.Sprintf("window property %s (%s) is not supported natively", np.Name, np.Property.Kind))
+		}
+	}
+	if want := len(p.keyCols) + len(j.AggCalls) + len(j.NamedWindowProperties); want != len(p.outTypes) {
+		return nil, nil, fmt.Errorf("window aggregate %s: output has %d fields, keys, aggregates and window properties make %d", n.Name, len(p.outTypes), want)
+	}
+	if len(reasons) == 0 {
+		if _, err := window.New(p.runtimeSpec(128, 0, 127)); err != nil {
+			reasons = append(reasons, err.Error())
+		}
+	}
+	return p, reasons, nil
+}
+
+// runtimeSpec completes the spec with the subtask's key groups.
+func (p *windowPlan) runtimeSpec(maxParallelism, start, end int) window.Spec {
+	s := p.spec
+	s.MaxParallelism = maxParallelism
+	s.KeyGroups.Start, s.KeyGroups.End = start, end
+	return s
+}
+
+// decodeAggCall maps an aggregate call to a native one, or says why it cannot run natively.
+func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, argCol int, why string, err error) {
+	name := c.InternalName
+	if m := internalName.FindStringSubmatch(name); m != nil {
+		name = m[1]
+	} else if c.SystemName != "" {
+		name = c.SystemName
+	}
+	label := fmt.Sprintf("aggregate %s (%s)", c.Name, name)
+	if call.Result, err = catalog.ParseType(c.Type); err != nil {
+		return call, 0, "", fmt.Errorf("%s result type: %w", label, err)
+	}
+	kind, ok := aggFuncs[name]
+	switch {
+	case !ok:
+		return call, 0, fmt.Sprintf("%s: aggregate function %s is not supported natively yet", label, name), nil
+	case c.Distinct:
+		return call, 0, fmt.Sprintf("%s: DISTINCT aggregates are not supported natively yet", label), nil
+	case c.FilterArg >= 0:
+		return call, 0, fmt.Sprintf("%s: FILTER clauses are not supported natively yet", label), nil
+	case c.Approximate || c.IgnoreNulls:
+		return call, 0, fmt.Sprintf("%s: approximate or IGNORE NULLS aggregates are not supported natively", label), nil
+	}
+	for _, a := range c.ArgList {
+		if a < 0 || a >= len(inTypes) {
+			return call, 0, "", fmt.Errorf("%s refers to input field %d of %d", label, a, len(inTypes))
+		}
+	}
+	switch {
+	case kind == window.Count && len(c.ArgList) == 0:
+		call.Func, argCol = window.CountStar, -1
+	case len(c.ArgList) == 1:
+		call.Func, argCol, call.Arg = kind, c.ArgList[0], inTypes[c.ArgList[0]]
+	default:
+		return call, 0, fmt.Sprintf("%s with %d arguments is not supported natively", label, len(c.ArgList)), nil
+	}
+	return call, argCol, "", nil
+}
+
+// assignerOf builds the slice assigner of a window spec.
+func assignerOf(typ, size, slide, maxSize, step, offset string) (*window.Assigner, error) {
+	var off int64
+	var err error
+	if offset != "" {
+		if off, err = parseDuration(offset); err != nil {
+			return nil, err
+		}
+	}
+	d := func(s string) (int64, error) { return parseDuration(s) }
+	switch typ {
+	case "TumblingWindow":
+		sz, err := d(size)
+		if err != nil {
+			return nil, err
+		}
+		return window.NewTumble(sz, off)
+	case "HoppingWindow":
+		sz, err := d(size)
+		if err != nil {
+			return nil, err
+		}
+		sl, err := d(slide)
+		if err != nil {
+			return nil, err
+		}
+		return window.NewHop(sz, sl, off)
+	case "CumulativeWindow":
+		mx, err := d(maxSize)
+		if err != nil {
+			return nil, err
+		}
+		st, err := d(step)
+		if err != nil {
+			return nil, err
+		}
+		return window.NewCumulate(mx, st, off)
+	case "SessionWindow":
+		return nil, fmt.Errorf("SESSION windows are not supported natively yet")
+	}
+	return nil, fmt.Errorf("window %q is not supported natively", typ)
+}
+
+var isoDuration = regexp.MustCompile(`^PT(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+)(?:\.(\d{1,9}))?S)?$`)
+
+// parseDuration reads java.time.Duration#toString output (PT10S, PT1H30M, PT0.5S, PT-1S) as
+// milliseconds; sub-millisecond parts are rejected (Flink windows are in milliseconds).
+func parseDuration(s string) (int64, error) {
+	m := isoDuration.FindStringSubmatch(s)
+	if m == nil || s == "PT" {
+		return 0, fmt.Errorf("duration %q is not an ISO-8601 PT duration", s)
+	}
+	var ms int64
+	for i, unit := range []int64{3_600_000, 60_000, 1000} {
+		if m[i+1] != "" {
+			v, err := strconv.ParseInt(m[i+1], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("duration %q: %w", s, err)
+			}
+			ms += v * unit
+		}
+	}
+	if frac := m[4]; frac != "" {
+		for len(frac) < 9 {
+			frac += "0"
+		}
+		nanos, _ := strconv.ParseInt(frac, 10, 64)
+		if nanos%1_000_000 != 0 {
+			return 0, fmt.Errorf("duration %q is finer than milliseconds", s)
+		}
+		if m[3] != "" && m[3][0] == '-' {
+			ms -= nanos / 1_000_000
+		} else {
+			ms += nanos / 1_000_000
+		}
+	}
+	return ms, nil
+}

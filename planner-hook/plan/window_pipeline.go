@@ -1,0 +1,372 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/bufpool"
+	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/expr"
+	"github.com/sluice-project/sluice/exec/window"
+	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
+	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
+)
+
+// Runtime options that the operator adds to the island plan when it opens a keyed pipeline.
+const (
+	OptMaxParallelism = "sluice.runtime.max-parallelism"
+	OptKeyGroupStart  = "sluice.runtime.key-group-start"
+	OptKeyGroupEnd    = "sluice.runtime.key-group-end"
+)
+
+// Pipeline is a native operator between row edges: BinaryRowData batches in, BinaryRowData out.
+type Pipeline interface {
+	// Process consumes one batch; row r is data[offsets[r]:offsets[r+1]].
+	Process(data []byte, offsets []int32) error
+	// Output returns the rows produced by the last call: bytes, row offsets and, when rows map
+	// to input rows (Calc), the input row of each output row.
+	Output() (data []byte, offsets []int32, selection []int32)
+}
+
+// Open compiles a single-node island into its pipeline.
+func Open(data []byte) (Pipeline, error) {
+	is, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(is.Nodes) != 1 {
+		return nil, fmt.Errorf("pipeline: %d nodes, only single-node islands are built yet", len(is.Nodes))
+	}
+	h, err := is.Nodes[0].Header()
+	if err != nil {
+		return nil, err
+	}
+	switch h.Type {
+	case CalcType:
+		return OpenRowPipeline(data)
+	case WindowAggregateType:
+		return openWindowPipeline(is)
+	case WatermarkAssignerType:
+		return openWatermarkPipeline(is)
+	}
+	return nil, fmt.Errorf("pipeline: node %s of type %s cannot run natively", is.Nodes[0].Name, h.Type)
+}
+
+// WindowPipeline runs a window aggregation between row edges. Rows are aggregated as they
+// arrive; results appear when a watermark fires windows.
+type WindowPipeline struct {
+	plan    *windowPlan
+	op      *window.Operator
+	mem     memory.Allocator
+	decoder *sourcerows.Decoder
+	keys    *sourcerows.Decoder
+	encoder *sinkrows.Encoder
+	cols    []int // input columns to decode
+
+	out     []byte
+	offsets []int32
+}
+
+func intOption(is *Island, key string) (int, error) {
+	v, ok := is.Options[key]
+	if !ok {
+		return 0, fmt.Errorf("option %s is missing (set by the operator at runtime)", key)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("option %s: %w", key, err)
+	}
+	return n, nil
+}
+
+func openWindowPipeline(is *Island) (*WindowPipeline, error) {
+	n := &is.Nodes[0]
+	p, reasons, err := compileWindowAggregate(n)
+	if err != nil {
+		return nil, err
+	}
+	if len(reasons) > 0 {
+		return nil, fmt.Errorf("window pipeline: node %s is not supported: %v", n.Name, reasons)
+	}
+	var rt [3]int
+	for i, k := range []string{OptMaxParallelism, OptKeyGroupStart, OptKeyGroupEnd} {
+		if rt[i], err = intOption(is, k); err != nil {
+			return nil, fmt.Errorf("window pipeline: %w", err)
+		}
+	}
+	op, err := window.New(p.runtimeSpec(rt[0], rt[1], rt[2]))
+	if err != nil {
+		return nil, err
+	}
+	mem := bufpool.New()
+	wp := &WindowPipeline{plan: p, op: op, mem: mem}
+	if wp.decoder, err = sourcerows.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
+		return nil, err
+	}
+	keyNames := make([]string, len(p.keyCols))
+	for i, k := range p.keyCols {
+		keyNames[i] = p.inNames[k]
+	}
+	if wp.keys, err = sourcerows.NewDecoder(keyNames, p.spec.KeyTypes, mem); err != nil {
+		return nil, err
+	}
+	if wp.encoder, err = sinkrows.NewEncoder(p.outTypes); err != nil {
+		return nil, err
+	}
+	set := map[int]bool{p.timeCol: true}
+	for _, c := range append(append([]int{}, p.keyCols...), p.argCols...) {
+		if c >= 0 {
+			set[c] = true
+		}
+	}
+	wp.cols = sortedKeys(set)
+	return wp, nil
+}
+
+// Process aggregates one batch of input rows.
+func (w *WindowPipeline) Process(data []byte, offsets []int32) error {
+	w.out, w.offsets = w.out[:0], w.offsets[:0]
+	n := len(offsets) - 1
+	if n < 0 {
+		return fmt.Errorf("window pipeline: no offsets")
+	}
+	starts, ends := offsets[:n], offsets[1:]
+	if err := w.decoder.Check(data, starts, ends); err != nil {
+		return err
+	}
+	b, err := decodeSparse(w.decoder, len(w.plan.inTypes), data, starts, ends, w.cols)
+	if err != nil {
+		return err
+	}
+	defer b.release()
+	in := window.Input{Rowtime: b.cols[w.plan.timeCol]}
+	for _, k := range w.plan.keyCols {
+		in.Keys = append(in.Keys, b.cols[k])
+	}
+	for _, a := range w.plan.argCols {
+		var col arrow.Array
+		if a >= 0 {
+			col = b.cols[a]
+		}
+		in.Args = append(in.Args, col)
+	}
+	return w.op.Process(in)
+}
+
+// AdvanceWatermark fires the windows that the watermark completes and encodes their rows as
+// the pipeline's output.
+func (w *WindowPipeline) AdvanceWatermark(wm int64) error {
+	w.op.AdvanceWatermark(wm)
+	f, err := w.op.TakeFired(w.mem)
+	if err != nil {
+		return err
+	}
+	defer f.Release()
+	m := f.Len()
+	keys, err := w.keys.Decode(f.KeyRows, f.KeyOffsets)
+	if err != nil {
+		return fmt.Errorf("window pipeline: fired keys: %w", err)
+	}
+	defer keys.Release()
+	fields := make([]arrow.Array, 0, len(w.plan.outTypes))
+	fields = append(fields, keys.Columns()[:len(w.plan.keyCols)]...) // without the RowKind column
+	fields = append(fields, f.Aggs...)
+	var owned []arrow.Array
+	defer func() {
+		for _, a := range owned {
+			a.Release()
+		}
+	}()
+	for i, prop := range w.plan.props {
+		t := w.plan.outTypes[len(w.plan.keyCols)+len(f.Aggs)+i]
+		vals := make([]int64, m)
+		for r := range vals {
+			switch prop {
+			case WindowStart:
+				vals[r] = f.Starts[r]
+			case WindowEnd:
+				vals[r] = f.Ends[r]
+			case WindowTime:
+				vals[r] = f.Ends[r] - 1
+			}
+		}
+		a, err := timestampColumn(w.mem, t, vals)
+		if err != nil {
+			return err
+		}
+		owned = append(owned, a)
+		fields = append(fields, a)
+	}
+	w.offsets = append(w.offsets[:0], make([]int32, m+1)...)
+	if err := w.encoder.Layout(fields, m, w.offsets); err != nil {
+		return err
+	}
+	size := int(w.offsets[m])
+	if cap(w.out) < size {
+		w.out = make([]byte, size)
+	}
+	w.out = w.out[:size]
+	return w.encoder.Encode(fields, nil, m, w.offsets, w.out)
+}
+
+func timestampColumn(mem memory.Allocator, t catalog.Type, vals []int64) (arrow.Array, error) {
+	dt, err := catalog.ArrowType(t)
+	if err != nil {
+		return nil, err
+	}
+	buf, out := column.NewValues[int64](mem, len(vals))
+	copy(out, vals)
+	return column.MakeArray(dt, len(vals), nil, buf), nil
+}
+
+// Output returns the rows of the windows fired by the last AdvanceWatermark.
+func (w *WindowPipeline) Output() ([]byte, []int32, []int32) {
+	if len(w.offsets) == 0 {
+		return nil, []int32{0}, nil
+	}
+	return w.out, w.offsets, nil
+}
+
+// InitializeWatermark sets the event-time progress restored from a checkpoint.
+func (w *WindowPipeline) InitializeWatermark(wm int64) { w.op.InitializeWatermark(wm) }
+
+// Snapshot serializes one key group's state (nil when it has none).
+func (w *WindowPipeline) Snapshot(kg int) ([]byte, error) { return w.op.Snapshot(kg) }
+
+// Restore loads one key group's state.
+func (w *WindowPipeline) Restore(kg int, blob []byte) error { return w.op.Restore(kg, blob) }
+
+// LateDropped counts late rows dropped so far.
+func (w *WindowPipeline) LateDropped() int64 { return w.op.LateDropped() }
+
+// watermarkAssignerJSON is StreamExecWatermarkAssigner's JSON.
+type watermarkAssignerJSON struct {
+	WatermarkExpr     json.RawMessage `json:"watermarkExpr"`
+	RowtimeFieldIndex int             `json:"rowtimeFieldIndex"`
+}
+
+// watermarkPlan is a decoded watermark assigner.
+type watermarkPlan struct {
+	inNames []string
+	inTypes []catalog.Type
+	expr    expr.Expr
+	cols    []int
+	rowtime int
+}
+
+func compileWatermarkAssigner(n *IslandNode) (*watermarkPlan, []string, error) {
+	var j watermarkAssignerJSON
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("watermark assigner %s: %w", n.Name, err)
+	}
+	p := &watermarkPlan{rowtime: j.RowtimeFieldIndex}
+	var err error
+	if p.inNames, p.inTypes, err = n.RowFields(); err != nil {
+		return nil, nil, err
+	}
+	if p.rowtime < 0 || p.rowtime >= len(p.inTypes) {
+		return nil, nil, fmt.Errorf("watermark assigner %s: rowtime field %d of %d", n.Name, p.rowtime, len(p.inTypes))
+	}
+	node, err := DecodeRex(j.WatermarkExpr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("watermark assigner %s: %w", n.Name, err)
+	}
+	var reasons []string
+	if p.expr, err = expr.Compile(node, p.inTypes); err != nil {
+		reasons = append(reasons, fmt.Sprintf("watermark expression: %v", err))
+	} else if t := p.expr.Type(); (t.Kind != catalog.Timestamp && t.Kind != catalog.TimestampLTZ) || t.Precision > 3 {
+		reasons = append(reasons, fmt.Sprintf("watermark expression of type %s is not supported natively", t))
+	}
+	set := map[int]bool{p.rowtime: true}
+	inputRefs(node, set)
+	p.cols = sortedKeys(set)
+	return p, reasons, nil
+}
+
+// WatermarkPipeline evaluates a watermark expression per row; the operator keeps Flink's
+// watermark emission rules and passes the rows on unchanged.
+type WatermarkPipeline struct {
+	plan    *watermarkPlan
+	mem     memory.Allocator
+	decoder *sourcerows.Decoder
+	marks   []int64
+}
+
+func openWatermarkPipeline(is *Island) (*WatermarkPipeline, error) {
+	n := &is.Nodes[0]
+	p, reasons, err := compileWatermarkAssigner(n)
+	if err != nil {
+		return nil, err
+	}
+	if len(reasons) > 0 {
+		return nil, fmt.Errorf("watermark pipeline: node %s is not supported: %v", n.Name, reasons)
+	}
+	mem := bufpool.New()
+	d, err := sourcerows.NewDecoder(p.inNames, p.inTypes, mem)
+	if err != nil {
+		return nil, err
+	}
+	return &WatermarkPipeline{plan: p, mem: mem, decoder: d}, nil
+}
+
+// NoWatermark marks a row whose watermark expression is null.
+const NoWatermark = math.MinInt64
+
+// Process computes each row's watermark (NoWatermark when the expression is null).
+func (w *WatermarkPipeline) Process(data []byte, offsets []int32) error {
+	n := len(offsets) - 1
+	if n < 0 {
+		return fmt.Errorf("watermark pipeline: no offsets")
+	}
+	starts, ends := offsets[:n], offsets[1:]
+	if err := w.decoder.Check(data, starts, ends); err != nil {
+		return err
+	}
+	b, err := decodeSparse(w.decoder, len(w.plan.inTypes), data, starts, ends, w.plan.cols)
+	if err != nil {
+		return err
+	}
+	defer b.release()
+	if rt := b.cols[w.plan.rowtime]; rt.NullN() > 0 {
+		return fmt.Errorf("RowTime field should not be null, please convert it to a non-null long value.")
+	}
+	ctx := expr.NewCtx(w.mem, n)
+	res, err := w.plan.expr.Eval(ctx, b)
+	if err != nil {
+		return err
+	}
+	defer res.Release()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w.marks = grownInt64(w.marks, n)
+	vals := column.Values[int64](res)
+	bits, off := column.ValidBits(res)
+	for r := 0; r < n; r++ {
+		if column.Valid(bits, off, r) {
+			w.marks[r] = vals[r]
+		} else {
+			w.marks[r] = NoWatermark
+		}
+	}
+	return nil
+}
+
+// Watermarks returns the watermark of each row of the last batch.
+func (w *WatermarkPipeline) Watermarks() []int64 { return w.marks }
+
+// Output is empty: the operator forwards the input rows itself.
+func (w *WatermarkPipeline) Output() ([]byte, []int32, []int32) { return nil, []int32{0}, nil }
+
+func grownInt64(s []int64, n int) []int64 {
+	if cap(s) < n {
+		return make([]int64, n)
+	}
+	return s[:n]
+}
