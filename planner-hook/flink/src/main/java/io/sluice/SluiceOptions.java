@@ -52,4 +52,16 @@ public final class SluiceOptions {
                     .intType()
                     .defaultValue(0)
                     .withDescription("For tests only: make the native library panic after N batches in a first attempt.");
+
+    /**
+     * Test hook: native window operators fail in their first N attempts, each time when it has
+     * processed {@link #DEBUG_PANIC_AFTER_BATCHES} batches: even attempts by a Go panic, odd
+     * attempts by a Java exception.
+     */
+    public static final ConfigOption<Integer> DEBUG_FAIL_ATTEMPTS =
+            ConfigOptions.key("sluice.debug.fail-attempts")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription("For tests only: the number of attempts in which native window operators fail "
+                            + "(see sluice.debug.panic-after-batches).");
 }

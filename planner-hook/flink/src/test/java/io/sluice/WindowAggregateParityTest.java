@@ -40,12 +40,17 @@ class WindowAggregateParityTest {
 
     /** 300 rows over five keys and a null key: mostly in order, some out of order, some late. */
     static List<Row> rows() {
+        return rows(300);
+    }
+
+    /** n rows like {@link #rows()}. */
+    static List<Row> rows(int count) {
         Random rnd = new Random(11);
         List<Row> rows = new ArrayList<>();
         String[] keys = {"a", "b", "c", "Grüße", "e", null};
         double[] doubles = {1.5, -0.0, 0.0, Double.NaN, 1e300, -2.25, Double.NEGATIVE_INFINITY};
         long second = 0;
-        for (int n = 0; n < 300; n++) {
+        for (int n = 0; n < count; n++) {
             if (rnd.nextInt(3) == 0) {
                 second += 1 + rnd.nextInt(2);
             }

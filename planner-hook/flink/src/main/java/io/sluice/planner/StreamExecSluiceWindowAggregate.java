@@ -68,7 +68,9 @@ public class StreamExecSluiceWindowAggregate extends ExecNodeBase<RowData>
                 outputType,
                 config.get(SluiceOptions.BATCH_ROWS),
                 config.get(SluiceOptions.BATCH_MAX_DELAY).toMillis(),
-                config.getOptional(SluiceOptions.NATIVE_MEMORY_LIMIT).map(m -> m.getBytes()).orElse(0L));
+                config.getOptional(SluiceOptions.NATIVE_MEMORY_LIMIT).map(m -> m.getBytes()).orElse(0L),
+                config.get(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES),
+                config.get(SluiceOptions.DEBUG_FAIL_ATTEMPTS));
         OneInputTransformation<RowData, RowData> transform = ExecNodeUtil.createOneInputTransformation(
                 input,
                 createTransformationMeta(OPERATOR_NAME, config),

@@ -48,14 +48,23 @@ public class NativeWindowAggOperator extends AbstractStreamOperator<RowData>
     /** Batches aggregated natively in this JVM, by every instance (tests use it to prove native execution). */
     public static final AtomicLong BATCHES_PROCESSED = new AtomicLong();
 
+    /** Native window pipelines opened in this JVM (tests use it to observe restarts). */
+    public static final AtomicLong PIPELINES_OPENED = new AtomicLong();
+
+    /** Key groups restored with state in this JVM (tests use it to prove restores happened). */
+    public static final AtomicLong KEY_GROUPS_RESTORED = new AtomicLong();
+
     private final byte[] islandJson;
     private final RowType inputType;
     private final RowType outputType;
     private final int batchRows;
     private final long maxDelayMillis;
     private final long nativeMemoryLimit;
+    private final int debugFailAfterBatches;
+    private final int debugFailAttempts;
 
     private transient long handle;
+    private transient long batches;
     private transient InputBatch in;
     private transient OutputRows out;
     private transient StreamRecord<RowData> reuse;
@@ -64,7 +73,14 @@ public class NativeWindowAggOperator extends AbstractStreamOperator<RowData>
     private transient KeyGroupRange keyGroups;
 
     public NativeWindowAggOperator(
-            byte[] islandJson, RowType inputType, RowType outputType, int batchRows, long maxDelayMillis, long nativeMemoryLimit) {
+            byte[] islandJson,
+            RowType inputType,
+            RowType outputType,
+            int batchRows,
+            long maxDelayMillis,
+            long nativeMemoryLimit,
+            int debugFailAfterBatches,
+            int debugFailAttempts) {
         if (batchRows < 1) {
             throw new IllegalArgumentException("sluice.batch.rows must be at least 1, got " + batchRows);
         }
@@ -74,6 +90,8 @@ public class NativeWindowAggOperator extends AbstractStreamOperator<RowData>
         this.batchRows = batchRows;
         this.maxDelayMillis = maxDelayMillis;
         this.nativeMemoryLimit = nativeMemoryLimit;
+        this.debugFailAfterBatches = debugFailAfterBatches;
+        this.debugFailAttempts = debugFailAttempts;
     }
 
     @Override
@@ -106,6 +124,7 @@ public class NativeWindowAggOperator extends AbstractStreamOperator<RowData>
                         byte[] blob = new byte[length];
                         view.readFully(blob);
                         NativeLib.restoreKeyGroup(handle, p.getKeyGroupId(), blob);
+                        KEY_GROUPS_RESTORED.incrementAndGet();
                     }
                 }
             }
@@ -128,6 +147,7 @@ public class NativeWindowAggOperator extends AbstractStreamOperator<RowData>
         options.put("sluice.runtime.key-group-start", String.valueOf(keyGroups.getStartKeyGroup()));
         options.put("sluice.runtime.key-group-end", String.valueOf(keyGroups.getEndKeyGroup()));
         handle = NativeLib.open(MAPPER.writeValueAsBytes(plan));
+        PIPELINES_OPENED.incrementAndGet();
         in = new InputBatch(inputType, batchRows);
         out = new OutputRows(outputType.getFieldCount(), batchRows);
         reuse = new StreamRecord<>(null);
@@ -152,6 +172,14 @@ public class NativeWindowAggOperator extends AbstractStreamOperator<RowData>
         }
         in.seal();
         BATCHES_PROCESSED.incrementAndGet();
+        batches++;
+        int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+        if (debugFailAfterBatches > 0 && batches == debugFailAfterBatches && attempt < debugFailAttempts) {
+            if (attempt % 2 == 0) {
+                NativeLib.debugPanic();
+            }
+            throw new IllegalStateException("sluice.debug.fail-attempts: injected failure in attempt " + attempt);
+        }
         out.accept(handle, NativeLib.process(handle, in.data(), in.offsets(), rows, out.data(), out.offsets()));
         in.clear();
     }

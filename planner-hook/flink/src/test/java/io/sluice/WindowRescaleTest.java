@@ -1,0 +1,116 @@
+package io.sluice;
+
+import io.sluice.runtime.NativeWindowAggOperator;
+import io.sluice.testing.ParityHarness;
+import io.sluice.testing.RowsSinkFactory;
+import io.sluice.testing.RowsTableFactory;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Rescaling a native window aggregation: the job runs at parallelism 2, is stopped with a
+ * savepoint, resumes at parallelism 3, is stopped again, and finishes at parallelism 1. Flink
+ * redistributes the raw keyed state by key group; the rows written by the three runs together
+ * equal the output of one uninterrupted stock Flink run. With a maximum parallelism of 3 the
+ * middle run owns exactly one key group per subtask.
+ */
+class WindowRescaleTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
+
+    static final String QUERY = WindowAggregateParityTest.query(
+            "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND)", "k", WindowAggregateParityTest.AGGS);
+
+    @ParameterizedTest(name = "max parallelism {0}")
+    @ValueSource(ints = {128, 3})
+    void rescaledRunsTogetherMatchOneStockRun(int maxParallelism, @TempDir Path savepoints) throws Exception {
+        List<Row> input = WindowAggregateParityTest.rows(2000);
+        String data = RowsTableFactory.register(input);
+
+        StreamTableEnvironment stock = env(1, maxParallelism, null, false, data, null);
+        ParityHarness.Outcome expected = ParityHarness.collect(stock, QUERY);
+        assertEquals(null, expected.failure());
+
+        String sink = "rescale-" + UUID.randomUUID();
+        long restored = NativeWindowAggOperator.KEY_GROUPS_RESTORED.get();
+        String savepoint = runAndStop(env(2, maxParallelism, null, true, data, sink), savepoints);
+        savepoint = runAndStop(env(3, maxParallelism, savepoint, true, data, sink), savepoints);
+        TableResult last = insert(env(1, maxParallelism, savepoint, true, data, sink));
+        last.await();
+
+        assertTrue(NativeWindowAggOperator.KEY_GROUPS_RESTORED.get() > restored, "no native state was restored");
+        assertEquals(WindowRecoveryTest.sorted(expected.rows()), WindowRecoveryTest.sorted(RowsSinkFactory.rows(sink)));
+    }
+
+    static StreamTableEnvironment env(int parallelism, int maxParallelism, String savepoint, boolean sluice, String data, String sink) {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.MAX_PARALLELISM, maxParallelism);
+        if (savepoint != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(parallelism);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.getConfig().set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+        if (sluice) {
+            Sluice.install(tEnv);
+        }
+        tEnv.executeSql("CREATE TABLE t (" + WindowAggregateParityTest.SCHEMA + ") WITH ('connector' = '"
+                + RowsTableFactory.IDENTIFIER + "', 'data-id' = '" + data + "', 'delay-ms' = '2')");
+        if (sink != null) {
+            StringBuilder columns = new StringBuilder();
+            for (Column c : tEnv.sqlQuery(QUERY).getResolvedSchema().getColumns()) {
+                LogicalType t = c.getDataType().getLogicalType();
+                if (t instanceof TimestampType ts) {
+                    t = new TimestampType(ts.isNullable(), ts.getPrecision()); // a plain column, not a time attribute
+                }
+                columns.append(columns.length() == 0 ? "" : ", ").append('`').append(c.getName()).append("` ")
+                        .append(t.asSerializableString());
+            }
+            tEnv.executeSql("CREATE TABLE results (" + columns + ") WITH ('connector' = '" + RowsSinkFactory.IDENTIFIER
+                    + "', 'sink-id' = '" + sink + "')");
+        }
+        return tEnv;
+    }
+
+    static TableResult insert(StreamTableEnvironment tEnv) {
+        assertTrue(Sluice.verdict(tEnv, QUERY).isNative(), () -> Sluice.verdict(tEnv, QUERY).toString());
+        return tEnv.executeSql("INSERT INTO results " + QUERY);
+    }
+
+    /** Runs the job for a while, stops it with a savepoint and returns the savepoint's path. */
+    static String runAndStop(StreamTableEnvironment tEnv, Path dir) throws Exception {
+        JobClient job = insert(tEnv).getJobClient().orElseThrow();
+        Thread.sleep(1500);
+        return job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+    }
+}
