@@ -58,6 +58,14 @@ type accumulator interface {
 	count(g int32) int64
 	// result returns the function's value for each group, in order.
 	result(mem memory.Allocator, groups []int32) (arrow.Array, error)
+	// fieldTypes are the Flink types of the accumulator's fields, as Flink's local aggregation
+	// writes them (e.g. AVG(BIGINT): sum BIGINT, count BIGINT).
+	fieldTypes() []catalog.Type
+	// fields returns the accumulator fields of each group, in order.
+	fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error)
+	// mergeFields merges the partial accumulators in cols (one column per field) of each row r
+	// into group groups[r]; rows with a negative group are skipped.
+	mergeFields(cols []arrow.Array, groups []int32)
 	// encode appends group g's accumulator to dst.
 	encode(dst []byte, g int32) []byte
 	// decode reads group g's accumulator from src and returns the rest.
@@ -435,4 +443,110 @@ func (a *avgFloatAcc[T]) decode(src []byte, g int32) ([]byte, error) {
 		return nil, err
 	}
 	return readFixed(src, &a.cnt[g])
+}
+
+// --- accumulator fields, for two-phase aggregation ---
+
+func (a *countAcc) fieldTypes() []catalog.Type { return []catalog.Type{catalog.BigIntType(true)} }
+
+func (a *countAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.result(mem, groups)
+	return []arrow.Array{col}, err
+}
+
+func (a *countAcc) mergeFields(cols []arrow.Array, groups []int32) {
+	vals := column.Values[int64](cols[0])
+	for r, g := range groups {
+		if g >= 0 {
+			a.n[g] += vals[r]
+		}
+	}
+}
+
+func (a *sumAcc[T]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
+
+func (a *sumAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.result(mem, groups)
+	return []arrow.Array{col}, err
+}
+
+func (a *sumAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
+	vals := column.Values[T](cols[0])
+	bits, off := column.ValidBits(cols[0])
+	for r, g := range groups {
+		if g < 0 || !column.Valid(bits, off, r) {
+			continue
+		}
+		if a.has[g] {
+			a.sum[g] += vals[r]
+		} else {
+			a.sum[g], a.has[g] = vals[r], true
+		}
+	}
+}
+
+func (a *extremeAcc[T]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
+
+func (a *extremeAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.result(mem, groups)
+	return []arrow.Array{col}, err
+}
+
+func (a *extremeAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
+	// Merging a partial MIN/MAX is accumulating it: null partials are skipped.
+	a.accumulate(cols[0], groups)
+}
+
+func (a *avgIntAcc[T]) fieldTypes() []catalog.Type {
+	return []catalog.Type{catalog.BigIntType(true), catalog.BigIntType(true)}
+}
+
+func (a *avgIntAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	return sumCountFields(mem, a.sum, a.cnt, groups, catalog.BigIntType(true))
+}
+
+func (a *avgIntAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
+	sums, cnts := column.Values[int64](cols[0]), column.Values[int64](cols[1])
+	for r, g := range groups {
+		if g >= 0 {
+			a.sum[g] += sums[r]
+			a.cnt[g] += cnts[r]
+		}
+	}
+}
+
+func (a *avgFloatAcc[T]) fieldTypes() []catalog.Type {
+	return []catalog.Type{catalog.DoubleType(true), catalog.BigIntType(true)}
+}
+
+func (a *avgFloatAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	return sumCountFields(mem, a.sum, a.cnt, groups, catalog.DoubleType(true))
+}
+
+func (a *avgFloatAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
+	sums, cnts := column.Values[float64](cols[0]), column.Values[int64](cols[1])
+	for r, g := range groups {
+		if g >= 0 {
+			a.sum[g] += sums[r]
+			a.cnt[g] += cnts[r]
+		}
+	}
+}
+
+// sumCountFields builds AVG's (sum, count) accumulator columns.
+func sumCountFields[S int64 | float64](mem memory.Allocator, sum []S, cnt []int64, groups []int32, sumType catalog.Type) ([]arrow.Array, error) {
+	s, c := make([]S, len(groups)), make([]int64, len(groups))
+	for i, g := range groups {
+		s[i], c[i] = sum[g], cnt[g]
+	}
+	sa, err := buildFixed(mem, sumType, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	ca, err := buildFixed(mem, catalog.BigIntType(true), c, nil)
+	if err != nil {
+		sa.Release()
+		return nil, err
+	}
+	return []arrow.Array{sa, ca}, nil
 }

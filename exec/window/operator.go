@@ -23,15 +23,20 @@ type Spec struct {
 	MaxParallelism int
 	// KeyGroups is the range of key groups this subtask owns.
 	KeyGroups keygroup.Range
+	// Sliced marks the global phase of a two-phase aggregation: input rows are partial
+	// accumulators (every call's fields) with the end of their slice, not raw rows.
+	Sliced bool
 }
 
 // Input is one batch of rows to aggregate.
 type Input struct {
 	// Keys holds the grouping key columns.
 	Keys []arrow.Array
-	// Rowtime holds each row's event time (a TIMESTAMP(3) column, epoch milliseconds).
+	// Rowtime holds each row's event time (a TIMESTAMP(3) column, epoch milliseconds), or
+	// for a Sliced spec the end of the row's slice (BIGINT).
 	Rowtime arrow.Array
-	// Args holds each call's argument column (nil for COUNT(*)).
+	// Args holds each call's argument column (nil for COUNT(*)), or for a Sliced spec every
+	// call's accumulator fields in order.
 	Args []arrow.Array
 }
 
@@ -84,16 +89,13 @@ func (k *keyState) find(end int64) (int32, bool) {
 // event-time path of WindowAggOperator with SliceUnshared/SliceSharedSyncStateWindowAggProcessor).
 // State lives per key group; Snapshot and Restore move one key group at a time.
 type Operator struct {
-	spec      Spec
-	assigner  *Assigner
-	hasher    *keygroup.Assigner
-	accs      []accumulator
+	spec     Spec
+	assigner *Assigner
+	hasher   *keygroup.Assigner
+	accSet
 	countStar int
 
 	keys      []map[string]*keyState // by key group - KeyGroups.Start
-	groups    int32                  // accumulator group ids handed out so far
-	capacity  int                    // groups the accumulators have room for
-	free      []int32
 	watermark int64
 	timers    timerQueue
 	seq       uint64
@@ -163,29 +165,6 @@ func (o *Operator) LateDropped() int64 { return o.lateDropped }
 // InitializeWatermark sets the progress restored from a checkpoint, before any row.
 func (o *Operator) InitializeWatermark(w int64) { o.watermark = w }
 
-func (o *Operator) newGroup() int32 {
-	var g int32
-	if n := len(o.free); n > 0 {
-		g = o.free[n-1]
-		o.free = o.free[:n-1]
-	} else {
-		g = o.groups
-		o.groups++
-		if int(g) >= o.capacity {
-			o.capacity = max(1024, 2*o.capacity)
-			for _, a := range o.accs {
-				a.grow(o.capacity)
-			}
-		}
-	}
-	for _, a := range o.accs {
-		a.reset(g)
-	}
-	return g
-}
-
-func (o *Operator) freeGroup(g int32) { o.free = append(o.free, g) }
-
 func (o *Operator) keyState(kg int32, key []byte, create bool) *keyState {
 	m := o.keys[int(kg)-o.spec.KeyGroups.Start]
 	if ks, ok := m[string(key)]; ok || !create {
@@ -223,8 +202,12 @@ func (o *Operator) register(ks *keyState, end int64) {
 // flushed (on a watermark that reaches the next trigger point, or before a checkpoint).
 func (o *Operator) Process(in Input) error {
 	n := in.Rowtime.Len()
-	if len(in.Args) != len(o.accs) {
-		return fmt.Errorf("window aggregate: %d argument columns for %d aggregates", len(in.Args), len(o.accs))
+	want := len(o.accs)
+	if o.spec.Sliced {
+		want = o.fieldCount()
+	}
+	if len(in.Args) != want {
+		return fmt.Errorf("window aggregate: %d input columns for aggregates that read %d", len(in.Args), want)
 	}
 	o.kgs = grown(o.kgs[:0], n)
 	if err := o.hasher.Assign(in.Keys, n, o.kgs, nil); err != nil {
@@ -247,7 +230,10 @@ func (o *Operator) Process(in Input) error {
 			return fmt.Errorf("window aggregate: row %d has key group %d, outside this subtask's %v: rows are not routed as Flink routes them", r, kg, o.spec.KeyGroups)
 		}
 		key := keyRows[keyOffsets[r]:keyOffsets[r+1]]
-		sliceEnd := a.SliceEnd(times[r])
+		sliceEnd := times[r]
+		if !o.spec.Sliced {
+			sliceEnd = a.SliceEnd(sliceEnd)
+		}
 		target := sliceEnd
 		if IsFired(sliceEnd, wm) {
 			if IsFired(a.LastWindowEnd(sliceEnd), wm) {
@@ -301,6 +287,10 @@ type pendingRow struct {
 // accumulated into its key's slice, in arrival order per key and slice, and the slice's timer
 // is registered unless the current watermark has already passed it.
 func (o *Operator) flush() {
+	if o.spec.Sliced {
+		o.flushPartials()
+		return
+	}
 	for _, b := range o.pending {
 		o.rowGroups = grown(o.rowGroups[:0], b.n)
 		groups := o.rowGroups[:b.n]
@@ -326,6 +316,62 @@ func (o *Operator) flush() {
 	o.pending = o.pending[:0]
 	o.pendingKeys = o.pendingKeys[:0]
 	o.minPending = 1<<63 - 1
+}
+
+// flushPartials is flush for the global phase (GlobalAggCombiner#combine): within one flush,
+// the partial accumulators of each key and slice are merged, in arrival order, into a fresh
+// accumulator, which is then merged into the slice's state.
+func (o *Operator) flushPartials() {
+	type partial struct {
+		ks     *keyState
+		target int64
+		g      int32
+	}
+	var order []partial
+	index := map[*keyState][]int{} // positions in order, per key
+	for _, b := range o.pending {
+		o.rowGroups = grown(o.rowGroups[:0], b.n)
+		groups := o.rowGroups[:b.n]
+		for i := range groups {
+			groups[i] = -1
+		}
+		for _, p := range b.rows {
+			ks := o.keyState(p.kg, o.pendingKeys[p.keyStart:p.keyEnd], true)
+			g := int32(-1)
+			for _, i := range index[ks] {
+				if order[i].target == p.target {
+					g = order[i].g
+					break
+				}
+			}
+			if g < 0 {
+				g = o.newGroup()
+				index[ks] = append(index[ks], len(order))
+				order = append(order, partial{ks, p.target, g})
+			}
+			groups[p.row] = g
+		}
+		o.mergeFields(b.args, groups)
+		releaseAll(b.args)
+	}
+	for _, p := range order {
+		o.merge(o.sliceGroup(p.ks, p.target), p.g)
+		o.freeGroup(p.g)
+		if !IsFired(p.target, o.watermark) {
+			o.register(p.ks, p.target)
+		}
+	}
+	o.pending = o.pending[:0]
+	o.pendingKeys = o.pendingKeys[:0]
+	o.minPending = 1<<63 - 1
+}
+
+func releaseAll(cols []arrow.Array) {
+	for _, c := range cols {
+		if c != nil {
+			c.Release()
+		}
+	}
 }
 
 // nextTrigger is TimeWindowUtil#getNextTriggerWatermark for UTC: the next watermark at which

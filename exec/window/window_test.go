@@ -252,3 +252,90 @@ func flip(b []byte, i int) []byte {
 	c[i] ^= 0x40
 	return c
 }
+
+// TestTwoPhaseMatchesOnePhase runs the same rows through the local and global phases and
+// through one phase: with integer aggregates and no late rows the results are the same.
+func TestTwoPhaseMatchesOnePhase(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	hop, _ := NewHop(10, 5, 0)
+	calls := []Call{
+		{Func: CountStar, Result: catalog.BigIntType(false)},
+		{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+		{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+		{Func: Min, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+	}
+	keyTypes := []catalog.Type{catalog.StringType(true)}
+	spec := Spec{Assigner: hop, KeyTypes: keyTypes, Calls: calls, MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
+	one, _ := New(spec)
+	local, _ := NewLocal(spec)
+	globalSpec := spec
+	globalSpec.Sliced = true
+	global, err := New(globalSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDec, _ := sourcerows.NewDecoder([]string{"k"}, keyTypes, mem)
+	render := func(f *Fired) []string {
+		keys, err := keyDec.Decode(f.KeyRows, f.KeyOffsets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for r := 0; r < f.Len(); r++ {
+			s := fmt.Sprintf("%s [%d,%d)", keys.Column(0).ValueStr(r), f.Starts[r], f.Ends[r])
+			for _, c := range f.Aggs {
+				s += " " + c.ValueStr(r)
+			}
+			out = append(out, s)
+		}
+		sort.Strings(out)
+		return out
+	}
+	var gotOne, gotTwo []string
+	for step := 0; step < 6; step++ {
+		kb, tb, vb := array.NewStringBuilder(mem), array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Millisecond}), array.NewInt64Builder(mem)
+		for i := 0; i < 50; i++ {
+			kb.Append(string(rune('a' + (i*7+step)%5)))
+			tb.Append(arrow.Timestamp(int64(step*10 + i%10)))
+			if i%9 == 0 {
+				vb.AppendNull()
+			} else {
+				vb.Append(int64(i*31%17 - 8))
+			}
+		}
+		k, ts, v := kb.NewArray(), tb.NewArray(), vb.NewArray()
+		in := Input{Keys: []arrow.Array{k}, Rowtime: ts, Args: []arrow.Array{nil, v, v, v}}
+		if err := one.Process(in); err != nil {
+			t.Fatal(err)
+		}
+		if err := local.Process(in); err != nil {
+			t.Fatal(err)
+		}
+		wm := int64(step*10 + 9)
+		one.AdvanceWatermark(wm)
+		local.AdvanceWatermark(wm)
+		if step%2 == 1 {
+			local.PrepareCheckpoint()
+		}
+		lo, err := local.TakeOutput(mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lkeys, err := keyDec.Decode(lo.KeyRows, lo.KeyOffsets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eb := array.NewInt64Builder(mem)
+		eb.AppendValues(lo.SliceEnds, nil)
+		if err := global.Process(Input{Keys: []arrow.Array{lkeys.Column(0)}, Rowtime: eb.NewArray(), Args: lo.Fields}); err != nil {
+			t.Fatal(err)
+		}
+		global.AdvanceWatermark(wm)
+		f1, _ := one.TakeFired(mem)
+		f2, _ := global.TakeFired(mem)
+		gotOne, gotTwo = append(gotOne, render(f1)...), append(gotTwo, render(f2)...)
+	}
+	if len(gotOne) == 0 || strings.Join(gotOne, "\n") != strings.Join(gotTwo, "\n") {
+		t.Errorf("one phase:\n%s\ntwo phases:\n%s", strings.Join(gotOne, "\n"), strings.Join(gotTwo, "\n"))
+	}
+}

@@ -244,9 +244,28 @@ func Java_io_sluice_jni_NativeLib_routeRows(env *C.JNIEnv, _ C.jclass, spec C.jb
 //export Java_io_sluice_jni_NativeLib_advanceWatermark
 func Java_io_sluice_jni_NativeLib_advanceWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, watermark C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "advanceWatermark")
-	p, err := handleOf[*plan.WindowPipeline](h)
+	p, err := handleOf[plan.EventTimePipeline](h)
 	if err == nil {
 		err = p.AdvanceWatermark(int64(watermark))
+	}
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	n, err := drain(env, p, outData, outOffsets)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(n)
+}
+
+//export Java_io_sluice_jni_NativeLib_prepareCheckpoint
+func Java_io_sluice_jni_NativeLib_prepareCheckpoint(env *C.JNIEnv, _ C.jclass, h C.jlong, outData, outOffsets C.jobject) C.jlong {
+	defer guard(env, "prepareCheckpoint")
+	p, err := handleOf[plan.EventTimePipeline](h)
+	if err == nil {
+		err = p.PrepareCheckpoint()
 	}
 	if err != nil {
 		throw(env, err.Error())

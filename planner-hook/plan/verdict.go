@@ -62,15 +62,16 @@ func judgeNode(n *IslandNode, typ string) []string {
 	var err error
 	switch typ {
 	case WindowAggregateType:
-		_, reasons, err = compileWindowAggregate(n)
+		_, reasons, err = compileWindowAggregate(n, onePhase)
+	case LocalWindowAggregateType:
+		_, reasons, err = compileWindowAggregate(n, localPhase)
+	case GlobalWindowAggregateType:
+		_, reasons, err = compileWindowAggregate(n, globalPhase)
 	case WatermarkAssignerType:
 		_, reasons, err = compileWatermarkAssigner(n)
 	case ExchangeType:
 		// Flink's own exchange: rows cross the network as BinaryRowData, routed by Flink.
 		return nil
-	case LocalWindowAggregateType, GlobalWindowAggregateType:
-		return []string{fmt.Sprintf("two-phase window aggregation (%s) is not supported natively yet; "+
-			"'table.optimizer.agg-phase-strategy' = 'ONE_PHASE' plans a single window aggregate", typ)}
 	default:
 		return []string{fmt.Sprintf("operator %s is not supported natively yet", displayType(typ))}
 	}

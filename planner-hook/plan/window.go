@@ -37,8 +37,10 @@ type windowAggJSON struct {
 		} `json:"window"`
 		TimeAttributeType  json.RawMessage `json:"timeAttributeType"`
 		TimeAttributeIndex int             `json:"timeAttributeIndex"`
+		SliceEnd           int             `json:"sliceEnd"`
 		IsRowtime          bool            `json:"isRowtime"`
 	} `json:"windowing"`
+	LocalAggInputRowType  json.RawMessage `json:"localAggInputRowType"`
 	NamedWindowProperties []struct {
 		Name     string `json:"name"`
 		Property struct {
@@ -79,10 +81,19 @@ type windowPlan struct {
 	outTypes []catalog.Type
 	spec     window.Spec // without the runtime's parallelism and key groups
 	keyCols  []int
-	timeCol  int
-	argCols  []int // per call, -1 for COUNT(*)
+	timeCol  int   // the time attribute, or for the global phase the slice end
+	argCols  []int // per call, -1 for COUNT(*); for the global phase, every accumulator field
 	props    []WindowProperty
 }
+
+// windowPhase says which of Flink's window aggregate nodes a plan is.
+type windowPhase int
+
+const (
+	onePhase windowPhase = iota
+	localPhase
+	globalPhase
+)
 
 var aggFuncs = map[string]window.FuncKind{
 	"COUNT": window.Count, "SUM": window.Sum, "MIN": window.Min, "MAX": window.Max, "AVG": window.Avg,
@@ -90,9 +101,9 @@ var aggFuncs = map[string]window.FuncKind{
 
 var internalName = regexp.MustCompile(`^\$(.+)\$\d+$`)
 
-// compileWindowAggregate decodes a one-phase window aggregation. Reasons say why it cannot run
-// natively; err reports malformed input.
-func compileWindowAggregate(n *IslandNode) (p *windowPlan, reasons []string, err error) {
+// compileWindowAggregate decodes a window aggregation node of the given phase. Reasons say why
+// it cannot run natively; err reports malformed input.
+func compileWindowAggregate(n *IslandNode, phase windowPhase) (p *windowPlan, reasons []string, err error) {
 	var j windowAggJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("window aggregate %s: %w", n.Name, err)
@@ -116,15 +127,19 @@ func compileWindowAggregate(n *IslandNode) (p *windowPlan, reasons []string, err
 		return p.inTypes[i], true
 	}
 	w := &j.Windowing
+	wantStrategy := "TimeAttribute"
+	if phase == globalPhase {
+		wantStrategy = "SliceAttached"
+	}
 	switch {
-	case w.Strategy != "TimeAttribute":
+	case w.Strategy != wantStrategy:
 		reasons = append(reasons, fmt.Sprintf("windowing strategy %s (a window TVF that is not directly aggregated) is not supported natively yet", w.Strategy))
 	case !w.IsRowtime:
 		reasons = append(reasons, "processing-time windows are not supported natively yet")
 	default:
-		t, ok := col(w.TimeAttributeIndex, "the time attribute")
-		if !ok {
-			return nil, nil, err
+		t, err := catalog.ParseType(w.TimeAttributeType)
+		if err != nil {
+			return nil, nil, fmt.Errorf("window aggregate %s time attribute type: %w", n.Name, err)
 		}
 		switch {
 		case t.Kind == catalog.TimestampLTZ:
@@ -133,6 +148,12 @@ func compileWindowAggregate(n *IslandNode) (p *windowPlan, reasons []string, err
 			reasons = append(reasons, fmt.Sprintf("time attribute of type %s is not supported natively", t))
 		}
 		p.timeCol = w.TimeAttributeIndex
+		if phase == globalPhase {
+			p.timeCol = w.SliceEnd
+		}
+		if _, ok := col(p.timeCol, "the time attribute"); !ok {
+			return nil, nil, err
+		}
 	}
 	if p.spec.Assigner, err = assignerOf(j.Windowing.Window.Type, w.Window.Size, w.Window.Slide, w.Window.MaxSize, w.Window.Step, w.Window.Offset); err != nil {
 		reasons = append(reasons, err.Error())
@@ -152,8 +173,19 @@ func compileWindowAggregate(n *IslandNode) (p *windowPlan, reasons []string, err
 		p.keyCols = append(p.keyCols, k)
 		p.spec.KeyTypes = append(p.spec.KeyTypes, t)
 	}
+	argTypes := p.inTypes
+	if phase == globalPhase {
+		// The calls' arguments refer to the local phase's input.
+		t, err := catalog.ParseType(j.LocalAggInputRowType)
+		if err != nil {
+			return nil, nil, fmt.Errorf("window aggregate %s local input type: %w", n.Name, err)
+		}
+		if _, argTypes, err = rowFields(t); err != nil {
+			return nil, nil, fmt.Errorf("window aggregate %s local input type: %w", n.Name, err)
+		}
+	}
 	for _, c := range j.AggCalls {
-		call, argCol, why, err := decodeAggCall(c, p.inTypes)
+		call, argCol, why, err := decodeAggCall(c, argTypes)
 		if err != nil {
 			return nil, nil, fmt.Errorf("window aggregate %s: %w", n.Name, err)
 		}
@@ -176,15 +208,60 @@ func compileWindowAggregate(n *IslandNode) (p *windowPlan, reasons []string, err
 			reasons = append(reasons, fmt.Sprintf("window property %s (%s) is not supported natively", np.Name, np.Property.Kind))
 		}
 	}
-	if want := len(p.keyCols) + len(j.AggCalls) + len(j.NamedWindowProperties); want != len(p.outTypes) {
-		return nil, nil, fmt.Errorf("window aggregate %s: output has %d fields, keys, aggregates and window properties make %d", n.Name, len(p.outTypes), want)
+	if len(reasons) > 0 {
+		return p, reasons, nil
 	}
-	if len(reasons) == 0 {
-		if _, err := window.New(p.runtimeSpec(128, 0, 127)); err != nil {
-			reasons = append(reasons, err.Error())
+	p.spec.Sliced = phase == globalPhase
+	local, err := window.NewLocal(p.spec)
+	if err != nil {
+		return p, []string{err.Error()}, nil
+	}
+	fields := local.FieldTypes()
+	switch phase {
+	case localPhase:
+		// Output: keys, every call's accumulator fields, the slice end.
+		want := append(append(append([]catalog.Type{}, p.spec.KeyTypes...), fields...), catalog.BigIntType(true))
+		if why := sameKinds("output", p.outTypes, want); why != "" {
+			return p, []string{why}, nil
+		}
+	case globalPhase:
+		// Input: keys, every call's accumulator fields, the slice end.
+		k := len(p.keyCols)
+		for i, kc := range p.keyCols {
+			if kc != i {
+				return p, []string{fmt.Sprintf("global grouping %v is not the leading fields of the partial aggregates", p.keyCols)}, nil
+			}
+		}
+		if why := sameKinds("input", p.inTypes, append(append(append([]catalog.Type{}, p.spec.KeyTypes...), fields...), catalog.BigIntType(true))); why != "" || p.timeCol != k+len(fields) {
+			return p, []string{fmt.Sprintf("partial aggregates of an unexpected layout %s", why)}, nil
+		}
+		p.argCols = p.argCols[:0]
+		for i := range fields {
+			p.argCols = append(p.argCols, k+i)
 		}
 	}
-	return p, reasons, nil
+	if phase != localPhase {
+		if want := len(p.keyCols) + len(j.AggCalls) + len(j.NamedWindowProperties); want != len(p.outTypes) {
+			return nil, nil, fmt.Errorf("window aggregate %s: output has %d fields, keys, aggregates and window properties make %d", n.Name, len(p.outTypes), want)
+		}
+		if _, err := window.New(p.runtimeSpec(128, 0, 127)); err != nil {
+			return p, []string{err.Error()}, nil
+		}
+	}
+	return p, nil, nil
+}
+
+// sameKinds compares row field types by kind and precision, ignoring nullability and names.
+func sameKinds(what string, got, want []catalog.Type) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%s has %d fields, expected %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if !got[i].WithNullable(true).Equal(want[i].WithNullable(true)) {
+			return fmt.Sprintf("%s field %d is %s, expected %s", what, i, got[i], want[i])
+		}
+	}
+	return ""
 }
 
 // runtimeSpec completes the spec with the subtask's key groups.

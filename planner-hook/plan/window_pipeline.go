@@ -51,7 +51,11 @@ func Open(data []byte) (Pipeline, error) {
 	case CalcType:
 		return OpenRowPipeline(data)
 	case WindowAggregateType:
-		return openWindowPipeline(is)
+		return openWindowPipeline(is, onePhase)
+	case GlobalWindowAggregateType:
+		return openWindowPipeline(is, globalPhase)
+	case LocalWindowAggregateType:
+		return openLocalWindowPipeline(is)
 	case WatermarkAssignerType:
 		return openWatermarkPipeline(is)
 	}
@@ -85,9 +89,19 @@ func intOption(is *Island, key string) (int, error) {
 	return n, nil
 }
 
-func openWindowPipeline(is *Island) (*WindowPipeline, error) {
+// EventTimePipeline is a pipeline driven by watermarks, with a buffer that Flink flushes before
+// checkpoint barriers.
+type EventTimePipeline interface {
+	Pipeline
+	// AdvanceWatermark moves event time; its output rows are the pipeline's Output.
+	AdvanceWatermark(wm int64) error
+	// PrepareCheckpoint flushes the buffer; its output rows (if any) are the pipeline's Output.
+	PrepareCheckpoint() error
+}
+
+func openWindowPipeline(is *Island, phase windowPhase) (*WindowPipeline, error) {
 	n := &is.Nodes[0]
-	p, reasons, err := compileWindowAggregate(n)
+	p, reasons, err := compileWindowAggregate(n, phase)
 	if err != nil {
 		return nil, err
 	}
@@ -109,53 +123,24 @@ func openWindowPipeline(is *Island) (*WindowPipeline, error) {
 	if wp.decoder, err = sourcerows.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
 		return nil, err
 	}
-	keyNames := make([]string, len(p.keyCols))
-	for i, k := range p.keyCols {
-		keyNames[i] = p.inNames[k]
-	}
-	if wp.keys, err = sourcerows.NewDecoder(keyNames, p.spec.KeyTypes, mem); err != nil {
+	if wp.keys, err = keyDecoder(p, mem); err != nil {
 		return nil, err
 	}
 	if wp.encoder, err = sinkrows.NewEncoder(p.outTypes); err != nil {
 		return nil, err
 	}
-	set := map[int]bool{p.timeCol: true}
-	for _, c := range append(append([]int{}, p.keyCols...), p.argCols...) {
-		if c >= 0 {
-			set[c] = true
-		}
-	}
-	wp.cols = sortedKeys(set)
+	wp.cols = p.inputColumns()
 	return wp, nil
 }
 
 // Process aggregates one batch of input rows.
 func (w *WindowPipeline) Process(data []byte, offsets []int32) error {
 	w.out, w.offsets = w.out[:0], w.offsets[:0]
-	n := len(offsets) - 1
-	if n < 0 {
-		return fmt.Errorf("window pipeline: no offsets")
-	}
-	starts, ends := offsets[:n], offsets[1:]
-	if err := w.decoder.Check(data, starts, ends); err != nil {
-		return err
-	}
-	b, err := decodeSparse(w.decoder, len(w.plan.inTypes), data, starts, ends, w.cols)
+	in, release, err := w.plan.input(w.decoder, data, offsets, w.cols)
 	if err != nil {
 		return err
 	}
-	defer b.release()
-	in := window.Input{Rowtime: b.cols[w.plan.timeCol]}
-	for _, k := range w.plan.keyCols {
-		in.Keys = append(in.Keys, b.cols[k])
-	}
-	for _, a := range w.plan.argCols {
-		var col arrow.Array
-		if a >= 0 {
-			col = b.cols[a]
-		}
-		in.Args = append(in.Args, col)
-	}
+	defer release()
 	return w.op.Process(in)
 }
 
@@ -196,26 +181,20 @@ func (w *WindowPipeline) AdvanceWatermark(wm int64) error {
 				vals[r] = f.Ends[r] - 1
 			}
 		}
-		a, err := timestampColumn(w.mem, t, vals)
+		a, err := int64Column(w.mem, t, vals)
 		if err != nil {
 			return err
 		}
 		owned = append(owned, a)
 		fields = append(fields, a)
 	}
-	w.offsets = append(w.offsets[:0], make([]int32, m+1)...)
-	if err := w.encoder.Layout(fields, m, w.offsets); err != nil {
-		return err
-	}
-	size := int(w.offsets[m])
-	if cap(w.out) < size {
-		w.out = make([]byte, size)
-	}
-	w.out = w.out[:size]
-	return w.encoder.Encode(fields, nil, m, w.offsets, w.out)
+	var encErr error
+	w.out, w.offsets, encErr = encodeRows(w.encoder, fields, m, w.out, w.offsets)
+	return encErr
 }
 
-func timestampColumn(mem memory.Allocator, t catalog.Type, vals []int64) (arrow.Array, error) {
+// int64Column builds a column of Flink type t (BIGINT or TIMESTAMP(3)) without nulls.
+func int64Column(mem memory.Allocator, t catalog.Type, vals []int64) (arrow.Array, error) {
 	dt, err := catalog.ArrowType(t)
 	if err != nil {
 		return nil, err
@@ -223,6 +202,13 @@ func timestampColumn(mem memory.Allocator, t catalog.Type, vals []int64) (arrow.
 	buf, out := column.NewValues[int64](mem, len(vals))
 	copy(out, vals)
 	return column.MakeArray(dt, len(vals), nil, buf), nil
+}
+
+// PrepareCheckpoint flushes the window buffer into state; it has no output.
+func (w *WindowPipeline) PrepareCheckpoint() error {
+	w.op.PrepareCheckpoint()
+	w.out, w.offsets = w.out[:0], w.offsets[:0]
+	return nil
 }
 
 // Output returns the rows of the windows fired by the last AdvanceWatermark.
@@ -244,6 +230,166 @@ func (w *WindowPipeline) Restore(kg int, blob []byte) error { return w.op.Restor
 
 // LateDropped counts late rows dropped so far.
 func (w *WindowPipeline) LateDropped() int64 { return w.op.LateDropped() }
+
+// LocalWindowPipeline runs the local phase of a two-phase window aggregation: partial
+// aggregates per key and slice come out when its buffer flushes.
+type LocalWindowPipeline struct {
+	plan    *windowPlan
+	op      *window.LocalOperator
+	mem     memory.Allocator
+	decoder *sourcerows.Decoder
+	keys    *sourcerows.Decoder
+	encoder *sinkrows.Encoder
+	cols    []int
+
+	out     []byte
+	offsets []int32
+}
+
+func openLocalWindowPipeline(is *Island) (*LocalWindowPipeline, error) {
+	n := &is.Nodes[0]
+	p, reasons, err := compileWindowAggregate(n, localPhase)
+	if err != nil {
+		return nil, err
+	}
+	if len(reasons) > 0 {
+		return nil, fmt.Errorf("local window pipeline: node %s is not supported: %v", n.Name, reasons)
+	}
+	op, err := window.NewLocal(p.spec)
+	if err != nil {
+		return nil, err
+	}
+	mem := bufpool.New()
+	lp := &LocalWindowPipeline{plan: p, op: op, mem: mem}
+	if lp.decoder, err = sourcerows.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
+		return nil, err
+	}
+	if lp.keys, err = keyDecoder(p, mem); err != nil {
+		return nil, err
+	}
+	if lp.encoder, err = sinkrows.NewEncoder(p.outTypes); err != nil {
+		return nil, err
+	}
+	lp.cols = p.inputColumns()
+	return lp, nil
+}
+
+// Process buffers one batch of input rows.
+func (l *LocalWindowPipeline) Process(data []byte, offsets []int32) error {
+	l.out, l.offsets = l.out[:0], l.offsets[:0]
+	in, release, err := l.plan.input(l.decoder, data, offsets, l.cols)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return l.op.Process(in)
+}
+
+// AdvanceWatermark flushes the buffer when the watermark calls for it.
+func (l *LocalWindowPipeline) AdvanceWatermark(wm int64) error {
+	l.op.AdvanceWatermark(wm)
+	return l.encodeOutput()
+}
+
+// PrepareCheckpoint flushes the buffer.
+func (l *LocalWindowPipeline) PrepareCheckpoint() error {
+	l.op.PrepareCheckpoint()
+	return l.encodeOutput()
+}
+
+func (l *LocalWindowPipeline) encodeOutput() error {
+	o, err := l.op.TakeOutput(l.mem)
+	if err != nil {
+		return err
+	}
+	defer o.Release()
+	m := o.Len()
+	keys, err := l.keys.Decode(o.KeyRows, o.KeyOffsets)
+	if err != nil {
+		return fmt.Errorf("local window pipeline: keys: %w", err)
+	}
+	defer keys.Release()
+	fields := append(append([]arrow.Array{}, keys.Columns()[:len(l.plan.keyCols)]...), o.Fields...)
+	ends, err := int64Column(l.mem, catalog.BigIntType(true), o.SliceEnds)
+	if err != nil {
+		return err
+	}
+	defer ends.Release()
+	fields = append(fields, ends)
+	var encErr error
+	l.out, l.offsets, encErr = encodeRows(l.encoder, fields, m, l.out, l.offsets)
+	return encErr
+}
+
+// Output returns the partial aggregates of the last flush.
+func (l *LocalWindowPipeline) Output() ([]byte, []int32, []int32) {
+	if len(l.offsets) == 0 {
+		return nil, []int32{0}, nil
+	}
+	return l.out, l.offsets, nil
+}
+
+// encodeRows encodes m rows of fields into out, reusing its buffers.
+func encodeRows(enc *sinkrows.Encoder, fields []arrow.Array, m int, out []byte, offsets []int32) ([]byte, []int32, error) {
+	offsets = append(offsets[:0], make([]int32, m+1)...)
+	if err := enc.Layout(fields, m, offsets); err != nil {
+		return out, offsets, err
+	}
+	size := int(offsets[m])
+	if cap(out) < size {
+		out = make([]byte, size)
+	}
+	out = out[:size]
+	return out, offsets, enc.Encode(fields, nil, m, offsets, out)
+}
+
+// keyDecoder decodes the key rows of a window plan.
+func keyDecoder(p *windowPlan, mem memory.Allocator) (*sourcerows.Decoder, error) {
+	names := make([]string, len(p.keyCols))
+	for i, k := range p.keyCols {
+		names[i] = p.inNames[k]
+	}
+	return sourcerows.NewDecoder(names, p.spec.KeyTypes, mem)
+}
+
+// inputColumns are the input columns a window plan reads.
+func (p *windowPlan) inputColumns() []int {
+	set := map[int]bool{p.timeCol: true}
+	for _, c := range append(append([]int{}, p.keyCols...), p.argCols...) {
+		if c >= 0 {
+			set[c] = true
+		}
+	}
+	return sortedKeys(set)
+}
+
+// input decodes a batch of rows into a window operator's input; release frees the columns.
+func (p *windowPlan) input(d *sourcerows.Decoder, data []byte, offsets []int32, cols []int) (window.Input, func(), error) {
+	n := len(offsets) - 1
+	if n < 0 {
+		return window.Input{}, nil, fmt.Errorf("window pipeline: no offsets")
+	}
+	starts, ends := offsets[:n], offsets[1:]
+	if err := d.Check(data, starts, ends); err != nil {
+		return window.Input{}, nil, err
+	}
+	b, err := decodeSparse(d, len(p.inTypes), data, starts, ends, cols)
+	if err != nil {
+		return window.Input{}, nil, err
+	}
+	in := window.Input{Rowtime: b.cols[p.timeCol]}
+	for _, k := range p.keyCols {
+		in.Keys = append(in.Keys, b.cols[k])
+	}
+	for _, a := range p.argCols {
+		var col arrow.Array
+		if a >= 0 {
+			col = b.cols[a]
+		}
+		in.Args = append(in.Args, col)
+	}
+	return in, b.release, nil
+}
 
 // watermarkAssignerJSON is StreamExecWatermarkAssigner's JSON.
 type watermarkAssignerJSON struct {

@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Native window aggregation against stock Flink (see {@link ParityHarness}): TUMBLE, HOP and
- * CUMULATE windows with offsets, out-of-order and late rows, null keys and null inputs.
+ * CUMULATE windows with offsets, in one phase and in Flink's default two phases (local and
+ * global), on out-of-order and late rows, null keys and null inputs.
  *
  * <p>Event times advance in whole seconds, so each rise of the watermark exceeds the auto
  * watermark interval and Flink emits it at once: watermarks fall between the same rows in both
@@ -79,6 +80,11 @@ class WindowAggregateParityTest {
                 .asMultiset();
     }
 
+    /** Flink's default plan for event-time windows: local and global aggregation. */
+    static ParityCase twoPhase(String name, String window, String keys, String aggs) {
+        return nativeCase(name + "-2phase", SCHEMA, rows(), query(window, keys, aggs)).asMultiset();
+    }
+
     static List<ParityCase> cases() {
         String tumble = "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND)";
         return List.of(
@@ -89,8 +95,12 @@ class WindowAggregateParityTest {
                 onePhase("two-keys", tumble, "k, i", "COUNT(*) AS c, SUM(v) AS sv"),
                 onePhase("no-count-star", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND, INTERVAL '9' SECOND)", "i", "MAX(v) AS mxv, SUM(d) AS sd"),
                 onePhase("tumble", tumble, "k", AGGS).withParallelism(2),
-                fallback("two-phase", SCHEMA, rows(), query(tumble, "k", "COUNT(*) AS c"), "two-phase window aggregation")
-                        .asMultiset(),
+                twoPhase("tumble", tumble, "k", AGGS),
+                twoPhase("tumble-offset", "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '2' SECOND)", "k", AGGS),
+                twoPhase("hop", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k", AGGS),
+                twoPhase("cumulate", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", "k", AGGS),
+                twoPhase("two-keys", tumble, "k, i", "COUNT(*) AS c, SUM(v) AS sv"),
+                twoPhase("tumble", tumble, "k", AGGS).withParallelism(2),
                 fallback("distinct", SCHEMA, rows(), query(tumble, "k", "COUNT(DISTINCT v) AS c"), "DISTINCT")
                         .with("table.optimizer.agg-phase-strategy", "ONE_PHASE")
                         .asMultiset());

@@ -113,10 +113,17 @@ public final class NativeLib {
     public static native void routeRows(byte[] spec, ByteBuffer inData, ByteBuffer inOffsets, int rows, ByteBuffer out);
 
     /**
-     * Advances a window pipeline's event time and writes the rows of the windows it fires, as
+     * Advances a window pipeline's event time and writes the rows it emits (fired windows, or
+     * the partial aggregates of a local phase), as
      * {@link #process} writes rows (the row offsets only; no selection).
      */
     public static native long advanceWatermark(long handle, long watermark, ByteBuffer outData, ByteBuffer outOffsets);
+
+    /**
+     * Flushes a window pipeline's buffer before a checkpoint barrier and writes the rows that
+     * the flush produces (the partial aggregates of a local phase; none otherwise).
+     */
+    public static native long prepareCheckpoint(long handle, ByteBuffer outData, ByteBuffer outOffsets);
 
     /** Sets a window pipeline's event time restored from a checkpoint. */
     public static native void initializeWatermark(long handle, long watermark);

@@ -11,9 +11,11 @@ import org.apache.flink.table.planner.plan.nodes.exec.serde.SerdeContext;
 import org.apache.flink.table.planner.plan.nodes.physical.FlinkPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalDataStreamScan;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalIntermediateTableScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacySink;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacyTableSourceScan;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalSink;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalTableSourceScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalValues;
@@ -219,6 +221,12 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         } else if (plan != null && rel instanceof StreamPhysicalWindowAggregate) {
             result = new StreamPhysicalSluiceWindowAggregate(
                     (StreamPhysicalWindowAggregate) result, result.getTraitSet(), result.getInput(0), plan);
+        } else if (plan != null && rel instanceof StreamPhysicalLocalWindowAggregate) {
+            result = new StreamPhysicalSluiceLocalWindowAggregate(
+                    (StreamPhysicalLocalWindowAggregate) result, result.getTraitSet(), result.getInput(0), plan);
+        } else if (plan != null && rel instanceof StreamPhysicalGlobalWindowAggregate) {
+            result = new StreamPhysicalSluiceGlobalWindowAggregate(
+                    (StreamPhysicalGlobalWindowAggregate) result, result.getTraitSet(), result.getInput(0), plan);
         } else if (plan != null && rel instanceof StreamPhysicalWatermarkAssigner) {
             result = new StreamPhysicalSluiceWatermarkAssigner(
                     (StreamPhysicalWatermarkAssigner) result, result.getTraitSet(), result.getInput(0), plan);

@@ -1,7 +1,6 @@
 package io.sluice.planner;
 
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
-import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.types.logical.RowType;
@@ -18,7 +17,7 @@ import static org.apache.flink.table.planner.utils.ShortcutUtils.unwrapTableConf
 /**
  * A Calc that runs natively. It is Flink's own {@code StreamPhysicalCalc} in every respect the
  * planner looks at (row type, traits, explain), except that it translates to {@link
- * StreamExecSluiceCalc}. Explain shows it as {@code SluiceCalc}.
+ * StreamExecSluice}. Explain shows it as {@code SluiceCalc}.
  */
 public class StreamPhysicalSluiceCalc extends StreamPhysicalCalc {
     private final byte[] islandJson;
@@ -41,12 +40,13 @@ public class StreamPhysicalSluiceCalc extends StreamPhysicalCalc {
 
     @Override
     public ExecNode<?> translateToExecNode() {
-        return new StreamExecSluiceCalc(
+        return new StreamExecSluice(
                 unwrapTableConfig(this),
+                StreamExecSluice.Kind.CALC,
                 islandJson,
                 (RowType) FlinkTypeFactory.toLogicalRowType(getInput().getRowType()),
                 (RowType) FlinkTypeFactory.toLogicalRowType(getRowType()),
-                InputProperty.DEFAULT,
+                null,
                 getRelDetailedDescription());
     }
 }

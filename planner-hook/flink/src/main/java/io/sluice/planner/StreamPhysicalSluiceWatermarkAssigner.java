@@ -2,7 +2,6 @@ package io.sluice.planner;
 
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
-import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWatermarkAssigner;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -18,7 +17,7 @@ import static org.apache.flink.table.planner.utils.ShortcutUtils.unwrapTableConf
 /**
  * A watermark assigner whose expression runs natively: Flink's {@code
  * StreamPhysicalWatermarkAssigner} for the planner, translated to {@link
- * StreamExecSluiceWatermarkAssigner}. Explain shows it as {@code SluiceWatermarkAssigner}.
+ * StreamExecSluice}. Explain shows it as {@code SluiceWatermarkAssigner}.
  */
 public class StreamPhysicalSluiceWatermarkAssigner extends StreamPhysicalWatermarkAssigner {
     private final byte[] islandJson;
@@ -36,12 +35,13 @@ public class StreamPhysicalSluiceWatermarkAssigner extends StreamPhysicalWaterma
 
     @Override
     public ExecNode<?> translateToExecNode() {
-        return new StreamExecSluiceWatermarkAssigner(
+        return new StreamExecSluice(
                 unwrapTableConfig(this),
+                StreamExecSluice.Kind.WATERMARK_ASSIGNER,
                 islandJson,
                 (RowType) FlinkTypeFactory.toLogicalRowType(getInput().getRowType()),
                 (RowType) FlinkTypeFactory.toLogicalRowType(getRowType()),
-                InputProperty.DEFAULT,
+                null,
                 getRelDetailedDescription());
     }
 }

@@ -2,7 +2,6 @@ package io.sluice.planner;
 
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
-import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -15,7 +14,7 @@ import static org.apache.flink.table.planner.utils.ShortcutUtils.unwrapTableConf
 
 /**
  * A window aggregation that runs natively: Flink's {@code StreamPhysicalWindowAggregate} for the
- * planner, translated to {@link StreamExecSluiceWindowAggregate}. Explain shows it as
+ * planner, translated to {@link StreamExecSluice}. Explain shows it as
  * {@code SluiceWindowAggregate}.
  */
 public class StreamPhysicalSluiceWindowAggregate extends StreamPhysicalWindowAggregate {
@@ -33,13 +32,13 @@ public class StreamPhysicalSluiceWindowAggregate extends StreamPhysicalWindowAgg
 
     @Override
     public ExecNode<?> translateToExecNode() {
-        return new StreamExecSluiceWindowAggregate(
+        return new StreamExecSluice(
                 unwrapTableConfig(this),
+                StreamExecSluice.Kind.WINDOW_AGGREGATE,
                 islandJson,
-                grouping(),
                 (RowType) FlinkTypeFactory.toLogicalRowType(getInput().getRowType()),
                 (RowType) FlinkTypeFactory.toLogicalRowType(getRowType()),
-                InputProperty.DEFAULT,
+                grouping(),
                 getRelDetailedDescription());
     }
 }

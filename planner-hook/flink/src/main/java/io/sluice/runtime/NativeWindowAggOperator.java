@@ -204,6 +204,7 @@ public class NativeWindowAggOperator extends AbstractStreamOperator<RowData>
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         flush();
+        out.accept(handle, NativeLib.prepareCheckpoint(handle, out.data(), out.offsets()));
         super.prepareSnapshotPreBarrier(checkpointId);
     }
 
