@@ -50,10 +50,10 @@ demo: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.cli.Demo
 
-## bench: the Calc benchmark; writes docs/benchmarks.md.
+## bench: the window and Calc benchmarks, stock Flink vs Sluice; writes docs/benchmarks.md.
 bench: $(NATIVE)
 	$(MVN) -q test-compile
-	bin/sluice-java io.sluice.bench.CalcBenchmark docs/benchmarks.md
+	bin/sluice-java io.sluice.bench.Benchmarks docs/benchmarks.md
 
 clean:
 	rm -rf build planner-hook/flink/target

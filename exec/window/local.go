@@ -115,12 +115,7 @@ func (l *LocalOperator) Process(in Input) error {
 		l.pendingKeys = append(l.pendingKeys, key...)
 		l.minPending = min(l.minPending, end)
 	}
-	for _, arg := range in.Args {
-		if arg != nil {
-			arg.Retain()
-		}
-		batch.args = append(batch.args, arg)
-	}
+	batch.retain(in)
 	l.pending = append(l.pending, batch)
 	return nil
 }
@@ -179,10 +174,9 @@ func (l *LocalOperator) flush() {
 			}
 			rowGroups[p.row] = g
 		}
-		for i, acc := range l.accs {
-			acc.accumulate(b.args[i], rowGroups)
-		}
-		releaseAll(b.args)
+		var scratch []int32
+		b.accumulate(l.accs, rowGroups, &scratch)
+		b.release()
 	}
 	l.out.groups = append(l.out.groups, groups...)
 	l.pending = l.pending[:0]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -38,6 +39,9 @@ type Input struct {
 	// Args holds each call's argument column (nil for COUNT(*)), or for a Sliced spec every
 	// call's accumulator fields in order.
 	Args []arrow.Array
+	// Filters holds each call's FILTER (WHERE ...) column (BOOLEAN; a row counts where it is
+	// true), nil for a call without filter or for a Sliced spec (partials are filtered already).
+	Filters []arrow.Array
 }
 
 // Fired is the output of windows that fired: one row per window and key.
@@ -109,8 +113,8 @@ type Operator struct {
 	minPending  int64 // the earliest target slice in the buffer (MaxInt64 when empty)
 
 	// Per-batch scratch.
-	kgs, rowGroups []int32
-	slices         []int64
+	kgs, rowGroups, filtered []int32
+	slices                   []int64
 
 	// Output pending since the last TakeFired.
 	outKeys    []byte
@@ -258,12 +262,7 @@ func (o *Operator) Process(in Input) error {
 	if len(batch.rows) == 0 {
 		return nil
 	}
-	for _, arg := range in.Args {
-		if arg != nil {
-			arg.Retain()
-		}
-		batch.args = append(batch.args, arg)
-	}
+	batch.retain(in)
 	o.pending = append(o.pending, batch)
 	return nil
 }
@@ -271,9 +270,57 @@ func (o *Operator) Process(in Input) error {
 // pendingBatch is a batch of rows in the window buffer: the aggregates' argument columns and,
 // per buffered row, its key and target slice.
 type pendingBatch struct {
-	n    int
-	args []arrow.Array
-	rows []pendingRow
+	n       int
+	args    []arrow.Array
+	filters []arrow.Array
+	rows    []pendingRow
+}
+
+// retain keeps the input's argument and filter columns until the batch is flushed.
+func (b *pendingBatch) retain(in Input) {
+	for _, a := range in.Args {
+		if a != nil {
+			a.Retain()
+		}
+	}
+	for _, f := range in.Filters {
+		if f != nil {
+			f.Retain()
+		}
+	}
+	b.args, b.filters = in.Args, in.Filters
+}
+
+func (b *pendingBatch) release() {
+	releaseAll(b.args)
+	releaseAll(b.filters)
+}
+
+// accumulate adds the batch's rows to groups (row r to groups[r]) for every call, each call
+// counting only the rows its filter keeps; scratch holds the filtered groups.
+func (b *pendingBatch) accumulate(accs []accumulator, groups []int32, scratch *[]int32) {
+	for i, acc := range accs {
+		g := groups
+		if i < len(b.filters) && b.filters[i] != nil {
+			*scratch = filterGroups((*scratch)[:0], groups, b.filters[i])
+			g = *scratch
+		}
+		acc.accumulate(b.args[i], g)
+	}
+}
+
+// filterGroups copies groups with -1 for the rows whose filter is not true.
+func filterGroups(dst, groups []int32, filter arrow.Array) []int32 {
+	dst = append(dst, groups...)
+	bits, off := column.ValidBits(filter)
+	vals := filter.Data().Buffers()[1].Bytes()
+	voff := filter.Data().Offset()
+	for r := range dst {
+		if !column.Valid(bits, off, r) || !bitutil.BitIsSet(vals, voff+r) {
+			dst[r] = -1
+		}
+	}
+	return dst
 }
 
 type pendingRow struct {
@@ -304,14 +351,8 @@ func (o *Operator) flush() {
 				o.register(ks, p.target)
 			}
 		}
-		for i, acc := range o.accs {
-			acc.accumulate(b.args[i], groups)
-		}
-		for _, a := range b.args {
-			if a != nil {
-				a.Release()
-			}
-		}
+		b.accumulate(o.accs, groups, &o.filtered)
+		b.release()
 	}
 	o.pending = o.pending[:0]
 	o.pendingKeys = o.pendingKeys[:0]
@@ -352,7 +393,7 @@ func (o *Operator) flushPartials() {
 			groups[p.row] = g
 		}
 		o.mergeFields(b.args, groups)
-		releaseAll(b.args)
+		b.release()
 	}
 	for _, p := range order {
 		o.merge(o.sliceGroup(p.ks, p.target), p.g)

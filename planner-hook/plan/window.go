@@ -83,7 +83,10 @@ type windowPlan struct {
 	keyCols  []int
 	timeCol  int   // the time attribute, or for the global phase the slice end
 	argCols  []int // per call, -1 for COUNT(*); for the global phase, every accumulator field
-	props    []WindowProperty
+	// filterCols holds each call's FILTER column, -1 for none (always -1 in the global phase,
+	// whose partial aggregates are filtered already).
+	filterCols []int
+	props      []WindowProperty
 }
 
 // windowPhase says which of Flink's window aggregate nodes a plan is.
@@ -193,8 +196,20 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase) (p *windowPlan, re
 			reasons = append(reasons, why)
 			continue
 		}
+		filterCol := -1
+		if c.FilterArg >= 0 && phase != globalPhase {
+			t, ok := col(c.FilterArg, "a FILTER clause")
+			if !ok {
+				return nil, nil, err
+			}
+			if t.Kind != catalog.Boolean {
+				return nil, nil, fmt.Errorf("window aggregate %s: FILTER column %d is %s, not BOOLEAN", n.Name, c.FilterArg, t)
+			}
+			filterCol = c.FilterArg
+		}
 		p.spec.Calls = append(p.spec.Calls, call)
 		p.argCols = append(p.argCols, argCol)
+		p.filterCols = append(p.filterCols, filterCol)
 	}
 	for _, np := range j.NamedWindowProperties {
 		switch np.Property.Kind {
@@ -290,8 +305,6 @@ func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, arg
 		return call, 0, fmt.Sprintf("%s: aggregate function %s is not supported natively yet", label, name), nil
 	case c.Distinct:
 		return call, 0, fmt.Sprintf("%s: DISTINCT aggregates are not supported natively yet", label), nil
-	case c.FilterArg >= 0:
-		return call, 0, fmt.Sprintf("%s: FILTER clauses are not supported natively yet", label), nil
 	case c.Approximate || c.IgnoreNulls:
 		return call, 0, fmt.Sprintf("%s: approximate or IGNORE NULLS aggregates are not supported natively", label), nil
 	}

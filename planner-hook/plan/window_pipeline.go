@@ -355,7 +355,7 @@ func keyDecoder(p *windowPlan, mem memory.Allocator) (*sourcerows.Decoder, error
 // inputColumns are the input columns a window plan reads.
 func (p *windowPlan) inputColumns() []int {
 	set := map[int]bool{p.timeCol: true}
-	for _, c := range append(append([]int{}, p.keyCols...), p.argCols...) {
+	for _, c := range append(append(append([]int{}, p.keyCols...), p.argCols...), p.filterCols...) {
 		if c >= 0 {
 			set[c] = true
 		}
@@ -387,6 +387,16 @@ func (p *windowPlan) input(d *sourcerows.Decoder, data []byte, offsets []int32, 
 			col = b.cols[a]
 		}
 		in.Args = append(in.Args, col)
+	}
+	if p.spec.Sliced {
+		return in, b.release, nil
+	}
+	for _, f := range p.filterCols {
+		var col arrow.Array
+		if f >= 0 {
+			col = b.cols[f]
+		}
+		in.Filters = append(in.Filters, col)
 	}
 	return in, b.release, nil
 }

@@ -69,6 +69,10 @@ class WindowAggregateParityTest {
     static final String AGGS = "COUNT(*) AS c, COUNT(v) AS cv, SUM(v) AS sv, MIN(v) AS mnv, MAX(v) AS mxv, AVG(v) AS av, "
             + "SUM(d) AS sd, AVG(d) AS ad, MIN(d) AS mnd, MAX(d) AS mxd, SUM(i) AS si, AVG(i) AS ai, MAX(i) AS mxi";
 
+    static final String FILTERED = "COUNT(*) AS c, COUNT(*) FILTER (WHERE v > 0) AS cpos, "
+            + "SUM(v) FILTER (WHERE i IS NOT NULL AND d < 1) AS sv, AVG(d) FILTER (WHERE k <> 'a') AS ad, "
+            + "MAX(i) FILTER (WHERE v IS NULL) AS mxi";
+
     static String query(String window, String keys, String aggs) {
         return "SELECT " + keys + ", window_start, window_end, window_time, " + aggs
                 + " FROM TABLE(" + window + ") GROUP BY " + keys + ", window_start, window_end, window_time";
@@ -101,6 +105,8 @@ class WindowAggregateParityTest {
                 twoPhase("cumulate", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", "k", AGGS),
                 twoPhase("two-keys", tumble, "k, i", "COUNT(*) AS c, SUM(v) AS sv"),
                 twoPhase("tumble", tumble, "k", AGGS).withParallelism(2),
+                onePhase("filter", tumble, "k", FILTERED),
+                twoPhase("filter", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k", FILTERED),
                 fallback("distinct", SCHEMA, rows(), query(tumble, "k", "COUNT(DISTINCT v) AS c"), "DISTINCT")
                         .with("table.optimizer.agg-phase-strategy", "ONE_PHASE")
                         .asMultiset());

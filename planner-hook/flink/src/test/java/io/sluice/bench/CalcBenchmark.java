@@ -2,19 +2,14 @@ package io.sluice.bench;
 
 import io.sluice.cli.TimedRun;
 
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code make bench}: a Calc-heavy query over generated rows on stock Flink and on Sluice, at
- * parallelism 1 and 2, three runs each; writes the medians and ratios to docs/benchmarks.md.
- * The Sluice runs must be native: a fallback fails the benchmark.
+ * The Calc benchmark: a Calc-heavy query over generated rows on stock Flink and on Sluice, at
+ * parallelism 1 and 2, {@link #RUNS} runs each (medians).
  */
 public final class CalcBenchmark {
     static final long ROWS = Long.getLong("sluice.bench.rows", 10_000_000L);
@@ -49,8 +44,8 @@ public final class CalcBenchmark {
         return sorted.get(sorted.size() / 2).rowsPerSecond();
     }
 
-    public static void main(String[] args) throws Exception {
-        Path out = Path.of(args.length > 0 ? args[0] : "docs/benchmarks.md");
+    /** Runs the Calc benchmark and returns its section of docs/benchmarks.md. */
+    static String section() throws Exception {
         String script = script(ROWS);
         List<Row> rows = new ArrayList<>();
         for (int p : new int[] {1, 2}) {
@@ -58,29 +53,13 @@ public final class CalcBenchmark {
             List<TimedRun.Result> sluice = new ArrayList<>();
             for (int r = 0; r < RUNS; r++) {
                 flink.add(SLUICE_ONLY ? new TimedRun.Result(false, false, null, 1, 1) : TimedRun.run(script, false, p, ROWS));
-                TimedRun.Result s = TimedRun.run(script, true, p, ROWS);
-                if (!s.nativePlan()) {
-                    System.err.println("Sluice run is not native:\n" + s.verdict());
-                    System.exit(1);
-                }
-                sluice.add(s);
-                System.out.printf(Locale.ROOT, "p=%d run %d: flink %.0f rows/s, sluice %.0f rows/s%n",
-                        p, r + 1, flink.get(r).rowsPerSecond(), s.rowsPerSecond());
+                sluice.add(Benchmarks.nativeRun(script, p, ROWS));
+                System.out.printf(Locale.ROOT, "calc p=%d run %d: flink %.0f rows/s, sluice %.0f rows/s%n",
+                        p, r + 1, flink.get(r).rowsPerSecond(), sluice.get(r).rowsPerSecond());
             }
             rows.add(new Row(p, median(flink), median(sluice)));
         }
-        write(out, script, rows);
-        System.out.println("wrote " + out);
-        System.exit(0);
-    }
-
-    static void write(Path out, String script, List<Row> rows) throws IOException {
         StringBuilder md = new StringBuilder();
-        md.append("# Benchmarks\n\n");
-        md.append("Written by `make bench` (planner-hook/flink/src/test/java/io/sluice/bench). Each row: the same job on\n");
-        md.append("stock Flink and on Sluice, in one run of the benchmark on one machine, median of ")
-                .append(RUNS).append(" runs; throughput is rows read / the job's net runtime.\n");
-        md.append("Every Sluice run is asserted native (a fallback fails the benchmark).\n\n");
         md.append("## Calc: generated rows → filter + projections → blackhole\n\n");
         md.append("Row edges at both ends (BinaryRowData → Arrow → BinaryRowData): this is the floor that columnar\n");
         md.append("sources and sinks raise. ").append(String.format(Locale.ROOT, "%,d", ROWS)).append(" rows.\n\n");
@@ -90,25 +69,6 @@ public final class CalcBenchmark {
                     r.parallelism(), r.flink(), r.sluice(), r.sluice() / r.flink()));
         }
         md.append("\n```sql\n").append(script.strip()).append("\n```\n\n");
-        md.append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
-                .append(Runtime.getRuntime().maxMemory() / (1 << 20)).append(" MiB max heap, ")
-                .append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
-                .append(", ").append(cpuModel()).append(". Flink 2.2.1 MiniCluster, JVM args ")
-                .append(ManagementFactory.getRuntimeMXBean().getInputArguments()).append(".\n");
-        Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, md.toString());
-    }
-
-    static String cpuModel() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException e) {
-            // not Linux: leave the model out
-        }
-        return "unknown CPU";
+        return md.toString();
     }
 }
