@@ -107,8 +107,8 @@ func Java_io_sluice_jni_NativeLib_open(env *C.JNIEnv, _ C.jclass, planJSON C.jby
 	return C.jlong(cgo.NewHandle(p))
 }
 
-func pipelineOf(h C.jlong) (plan.Pipeline, error) {
-	return handleOf[plan.Pipeline](h)
+func pipelineOf(h C.jlong) (*plan.ChainPipeline, error) {
+	return handleOf[*plan.ChainPipeline](h)
 }
 
 // handleOf returns the native object behind a handle, checked to be a T.
@@ -179,7 +179,11 @@ func drain(env *C.JNIEnv, p plan.Pipeline, outData, outOffsets C.jobject) (int64
 	copy(data, out)
 	copy(o, offsets)
 	copy(o[m+1:], sel)
-	return int64(m), nil
+	markers := 0
+	if c, ok := p.(*plan.ChainPipeline); ok {
+		markers = len(c.Markers())
+	}
+	return int64(m) | int64(markers)<<32, nil
 }
 
 //export Java_io_sluice_jni_NativeLib_outputShape
@@ -244,56 +248,31 @@ func Java_io_sluice_jni_NativeLib_routeRows(env *C.JNIEnv, _ C.jclass, spec C.jb
 //export Java_io_sluice_jni_NativeLib_advanceWatermark
 func Java_io_sluice_jni_NativeLib_advanceWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, watermark C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "advanceWatermark")
-	p, err := handleOf[plan.EventTimePipeline](h)
-	if err == nil {
-		err = p.AdvanceWatermark(int64(watermark))
-	}
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	n, err := drain(env, p, outData, outOffsets)
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	return C.jlong(n)
+	return chainCall(env, h, outData, outOffsets, func(p *plan.ChainPipeline) error { return p.AdvanceWatermark(int64(watermark)) })
 }
 
 //export Java_io_sluice_jni_NativeLib_prepareCheckpoint
 func Java_io_sluice_jni_NativeLib_prepareCheckpoint(env *C.JNIEnv, _ C.jclass, h C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "prepareCheckpoint")
-	p, err := handleOf[plan.EventTimePipeline](h)
-	if err == nil {
-		err = p.PrepareCheckpoint()
-	}
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	n, err := drain(env, p, outData, outOffsets)
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	return C.jlong(n)
+	return chainCall(env, h, outData, outOffsets, (*plan.ChainPipeline).PrepareCheckpoint)
 }
 
 //export Java_io_sluice_jni_NativeLib_initializeWatermark
 func Java_io_sluice_jni_NativeLib_initializeWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, watermark C.jlong) {
 	defer guard(env, "initializeWatermark")
-	p, err := handleOf[*plan.WindowPipeline](h)
+	p, err := pipelineOf(h)
+	if err == nil {
+		err = p.InitializeWatermark(int64(watermark))
+	}
 	if err != nil {
 		throw(env, err.Error())
-		return
 	}
-	p.InitializeWatermark(int64(watermark))
 }
 
 //export Java_io_sluice_jni_NativeLib_snapshotKeyGroup
 func Java_io_sluice_jni_NativeLib_snapshotKeyGroup(env *C.JNIEnv, _ C.jclass, h C.jlong, kg C.jint) C.jbyteArray {
 	defer guard(env, "snapshotKeyGroup")
-	p, err := handleOf[*plan.WindowPipeline](h)
+	p, err := pipelineOf(h)
 	var blob []byte
 	if err == nil {
 		blob, err = p.Snapshot(int(kg))
@@ -311,7 +290,7 @@ func Java_io_sluice_jni_NativeLib_snapshotKeyGroup(env *C.JNIEnv, _ C.jclass, h 
 //export Java_io_sluice_jni_NativeLib_restoreKeyGroup
 func Java_io_sluice_jni_NativeLib_restoreKeyGroup(env *C.JNIEnv, _ C.jclass, h C.jlong, kg C.jint, blob C.jbyteArray) {
 	defer guard(env, "restoreKeyGroup")
-	p, err := handleOf[*plan.WindowPipeline](h)
+	p, err := pipelineOf(h)
 	if err == nil {
 		err = p.Restore(int(kg), goBytes(env, blob))
 	}
@@ -323,7 +302,7 @@ func Java_io_sluice_jni_NativeLib_restoreKeyGroup(env *C.JNIEnv, _ C.jclass, h C
 //export Java_io_sluice_jni_NativeLib_lateRowsDropped
 func Java_io_sluice_jni_NativeLib_lateRowsDropped(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
 	defer guard(env, "lateRowsDropped")
-	p, err := handleOf[*plan.WindowPipeline](h)
+	p, err := pipelineOf(h)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -331,31 +310,53 @@ func Java_io_sluice_jni_NativeLib_lateRowsDropped(env *C.JNIEnv, _ C.jclass, h C
 	return C.jlong(p.LateDropped())
 }
 
-//export Java_io_sluice_jni_NativeLib_watermarks
-func Java_io_sluice_jni_NativeLib_watermarks(env *C.JNIEnv, _ C.jclass, h C.jlong, inData, inOffsets C.jobject, rows C.jint, out C.jobject) {
-	defer guard(env, "watermarks")
-	err := func() error {
-		p, err := handleOf[*plan.WatermarkPipeline](h)
-		if err != nil {
-			return err
-		}
-		if err := process(env, p, inData, inOffsets, int(rows)); err != nil {
-			return err
-		}
-		dst, err := directBuffer(env, out)
-		if err != nil {
-			return fmt.Errorf("output: %w", err)
-		}
-		marks := p.Watermarks()
-		if len(dst) < 8*len(marks) {
-			return fmt.Errorf("output holds %d bytes, %d watermarks need %d", len(dst), len(marks), 8*len(marks))
-		}
-		copy(unsafe.Slice((*int64)(unsafe.Pointer(&dst[0])), len(marks)), marks)
-		return nil
-	}()
+//export Java_io_sluice_jni_NativeLib_emitPeriodicWatermark
+func Java_io_sluice_jni_NativeLib_emitPeriodicWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, outData, outOffsets C.jobject) C.jlong {
+	defer guard(env, "emitPeriodicWatermark")
+	return chainCall(env, h, outData, outOffsets, (*plan.ChainPipeline).EmitPeriodicWatermark)
+}
+
+//export Java_io_sluice_jni_NativeLib_markers
+func Java_io_sluice_jni_NativeLib_markers(env *C.JNIEnv, _ C.jclass, h C.jlong, out C.jobject) C.jint {
+	defer guard(env, "markers")
+	p, err := pipelineOf(h)
 	if err != nil {
 		throw(env, err.Error())
+		return 0
 	}
+	dst, err := directBuffer(env, out)
+	if err != nil {
+		throw(env, "markers: "+err.Error())
+		return 0
+	}
+	ms := p.Markers()
+	if len(dst) < 16*len(ms) {
+		throw(env, fmt.Sprintf("markers: %d bytes for %d watermarks", len(dst), len(ms)))
+		return 0
+	}
+	longs := unsafe.Slice((*int64)(unsafe.Pointer(&dst[0])), 2*len(ms))
+	for i, m := range ms {
+		longs[2*i], longs[2*i+1] = int64(m.Pos), m.Watermark
+	}
+	return C.jint(len(ms))
+}
+
+// chainCall runs one call of a chain that produces output, then drains it.
+func chainCall(env *C.JNIEnv, h C.jlong, outData, outOffsets C.jobject, call func(*plan.ChainPipeline) error) C.jlong {
+	p, err := pipelineOf(h)
+	if err == nil {
+		err = call(p)
+	}
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	n, err := drain(env, p, outData, outOffsets)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(n)
 }
 
 //export Java_io_sluice_jni_NativeLib_close

@@ -35,6 +35,10 @@ func OpenRowPipeline(data []byte) (*RowPipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newRowPipeline(is)
+}
+
+func newRowPipeline(is *Island) (*RowPipeline, error) {
 	if len(is.Nodes) != 1 {
 		return nil, fmt.Errorf("row pipeline: %d nodes, only single-node islands are built yet", len(is.Nodes))
 	}

@@ -34,22 +34,25 @@ type Pipeline interface {
 	Output() (data []byte, offsets []int32, selection []int32)
 }
 
-// Open compiles a single-node island into its pipeline.
-func Open(data []byte) (Pipeline, error) {
+// Open compiles an island (one node, or a chain of nodes between two exchanges) into the
+// pipeline that one Flink operator runs.
+func Open(data []byte) (*ChainPipeline, error) {
 	is, err := Decode(data)
 	if err != nil {
 		return nil, err
 	}
-	if len(is.Nodes) != 1 {
-		return nil, fmt.Errorf("pipeline: %d nodes, only single-node islands are built yet", len(is.Nodes))
-	}
+	return openChain(is)
+}
+
+// openStage compiles a single-node island.
+func openStage(is *Island) (Pipeline, error) {
 	h, err := is.Nodes[0].Header()
 	if err != nil {
 		return nil, err
 	}
 	switch h.Type {
 	case CalcType:
-		return OpenRowPipeline(data)
+		return newRowPipeline(is)
 	case WindowAggregateType:
 		return openWindowPipeline(is, onePhase)
 	case GlobalWindowAggregateType:

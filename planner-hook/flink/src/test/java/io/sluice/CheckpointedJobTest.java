@@ -1,6 +1,6 @@
 package io.sluice;
 
-import io.sluice.runtime.NativeCalcOperator;
+import io.sluice.runtime.NativeChainOperator;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
@@ -52,10 +52,10 @@ class CheckpointedJobTest {
         assertNull(flink.failure());
         StreamTableEnvironment tEnv = env(c, true);
         assertTrue(Sluice.verdict(tEnv, c.query()).isNative());
-        long before = NativeCalcOperator.BATCHES_PROCESSED.get();
+        long before = NativeChainOperator.batches();
         ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
         assertNull(sluice.failure());
-        long batches = NativeCalcOperator.BATCHES_PROCESSED.get() - before;
+        long batches = NativeChainOperator.batches() - before;
         assertTrue(batches >= 5, "a ~1 s stream with 50 ms checkpoints must be cut into many batches, got " + batches);
         assertEquals(800, flink.rows().size());
         assertEquals(flink.rows(), sluice.rows());

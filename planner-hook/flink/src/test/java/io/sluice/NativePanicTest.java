@@ -1,7 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeException;
-import io.sluice.runtime.NativeCalcOperator;
+import io.sluice.runtime.NativeChainOperator;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
@@ -82,10 +82,10 @@ class NativePanicTest {
         assertNull(flink.failure());
 
         StreamTableEnvironment tEnv = sluiceEnv(c, true);
-        long opened = NativeCalcOperator.PIPELINES_OPENED.get();
+        long opened = NativeChainOperator.PIPELINES_OPENED.get();
         ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
         assertNull(sluice.failure(), () -> "the job should recover: " + sluice.failure());
-        assertTrue(NativeCalcOperator.PIPELINES_OPENED.get() - opened >= 2,
+        assertTrue(NativeChainOperator.PIPELINES_OPENED.get() - opened >= 2,
                 "the native operator should have been opened again by the restart");
         // The collect sink is exactly-once with checkpoints: the same rows, each once.
         assertEquals(flink.rows(), sluice.rows());

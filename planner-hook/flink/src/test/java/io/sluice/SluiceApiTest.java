@@ -42,7 +42,7 @@ class SluiceApiTest {
     void explainShowsTheNativeNodeAndTheVerdict() {
         StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
         String explain = Sluice.explain(tEnv, CASE.query());
-        assertTrue(explain.contains("SluiceCalc("), explain);
+        assertTrue(explain.contains("SluiceChain("), explain);
         assertTrue(explain.contains("NATIVE: the island runs in Sluice"), explain);
     }
 
@@ -50,7 +50,7 @@ class SluiceApiTest {
     void explainNamesEveryFallbackReason() {
         StreamTableEnvironment tEnv = ParityHarness.newEnv(CASE, true);
         String explain = Sluice.explain(tEnv, "SELECT EXP(i), CAST(CAST(i AS DOUBLE) AS STRING) FROM t");
-        assertFalse(explain.contains("SluiceCalc("), explain);
+        assertFalse(explain.contains("SluiceChain("), explain);
         assertTrue(explain.contains("FALLBACK"), explain);
         assertTrue(explain.contains("function EXP is not supported natively yet"), explain);
         assertTrue(explain.contains("Double.toString"), explain);
@@ -75,7 +75,7 @@ class SluiceApiTest {
         assertTrue(plan.contains("SLUICE_FALLBACK"), plan);
         assertTrue(plan.contains("function EXP is not supported natively yet"), plan);
         String nativePlan = tEnv.executeSql("EXPLAIN INSERT INTO snk SELECT i + 1 FROM t").collect().next().getField(0).toString();
-        assertTrue(nativePlan.contains("SluiceCalc(") && !nativePlan.contains("SLUICE_FALLBACK"), nativePlan);
+        assertTrue(nativePlan.contains("SluiceChain(") && !nativePlan.contains("SLUICE_FALLBACK"), nativePlan);
     }
 
     @Test
@@ -127,7 +127,7 @@ class SluiceApiTest {
                 """);
         String[] explain = run("sql", "-f", script.toString(), "--explain");
         assertEquals("0", explain[0], explain[2]);
-        assertTrue(explain[1].contains("SluiceCalc(") && explain[1].contains("NATIVE"), explain[1]);
+        assertTrue(explain[1].contains("SluiceChain(") && explain[1].contains("NATIVE"), explain[1]);
         String[] vanilla = run("sql", "-f", script.toString(), "--explain", "--vanilla");
         assertTrue(vanilla[1].contains("Sluice is not installed"), vanilla[1]);
         String[] exec = run("sql", "-f", script.toString(), "--parallelism", "2");

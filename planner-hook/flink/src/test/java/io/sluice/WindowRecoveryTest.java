@@ -1,7 +1,7 @@
 package io.sluice;
 
 import io.sluice.planner.Verdict;
-import io.sluice.runtime.NativeWindowAggOperator;
+import io.sluice.runtime.NativeChainOperator;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
@@ -63,13 +63,13 @@ class WindowRecoveryTest {
         Verdict verdict = Sluice.verdict(tEnv, c.query());
         assertTrue(verdict.isNative(), verdict::toString);
 
-        long opened = NativeWindowAggOperator.PIPELINES_OPENED.get();
-        long restored = NativeWindowAggOperator.KEY_GROUPS_RESTORED.get();
+        long opened = NativeChainOperator.PIPELINES_OPENED.get();
+        long restored = NativeChainOperator.KEY_GROUPS_RESTORED.get();
         ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
         assertNull(sluice.failure(), () -> "the job should recover: " + sluice.failure());
-        assertTrue(NativeWindowAggOperator.PIPELINES_OPENED.get() - opened >= 4,
+        assertTrue(NativeChainOperator.PIPELINES_OPENED.get() - opened >= 4,
                 "three failures should have restarted the native window operator three times");
-        assertTrue(NativeWindowAggOperator.KEY_GROUPS_RESTORED.get() > restored,
+        assertTrue(NativeChainOperator.KEY_GROUPS_RESTORED.get() > restored,
                 "restarts should have restored native state from checkpoints");
         assertEquals(sorted(flink.rows()), sorted(sluice.rows()));
     }

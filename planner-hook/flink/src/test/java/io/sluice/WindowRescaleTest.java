@@ -1,6 +1,6 @@
 package io.sluice;
 
-import io.sluice.runtime.NativeWindowAggOperator;
+import io.sluice.runtime.NativeChainOperator;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.RowsSinkFactory;
 import io.sluice.testing.RowsTableFactory;
@@ -61,13 +61,13 @@ class WindowRescaleTest {
         assertEquals(null, expected.failure());
 
         String sink = "rescale-" + UUID.randomUUID();
-        long restored = NativeWindowAggOperator.KEY_GROUPS_RESTORED.get();
+        long restored = NativeChainOperator.KEY_GROUPS_RESTORED.get();
         String savepoint = runAndStop(env(2, maxParallelism, null, true, data, sink), savepoints);
         savepoint = runAndStop(env(3, maxParallelism, savepoint, true, data, sink), savepoints);
         TableResult last = insert(env(1, maxParallelism, savepoint, true, data, sink));
         last.await();
 
-        assertTrue(NativeWindowAggOperator.KEY_GROUPS_RESTORED.get() > restored, "no native state was restored");
+        assertTrue(NativeChainOperator.KEY_GROUPS_RESTORED.get() > restored, "no native state was restored");
         assertEquals(WindowRecoveryTest.sorted(expected.rows()), WindowRecoveryTest.sorted(RowsSinkFactory.rows(sink)));
     }
 

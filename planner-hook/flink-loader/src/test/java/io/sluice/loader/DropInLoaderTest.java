@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -47,8 +46,8 @@ class DropInLoaderTest {
 
     static long nativeBatches() throws Exception {
         // The runtime operator is loaded by Flink's own class loader (owner-first in the planner's).
-        Class<?> op = Class.forName("io.sluice.runtime.NativeCalcOperator");
-        return ((AtomicLong) op.getField("BATCHES_PROCESSED").get(null)).get();
+        Class<?> op = Class.forName("io.sluice.runtime.NativeChainOperator");
+        return (long) op.getMethod("batches").invoke(null);
     }
 
     @Test
@@ -56,7 +55,7 @@ class DropInLoaderTest {
         assertNull(PlannerModule.getInstance().sluiceInactiveReason());
         TableEnvironment sluice = env(true);
         String explain = sluice.explainSql(QUERY);
-        assertTrue(explain.contains("SluiceCalc("), explain);
+        assertTrue(explain.contains("SluiceChain("), explain);
 
         List<Row> flink = run(env(false));
         long before = nativeBatches();
@@ -70,8 +69,8 @@ class DropInLoaderTest {
     void theRuntimeClassesExistOnceInTheJvm() throws Exception {
         ClassLoader planner = PlannerModule.getInstance().getSubmoduleClassLoader();
         assertEquals(Class.forName("io.sluice.jni.NativeLib"), planner.loadClass("io.sluice.jni.NativeLib"));
-        assertEquals(Class.forName("io.sluice.runtime.NativeCalcOperator"),
-                planner.loadClass("io.sluice.runtime.NativeCalcOperator"));
+        assertEquals(Class.forName("io.sluice.runtime.NativeChainOperator"),
+                planner.loadClass("io.sluice.runtime.NativeChainOperator"));
         assertNotNull(planner.loadClass("io.sluice.planner.SluiceProgram"));
     }
 

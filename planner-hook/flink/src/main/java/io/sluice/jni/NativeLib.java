@@ -138,10 +138,17 @@ public final class NativeLib {
     public static native long lateRowsDropped(long handle);
 
     /**
-     * Evaluates a watermark assigner's expression on a batch of rows; {@code out} receives one
-     * long per row (Long.MIN_VALUE where the expression is null).
+     * Emits a chain's periodic watermark (its watermark assigner's current watermark, if it
+     * advanced) and writes the rows it produces, as {@link #advanceWatermark}.
      */
-    public static native void watermarks(long handle, ByteBuffer inData, ByteBuffer inOffsets, int rows, ByteBuffer out);
+    public static native long emitPeriodicWatermark(long handle, ByteBuffer outData, ByteBuffer outOffsets);
+
+    /**
+     * Writes the watermarks of the last call as pairs of longs (the number of output rows before
+     * the watermark, the watermark) and returns their number. Calls that write rows return the
+     * number of watermarks in the high 32 bits of their result.
+     */
+    public static native int markers(long handle, ByteBuffer out);
 
     /** Releases a native object. */
     public static native void close(long handle);

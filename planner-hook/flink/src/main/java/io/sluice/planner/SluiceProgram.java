@@ -2,6 +2,7 @@ package io.sluice.planner;
 
 import io.sluice.SluiceOptions;
 import io.sluice.jni.NativeLib;
+import io.sluice.runtime.ChainShape;
 
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
@@ -11,6 +12,8 @@ import org.apache.flink.table.planner.plan.nodes.exec.serde.SerdeContext;
 import org.apache.flink.table.planner.plan.nodes.physical.FlinkPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalDataStreamScan;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalExchange;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalIntermediateTableScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacySink;
@@ -94,11 +97,100 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return annotateFallback(root, verdict);
         }
         LOG.info("Sluice: island of {} node(s) runs natively", island.size());
-        Map<RelNode, byte[]> plans = new IdentityHashMap<>();
-        for (RelNode rel : island) {
-            plans.put(rel, IslandPlan.toJson(serde, List.of(entryOf.get(rel)), options));
+        Map<RelNode, List<RelNode>> chains = chains(root, island);
+        return replace(root, chains, serde, entryOf, options, new IdentityHashMap<>());
+    }
+
+    /** True for the nodes that must start a chain: they read from an exchange in Flink's plans. */
+    private static boolean startsChain(RelNode rel) {
+        return rel instanceof StreamPhysicalWatermarkAssigner
+                || rel instanceof StreamPhysicalWindowAggregate
+                || rel instanceof StreamPhysicalGlobalWindowAggregate;
+    }
+
+    /**
+     * Groups the island's nodes into chains: maximal runs of single-input nodes that Flink would
+     * chain, cut at exchanges, at nodes with several consumers and before nodes that start a
+     * chain. Returns each node's chain (the same list object for all of a chain's members).
+     */
+    static Map<RelNode, List<RelNode>> chains(RelNode root, List<RelNode> island) {
+        Map<RelNode, Integer> consumers = new IdentityHashMap<>();
+        countConsumers(root, consumers, new IdentityHashMap<>());
+        Map<RelNode, Boolean> inIsland = new IdentityHashMap<>();
+        island.forEach(r -> inIsland.put(r, Boolean.TRUE));
+        Map<RelNode, List<RelNode>> chainOf = new IdentityHashMap<>();
+        for (RelNode rel : island) { // island is in data-flow order
+            if (rel instanceof StreamPhysicalExchange) {
+                continue;
+            }
+            RelNode in = rel.getInputs().size() == 1 ? rel.getInput(0) : null;
+            boolean joins = in != null
+                    && !startsChain(rel)
+                    && chainOf.containsKey(in)
+                    && consumers.getOrDefault(in, 0) == 1;
+            List<RelNode> chain = joins ? chainOf.get(in) : new ArrayList<>();
+            chain.add(rel);
+            chainOf.put(rel, chain);
         }
-        return replace(root, plans, new IdentityHashMap<>());
+        return chainOf;
+    }
+
+    private static void countConsumers(RelNode rel, Map<RelNode, Integer> consumers, Map<RelNode, Boolean> seen) {
+        for (RelNode in : rel.getInputs()) {
+            consumers.merge(in, 1, Integer::sum);
+            if (seen.put(in, Boolean.TRUE) == null) {
+                countConsumers(in, consumers, seen);
+            }
+        }
+    }
+
+    /** The exec-node type of an island node, as in its plan JSON. */
+    private static String nodeType(RelNode rel) {
+        if (rel instanceof StreamPhysicalCalc) {
+            return "stream-exec-calc_1";
+        } else if (rel instanceof StreamPhysicalWatermarkAssigner) {
+            return "stream-exec-watermark-assigner_1";
+        } else if (rel instanceof StreamPhysicalWindowAggregate) {
+            return "stream-exec-window-aggregate_1";
+        } else if (rel instanceof StreamPhysicalLocalWindowAggregate) {
+            return "stream-exec-local-window-aggregate_1";
+        } else if (rel instanceof StreamPhysicalGlobalWindowAggregate) {
+            return "stream-exec-global-window-aggregate_1";
+        }
+        return rel.getRelTypeName();
+    }
+
+    /** The native chain that replaces a chain of island nodes. */
+    private static RelNode chainRel(
+            List<RelNode> chain, RelNode input, SerdeContext serde, Map<RelNode, IslandPlan.Entry> entryOf,
+            Map<String, String> options) {
+        RelNode bottom = chain.get(0);
+        RelNode top = chain.get(chain.size() - 1);
+        List<IslandPlan.Entry> entries = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        List<String> descriptions = new ArrayList<>();
+        boolean rowMapping = true;
+        boolean requireWatermark = false;
+        for (RelNode rel : chain) {
+            entries.add(entryOf.get(rel));
+            types.add(nodeType(rel));
+            descriptions.add(((FlinkPhysicalRel) rel).getRelDetailedDescription());
+            rowMapping &= rel instanceof StreamPhysicalCalc || rel instanceof StreamPhysicalWatermarkAssigner;
+            requireWatermark |= rel instanceof StreamPhysicalRel && ((StreamPhysicalRel) rel).requireWatermark();
+        }
+        int[] stateKeys = null;
+        if (bottom instanceof StreamPhysicalWindowAggregate) {
+            stateKeys = ((StreamPhysicalWindowAggregate) bottom).grouping();
+        } else if (bottom instanceof StreamPhysicalGlobalWindowAggregate) {
+            // The partial aggregates lead with the grouping keys.
+            stateKeys = java.util.stream.IntStream.range(0, ((StreamPhysicalGlobalWindowAggregate) bottom).grouping().length)
+                    .toArray();
+        }
+        ChainShape shape = new ChainShape(
+                types, bottom instanceof StreamPhysicalWatermarkAssigner, stateKeys != null, rowMapping, 0);
+        return new StreamPhysicalSluiceChain(
+                top.getCluster(), top.getTraitSet(), input, top.getRowType(),
+                IslandPlan.toJson(serde, entries, options), shape, stateKeys, descriptions, requireWatermark);
     }
 
     /** Name of the hint that carries fallback reasons into EXPLAIN's optimized physical plan. */
@@ -200,36 +292,28 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         return new Verdict(v.path("supported").asBoolean() && reasons.isEmpty(), nodes, reasons);
     }
 
-    private static RelNode replace(RelNode rel, Map<RelNode, byte[]> plans, Map<RelNode, RelNode> done) {
+    private static RelNode replace(
+            RelNode rel, Map<RelNode, List<RelNode>> chains, SerdeContext serde, Map<RelNode, IslandPlan.Entry> entryOf,
+            Map<String, String> options, Map<RelNode, RelNode> done) {
         RelNode memo = done.get(rel);
         if (memo != null) {
             return memo;
         }
-        List<RelNode> inputs = new ArrayList<>();
-        boolean changed = false;
-        for (RelNode in : rel.getInputs()) {
-            RelNode n = replace(in, plans, done);
-            changed |= n != in;
-            inputs.add(n);
-        }
-        RelNode result = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
-        byte[] plan = plans.get(rel);
-        if (plan != null && rel instanceof StreamPhysicalCalc) {
-            StreamPhysicalCalc calc = (StreamPhysicalCalc) result;
-            result = new StreamPhysicalSluiceCalc(
-                    calc.getCluster(), calc.getTraitSet(), calc.getInput(), calc.getProgram(), calc.getRowType(), plan);
-        } else if (plan != null && rel instanceof StreamPhysicalWindowAggregate) {
-            result = new StreamPhysicalSluiceWindowAggregate(
-                    (StreamPhysicalWindowAggregate) result, result.getTraitSet(), result.getInput(0), plan);
-        } else if (plan != null && rel instanceof StreamPhysicalLocalWindowAggregate) {
-            result = new StreamPhysicalSluiceLocalWindowAggregate(
-                    (StreamPhysicalLocalWindowAggregate) result, result.getTraitSet(), result.getInput(0), plan);
-        } else if (plan != null && rel instanceof StreamPhysicalGlobalWindowAggregate) {
-            result = new StreamPhysicalSluiceGlobalWindowAggregate(
-                    (StreamPhysicalGlobalWindowAggregate) result, result.getTraitSet(), result.getInput(0), plan);
-        } else if (plan != null && rel instanceof StreamPhysicalWatermarkAssigner) {
-            result = new StreamPhysicalSluiceWatermarkAssigner(
-                    (StreamPhysicalWatermarkAssigner) result, result.getTraitSet(), result.getInput(0), plan);
+        List<RelNode> chain = chains.get(rel);
+        RelNode result;
+        if (chain != null) {
+            // rel is the last node of its chain (earlier members are reached only through it).
+            RelNode input = replace(chain.get(0).getInput(0), chains, serde, entryOf, options, done);
+            result = chainRel(chain, input, serde, entryOf, options);
+        } else {
+            List<RelNode> inputs = new ArrayList<>();
+            boolean changed = false;
+            for (RelNode in : rel.getInputs()) {
+                RelNode n = replace(in, chains, serde, entryOf, options, done);
+                changed |= n != in;
+                inputs.add(n);
+            }
+            result = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
         }
         done.put(rel, result);
         return result;

@@ -20,6 +20,7 @@ final class OutputRows {
     private MemorySegment segment;
     private ByteBuffer segmentBuffer;
     private int rows;
+    private int markers;
 
     OutputRows(int arity, int batchRows) {
         this.data = InputBatch.direct(64 * 1024);
@@ -36,9 +37,9 @@ final class OutputRows {
     }
 
     /**
-     * Takes the result of a native call that wrote rows: a row count, or -(bytes needed) when
-     * the data buffer was too small, in which case the pending output is drained into a larger
-     * one. Returns the row count.
+     * Takes the result of a native call that wrote rows: the row count (with the number of
+     * watermarks in the high 32 bits), or -1 when a buffer was too small, in which case the
+     * pending output is drained into larger ones. Returns the row count.
      */
     int accept(long handle, long result) {
         if (result < 0) {
@@ -54,10 +55,16 @@ final class OutputRows {
             result = NativeLib.drain(handle, data, offsets);
         }
         rows = (int) result;
+        markers = (int) (result >>> 32);
         if (rows > 0) {
             wrap(data);
         }
         return rows;
+    }
+
+    /** The number of watermarks the last accepted call produced. */
+    int markers() {
+        return markers;
     }
 
     /** Points the reused row at output row i and returns it. */

@@ -2,8 +2,7 @@ package io.sluice.testing;
 
 import io.sluice.Sluice;
 import io.sluice.planner.Verdict;
-import io.sluice.runtime.NativeCalcOperator;
-import io.sluice.runtime.NativeWindowAggOperator;
+import io.sluice.runtime.NativeChainOperator;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -59,7 +58,7 @@ public final class ParityHarness {
 
     /** Batches run by native operators in this JVM so far. */
     public static long nativeBatches() {
-        return NativeCalcOperator.BATCHES_PROCESSED.get() + NativeWindowAggOperator.BATCHES_PROCESSED.get();
+        return NativeChainOperator.batches();
     }
 
     static void compare(String name, Outcome flink, Outcome sluice, boolean unordered) {

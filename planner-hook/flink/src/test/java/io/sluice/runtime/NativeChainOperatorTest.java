@@ -19,11 +19,11 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Batch boundaries of the native Calc operator: rows are flushed when the batch is full, before a
+ * Batch boundaries of a native chain (a Calc): rows are flushed when the batch is full, before a
  * watermark is forwarded, before a checkpoint barrier and at end of input; record timestamps and
  * RowKinds survive; watermarks pass through unchanged and in order.
  */
-class NativeCalcOperatorTest {
+class NativeChainOperatorTest {
     static final RowType TYPE = RowType.of(new IntType());
 
     /** SELECT a + 1 FROM t WHERE a > 0, as Flink's exec-node JSON. */
@@ -39,8 +39,10 @@ class NativeCalcOperatorTest {
     }
 
     static OneInputStreamOperatorTestHarness<RowData, RowData> harness(int batchRows, long maxDelay) throws Exception {
-        NativeCalcOperator op =
-                new NativeCalcOperator(ISLAND.getBytes(StandardCharsets.UTF_8), TYPE, TYPE, batchRows, maxDelay, 0, 0);
+        NativeChainOperator op = new NativeChainOperator(
+                ISLAND.getBytes(StandardCharsets.UTF_8), TYPE, TYPE,
+                new ChainShape(java.util.List.of("stream-exec-calc_1"), false, false, true, 0),
+                batchRows, maxDelay, 0, 0, 0);
         OneInputStreamOperatorTestHarness<RowData, RowData> h = new OneInputStreamOperatorTestHarness<>(op);
         h.setup(new RowDataSerializer(TYPE));
         h.open();

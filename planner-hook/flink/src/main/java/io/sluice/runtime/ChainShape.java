@@ -1,0 +1,18 @@
+package io.sluice.runtime;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * What a native operator's chain is made of, as far as the Java side cares: whether it starts
+ * with a watermark assigner (then watermark emission and idleness follow Flink's
+ * WatermarkAssignerOperator), whether it starts with a keyed window aggregation (then it has raw
+ * keyed state and a watermark in union list state), and whether every output row comes from one
+ * input row (then output rows keep their input rows' timestamps).
+ *
+ * @param nodeTypes the exec-node types of the chain, in data-flow order
+ * @param idleTimeout the watermark assigner's idle timeout in ms (0: none)
+ */
+public record ChainShape(
+        List<String> nodeTypes, boolean watermarkAssigner, boolean keyed, boolean rowMapping, long idleTimeout)
+        implements Serializable {}

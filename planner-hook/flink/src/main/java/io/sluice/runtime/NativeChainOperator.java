@@ -1,0 +1,420 @@
+package io.sluice.runtime;
+
+import io.sluice.jni.NativeLib;
+
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.core.memory.DataInputViewStreamWrapper;
+import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
+import org.apache.flink.runtime.state.KeyGroupRange;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
+import org.apache.flink.runtime.state.KeyedStateCheckpointOutputStream;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.util.PausableRelativeClock;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The Flink operator of a native chain: the island nodes between two exchanges (or edges), run
+ * in Go one batch at a time (one JNI call per batch for the whole chain).
+ *
+ * <p>Row edge in: records are buffered as BinaryRowData bytes and flushed on size ({@code
+ * sluice.batch.rows}), after {@code sluice.batch.max-delay}, before a watermark, before a
+ * checkpoint barrier and at the end of input. Row edge out: the chain's output rows, wrapped
+ * without per-field work, interleaved with the watermarks the chain emits.
+ *
+ * <p>A chain that starts with a watermark assigner emits watermarks as Flink's
+ * WatermarkAssignerOperator does (on jumps larger than the auto watermark interval, inside Go,
+ * between the rows that cause them; periodically on processing time; idleness here). A chain
+ * that starts with a keyed window aggregation keeps its state in Go, written into Flink's
+ * checkpoints as raw keyed state (one blob per key group) and restored from them, with its
+ * event time in union list state, as Flink's WindowAggOperator.
+ */
+public class NativeChainOperator extends AbstractStreamOperator<RowData>
+        implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput,
+                org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback {
+    private static final long serialVersionUID = 1L;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** Batches processed natively in this JVM, per exec-node type (tests use it to prove native execution). */
+    public static final Map<String, AtomicLong> BATCHES = new ConcurrentHashMap<>();
+
+    /** Native pipelines opened in this JVM (tests use it to observe restarts). */
+    public static final AtomicLong PIPELINES_OPENED = new AtomicLong();
+
+    /** Key groups restored with state in this JVM (tests use it to prove restores happened). */
+    public static final AtomicLong KEY_GROUPS_RESTORED = new AtomicLong();
+
+    /** Batches processed natively so far by chains holding a node of the given exec-node type. */
+    public static long batches(String nodeType) {
+        AtomicLong n = BATCHES.get(nodeType);
+        return n == null ? 0 : n.get();
+    }
+
+    /** Batches processed natively so far by every chain. */
+    public static long batches() {
+        return batches("*");
+    }
+
+    private final byte[] islandJson;
+    private final RowType inputType;
+    private final RowType outputType;
+    private final ChainShape shape;
+    private final int batchRows;
+    private final long maxDelayMillis;
+    private final long nativeMemoryLimit;
+    private final int debugFailAfterBatches;
+    private final int debugFailAttempts;
+
+    private transient long handle;
+    private transient InputBatch in;
+    private transient OutputRows out;
+    private transient ByteBuffer markers;
+    private transient StreamRecord<RowData> reuse;
+    private transient long batches;
+    private transient AtomicLong[] counters;
+
+    // Keyed chains: the event time kept in union list state.
+    private transient ListState<Long> watermarkState;
+    private transient long currentWatermark;
+    private transient KeyGroupRange keyGroups;
+
+    // Watermark-assigner chains: periodic emission and idleness, as WatermarkAssignerOperator.
+    private transient long watermarkInterval;
+    private transient long timerInterval;
+    private transient long lastPeriodicEmit;
+    private transient long timeSinceLastIdleCheck;
+    private transient long processedElements;
+    private transient long lastIdleCheckProcessedElements;
+    private transient WatermarkStatus currentStatus;
+    private transient PausableRelativeClock inputActivityClock;
+
+    public NativeChainOperator(
+            byte[] islandJson,
+            RowType inputType,
+            RowType outputType,
+            ChainShape shape,
+            int batchRows,
+            long maxDelayMillis,
+            long nativeMemoryLimit,
+            int debugFailAfterBatches,
+            int debugFailAttempts) {
+        if (batchRows < 1) {
+            throw new IllegalArgumentException("sluice.batch.rows must be at least 1, got " + batchRows);
+        }
+        this.islandJson = islandJson;
+        this.inputType = inputType;
+        this.outputType = outputType;
+        this.shape = shape;
+        this.batchRows = batchRows;
+        this.maxDelayMillis = maxDelayMillis;
+        this.nativeMemoryLimit = nativeMemoryLimit;
+        this.debugFailAfterBatches = debugFailAfterBatches;
+        this.debugFailAttempts = debugFailAttempts;
+    }
+
+    @Override
+    protected boolean isUsingCustomRawKeyedState() {
+        return shape.keyed();
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        currentWatermark = Long.MIN_VALUE;
+        if (shape.keyed()) {
+            watermarkState = context.getOperatorStateStore()
+                    .getUnionListState(new ListStateDescriptor<>("watermark", LongSerializer.INSTANCE));
+            if (context.isRestored()) {
+                long min = Long.MAX_VALUE;
+                for (Long w : watermarkState.get()) {
+                    min = Math.min(min, w);
+                }
+                if (min != Long.MAX_VALUE) {
+                    currentWatermark = min;
+                }
+            }
+        }
+        openNative();
+        if (shape.keyed() && context.isRestored()) {
+            for (KeyGroupStatePartitionStreamProvider p : context.getRawKeyedStateInputs()) {
+                try (InputStream stream = p.getStream()) {
+                    DataInputViewStreamWrapper view = new DataInputViewStreamWrapper(stream);
+                    int length = view.readInt();
+                    if (length > 0) {
+                        byte[] blob = new byte[length];
+                        view.readFully(blob);
+                        NativeLib.restoreKeyGroup(handle, p.getKeyGroupId(), blob);
+                        KEY_GROUPS_RESTORED.incrementAndGet();
+                    }
+                }
+            }
+            if (currentWatermark != Long.MIN_VALUE) {
+                NativeLib.initializeWatermark(handle, currentWatermark);
+            }
+        }
+    }
+
+    private void openNative() throws Exception {
+        NativeLib.ensureLoaded();
+        NativeLib.configureMemoryLimit(nativeMemoryLimit);
+        ObjectNode plan = (ObjectNode) MAPPER.readTree(islandJson);
+        ObjectNode options = plan.has("options") ? (ObjectNode) plan.get("options") : plan.putObject("options");
+        if (shape.keyed()) {
+            TaskInfo task = getRuntimeContext().getTaskInfo();
+            int maxParallelism = task.getMaxNumberOfParallelSubtasks();
+            keyGroups = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                    maxParallelism, task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
+            options.put("sluice.runtime.max-parallelism", String.valueOf(maxParallelism));
+            options.put("sluice.runtime.key-group-start", String.valueOf(keyGroups.getStartKeyGroup()));
+            options.put("sluice.runtime.key-group-end", String.valueOf(keyGroups.getEndKeyGroup()));
+            getMetricGroup().gauge("numLateRecordsDropped", () -> handle == 0 ? 0L : NativeLib.lateRowsDropped(handle));
+        }
+        watermarkInterval = getExecutionConfig().getAutoWatermarkInterval();
+        options.put("sluice.runtime.auto-watermark-interval", String.valueOf(watermarkInterval));
+        handle = NativeLib.open(MAPPER.writeValueAsBytes(plan));
+        PIPELINES_OPENED.incrementAndGet();
+        in = new InputBatch(inputType, batchRows);
+        out = new OutputRows(outputType.getFieldCount(), batchRows);
+        markers = InputBatch.direct(16 * 64);
+        reuse = new StreamRecord<>(null);
+        counters = new AtomicLong[shape.nodeTypes().size() + 1];
+        counters[0] = BATCHES.computeIfAbsent("*", k -> new AtomicLong());
+        for (int i = 0; i < shape.nodeTypes().size(); i++) {
+            counters[i + 1] = BATCHES.computeIfAbsent(shape.nodeTypes().get(i), k -> new AtomicLong());
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        if (shape.watermarkAssigner()) {
+            currentStatus = WatermarkStatus.ACTIVE;
+            lastIdleCheckProcessedElements = -1;
+            inputActivityClock = new PausableRelativeClock(getProcessingTimeService().getClock());
+            getContainingTask().getEnvironment().getMetricGroup().getIOMetricGroup()
+                    .registerBackPressureListener(inputActivityClock);
+            long now = getProcessingTimeService().getCurrentProcessingTime();
+            lastPeriodicEmit = now;
+            timeSinceLastIdleCheck = now;
+            if (watermarkInterval > 0 || shape.idleTimeout() > 0) {
+                timerInterval = timerInterval(watermarkInterval, shape.idleTimeout());
+                getProcessingTimeService().registerTimer(now + timerInterval, this);
+            }
+        }
+    }
+
+    /** Flink's WatermarkAssignerOperator#calculateProcessingTimeTimerInterval. */
+    static long timerInterval(long watermarkInterval, long idleTimeout) {
+        if (watermarkInterval <= 0) {
+            return idleTimeout;
+        }
+        if (idleTimeout <= 0) {
+            return watermarkInterval;
+        }
+        long smaller = Math.min(watermarkInterval, idleTimeout);
+        long larger = Math.max(watermarkInterval, idleTimeout);
+        return Math.max(smaller * 5 < larger ? smaller : smaller / 5, 1);
+    }
+
+    @Override
+    public void processElement(StreamRecord<RowData> element) throws Exception {
+        if (shape.watermarkAssigner()) {
+            processedElements++;
+            if (shape.idleTimeout() > 0 && currentStatus.equals(WatermarkStatus.IDLE)) {
+                emitWatermarkStatus(WatermarkStatus.ACTIVE);
+            }
+        }
+        if (in.add(element)) {
+            flush();
+        } else if (in.rows() == 1 && maxDelayMillis > 0) {
+            // Bound the latency of a partly filled batch. A timer that fires after its batch was
+            // flushed only flushes the next batch early.
+            ProcessingTimeService time = getProcessingTimeService();
+            time.registerTimer(time.getCurrentProcessingTime() + maxDelayMillis, t -> flush());
+        }
+    }
+
+    /** Runs the buffered rows through the chain and emits what comes out. */
+    private void flush() {
+        int rows = in.rows();
+        if (rows == 0) {
+            return;
+        }
+        in.seal();
+        for (AtomicLong c : counters) {
+            c.incrementAndGet();
+        }
+        batches++;
+        int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+        if (debugFailAfterBatches > 0 && batches == debugFailAfterBatches && attempt < Math.max(1, debugFailAttempts)) {
+            if (attempt % 2 == 0) {
+                NativeLib.debugPanic();
+            }
+            throw new IllegalStateException("sluice.debug.fail-attempts: injected failure in attempt " + attempt);
+        }
+        emit(NativeLib.process(handle, in.data(), in.offsets(), rows, out.data(), out.offsets()), true);
+        in.clear();
+    }
+
+    /**
+     * Emits the result of a native call: its rows, with the watermarks it produced between them.
+     * Rows of a row-mapping chain keep their input rows' timestamps when fromInput.
+     */
+    private void emit(long result, boolean fromInput) {
+        int rows = out.accept(handle, result);
+        int count = out.markers();
+        if (count > 0 && markers.capacity() < 16 * count) {
+            markers = InputBatch.direct(16 * count);
+        }
+        if (count > 0) {
+            NativeLib.markers(handle, markers);
+        }
+        int next = 0;
+        for (int i = 0; i <= rows; i++) {
+            while (next < count && markers.getLong(16 * next) == i) {
+                emitWatermark(markers.getLong(16 * next + 8));
+                next++;
+            }
+            if (i == rows) {
+                break;
+            }
+            if (fromInput && shape.rowMapping() && in.hasTimestamp(out.source(i))) {
+                reuse.replace(out.row(i), in.timestamp(out.source(i)));
+            } else {
+                reuse.replace(out.row(i));
+                reuse.eraseTimestamp();
+            }
+            output.collect(reuse);
+        }
+    }
+
+    private void emitWatermark(long watermark) {
+        currentWatermark = Math.max(currentWatermark, watermark);
+        try {
+            super.processWatermark(new Watermark(watermark));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot forward watermark " + watermark, e);
+        }
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        flush();
+        emit(NativeLib.advanceWatermark(handle, mark.getTimestamp(), out.data(), out.offsets()), false);
+    }
+
+    @Override
+    public void onProcessingTime(long timestamp) throws Exception {
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        long inputActivityNow = inputActivityClock.relativeTimeMillis();
+        if (watermarkInterval > 0 && lastPeriodicEmit + watermarkInterval <= now) {
+            lastPeriodicEmit = now;
+            flush();
+            emit(NativeLib.emitPeriodicWatermark(handle, out.data(), out.offsets()), false);
+        }
+        if (processedElements != lastIdleCheckProcessedElements) {
+            timeSinceLastIdleCheck = inputActivityNow;
+            lastIdleCheckProcessedElements = processedElements;
+        }
+        if (shape.idleTimeout() > 0
+                && currentStatus.equals(WatermarkStatus.ACTIVE)
+                && timeSinceLastIdleCheck + shape.idleTimeout() <= inputActivityNow) {
+            emitWatermarkStatus(WatermarkStatus.IDLE);
+        }
+        getProcessingTimeService().registerTimer(now + timerInterval, this);
+    }
+
+    @Override
+    public void processWatermarkStatus(WatermarkStatus status) throws Exception {
+        flush();
+        if (shape.watermarkAssigner()) {
+            emitWatermarkStatus(status);
+        } else {
+            super.processWatermarkStatus(status);
+        }
+    }
+
+    private void emitWatermarkStatus(WatermarkStatus status) {
+        currentStatus = status;
+        output.emitWatermarkStatus(status);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        flush();
+        emit(NativeLib.prepareCheckpoint(handle, out.data(), out.offsets()), false);
+        super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        if (!shape.keyed()) {
+            return;
+        }
+        watermarkState.update(Collections.singletonList(currentWatermark));
+        KeyedStateCheckpointOutputStream stream = context.getRawKeyedOperatorStateOutput();
+        DataOutputViewStreamWrapper view = new DataOutputViewStreamWrapper(stream);
+        // Every key group of the range gets an entry (length 0 when it holds no state), so that
+        // each restored stream starts at its own group.
+        for (int kg = keyGroups.getStartKeyGroup(); kg <= keyGroups.getEndKeyGroup(); kg++) {
+            byte[] blob = NativeLib.snapshotKeyGroup(handle, kg);
+            stream.startNewKeyGroup(kg);
+            if (blob == null) {
+                view.writeInt(0);
+            } else {
+                view.writeInt(blob.length);
+                view.write(blob);
+            }
+        }
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        flush();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        flush();
+        if (shape.watermarkAssigner()) {
+            processWatermark(Watermark.MAX_WATERMARK);
+        }
+        super.finish();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (inputActivityClock != null) {
+            getContainingTask().getEnvironment().getMetricGroup().getIOMetricGroup()
+                    .unregisterBackPressureListener(inputActivityClock);
+        }
+        if (handle != 0) {
+            NativeLib.close(handle);
+            handle = 0;
+        }
+        super.close();
+    }
+}

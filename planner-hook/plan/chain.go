@@ -1,0 +1,290 @@
+package plan
+
+import (
+	"fmt"
+)
+
+// Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a
+// watermark assigner.
+const OptAutoWatermarkInterval = "sluice.runtime.auto-watermark-interval"
+
+// Marker is a watermark in a chain's output: it follows the first Pos output rows.
+type Marker struct {
+	Pos       int32
+	Watermark int64
+}
+
+// ChainPipeline runs a chain of island nodes in one Flink operator: the nodes between two
+// exchanges (or edges), each node's output rows feeding the next inside Go. A chain may start
+// with a watermark assigner, whose emission rules (a watermark as soon as it is more than the
+// auto watermark interval ahead of the last one, and periodically) then live here: the rows
+// before a watermark reach the later nodes before the watermark does. A keyed node (a window
+// aggregation after a hash exchange) can only start a chain.
+type ChainPipeline struct {
+	wa       *WatermarkPipeline // nil when the chain has no watermark assigner
+	stages   []Pipeline
+	interval int64
+	// Watermark assigner state (WatermarkAssignerOperator's currentWatermark, lastWatermark).
+	current, last int64
+	// forwarded is the last watermark the chain emitted.
+	forwarded int64
+	// rowMapping: every stage maps output rows to input rows (Calc), so output rows keep the
+	// record timestamps of their input rows.
+	rowMapping bool
+
+	out     []byte
+	offsets []int32
+	sel     []int32
+	markers []Marker
+}
+
+// openChain opens each node of a multi-node island and chains them.
+func openChain(is *Island) (*ChainPipeline, error) {
+	c := &ChainPipeline{rowMapping: true, forwarded: -1 << 63}
+	if len(is.Nodes) == 0 {
+		return nil, fmt.Errorf("chain: the island has no nodes")
+	}
+	for i := range is.Nodes {
+		sub := *is
+		sub.Nodes = is.Nodes[i : i+1]
+		p, err := openStage(&sub)
+		if err != nil {
+			return nil, fmt.Errorf("chain node %d (%s): %w", i, is.Nodes[i].Name, err)
+		}
+		switch s := p.(type) {
+		case *WatermarkPipeline:
+			if i != 0 {
+				return nil, fmt.Errorf("chain node %d (%s): a watermark assigner must start its chain", i, is.Nodes[i].Name)
+			}
+			c.wa = s
+			iv, err := intOption(is, OptAutoWatermarkInterval)
+			if err != nil {
+				return nil, fmt.Errorf("chain: %w", err)
+			}
+			c.interval = int64(iv)
+			continue
+		case *WindowPipeline:
+			if i != 0 {
+				return nil, fmt.Errorf("chain node %d (%s): a keyed window aggregation must start its chain", i, is.Nodes[i].Name)
+			}
+		}
+		if _, ok := p.(*RowPipeline); !ok {
+			c.rowMapping = false
+		}
+		c.stages = append(c.stages, p)
+	}
+	return c, nil
+}
+
+func (c *ChainPipeline) reset() {
+	c.out, c.offsets, c.sel, c.markers = c.out[:0], append(c.offsets[:0], 0), c.sel[:0], c.markers[:0]
+}
+
+// push runs rows through the stages from stage k on and appends what comes out of the last
+// stage. base is the index of the rows' first input row (for the selection).
+func (c *ChainPipeline) push(k int, data []byte, offsets []int32, sel []int32) error {
+	if len(offsets) <= 1 {
+		return nil
+	}
+	for ; k < len(c.stages); k++ {
+		st := c.stages[k]
+		if err := st.Process(data, offsets); err != nil {
+			return err
+		}
+		var s []int32
+		data, offsets, s = st.Output()
+		if c.rowMapping {
+			composed := make([]int32, len(s))
+			for j, r := range s {
+				composed[j] = sel[r]
+			}
+			sel = composed
+		}
+		if len(offsets) <= 1 {
+			return nil
+		}
+	}
+	c.appendRows(data, offsets, sel)
+	return nil
+}
+
+// appendRows adds rows to the chain's output.
+func (c *ChainPipeline) appendRows(data []byte, offsets []int32, sel []int32) {
+	base := int32(len(c.out))
+	m := len(offsets) - 1
+	c.out = append(c.out, data[offsets[0]:offsets[m]]...)
+	for r := 1; r <= m; r++ {
+		c.offsets = append(c.offsets, base+offsets[r]-offsets[0])
+	}
+	if c.rowMapping {
+		c.sel = append(c.sel, sel...)
+	}
+}
+
+// watermark moves event time through the stages from stage k on (a stage's output rows go on
+// through the later stages), then records the watermark the chain forwards.
+func (c *ChainPipeline) watermark(k int, w int64) error {
+	for ; k < len(c.stages); k++ {
+		st, ok := c.stages[k].(EventTimePipeline)
+		if !ok {
+			continue
+		}
+		if err := st.AdvanceWatermark(w); err != nil {
+			return err
+		}
+		data, offsets, _ := st.Output()
+		if err := c.push(k+1, data, offsets, nil); err != nil {
+			return err
+		}
+	}
+	c.forwarded = max(c.forwarded, w)
+	c.markers = append(c.markers, Marker{Pos: int32(len(c.offsets) - 1), Watermark: c.forwarded})
+	return nil
+}
+
+// identity returns the selection 0..n-1.
+func identity(n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = int32(i)
+	}
+	return s
+}
+
+// Process runs one batch of input rows through the chain.
+func (c *ChainPipeline) Process(data []byte, offsets []int32) error {
+	c.reset()
+	n := len(offsets) - 1
+	if n < 0 {
+		return fmt.Errorf("chain: no offsets")
+	}
+	sel := identity(n)
+	if c.wa == nil {
+		return c.push(0, data, offsets, sel)
+	}
+	if err := c.wa.Process(data, offsets); err != nil {
+		return err
+	}
+	marks := c.wa.Watermarks()
+	start := 0
+	for r := 0; r < n; r++ {
+		if marks[r] != NoWatermark {
+			c.current = max(c.current, marks[r])
+		}
+		if c.current-c.last > c.interval && c.current > c.last {
+			if err := c.push(0, data, offsets[start:r+2], sel[start:r+1]); err != nil {
+				return err
+			}
+			start = r + 1
+			c.last = c.current
+			if err := c.watermark(0, c.current); err != nil {
+				return err
+			}
+		}
+	}
+	return c.push(0, data, offsets[start:], sel[start:])
+}
+
+// AdvanceWatermark handles a watermark from upstream. After a watermark assigner only the
+// final watermark (end of input) passes, as in Flink's WatermarkAssignerOperator.
+func (c *ChainPipeline) AdvanceWatermark(w int64) error {
+	c.reset()
+	if c.wa != nil {
+		if w != 1<<63-1 || c.current == 1<<63-1 {
+			return nil
+		}
+		c.current = w
+	}
+	return c.watermark(0, w)
+}
+
+// EmitPeriodicWatermark is the watermark assigner's periodic emission: the current watermark
+// goes out if it advanced since the last one.
+func (c *ChainPipeline) EmitPeriodicWatermark() error {
+	c.reset()
+	if c.wa == nil || c.current <= c.last {
+		return nil
+	}
+	c.last = c.current
+	return c.watermark(0, c.current)
+}
+
+// PrepareCheckpoint flushes the stages' buffers before a checkpoint barrier.
+func (c *ChainPipeline) PrepareCheckpoint() error {
+	c.reset()
+	for k, s := range c.stages {
+		st, ok := s.(EventTimePipeline)
+		if !ok {
+			continue
+		}
+		if err := st.PrepareCheckpoint(); err != nil {
+			return err
+		}
+		data, offsets, _ := st.Output()
+		if err := c.push(k+1, data, offsets, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Output returns the rows of the last call, and for a row-mapping chain the input row of each.
+func (c *ChainPipeline) Output() ([]byte, []int32, []int32) {
+	if len(c.offsets) == 0 {
+		return nil, []int32{0}, nil
+	}
+	if c.rowMapping {
+		return c.out, c.offsets, c.sel
+	}
+	return c.out, c.offsets, nil
+}
+
+// Markers returns the watermarks of the last call, in order, with the rows they follow.
+func (c *ChainPipeline) Markers() []Marker { return c.markers }
+
+// keyed returns the chain's keyed window stage, or nil.
+func (c *ChainPipeline) keyed() *WindowPipeline {
+	if len(c.stages) > 0 {
+		if w, ok := c.stages[0].(*WindowPipeline); ok {
+			return w
+		}
+	}
+	return nil
+}
+
+// InitializeWatermark restores the event time of the keyed stage.
+func (c *ChainPipeline) InitializeWatermark(w int64) error {
+	k := c.keyed()
+	if k == nil {
+		return fmt.Errorf("chain: no keyed window aggregation to restore a watermark into")
+	}
+	k.InitializeWatermark(w)
+	c.forwarded = w
+	return nil
+}
+
+// Snapshot serializes one key group of the keyed stage (nil when it has no state).
+func (c *ChainPipeline) Snapshot(kg int) ([]byte, error) {
+	k := c.keyed()
+	if k == nil {
+		return nil, fmt.Errorf("chain: no keyed state")
+	}
+	return k.Snapshot(kg)
+}
+
+// Restore loads one key group of the keyed stage.
+func (c *ChainPipeline) Restore(kg int, blob []byte) error {
+	k := c.keyed()
+	if k == nil {
+		return fmt.Errorf("chain: no keyed state")
+	}
+	return k.Restore(kg, blob)
+}
+
+// LateDropped counts the late rows the keyed stage dropped.
+func (c *ChainPipeline) LateDropped() int64 {
+	if k := c.keyed(); k != nil {
+		return k.LateDropped()
+	}
+	return 0
+}
