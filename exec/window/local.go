@@ -16,6 +16,10 @@ import (
 // slice that arrive between two flushes of its window buffer, and emits one partial
 // accumulator per key and slice with the slice's end. The buffer flushes on a watermark at a
 // trigger point once its earliest slice is due, and before every checkpoint.
+//
+// Flink buffers the rows and accumulates them, in arrival order, into a fresh accumulator per
+// key and slice when it flushes; this operator accumulates each row on arrival into the open
+// accumulator of its key and slice, which is the same computation done earlier.
 type LocalOperator struct {
 	accSet
 	assigner *Assigner
@@ -23,13 +27,21 @@ type LocalOperator struct {
 	// Flink's operator starts with watermark 0 and trigger point 0 (uninitialized longs).
 	watermark, nextFlush int64
 
-	pending     []pendingBatch
-	pendingKeys []byte
-	minPending  int64
-	keyOffsets  []int32
-	keyBuf      []byte
+	// The accumulators opened since the last flush, per key row.
+	open       map[string][]localSlot
+	openRows   LocalOutput
+	minPending int64
+	keyOffsets []int32
+	keyBuf     []byte
+	rowGroups  []int32
+	filtered   []int32
 
 	out LocalOutput
+}
+
+type localSlot struct {
+	end int64
+	g   int32
 }
 
 // LocalOutput is what a flush of the local phase produced: one row per key and slice.
@@ -60,7 +72,7 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local window aggregate: %w", err)
 	}
-	l := &LocalOperator{assigner: spec.Assigner, keys: enc, minPending: 1<<63 - 1}
+	l := &LocalOperator{assigner: spec.Assigner, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
 	for _, c := range spec.Calls {
 		a, err := newAccumulator(c)
 		if err != nil {
@@ -105,18 +117,36 @@ func (l *LocalOperator) Process(in Input) error {
 		return fmt.Errorf("local window aggregate: a row of the batch has a null time attribute")
 	}
 	times := column.Values[int64](in.Rowtime)
-	batch := pendingBatch{n: n, rows: make([]pendingRow, 0, n)}
+	l.rowGroups = grown(l.rowGroups[:0], n)
+	groups := l.rowGroups[:n]
 	for r := 0; r < n; r++ {
 		end := l.assigner.SliceEnd(times[r])
 		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
-		batch.rows = append(batch.rows, pendingRow{
-			row: int32(r), keyStart: int32(len(l.pendingKeys)), keyEnd: int32(len(l.pendingKeys) + len(key)), target: end,
-		})
-		l.pendingKeys = append(l.pendingKeys, key...)
-		l.minPending = min(l.minPending, end)
+		g := int32(-1)
+		slots := l.open[string(key)]
+		for _, s := range slots {
+			if s.end == end {
+				g = s.g
+				break
+			}
+		}
+		if g < 0 {
+			g = l.newGroup()
+			l.open[string(key)] = append(slots, localSlot{end, g})
+			o := &l.openRows
+			if len(o.KeyOffsets) == 0 {
+				o.KeyOffsets = append(o.KeyOffsets, 0)
+			}
+			o.KeyRows = append(o.KeyRows, key...)
+			o.KeyOffsets = append(o.KeyOffsets, int32(len(o.KeyRows)))
+			o.SliceEnds = append(o.SliceEnds, end)
+			o.groups = append(o.groups, g)
+			l.minPending = min(l.minPending, end)
+		}
+		groups[r] = g
 	}
-	batch.retain(in)
-	l.pending = append(l.pending, batch)
+	batch := pendingBatch{n: n, args: in.Args, filters: in.Filters}
+	batch.accumulate(l.accs, groups, &l.filtered)
 	return nil
 }
 
@@ -138,49 +168,25 @@ func (l *LocalOperator) AdvanceWatermark(w int64) {
 // PrepareCheckpoint flushes the buffer, as Flink does before a checkpoint barrier.
 func (l *LocalOperator) PrepareCheckpoint() { l.flush() }
 
-// flush pre-aggregates the buffered rows per key and slice (LocalAggCombiner#combine: a fresh
-// accumulator per key and slice, the rows accumulated in arrival order).
+// flush closes the open accumulators: they become output (LocalAggCombiner#combine).
 func (l *LocalOperator) flush() {
-	type slot struct {
-		end int64
-		g   int32
+	o := &l.openRows
+	if len(o.groups) == 0 {
+		return
 	}
-	index := map[string][]slot{}
-	var groups []int32
-	for _, b := range l.pending {
-		rowGroups := make([]int32, b.n)
-		for i := range rowGroups {
-			rowGroups[i] = -1
-		}
-		for _, p := range b.rows {
-			key := l.pendingKeys[p.keyStart:p.keyEnd]
-			g := int32(-1)
-			for _, s := range index[string(key)] {
-				if s.end == p.target {
-					g = s.g
-					break
-				}
-			}
-			if g < 0 {
-				g = l.newGroup()
-				index[string(key)] = append(index[string(key)], slot{p.target, g})
-				if len(l.out.KeyOffsets) == 0 {
-					l.out.KeyOffsets = append(l.out.KeyOffsets, 0)
-				}
-				l.out.KeyRows = append(l.out.KeyRows, key...)
-				l.out.KeyOffsets = append(l.out.KeyOffsets, int32(len(l.out.KeyRows)))
-				l.out.SliceEnds = append(l.out.SliceEnds, p.target)
-				groups = append(groups, g)
-			}
-			rowGroups[p.row] = g
-		}
-		var scratch []int32
-		b.accumulate(l.accs, rowGroups, &scratch)
-		b.release()
+	out := &l.out
+	if len(out.KeyOffsets) == 0 {
+		out.KeyOffsets = append(out.KeyOffsets, 0)
 	}
-	l.out.groups = append(l.out.groups, groups...)
-	l.pending = l.pending[:0]
-	l.pendingKeys = l.pendingKeys[:0]
+	base := int32(len(out.KeyRows))
+	out.KeyRows = append(out.KeyRows, o.KeyRows...)
+	for _, off := range o.KeyOffsets[1:] {
+		out.KeyOffsets = append(out.KeyOffsets, base+off)
+	}
+	out.SliceEnds = append(out.SliceEnds, o.SliceEnds...)
+	out.groups = append(out.groups, o.groups...)
+	l.openRows = LocalOutput{KeyRows: o.KeyRows[:0], KeyOffsets: o.KeyOffsets[:0], SliceEnds: o.SliceEnds[:0], groups: o.groups[:0]}
+	clear(l.open)
 	l.minPending = 1<<63 - 1
 }
 

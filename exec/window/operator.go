@@ -111,6 +111,7 @@ type Operator struct {
 	pendingKeys []byte
 	nextFlush   int64
 	minPending  int64 // the earliest target slice in the buffer (MaxInt64 when empty)
+	pendingRows int
 
 	// Per-batch scratch.
 	kgs, rowGroups, filtered []int32
@@ -264,8 +265,17 @@ func (o *Operator) Process(in Input) error {
 	}
 	batch.retain(in)
 	o.pending = append(o.pending, batch)
+	o.pendingRows += len(batch.rows)
+	if o.pendingRows >= maxPendingRows {
+		// Flink's buffer flushes early when its managed memory fills up; this one when it
+		// holds maxPendingRows rows. See docs/divergences.md.
+		o.flush()
+	}
 	return nil
 }
+
+// maxPendingRows bounds the window buffer of one operator.
+const maxPendingRows = 1 << 19
 
 // pendingBatch is a batch of rows in the window buffer: the aggregates' argument columns and,
 // per buffered row, its key and target slice.
@@ -357,6 +367,7 @@ func (o *Operator) flush() {
 	o.pending = o.pending[:0]
 	o.pendingKeys = o.pendingKeys[:0]
 	o.minPending = 1<<63 - 1
+	o.pendingRows = 0
 }
 
 // flushPartials is flush for the global phase (GlobalAggCombiner#combine): within one flush,
@@ -405,6 +416,7 @@ func (o *Operator) flushPartials() {
 	o.pending = o.pending[:0]
 	o.pendingKeys = o.pendingKeys[:0]
 	o.minPending = 1<<63 - 1
+	o.pendingRows = 0
 }
 
 func releaseAll(cols []arrow.Array) {

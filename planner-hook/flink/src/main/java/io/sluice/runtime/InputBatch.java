@@ -18,6 +18,8 @@ import java.nio.ByteOrder;
  */
 final class InputBatch {
     private final RowDataSerializer serializer;
+    /** Writes rows of all-fixed-width types straight into the buffer, or null. */
+    private final FixedRowWriter fixedWriter;
     private final int capacity;
     private ByteBuffer data;
     private final ByteBuffer offsets;
@@ -27,6 +29,7 @@ final class InputBatch {
 
     InputBatch(RowType type, int capacity) {
         this.serializer = new RowDataSerializer(type);
+        this.fixedWriter = FixedRowWriter.of(type);
         this.capacity = capacity;
         this.data = direct(64 * 1024);
         this.offsets = direct((capacity + 1) * 4);
@@ -40,14 +43,22 @@ final class InputBatch {
 
     /** Appends a record; returns true when the batch is full. */
     boolean add(StreamRecord<RowData> element) {
-        BinaryRowData row = serializer.toBinaryRow(element.getValue());
+        RowData value = element.getValue();
+        if (fixedWriter != null && !(value instanceof BinaryRowData)) {
+            int pos = data.position();
+            int size = fixedWriter.size();
+            if (data.remaining() < size) {
+                grow(pos + size);
+            }
+            fixedWriter.write(value, data, pos);
+            data.position(pos + size);
+            return added(element, pos);
+        }
+        BinaryRowData row = serializer.toBinaryRow(value);
         int size = row.getSizeInBytes();
         int pos = data.position();
         if (data.remaining() < size) {
-            ByteBuffer bigger = direct(Math.max(data.capacity() * 2, pos + size));
-            data.flip();
-            bigger.put(data);
-            data = bigger;
+            grow(pos + size);
         }
         MemorySegment[] segs = row.getSegments();
         if (segs.length == 1) {
@@ -55,11 +66,22 @@ final class InputBatch {
         } else {
             data.put(BinarySegmentUtils.copyToBytes(segs, row.getOffset(), size));
         }
+        return added(element, pos);
+    }
+
+    private boolean added(StreamRecord<RowData> element, int pos) {
         offsets.putInt(rows * 4, pos);
         timestamps[rows] = element.getTimestamp();
         hasTimestamp[rows] = element.hasTimestamp();
         rows++;
         return rows >= capacity;
+    }
+
+    private void grow(int needed) {
+        ByteBuffer bigger = direct(Math.max(data.capacity() * 2, needed));
+        data.flip();
+        bigger.put(data);
+        data = bigger;
     }
 
     /** The number of buffered rows. */

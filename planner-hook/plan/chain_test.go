@@ -1,0 +1,108 @@
+package plan
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/testkit/rowgen"
+)
+
+// withOptions adds runtime options to an island, as the operator does when it opens it.
+func withOptions(t testing.TB, island []byte, opts map[string]string) []byte {
+	t.Helper()
+	var is Island
+	if err := json.Unmarshal(island, &is); err != nil {
+		t.Fatal(err)
+	}
+	if is.Options == nil {
+		is.Options = map[string]string{}
+	}
+	for k, v := range opts {
+		is.Options[k] = v
+	}
+	out, err := json.Marshal(&is)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// bids encodes n rows (auction INT, price BIGINT, ts TIMESTAMP(3)): auctions cycle through
+// keys, event time advances one millisecond every msEvery rows from start.
+func bids(t testing.TB, n, keys, msEvery int, start int64) ([]byte, []int32) {
+	t.Helper()
+	mem := memory.NewGoAllocator()
+	types := []catalog.Type{catalog.IntType(true), catalog.BigIntType(true), catalog.TimestampType(3, true)}
+	schema, err := catalog.ArrowSchema([]string{"auction", "price", "ts"}, types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for i := 0; i < n; i++ {
+		b.Field(0).(*array.Int32Builder).Append(int32((i * 7919) % keys))
+		b.Field(1).(*array.Int64Builder).Append(int64(i%1000 + 1))
+		b.Field(2).(*array.TimestampBuilder).Append(arrow.Timestamp(start + int64(i/msEvery)))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	data, offsets, err := rowgen.Encode(rec, types, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, offsets
+}
+
+func TestWatermarkAssignerChainSplitsBatchesAtWatermarks(t *testing.T) {
+	island := withOptions(t, readIsland(t, "bench_window_local_chain.json"), map[string]string{OptAutoWatermarkInterval: "200"})
+	c, err := Open(island)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3000 rows, event time from 10s, one ms per row: the watermark (ts - 5s) first exceeds
+	// the initial 0, then rises by more than 200 ms every 201 rows.
+	data, offsets := bids(t, 3000, 100, 1, 10_000)
+	if err := c.Process(data, offsets); err != nil {
+		t.Fatal(err)
+	}
+	ms := c.Markers()
+	if len(ms) != 1+(3000-1)/201 {
+		t.Fatalf("%d watermarks: %v", len(ms), ms)
+	}
+	if ms[0].Watermark != 5_000 || ms[1].Watermark != 5_201 {
+		t.Errorf("watermarks %v, want 5000, 5201, ...", ms[:2])
+	}
+	// Windows of 10 s fire only at the end: the local phase flushes at slice ends.
+	if err := c.AdvanceWatermark(1<<63 - 1); err != nil {
+		t.Fatal(err)
+	}
+	_, offs, sel := c.Output()
+	if len(offs)-1 != 100 || sel != nil {
+		t.Errorf("end of input: %d partial aggregates (want one per key), selection %v", len(offs)-1, sel != nil)
+	}
+	if ms := c.Markers(); len(ms) != 1 || ms[0].Watermark != 1<<63-1 || ms[0].Pos != 100 {
+		t.Errorf("end of input markers %v", ms)
+	}
+}
+
+func BenchmarkWindowLocalChain(b *testing.B) {
+	island := withOptions(b, readIsland(b, "bench_window_local_chain.json"), map[string]string{OptAutoWatermarkInterval: "200"})
+	c, err := Open(island)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 8192
+	data, offsets := bids(b, n, 10_000, 50, 10_000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := c.Process(data, offsets); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+}
