@@ -99,8 +99,10 @@ type Operator struct {
 func Operators() []Operator {
 	return []Operator{
 		{Type: CalcType, Doc: "projection and filter; every expression must be supported (see Functions)"},
-		{Type: WatermarkAssignerType, Doc: "watermark expression evaluated natively; Flink's emission rules (periodic and on jumps > auto-watermark interval, idleness) kept"},
-		{Type: WindowAggregateType, Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute; COUNT(*), COUNT, SUM, MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP(3)); state per key group in Flink's checkpoints"},
+		{Type: WatermarkAssignerType, Doc: "watermark expression evaluated natively; Flink's emission rules (on jumps past the auto-watermark interval, periodic, idleness) kept; starts a chain"},
+		{Type: WindowAggregateType, Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute; COUNT(*), COUNT, SUM, MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP(3)), FILTER clauses; state per key group in Flink's checkpoints. Fallback: DISTINCT, other aggregate functions, TIMESTAMP_LTZ and processing-time windows, SESSION windows, window TVFs not aggregated directly"},
+		{Type: LocalWindowAggregateType, Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
+		{Type: GlobalWindowAggregateType, Doc: "global phase of Flink's two-phase window aggregation; state per key group in Flink's checkpoints"},
 		{Type: ExchangeType, Doc: "Flink's own exchange between native operators (rows routed by Flink; the columnar exchange is not built yet)"},
 	}
 }

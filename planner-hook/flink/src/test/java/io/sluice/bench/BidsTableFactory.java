@@ -1,0 +1,111 @@
+package io.sluice.bench;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.util.Set;
+
+/**
+ * A deterministic, cheap bid generator for the benchmarks ('connector' = 'sluice-bench-bids'):
+ * row i is (auction, price, ts) computed from i alone — auction a hash of i modulo 'keys',
+ * price from i, event time advancing 'rows-per-ms' rows per millisecond with up to 3 seconds of
+ * disorder. The schema must be (auction INT, price BIGINT, ts TIMESTAMP(3)). Generating a row
+ * costs little, so the benchmark measures the operators, on the same rows for every engine.
+ */
+public class BidsTableFactory implements DynamicTableSourceFactory {
+    public static final String IDENTIFIER = "sluice-bench-bids";
+
+    static final ConfigOption<Long> ROWS = ConfigOptions.key("rows").longType().noDefaultValue();
+    static final ConfigOption<Integer> KEYS = ConfigOptions.key("keys").intType().defaultValue(10_000);
+    static final ConfigOption<Integer> ROWS_PER_MS = ConfigOptions.key("rows-per-ms").intType().defaultValue(100);
+
+    /** 2024-01-01T00:00:00Z. */
+    static final long BASE = 1_704_067_200_000L;
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(ROWS);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(KEYS, ROWS_PER_MS);
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validate();
+        RowType type = (RowType) context.getPhysicalRowDataType().getLogicalType();
+        if (!type.copy(true).asSummaryString().equals("ROW<`auction` INT, `price` BIGINT, `ts` TIMESTAMP(3)>")) {
+            throw new IllegalArgumentException(IDENTIFIER + " produces (auction INT, price BIGINT, ts TIMESTAMP(3)), not " + type);
+        }
+        return new Source(type, helper.getOptions().get(ROWS), helper.getOptions().get(KEYS), helper.getOptions().get(ROWS_PER_MS));
+    }
+
+    private record Source(RowType type, long rows, int keys, int rowsPerMs) implements ScanTableSource {
+        @Override
+        public ChangelogMode getChangelogMode() {
+            return ChangelogMode.insertOnly();
+        }
+
+        @Override
+        public ScanRuntimeProvider getScanRuntimeProvider(ScanContext ctx) {
+            int k = keys;
+            int perMs = rowsPerMs;
+            GeneratorFunction<Long, RowData> gen = i -> {
+                long h = i * 0x9E3779B97F4A7C15L;
+                int auction = (int) Math.floorMod(h >>> 17, (long) k);
+                long disorder = (h >>> 40) % 3000;
+                return GenericRowData.of(auction, 1 + (i * 31) % 100_000,
+                        TimestampData.fromEpochMillis(BASE + i / perMs - disorder));
+            };
+            return new DataStreamScanProvider() {
+                @Override
+                public DataStream<RowData> produceDataStream(ProviderContext providerContext, StreamExecutionEnvironment env) {
+                    return env.fromSource(
+                            new DataGeneratorSource<>(gen, rows, InternalTypeInfo.of(type)),
+                            WatermarkStrategy.noWatermarks(),
+                            "bids");
+                }
+
+                @Override
+                public boolean isBounded() {
+                    return true;
+                }
+            };
+        }
+
+        @Override
+        public DynamicTableSource copy() {
+            return this;
+        }
+
+        @Override
+        public String asSummaryString() {
+            return IDENTIFIER;
+        }
+    }
+}
