@@ -27,8 +27,11 @@ type LocalOperator struct {
 	// Flink's operator starts with watermark 0 and trigger point 0 (uninitialized longs).
 	watermark, nextFlush int64
 
-	// The accumulators opened since the last flush, per key row.
+	// The accumulators opened since the last flush, per key row: by the 16 bytes of the key
+	// row when the key is one fixed-width field (the common case, hashed faster), else by the
+	// key row as a string.
 	open       map[string][]localSlot
+	open16     map[[16]byte][]localSlot
 	openRows   LocalOutput
 	minPending int64
 	keyOffsets []int32
@@ -73,6 +76,9 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 		return nil, fmt.Errorf("local window aggregate: %w", err)
 	}
 	l := &LocalOperator{assigner: spec.Assigner, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
+	if len(spec.KeyTypes) == 1 && fixedWidth(spec.KeyTypes[0]) {
+		l.open16 = map[[16]byte][]localSlot{}
+	}
 	for _, c := range spec.Calls {
 		a, err := newAccumulator(c)
 		if err != nil {
@@ -119,31 +125,10 @@ func (l *LocalOperator) Process(in Input) error {
 	times := column.Values[int64](in.Rowtime)
 	l.rowGroups = grown(l.rowGroups[:0], n)
 	groups := l.rowGroups[:n]
-	for r := 0; r < n; r++ {
-		end := l.assigner.SliceEnd(times[r])
-		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
-		g := int32(-1)
-		slots := l.open[string(key)]
-		for _, s := range slots {
-			if s.end == end {
-				g = s.g
-				break
-			}
-		}
-		if g < 0 {
-			g = l.newGroup()
-			l.open[string(key)] = append(slots, localSlot{end, g})
-			o := &l.openRows
-			if len(o.KeyOffsets) == 0 {
-				o.KeyOffsets = append(o.KeyOffsets, 0)
-			}
-			o.KeyRows = append(o.KeyRows, key...)
-			o.KeyOffsets = append(o.KeyOffsets, int32(len(o.KeyRows)))
-			o.SliceEnds = append(o.SliceEnds, end)
-			o.groups = append(o.groups, g)
-			l.minPending = min(l.minPending, end)
-		}
-		groups[r] = g
+	if l.open16 != nil {
+		assignLocal(l, l.open16, func(k []byte) [16]byte { return [16]byte(k) }, times, groups)
+	} else {
+		assignLocal(l, l.open, func(k []byte) string { return string(k) }, times, groups)
 	}
 	batch := pendingBatch{n: n, args: in.Args, filters: in.Filters}
 	batch.accumulate(l.accs, groups, &l.filtered)
@@ -168,6 +153,52 @@ func (l *LocalOperator) AdvanceWatermark(w int64) {
 // PrepareCheckpoint flushes the buffer, as Flink does before a checkpoint barrier.
 func (l *LocalOperator) PrepareCheckpoint() { l.flush() }
 
+// assignLocal finds or opens the accumulator of each row's key and slice.
+func assignLocal[K comparable](l *LocalOperator, open map[K][]localSlot, keyOf func([]byte) K, times []int64, groups []int32) {
+	for r := range groups {
+		end := l.assigner.SliceEnd(times[r])
+		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
+		k := keyOf(key)
+		g := int32(-1)
+		slots := open[k]
+		for _, s := range slots {
+			if s.end == end {
+				g = s.g
+				break
+			}
+		}
+		if g < 0 {
+			g = l.newGroup()
+			open[k] = append(slots, localSlot{end, g})
+			o := &l.openRows
+			if len(o.KeyOffsets) == 0 {
+				o.KeyOffsets = append(o.KeyOffsets, 0)
+			}
+			o.KeyRows = append(o.KeyRows, key...)
+			o.KeyOffsets = append(o.KeyOffsets, int32(len(o.KeyRows)))
+			o.SliceEnds = append(o.SliceEnds, end)
+			o.groups = append(o.groups, g)
+			l.minPending = min(l.minPending, end)
+		}
+		groups[r] = g
+	}
+}
+
+// fixedWidth reports whether a key field lives entirely in its BinaryRowData slot, so that a
+// one-field key row is exactly 16 bytes.
+func fixedWidth(t catalog.Type) bool {
+	switch t.Kind {
+	case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt, catalog.Float,
+		catalog.Double, catalog.Date, catalog.Time:
+		return true
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		return t.Precision <= 3
+	case catalog.Decimal:
+		return t.IsCompactDecimal()
+	}
+	return false
+}
+
 // flush closes the open accumulators: they become output (LocalAggCombiner#combine).
 func (l *LocalOperator) flush() {
 	o := &l.openRows
@@ -187,6 +218,7 @@ func (l *LocalOperator) flush() {
 	out.groups = append(out.groups, o.groups...)
 	l.openRows = LocalOutput{KeyRows: o.KeyRows[:0], KeyOffsets: o.KeyOffsets[:0], SliceEnds: o.SliceEnds[:0], groups: o.groups[:0]}
 	clear(l.open)
+	clear(l.open16)
 	l.minPending = 1<<63 - 1
 }
 

@@ -115,10 +115,18 @@ func (d *Decoder) RowKinds(data []byte, starts []int32) arrow.Array {
 		[]*memory.Buffer{nil, memory.NewBufferBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(kinds))), n))}, nil, 0, 0))
 }
 
-// validity builds the validity bitmap of field i and returns it with the null count.
+// validity builds the validity bitmap of field i and returns it with the null count; a field
+// without nulls in these rows gets no bitmap (nil), as Arrow allows.
 func (d *Decoder) validity(i int, data []byte, starts []int32) (*memory.Buffer, int) {
 	n := len(starts)
 	nb, mask := binaryrow.NullByte(i), binaryrow.NullMask(i)
+	any := byte(0)
+	for _, s := range starts {
+		any |= data[int(s)+nb]
+	}
+	if any&mask == 0 {
+		return nil, 0
+	}
 	buf := memory.NewResizableBuffer(d.mem)
 	buf.Resize(int(bitutil.BytesForBits(int64(n))))
 	bits := buf.Bytes()
@@ -141,7 +149,11 @@ func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, starts, ends 
 	}
 	n := len(starts)
 	valid, nulls := d.validity(i, data, starts)
-	defer valid.Release()
+	var validBytes []byte
+	if valid != nil {
+		defer valid.Release()
+		validBytes = valid.Bytes()
+	}
 	slot := binaryrow.SlotOffset(d.arity, i)
 	switch t.Kind {
 	case catalog.Boolean:
@@ -168,13 +180,13 @@ func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, starts, ends 
 	case catalog.Double:
 		return newArray(at, n, valid, nulls, readFixed[float64](d.mem, data, starts, slot)), nil
 	case catalog.Decimal:
-		buf, err := readDecimal(d.mem, t, data, starts, ends, slot, valid.Bytes())
+		buf, err := readDecimal(d.mem, t, data, starts, ends, slot, validBytes)
 		if err != nil {
 			return nil, err
 		}
 		return newArray(at, n, valid, nulls, buf), nil
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
-		offs, vals, err := readVarLen(d.mem, data, starts, ends, slot, valid.Bytes())
+		offs, vals, err := readVarLen(d.mem, data, starts, ends, slot, validBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +247,7 @@ func readVarLen(mem memory.Allocator, data []byte, starts, ends []int32, slot in
 	vals := make([]byte, 0, 16*n)
 	for r := 0; r < n; r++ {
 		outOffs[r] = int32(len(vals))
-		if !bitutil.BitIsSet(valid, r) {
+		if valid != nil && !bitutil.BitIsSet(valid, r) {
 			continue
 		}
 		b, err := varRef(data, int(starts[r]), int(ends[r]), slot)
@@ -260,7 +272,7 @@ func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, starts, ends
 			out[r] = decimal128.FromI64(int64(binary.LittleEndian.Uint64(data[start+slot:])))
 			continue
 		}
-		if !bitutil.BitIsSet(valid, r) {
+		if valid != nil && !bitutil.BitIsSet(valid, r) {
 			out[r] = decimal128.Num{}
 			continue
 		}
