@@ -66,6 +66,8 @@ type accumulator interface {
 	// mergeFields merges the partial accumulators in cols (one column per field) of each row r
 	// into group groups[r]; rows with a negative group are skipped.
 	mergeFields(cols []arrow.Array, groups []int32)
+	// groupBytes is the memory one group's accumulator takes.
+	groupBytes() int
 	// encode appends group g's accumulator to dst.
 	encode(dst []byte, g int32) []byte
 	// decode reads group g's accumulator from src and returns the rest.
@@ -550,3 +552,9 @@ func sumCountFields[S int64 | float64](mem memory.Allocator, sum []S, cnt []int6
 	}
 	return []arrow.Array{sa, ca}, nil
 }
+
+func (a *countAcc) groupBytes() int       { return 8 }
+func (a *sumAcc[T]) groupBytes() int      { return int(unsafe.Sizeof(a.sum[0:1][0])) + 1 }
+func (a *extremeAcc[T]) groupBytes() int  { return int(unsafe.Sizeof(a.val[0:1][0])) + 1 }
+func (a *avgIntAcc[T]) groupBytes() int   { return 16 }
+func (a *avgFloatAcc[T]) groupBytes() int { return 16 }

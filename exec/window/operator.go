@@ -571,6 +571,23 @@ func (o *Operator) TakeFired(mem memory.Allocator) (*Fired, error) {
 	return f, nil
 }
 
+// StateBytes estimates the memory the operator's state takes: accumulators of every group in
+// use, key rows, and per key and slice the bookkeeping (map entry, key state, slots, timers).
+func (o *Operator) StateBytes() int64 {
+	perGroup := 0
+	for _, a := range o.accs {
+		perGroup += a.groupBytes()
+	}
+	const keyOverhead = 48 + 80 // map entry + keyState
+	var n int64
+	for _, m := range o.keys {
+		for k, ks := range m {
+			n += int64(len(k)) + keyOverhead + int64(len(ks.slices))*(12+int64(perGroup)) + int64(len(ks.timers))*(8+32)
+		}
+	}
+	return n
+}
+
 // Keys is the number of keys with state, for metrics and tests.
 func (o *Operator) Keys() int {
 	n := 0

@@ -339,3 +339,65 @@ func TestTwoPhaseMatchesOnePhase(t *testing.T) {
 		t.Errorf("one phase:\n%s\ntwo phases:\n%s", strings.Join(gotOne, "\n"), strings.Join(gotTwo, "\n"))
 	}
 }
+
+// BenchmarkWindowState aggregates 100,000 keys into open windows and reports the state's
+// memory per key (bytes/key), as the operator's sluiceStateBytes metric measures it.
+func BenchmarkWindowState(b *testing.B) {
+	mem := memory.NewGoAllocator()
+	tumble, _ := NewTumble(10_000, 0)
+	spec := Spec{Assigner: tumble, KeyTypes: []catalog.Type{catalog.BigIntType(true)},
+		Calls: []Call{
+			{Func: CountStar, Result: catalog.BigIntType(false)},
+			{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: Max, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+		},
+		MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
+	const keys = 100_000
+	kb, tb := array.NewInt64Builder(mem), array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Millisecond})
+	for i := 0; i < keys; i++ {
+		kb.Append(int64(i))
+		tb.Append(arrow.Timestamp(i % 10_000))
+	}
+	k, ts := kb.NewArray(), tb.NewArray()
+	var op *Operator
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		op, _ = New(spec)
+		if err := op.Process(Input{Keys: []arrow.Array{k}, Rowtime: ts, Args: []arrow.Array{nil, k, k, k}}); err != nil {
+			b.Fatal(err)
+		}
+		op.PrepareCheckpoint()
+	}
+	b.ReportMetric(float64(op.StateBytes())/float64(op.Keys()), "bytes/key")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*keys), "ns/row")
+}
+
+func TestStateBytesFollowKeys(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	tumble, _ := NewTumble(10, 0)
+	spec := Spec{Assigner: tumble, KeyTypes: []catalog.Type{catalog.BigIntType(true)},
+		Calls:          []Call{{Func: CountStar, Result: catalog.BigIntType(false)}},
+		MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
+	op, _ := New(spec)
+	sizes := []int64{op.StateBytes()}
+	for _, n := range []int{10, 1000} {
+		kb, tb := array.NewInt64Builder(mem), array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Millisecond})
+		for i := 0; i < n; i++ {
+			kb.Append(int64(i))
+			tb.Append(1)
+		}
+		if err := op.Process(Input{Keys: []arrow.Array{kb.NewArray()}, Rowtime: tb.NewArray(), Args: []arrow.Array{nil}}); err != nil {
+			t.Fatal(err)
+		}
+		op.PrepareCheckpoint()
+		sizes = append(sizes, op.StateBytes())
+	}
+	if sizes[0] != 0 || sizes[1] <= 0 || sizes[2] < 50*sizes[1] {
+		t.Errorf("state sizes for 0, 10, 1000 keys: %v", sizes)
+	}
+	op.AdvanceWatermark(100)
+	if op.Keys() != 0 || op.StateBytes() != 0 {
+		t.Errorf("after the windows fired: %d keys, %d bytes", op.Keys(), op.StateBytes())
+	}
+}

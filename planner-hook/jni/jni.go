@@ -310,6 +310,20 @@ func Java_io_sluice_jni_NativeLib_lateRowsDropped(env *C.JNIEnv, _ C.jclass, h C
 	return C.jlong(p.LateDropped())
 }
 
+//export Java_io_sluice_jni_NativeLib_stateSize
+func Java_io_sluice_jni_NativeLib_stateSize(env *C.JNIEnv, _ C.jclass, h C.jlong, keys C.jboolean) C.jlong {
+	defer guard(env, "stateSize")
+	p, err := pipelineOf(h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	if keys != 0 {
+		return C.jlong(p.StateKeys())
+	}
+	return C.jlong(p.StateBytes())
+}
+
 //export Java_io_sluice_jni_NativeLib_emitPeriodicWatermark
 func Java_io_sluice_jni_NativeLib_emitPeriodicWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "emitPeriodicWatermark")

@@ -288,3 +288,19 @@ func (c *ChainPipeline) LateDropped() int64 {
 	}
 	return 0
 }
+
+// StateBytes estimates the memory of the keyed stage's state (0 without one).
+func (c *ChainPipeline) StateBytes() int64 {
+	if k := c.keyed(); k != nil {
+		return k.op.StateBytes()
+	}
+	return 0
+}
+
+// StateKeys is the number of keys with state in the keyed stage.
+func (c *ChainPipeline) StateKeys() int64 {
+	if k := c.keyed(); k != nil {
+		return int64(k.op.Keys())
+	}
+	return 0
+}

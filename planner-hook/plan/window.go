@@ -18,6 +18,7 @@ const (
 	GlobalWindowAggregateType = "stream-exec-global-window-aggregate_1"
 	WatermarkAssignerType     = "stream-exec-watermark-assigner_1"
 	ExchangeType              = "stream-exec-exchange_1"
+	GroupWindowAggregateType  = "stream-exec-group-window-aggregate_1"
 )
 
 // windowAggJSON is StreamExecWindowAggregate's JSON.

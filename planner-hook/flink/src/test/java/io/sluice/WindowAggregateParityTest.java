@@ -107,6 +107,10 @@ class WindowAggregateParityTest {
                 twoPhase("tumble", tumble, "k", AGGS).withParallelism(2),
                 onePhase("filter", tumble, "k", FILTERED),
                 twoPhase("filter", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k", FILTERED),
+                fallback("legacy-group-window", SCHEMA, rows(),
+                        "SELECT k, TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, COUNT(*) AS c, SUM(v) AS sv FROM t "
+                                + "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)",
+                        "legacy group windows").asMultiset(),
                 fallback("distinct", SCHEMA, rows(), query(tumble, "k", "COUNT(DISTINCT v) AS c"), "DISTINCT")
                         .with("table.optimizer.agg-phase-strategy", "ONE_PHASE")
                         .asMultiset());

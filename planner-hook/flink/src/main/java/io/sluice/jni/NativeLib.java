@@ -134,6 +134,12 @@ public final class NativeLib {
     /** Restores one key group of a window pipeline's state. */
     public static native void restoreKeyGroup(long handle, int keyGroup, byte[] state);
 
+    /**
+     * The state of a chain's keyed window aggregation: its estimated size in bytes, or with
+     * {@code keys} the number of keys holding state.
+     */
+    public static native long stateSize(long handle, boolean keys);
+
     /** The number of late rows a window pipeline has dropped. */
     public static native long lateRowsDropped(long handle);
 

@@ -99,6 +99,9 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private transient ListState<Long> watermarkState;
     private transient long currentWatermark;
     private transient KeyGroupRange keyGroups;
+    private transient volatile long lateRecordsDropped;
+    private transient volatile long stateBytes;
+    private transient volatile long stateKeys;
 
     // Watermark-assigner chains: periodic emission and idleness, as WatermarkAssignerOperator.
     private transient long watermarkInterval;
@@ -189,7 +192,12 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             options.put("sluice.runtime.max-parallelism", String.valueOf(maxParallelism));
             options.put("sluice.runtime.key-group-start", String.valueOf(keyGroups.getStartKeyGroup()));
             options.put("sluice.runtime.key-group-end", String.valueOf(keyGroups.getEndKeyGroup()));
-            getMetricGroup().gauge("numLateRecordsDropped", () -> handle == 0 ? 0L : NativeLib.lateRowsDropped(handle));
+            // Gauges run on other threads: they read values the task thread refreshes (see
+            // refreshStateMetrics), never the native state itself.
+            getMetricGroup().gauge("numLateRecordsDropped", () -> lateRecordsDropped);
+            // Native state is invisible to the JVM: report its size (memory per key = bytes / keys).
+            getMetricGroup().gauge("sluiceStateBytes", () -> stateBytes);
+            getMetricGroup().gauge("sluiceStateKeys", () -> stateKeys);
         }
         watermarkInterval = getExecutionConfig().getAutoWatermarkInterval();
         options.put("sluice.runtime.auto-watermark-interval", String.valueOf(watermarkInterval));
@@ -323,6 +331,16 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     public void processWatermark(Watermark mark) throws Exception {
         flush();
         emit(NativeLib.advanceWatermark(handle, mark.getTimestamp(), out.data(), out.offsets()), false);
+        refreshStateMetrics();
+    }
+
+    /** Reads the keyed state's metrics on the task thread, for the gauges. */
+    private void refreshStateMetrics() {
+        if (shape.keyed()) {
+            lateRecordsDropped = NativeLib.lateRowsDropped(handle);
+            stateBytes = NativeLib.stateSize(handle, false);
+            stateKeys = NativeLib.stateSize(handle, true);
+        }
     }
 
     @Override
@@ -375,6 +393,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             return;
         }
         watermarkState.update(Collections.singletonList(currentWatermark));
+        refreshStateMetrics();
         KeyedStateCheckpointOutputStream stream = context.getRawKeyedOperatorStateOutput();
         DataOutputViewStreamWrapper view = new DataOutputViewStreamWrapper(stream);
         // Every key group of the range gets an entry (length 0 when it holds no state), so that
