@@ -23,6 +23,7 @@ import (
 type LocalOperator struct {
 	accSet
 	assigner *Assigner
+	shift    int64
 	keys     *rowdata.Encoder
 	// Flink's operator starts with watermark 0 and trigger point 0 (uninitialized longs).
 	watermark, nextFlush int64
@@ -75,7 +76,7 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local window aggregate: %w", err)
 	}
-	l := &LocalOperator{assigner: spec.Assigner, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
+	l := &LocalOperator{assigner: spec.Assigner, shift: spec.Shift, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
 	if len(spec.KeyTypes) == 1 && fixedWidth(spec.KeyTypes[0]) {
 		l.open16 = map[[16]byte][]localSlot{}
 	}
@@ -143,7 +144,7 @@ func (l *LocalOperator) AdvanceWatermark(w int64) {
 	}
 	l.watermark = w
 	if w >= l.nextFlush {
-		if IsFired(l.minPending, w) {
+		if IsFired(l.minPending, w, l.shift) {
 			l.flush()
 		}
 		l.nextFlush = nextTrigger(w, l.assigner.slice)
@@ -156,7 +157,7 @@ func (l *LocalOperator) PrepareCheckpoint() { l.flush() }
 // assignLocal finds or opens the accumulator of each row's key and slice.
 func assignLocal[K comparable](l *LocalOperator, open map[K][]localSlot, keyOf func([]byte) K, times []int64, groups []int32) {
 	for r := range groups {
-		end := l.assigner.SliceEnd(times[r])
+		end := l.assigner.SliceEnd(times[r] + l.shift)
 		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
 		k := keyOf(key)
 		g := int32(-1)

@@ -27,6 +27,9 @@ type Spec struct {
 	// Sliced marks the global phase of a two-phase aggregation: input rows are partial
 	// accumulators (every call's fields) with the end of their slice, not raw rows.
 	Sliced bool
+	// Shift is the offset in milliseconds of the session time zone from UTC when the time
+	// attribute is a TIMESTAMP_LTZ (windows then align to that zone's wall clock), else 0.
+	Shift int64
 }
 
 // Input is one batch of rows to aggregate.
@@ -95,6 +98,7 @@ func (k *keyState) find(end int64) (int32, bool) {
 type Operator struct {
 	spec     Spec
 	assigner *Assigner
+	shift    int64
 	hasher   *keygroup.Assigner
 	accSet
 	countStar int
@@ -140,7 +144,7 @@ func New(spec Spec) (*Operator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("window aggregate: %w", err)
 	}
-	o := &Operator{spec: spec, assigner: spec.Assigner, hasher: h, countStar: -1, watermark: -1 << 63, nextFlush: -1 << 63, minPending: 1<<63 - 1}
+	o := &Operator{spec: spec, assigner: spec.Assigner, shift: spec.Shift, hasher: h, countStar: -1, watermark: -1 << 63, nextFlush: -1 << 63, minPending: 1<<63 - 1}
 	for i, c := range spec.Calls {
 		a, err := newAccumulator(c)
 		if err != nil {
@@ -237,11 +241,11 @@ func (o *Operator) Process(in Input) error {
 		key := keyRows[keyOffsets[r]:keyOffsets[r+1]]
 		sliceEnd := times[r]
 		if !o.spec.Sliced {
-			sliceEnd = a.SliceEnd(sliceEnd)
+			sliceEnd = a.SliceEnd(sliceEnd + o.shift) // TimeWindowUtil#toUtcTimestampMills
 		}
 		target := sliceEnd
-		if IsFired(sliceEnd, wm) {
-			if IsFired(a.LastWindowEnd(sliceEnd), wm) {
+		if IsFired(sliceEnd, wm, o.shift) {
+			if IsFired(a.LastWindowEnd(sliceEnd), wm, o.shift) {
 				o.lateDropped++
 				continue
 			}
@@ -249,7 +253,7 @@ func (o *Operator) Process(in Input) error {
 			// the first unfired window gets its timer now (AbstractSliceSyncStateWindowAggProcessor).
 			target = a.MergeTarget(sliceEnd)
 			unfired := sliceEnd
-			for IsFired(unfired, wm) {
+			for IsFired(unfired, wm, o.shift) {
 				unfired += a.slice
 			}
 			o.register(o.keyState(kg, key, true), unfired)
@@ -357,7 +361,7 @@ func (o *Operator) flush() {
 		for _, p := range b.rows {
 			ks := o.keyState(p.kg, o.pendingKeys[p.keyStart:p.keyEnd], true)
 			groups[p.row] = o.sliceGroup(ks, p.target)
-			if !IsFired(p.target, o.watermark) {
+			if !IsFired(p.target, o.watermark, o.shift) {
 				o.register(ks, p.target)
 			}
 		}
@@ -409,7 +413,7 @@ func (o *Operator) flushPartials() {
 	for _, p := range order {
 		o.merge(o.sliceGroup(p.ks, p.target), p.g)
 		o.freeGroup(p.g)
-		if !IsFired(p.target, o.watermark) {
+		if !IsFired(p.target, o.watermark, o.shift) {
 			o.register(p.ks, p.target)
 		}
 	}
@@ -449,13 +453,13 @@ func (o *Operator) AdvanceWatermark(w int64) {
 	}
 	if w >= o.nextFlush {
 		// RecordsWindowBuffer#advanceProgress: flush once the earliest buffered slice is due.
-		if IsFired(o.minPending, w) {
+		if IsFired(o.minPending, w, o.shift) {
 			o.flush()
 		}
 		o.nextFlush = nextTrigger(w, o.assigner.slice)
 	}
 	o.watermark = w
-	for o.timers.Len() > 0 && IsFired(o.timers[0].end, w) {
+	for o.timers.Len() > 0 && IsFired(o.timers[0].end, w, o.shift) {
 		t := heap.Pop(&o.timers).(timer)
 		ks := t.ks
 		for i, e := range ks.timers {

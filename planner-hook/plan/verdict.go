@@ -38,7 +38,7 @@ func Judge(is *Island) Verdict {
 			nv.Reasons = append(nv.Reasons, reasons...)
 		default:
 			nv.Type = h.Type
-			nv.Reasons = append(nv.Reasons, judgeNode(n, h.Type)...)
+			nv.Reasons = append(nv.Reasons, judgeNode(n, h.Type, is.Options)...)
 		}
 		nv.Supported = len(nv.Reasons) == 0
 		v.Supported = v.Supported && nv.Supported
@@ -57,16 +57,16 @@ func JudgeJSON(data []byte) ([]byte, error) {
 }
 
 // judgeNode returns the reasons why a node other than a Calc cannot run natively.
-func judgeNode(n *IslandNode, typ string) []string {
+func judgeNode(n *IslandNode, typ string, options map[string]string) []string {
 	var reasons []string
 	var err error
 	switch typ {
 	case WindowAggregateType:
-		_, reasons, err = compileWindowAggregate(n, onePhase)
+		_, reasons, err = compileWindowAggregate(n, onePhase, options)
 	case LocalWindowAggregateType:
-		_, reasons, err = compileWindowAggregate(n, localPhase)
+		_, reasons, err = compileWindowAggregate(n, localPhase, options)
 	case GlobalWindowAggregateType:
-		_, reasons, err = compileWindowAggregate(n, globalPhase)
+		_, reasons, err = compileWindowAggregate(n, globalPhase, options)
 	case WatermarkAssignerType:
 		_, reasons, err = compileWatermarkAssigner(n)
 	case GroupWindowAggregateType:
@@ -103,7 +103,7 @@ func Operators() []Operator {
 	return []Operator{
 		{Type: CalcType, Doc: "projection and filter; every expression must be supported (see Functions)"},
 		{Type: WatermarkAssignerType, Doc: "watermark expression evaluated natively; Flink's emission rules (on jumps past the auto-watermark interval, periodic, idleness) kept; starts a chain"},
-		{Type: WindowAggregateType, Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute; COUNT(*), COUNT, SUM, MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP(3)), FILTER clauses; state per key group in Flink's checkpoints. Fallback: DISTINCT, other aggregate functions, TIMESTAMP_LTZ and processing-time windows, SESSION windows, window TVFs not aggregated directly"},
+		{Type: WindowAggregateType, Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one when the session time zone has a fixed offset (UTC, GMT+hh:mm); COUNT(*), COUNT, SUM, MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP(3)), FILTER clauses; state per key group in Flink's checkpoints. Fallback: DISTINCT, other aggregate functions, TIMESTAMP_LTZ windows in zones with daylight saving time, processing-time windows, SESSION windows, window TVFs not aggregated directly"},
 		{Type: LocalWindowAggregateType, Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 		{Type: GlobalWindowAggregateType, Doc: "global phase of Flink's two-phase window aggregation; state per key group in Flink's checkpoints"},
 		{Type: ExchangeType, Doc: "Flink's own exchange between native operators (rows routed by Flink; the columnar exchange is not built yet)"},

@@ -107,7 +107,7 @@ var internalName = regexp.MustCompile(`^\$(.+)\$\d+$`)
 
 // compileWindowAggregate decodes a window aggregation node of the given phase. Reasons say why
 // it cannot run natively; err reports malformed input.
-func compileWindowAggregate(n *IslandNode, phase windowPhase) (p *windowPlan, reasons []string, err error) {
+func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string]string) (p *windowPlan, reasons []string, err error) {
 	var j windowAggJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("window aggregate %s: %w", n.Name, err)
@@ -146,8 +146,13 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase) (p *windowPlan, re
 			return nil, nil, fmt.Errorf("window aggregate %s time attribute type: %w", n.Name, err)
 		}
 		switch {
-		case t.Kind == catalog.TimestampLTZ:
-			reasons = append(reasons, "windows on a TIMESTAMP_LTZ time attribute are not supported natively yet (time-zone shifted windows)")
+		case t.Kind == catalog.TimestampLTZ && t.Precision <= 3:
+			// Windows align to the session time zone's wall clock.
+			shift, why := zoneShift(options)
+			if why != "" {
+				reasons = append(reasons, why)
+			}
+			p.spec.Shift = shift
 		case t.Kind != catalog.Timestamp || t.Precision > 3:
 			reasons = append(reasons, fmt.Sprintf("time attribute of type %s is not supported natively", t))
 		}
@@ -278,6 +283,31 @@ func sameKinds(what string, got, want []catalog.Type) string {
 		}
 	}
 	return ""
+}
+
+// Options that the planner hook sets from the table configuration.
+const (
+	// OptLocalTimeZone is the session time zone ('table.local-time-zone', resolved).
+	OptLocalTimeZone = "sluice.local-time-zone"
+	// OptLocalTimeZoneOffset is its offset from UTC in seconds, present when the zone has a
+	// fixed offset.
+	OptLocalTimeZoneOffset = "sluice.local-time-zone-offset"
+)
+
+// zoneShift returns the session time zone's offset from UTC in milliseconds, or why windows in
+// that zone cannot run natively.
+func zoneShift(options map[string]string) (int64, string) {
+	zone := options[OptLocalTimeZone]
+	off, ok := options[OptLocalTimeZoneOffset]
+	if !ok {
+		return 0, fmt.Sprintf("windows on a TIMESTAMP_LTZ time attribute in time zone %q are not supported natively yet: "+
+			"only zones at a fixed offset from UTC are (daylight saving time shifts window boundaries)", zone)
+	}
+	secs, err := strconv.ParseInt(off, 10, 64)
+	if err != nil {
+		return 0, fmt.Sprintf("option %s: %v", OptLocalTimeZoneOffset, err)
+	}
+	return secs * 1000, ""
 }
 
 // runtimeSpec completes the spec with the subtask's key groups.

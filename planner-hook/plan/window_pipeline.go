@@ -104,7 +104,7 @@ type EventTimePipeline interface {
 
 func openWindowPipeline(is *Island, phase windowPhase) (*WindowPipeline, error) {
 	n := &is.Nodes[0]
-	p, reasons, err := compileWindowAggregate(n, phase)
+	p, reasons, err := compileWindowAggregate(n, phase, is.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,8 @@ func (w *WindowPipeline) AdvanceWatermark(wm int64) error {
 			case WindowEnd:
 				vals[r] = f.Ends[r]
 			case WindowTime:
-				vals[r] = f.Ends[r] - 1
+				// An instant: the epoch of the window's last millisecond (toEpochMills).
+				vals[r] = f.Ends[r] - 1 - w.plan.spec.Shift
 			}
 		}
 		a, err := int64Column(w.mem, t, vals)
@@ -251,7 +252,7 @@ type LocalWindowPipeline struct {
 
 func openLocalWindowPipeline(is *Island) (*LocalWindowPipeline, error) {
 	n := &is.Nodes[0]
-	p, reasons, err := compileWindowAggregate(n, localPhase)
+	p, reasons, err := compileWindowAggregate(n, localPhase, is.Options)
 	if err != nil {
 		return nil, err
 	}

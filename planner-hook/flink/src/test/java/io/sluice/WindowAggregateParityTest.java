@@ -39,6 +39,27 @@ class WindowAggregateParityTest {
 
     static final LocalDateTime BASE = LocalDateTime.of(2024, 3, 1, 12, 0, 0);
 
+    /** The schema with a TIMESTAMP_LTZ time attribute (an instant; windows follow the session zone). */
+    static final String LTZ_SCHEMA = SCHEMA.replace("ts TIMESTAMP(3)", "ts TIMESTAMP_LTZ(3)");
+
+    /** rows() with their event times as instants (read at UTC). */
+    static List<Row> ltzRows() {
+        List<Row> out = new ArrayList<>();
+        for (Row r : rows()) {
+            out.add(Row.of(r.getField(0), r.getField(1), r.getField(2), r.getField(3),
+                    ((LocalDateTime) r.getField(4)).toInstant(java.time.ZoneOffset.UTC)));
+        }
+        return out;
+    }
+
+    static ParityCase ltz(String name, String zone, String window, boolean twoPhase) {
+        ParityCase c = nativeCase(name + (twoPhase ? "-2phase" : ""), LTZ_SCHEMA, ltzRows(),
+                        query(window, "k", "COUNT(*) AS c, SUM(v) AS sv, MAX(d) AS mxd"))
+                .with("table.local-time-zone", zone)
+                .asMultiset();
+        return twoPhase ? c : c.with("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+    }
+
     /** 300 rows over five keys and a null key: mostly in order, some out of order, some late. */
     static List<Row> rows() {
         return rows(300);
@@ -107,6 +128,13 @@ class WindowAggregateParityTest {
                 twoPhase("tumble", tumble, "k", AGGS).withParallelism(2),
                 onePhase("filter", tumble, "k", FILTERED),
                 twoPhase("filter", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k", FILTERED),
+                ltz("ltz-utc", "UTC", tumble, false),
+                ltz("ltz-utc", "UTC", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", true),
+                ltz("ltz-plus8", "GMT+08:00", "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '2' SECOND)", false),
+                ltz("ltz-minus0330", "GMT-03:30", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", true),
+                fallback("ltz-dst", LTZ_SCHEMA, ltzRows(), query(tumble, "k", "COUNT(*) AS c"), "fixed offset")
+                        .with("table.local-time-zone", "America/Los_Angeles")
+                        .asMultiset(),
                 fallback("legacy-group-window", SCHEMA, rows(),
                         "SELECT k, TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, COUNT(*) AS c, SUM(v) AS sv FROM t "
                                 + "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)",

@@ -26,6 +26,7 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalW
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
 import org.apache.flink.table.planner.plan.optimize.program.FlinkOptimizeProgram;
 import org.apache.flink.table.planner.plan.optimize.program.StreamOptimizeContext;
+import org.apache.flink.table.planner.utils.TableConfigUtils;
 import org.apache.flink.table.types.logical.LogicalType;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
@@ -223,6 +224,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     private static Map<String, String> nativeOptions(ReadableConfig config) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(SluiceOptions.BATCH_ROWS.key(), String.valueOf(config.get(SluiceOptions.BATCH_ROWS)));
+        // The session time zone, which TIMESTAMP_LTZ windows align to; its offset when fixed.
+        java.time.ZoneId zone = TableConfigUtils.getLocalTimeZone(config);
+        m.put("sluice.local-time-zone", zone.getId());
+        if (zone.getRules().isFixedOffset()) {
+            m.put("sluice.local-time-zone-offset",
+                    String.valueOf(zone.getRules().getOffset(java.time.Instant.EPOCH).getTotalSeconds()));
+        }
         return m;
     }
 
