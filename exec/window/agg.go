@@ -24,9 +24,11 @@ const (
 	Min
 	Max
 	Avg
+	FirstValue
+	LastValue
 )
 
-var funcNames = [...]string{"COUNT(*)", "COUNT", "SUM", "MIN", "MAX", "AVG"}
+var funcNames = [...]string{"COUNT(*)", "COUNT", "SUM", "MIN", "MAX", "AVG", "FIRST_VALUE", "LAST_VALUE"}
 
 func (k FuncKind) String() string { return funcNames[k] }
 
@@ -90,6 +92,17 @@ func newAccumulator(c Call) (accumulator, error) {
 		acc = numeric[typedAccumulator](k, &sumAcc[int8]{}, &sumAcc[int16]{}, &sumAcc[int32]{}, &sumAcc[int64]{}, &sumAcc[float32]{}, &sumAcc[float64]{})
 	case Avg:
 		acc = numeric[typedAccumulator](k, &avgIntAcc[int8]{}, &avgIntAcc[int16]{}, &avgIntAcc[int32]{}, &avgIntAcc[int64]{}, &avgFloatAcc[float32]{}, &avgFloatAcc[float64]{})
+	case FirstValue, LastValue:
+		last := c.Func == LastValue
+		switch {
+		case k == catalog.Date || k == catalog.Time:
+			acc = &pickAcc[int32]{last: last}
+		case (k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 3:
+			acc = &pickAcc[int64]{last: last}
+		default:
+			acc = numeric[typedAccumulator](k, &pickAcc[int8]{last: last}, &pickAcc[int16]{last: last}, &pickAcc[int32]{last: last},
+				&pickAcc[int64]{last: last}, &pickAcc[float32]{last: last}, &pickAcc[float64]{last: last})
+		}
 	case Min, Max:
 		max := c.Func == Max
 		switch {
@@ -558,3 +571,65 @@ func (a *sumAcc[T]) groupBytes() int      { return int(unsafe.Sizeof(a.sum[0:1][
 func (a *extremeAcc[T]) groupBytes() int  { return int(unsafe.Sizeof(a.val[0:1][0])) + 1 }
 func (a *avgIntAcc[T]) groupBytes() int   { return 16 }
 func (a *avgFloatAcc[T]) groupBytes() int { return 16 }
+
+// pickAcc is FIRST_VALUE (the first non-null value in arrival order, FirstValueAggFunction) or
+// LAST_VALUE (the last non-null value, LastValueAggFunction). Flink cannot merge them: they
+// run in one phase on windows that need no merging (TUMBLE).
+type pickAcc[T number] struct {
+	resultType
+	last bool
+	val  []T
+	has  []bool
+}
+
+func (a *pickAcc[T]) grow(n int)                 { a.val, a.has = grown(a.val, n), grown(a.has, n) }
+func (a *pickAcc[T]) reset(g int32)              { a.val[g], a.has[g] = 0, false }
+func (a *pickAcc[T]) count(int32) int64          { return 0 }
+func (a *pickAcc[T]) copy(d, s int32)            { a.val[d], a.has[d] = a.val[s], a.has[s] }
+func (a *pickAcc[T]) groupBytes() int            { return int(unsafe.Sizeof(a.val[0:1][0])) + 1 }
+func (a *pickAcc[T]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
+
+// merge takes the other accumulator's value as a later (LAST_VALUE) or earlier (never used:
+// FIRST_VALUE is not merged) arrival would.
+func (a *pickAcc[T]) merge(d, s int32) {
+	if a.has[s] && (a.last || !a.has[d]) {
+		a.val[d], a.has[d] = a.val[s], true
+	}
+}
+
+func (a *pickAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+	vals := column.Values[T](arg)
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g >= 0 && column.Valid(bits, off, r) && (a.last || !a.has[g]) {
+			a.val[g], a.has[g] = vals[r], true
+		}
+	}
+}
+
+func (a *pickAcc[T]) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
+
+func (a *pickAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
+	for i, g := range groups {
+		vals[i], valid[i] = a.val[g], a.has[g]
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func (a *pickAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.result(mem, groups)
+	return []arrow.Array{col}, err
+}
+
+func (a *pickAcc[T]) encode(dst []byte, g int32) []byte {
+	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
+}
+
+func (a *pickAcc[T]) decode(src []byte, g int32) ([]byte, error) {
+	src, err := readFixed(src, &a.has[g])
+	if err != nil {
+		return nil, err
+	}
+	return readFixed(src, &a.val[g])
+}

@@ -155,6 +155,11 @@ func New(spec Spec) (*Operator, error) {
 		}
 		o.accs = append(o.accs, a)
 	}
+	for _, c := range spec.Calls {
+		if (c.Func == FirstValue || c.Func == LastValue) && spec.Assigner.Kind != Tumble {
+			return nil, fmt.Errorf("window aggregate: %s on a %s window is not supported natively (Flink would merge slices it cannot merge)", c.Func, spec.Assigner.Kind)
+		}
+	}
 	if spec.Assigner.Kind == Hop && o.countStar < 0 {
 		return nil, fmt.Errorf("window aggregate: a hopping window requires a COUNT(*) among the aggregates")
 	}

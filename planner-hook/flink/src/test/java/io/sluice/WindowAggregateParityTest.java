@@ -135,6 +135,8 @@ class WindowAggregateParityTest {
                 fallback("ltz-dst", LTZ_SCHEMA, ltzRows(), query(tumble, "k", "COUNT(*) AS c"), "fixed offset")
                         .with("table.local-time-zone", "America/Los_Angeles")
                         .asMultiset(),
+                twoPhase("first-last", tumble, "k",
+                        "COUNT(*) AS c, FIRST_VALUE(v) AS fv, LAST_VALUE(v) AS lv, FIRST_VALUE(d) AS fd, LAST_VALUE(ts) AS lts"),
                 fallback("legacy-group-window", SCHEMA, rows(),
                         "SELECT k, TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, COUNT(*) AS c, SUM(v) AS sv FROM t "
                                 + "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)",
