@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -81,6 +82,9 @@ type accumulator interface {
 func newAccumulator(c Call) (accumulator, error) {
 	if c.Func == CountStar || c.Func == Count {
 		return &countAcc{star: c.Func == CountStar}, nil
+	}
+	if c.Arg.Kind == catalog.Decimal {
+		return decimalAccumulator(c)
 	}
 	if !c.Result.Equal(c.Arg.WithNullable(true)) {
 		return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
@@ -164,13 +168,18 @@ func grown[T any](s []T, n int) []T {
 	return append(s, make([]T, n-len(s))...)
 }
 
+// fixedValue is every accumulator value type stored as its raw bytes.
+type fixedValue interface {
+	number | bool | decimal128.Num
+}
+
 // appendFixed appends v's bytes in native (little-endian) order.
-func appendFixed[T number | bool](dst []byte, v T) []byte {
+func appendFixed[T fixedValue](dst []byte, v T) []byte {
 	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v))...)
 }
 
 // readFixed reads one value written by appendFixed.
-func readFixed[T number | bool](src []byte, v *T) ([]byte, error) {
+func readFixed[T fixedValue](src []byte, v *T) ([]byte, error) {
 	n := int(unsafe.Sizeof(*v))
 	if len(src) < n {
 		return nil, errTruncated
@@ -627,6 +636,168 @@ func (a *pickAcc[T]) encode(dst []byte, g int32) []byte {
 }
 
 func (a *pickAcc[T]) decode(src []byte, g int32) ([]byte, error) {
+	src, err := readFixed(src, &a.has[g])
+	if err != nil {
+		return nil, err
+	}
+	return readFixed(src, &a.val[g])
+}
+
+// --- DECIMAL ---
+
+// decimalAccumulator returns the accumulator of SUM, MIN or MAX over a DECIMAL: SUM adds in
+// DECIMAL(38, s) (Flink's sum type) and becomes NULL when a sum overflows 38 digits, after which
+// the next value starts it again, as Flink's generated code does; MIN and MAX compare values.
+func decimalAccumulator(c Call) (accumulator, error) {
+	switch c.Func {
+	case Sum:
+		if c.Result.Kind != catalog.Decimal || c.Result.Precision != 38 || c.Result.Scale != c.Arg.Scale {
+			return nil, fmt.Errorf("SUM(%s) returning %s is not supported natively", c.Arg, c.Result)
+		}
+		a := &decimalSumAcc{}
+		a.setType(c.Result)
+		return a, nil
+	case Min, Max:
+		if !c.Result.Equal(c.Arg.WithNullable(true)) {
+			return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
+		}
+		a := &decimalExtremeAcc{max: c.Func == Max}
+		a.setType(c.Result)
+		return a, nil
+	}
+	return nil, fmt.Errorf("%s(%s) is not supported natively yet", c.Func, c.Arg)
+}
+
+// addDecimal38 adds two unscaled values of at most 38 digits; ok is false when the sum has more.
+func addDecimal38(a, b decimal128.Num) (decimal128.Num, bool) {
+	sum := a.Add(b)
+	if a.Sign() == b.Sign() && a.Sign() != 0 && sum.Sign() != a.Sign() {
+		return sum, false // 128-bit overflow
+	}
+	return sum, sum.FitsInPrecision(38)
+}
+
+type decimalSumAcc struct {
+	resultType
+	sum []decimal128.Num
+	has []bool
+}
+
+func (a *decimalSumAcc) grow(n int)                 { a.sum, a.has = grown(a.sum, n), grown(a.has, n) }
+func (a *decimalSumAcc) reset(g int32)              { a.sum[g], a.has[g] = decimal128.Num{}, false }
+func (a *decimalSumAcc) count(int32) int64          { return 0 }
+func (a *decimalSumAcc) copy(d, s int32)            { a.sum[d], a.has[d] = a.sum[s], a.has[s] }
+func (a *decimalSumAcc) groupBytes() int            { return 17 }
+func (a *decimalSumAcc) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
+func (a *decimalSumAcc) merge(d, s int32)           { a.add(d, a.sum[s], a.has[s]) }
+func (a *decimalSumAcc) encode(dst []byte, g int32) []byte {
+	return appendFixed(appendFixed(dst, a.has[g]), a.sum[g])
+}
+
+// add is Flink's IF(v IS NULL, sum, IF(sum IS NULL, v, sum + v)) with sum + v NULL on overflow.
+func (a *decimalSumAcc) add(g int32, v decimal128.Num, valid bool) {
+	switch {
+	case !valid:
+	case !a.has[g]:
+		a.sum[g], a.has[g] = v, true
+	default:
+		a.sum[g], a.has[g] = addDecimal38(a.sum[g], v)
+	}
+}
+
+func (a *decimalSumAcc) accumulate(arg arrow.Array, groups []int32) {
+	vals := column.Values[decimal128.Num](arg)
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g >= 0 {
+			a.add(g, vals[r], column.Valid(bits, off, r))
+		}
+	}
+}
+
+func (a *decimalSumAcc) mergeFields(cols []arrow.Array, groups []int32) {
+	a.accumulate(cols[0], groups)
+}
+
+func (a *decimalSumAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals, valid := make([]decimal128.Num, len(groups)), make([]bool, len(groups))
+	for i, g := range groups {
+		vals[i], valid[i] = a.sum[g], a.has[g]
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func (a *decimalSumAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.result(mem, groups)
+	return []arrow.Array{col}, err
+}
+
+func (a *decimalSumAcc) decode(src []byte, g int32) ([]byte, error) {
+	src, err := readFixed(src, &a.has[g])
+	if err != nil {
+		return nil, err
+	}
+	return readFixed(src, &a.sum[g])
+}
+
+type decimalExtremeAcc struct {
+	resultType
+	max bool
+	val []decimal128.Num
+	has []bool
+}
+
+func (a *decimalExtremeAcc) grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
+func (a *decimalExtremeAcc) reset(g int32)     { a.val[g], a.has[g] = decimal128.Num{}, false }
+func (a *decimalExtremeAcc) count(int32) int64 { return 0 }
+func (a *decimalExtremeAcc) copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
+func (a *decimalExtremeAcc) groupBytes() int   { return 17 }
+func (a *decimalExtremeAcc) fieldTypes() []catalog.Type {
+	return []catalog.Type{a.typ.WithNullable(true)}
+}
+func (a *decimalExtremeAcc) merge(d, s int32) { a.take(d, a.val[s], a.has[s]) }
+func (a *decimalExtremeAcc) encode(dst []byte, g int32) []byte {
+	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
+}
+
+// take keeps v when it is greater (MAX) or less (MIN) than the current value (same scale).
+func (a *decimalExtremeAcc) take(g int32, v decimal128.Num, valid bool) {
+	if !valid {
+		return
+	}
+	if !a.has[g] || (a.max && v.Greater(a.val[g])) || (!a.max && v.Less(a.val[g])) {
+		a.val[g], a.has[g] = v, true
+	}
+}
+
+func (a *decimalExtremeAcc) accumulate(arg arrow.Array, groups []int32) {
+	vals := column.Values[decimal128.Num](arg)
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g >= 0 {
+			a.take(g, vals[r], column.Valid(bits, off, r))
+		}
+	}
+}
+
+func (a *decimalExtremeAcc) mergeFields(cols []arrow.Array, groups []int32) {
+	a.accumulate(cols[0], groups)
+}
+
+func (a *decimalExtremeAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals, valid := make([]decimal128.Num, len(groups)), make([]bool, len(groups))
+	for i, g := range groups {
+		vals[i], valid[i] = a.val[g], a.has[g]
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func (a *decimalExtremeAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.result(mem, groups)
+	return []arrow.Array{col}, err
+}
+
+func (a *decimalExtremeAcc) decode(src []byte, g int32) ([]byte, error) {
 	src, err := readFixed(src, &a.has[g])
 	if err != nil {
 		return nil, err

@@ -52,6 +52,24 @@ class WindowAggregateParityTest {
         return out;
     }
 
+    static final String DECIMAL_SCHEMA = "k STRING, p DECIMAL(10, 2), w DECIMAL(38, 4), ts TIMESTAMP(3), "
+            + "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND";
+
+    /** Prices with nulls, and 38-digit values whose sums overflow DECIMAL(38, 4). */
+    static List<Row> decimalRows() {
+        Random rnd = new Random(5);
+        List<Row> rows = new ArrayList<>();
+        java.math.BigDecimal huge = new java.math.BigDecimal("9999999999999999999999999999999999.9999");
+        for (int n = 0; n < 200; n++) {
+            java.math.BigDecimal p = rnd.nextInt(6) == 0 ? null
+                    : java.math.BigDecimal.valueOf(rnd.nextInt(2_000_000) - 1_000_000, 2);
+            java.math.BigDecimal w = rnd.nextInt(6) == 0 ? null
+                    : rnd.nextInt(3) == 0 ? huge.negate() : huge.subtract(java.math.BigDecimal.valueOf(rnd.nextInt(1000), 4));
+            rows.add(Row.of(new String[] {"a", "b", "c"}[rnd.nextInt(3)], p, w, BASE.plusSeconds(n / 4)));
+        }
+        return rows;
+    }
+
     static ParityCase ltz(String name, String zone, String window, boolean twoPhase) {
         ParityCase c = nativeCase(name + (twoPhase ? "-2phase" : ""), LTZ_SCHEMA, ltzRows(),
                         query(window, "k", "COUNT(*) AS c, SUM(v) AS sv, MAX(d) AS mxd"))
@@ -134,6 +152,14 @@ class WindowAggregateParityTest {
                 ltz("ltz-minus0330", "GMT-03:30", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", true),
                 fallback("ltz-dst", LTZ_SCHEMA, ltzRows(), query(tumble, "k", "COUNT(*) AS c"), "fixed offset")
                         .with("table.local-time-zone", "America/Los_Angeles")
+                        .asMultiset(),
+                nativeCase("decimal", DECIMAL_SCHEMA, decimalRows(),
+                        query(tumble, "k", "COUNT(*) AS c, SUM(p) AS sp, MIN(p) AS mnp, MAX(p) AS mxp, SUM(w) AS sw, MAX(w) AS mxw"))
+                        .with("table.optimizer.agg-phase-strategy", "ONE_PHASE").asMultiset(),
+                nativeCase("decimal-2phase", DECIMAL_SCHEMA, decimalRows(),
+                        query("HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k",
+                                "COUNT(*) AS c, SUM(p) AS sp, MIN(w) AS mnw, SUM(w) AS sw")).asMultiset(),
+                fallback("decimal-avg", DECIMAL_SCHEMA, decimalRows(), query(tumble, "k", "AVG(p) AS ap"), "AVG(DECIMAL")
                         .asMultiset(),
                 twoPhase("first-last", tumble, "k",
                         "COUNT(*) AS c, FIRST_VALUE(v) AS fv, LAST_VALUE(v) AS lv, FIRST_VALUE(d) AS fd, LAST_VALUE(ts) AS lts"),
