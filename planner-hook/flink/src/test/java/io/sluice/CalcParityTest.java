@@ -189,6 +189,10 @@ class CalcParityTest {
                 small("abs-sign-float", "SELECT ABS(f), SIGN(f), FLOOR(f), CEIL(f) FROM t"),
                 fallback("fallback-abs-tinyint", SMALL, smallRows(), "SELECT ABS(a) FROM t", "fails in Flink's code generation"),
                 n("floor-ceil", "SELECT FLOOR(d), CEIL(d), FLOOR(dc), CEIL(dc), FLOOR(dw), CEIL(dw) FROM t"),
+                n("round-truncate", "SELECT ROUND(dc), ROUND(dc, 1), ROUND(dc, -1), ROUND(dc, 5), ROUND(dw, 3), ROUND(dw, -2), "
+                        + "ROUND(dw, -25), ROUND(i, -1), ROUND(l, -3), ROUND(i), ROUND(l, 2), "
+                        + "TRUNCATE(dc, 1), TRUNCATE(dw, -1), TRUNCATE(dw), TRUNCATE(dc, -3) FROM t"),
+                fallback("round-double", ALL, allRows(), "SELECT ROUND(d, 2) FROM t", "ROUND of DOUBLE"),
                 n("greatest-least", "SELECT GREATEST(i, l), LEAST(i, l, 5), GREATEST(d, CAST(i AS DOUBLE)), LEAST(d, 0.0e0), GREATEST(s, 'b'), LEAST(s, 'abc', 'Z') FROM t"),
                 n("distinct-from-nullif", "SELECT i IS DISTINCT FROM CAST(l AS INT), s IS NOT DISTINCT FROM 'abc', NULLIF(i, 42), NULLIF(s, '') FROM t"),
                 n("if-ifnull", "SELECT IF(i > 0, s, 'neg'), IF(b, i, -1), IFNULL(s, 'none'), IFNULL(i, 0) FROM t"),
