@@ -34,11 +34,12 @@ var funcNames = [...]string{"COUNT(*)", "COUNT", "SUM", "MIN", "MAX", "AVG", "FI
 func (k FuncKind) String() string { return funcNames[k] }
 
 // Call is one aggregate call: the function, its argument's type (unused for COUNT(*)) and its
-// result type, both as Flink derives them.
+// result type, both as Flink derives them, and whether it aggregates distinct values.
 type Call struct {
-	Func   FuncKind
-	Arg    catalog.Type
-	Result catalog.Type
+	Func     FuncKind
+	Arg      catalog.Type
+	Result   catalog.Type
+	Distinct bool
 }
 
 // accumulator holds one aggregate's accumulators for every group, indexed by group id, with
@@ -80,6 +81,14 @@ type accumulator interface {
 // newAccumulator returns the accumulator of a call, or an error saying why it cannot run
 // natively.
 func newAccumulator(c Call) (accumulator, error) {
+	if c.Distinct {
+		switch c.Func {
+		case Min, Max:
+			c.Distinct = false // the same values either way (TUMBLE only: see New)
+		default:
+			return newDistinctAccumulator(c)
+		}
+	}
 	if c.Func == CountStar || c.Func == Count {
 		return &countAcc{star: c.Func == CountStar}, nil
 	}

@@ -156,6 +156,9 @@ func New(spec Spec) (*Operator, error) {
 		o.accs = append(o.accs, a)
 	}
 	for _, c := range spec.Calls {
+		if c.Distinct && c.Func != Count && spec.Assigner.Kind != Tumble {
+			return nil, fmt.Errorf("window aggregate: %s(DISTINCT) on a %s window is not supported natively: Flink merges the slices' distinct values by retraction, which %s cannot do (the job fails on Flink)", c.Func, spec.Assigner.Kind, c.Func)
+		}
 		if (c.Func == FirstValue || c.Func == LastValue) && spec.Assigner.Kind != Tumble {
 			return nil, fmt.Errorf("window aggregate: %s on a %s window is not supported natively (Flink would merge slices it cannot merge)", c.Func, spec.Assigner.Kind)
 		}

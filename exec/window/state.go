@@ -36,7 +36,7 @@ func (o *Operator) fingerprint() uint32 {
 		fmt.Fprintf(&b, "%s,", t)
 	}
 	for _, c := range o.spec.Calls {
-		fmt.Fprintf(&b, "|%s(%s):%s", c.Func, c.Arg, c.Result)
+		fmt.Fprintf(&b, "|%s(%v %s):%s", c.Func, c.Distinct, c.Arg, c.Result)
 	}
 	return crc32.Checksum([]byte(b.String()), castagnoli)
 }

@@ -234,6 +234,14 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 		return p, reasons, nil
 	}
 	p.spec.Sliced = phase == globalPhase
+	if phase != onePhase {
+		for _, c := range p.spec.Calls {
+			if c.Distinct && c.Func != window.Min && c.Func != window.Max {
+				return p, []string{"DISTINCT aggregates in a two-phase window aggregation are not supported natively yet " +
+					"(Flink's partial aggregates carry MapViews); 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE' runs them natively"}, nil
+			}
+		}
+	}
 	local, err := window.NewLocal(p.spec)
 	if err != nil {
 		return p, []string{err.Error()}, nil
@@ -335,8 +343,8 @@ func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, arg
 	switch {
 	case !ok:
 		return call, 0, fmt.Sprintf("%s: aggregate function %s is not supported natively yet", label, name), nil
-	case c.Distinct:
-		return call, 0, fmt.Sprintf("%s: DISTINCT aggregates are not supported natively yet", label), nil
+	case c.Distinct && c.FilterArg >= 0:
+		return call, 0, fmt.Sprintf("%s: DISTINCT aggregates with a FILTER clause are not supported natively yet", label), nil
 	case c.Approximate || c.IgnoreNulls:
 		return call, 0, fmt.Sprintf("%s: approximate or IGNORE NULLS aggregates are not supported natively", label), nil
 	}
@@ -345,6 +353,7 @@ func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, arg
 			return call, 0, "", fmt.Errorf("%s refers to input field %d of %d", label, a, len(inTypes))
 		}
 	}
+	call.Distinct = c.Distinct
 	switch {
 	case kind == window.Count && len(c.ArgList) == 0:
 		call.Func, argCol = window.CountStar, -1

@@ -167,8 +167,11 @@ class WindowAggregateParityTest {
                         "SELECT k, TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, COUNT(*) AS c, SUM(v) AS sv FROM t "
                                 + "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)",
                         "legacy group windows").asMultiset(),
-                fallback("distinct", SCHEMA, rows(), query(tumble, "k", "COUNT(DISTINCT v) AS c"), "DISTINCT")
-                        .with("table.optimizer.agg-phase-strategy", "ONE_PHASE")
+                onePhase("distinct", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k",
+                        "COUNT(*) AS c, COUNT(DISTINCT v) AS cdv, COUNT(DISTINCT i) AS cdi, COUNT(DISTINCT k) AS cdk, SUM(v) AS sv"),
+                onePhase("distinct-tumble", tumble, "i",
+                        "COUNT(DISTINCT k) AS cdk, SUM(DISTINCT v) AS sdv, SUM(DISTINCT i) AS sdi, MAX(DISTINCT v) AS mdv"),
+                fallback("distinct-2phase", SCHEMA, rows(), query(tumble, "k", "COUNT(DISTINCT v) AS c"), "ONE_PHASE")
                         .asMultiset());
     }
 

@@ -1,0 +1,209 @@
+package window
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+)
+
+// distinctKey is how a distinct value is kept: integer-like values as int64, strings and
+// binaries as string.
+type distinctKey interface{ int64 | string }
+
+// distinctAcc is COUNT(DISTINCT x) or SUM(DISTINCT x): the set of non-null values of each group
+// (Flink keeps them in a MapView); COUNT is the set's size, SUM the sum of its values in the
+// argument's type (wrapping as Java does; the order of an integer sum does not matter).
+type distinctAcc[K distinctKey] struct {
+	resultType
+	sum   bool
+	arg   catalog.Type
+	sets  []map[K]struct{}
+	read  func(arrow.Array) func(r int) K
+	bytes int // memory estimate per value
+}
+
+// newDistinctAccumulator returns the accumulator of a DISTINCT call, or why it cannot run
+// natively.
+func newDistinctAccumulator(c Call) (accumulator, error) {
+	k := c.Arg.Kind
+	intLike := c.Arg.IsIntegral() || k == catalog.Date || k == catalog.Time || k == catalog.Boolean ||
+		((k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 3)
+	switch {
+	case c.Func == Count && intLike:
+		return &distinctAcc[int64]{resultType: resultType{c.Result}, arg: c.Arg, read: int64Reader(c.Arg), bytes: 8}, nil
+	case c.Func == Count && (c.Arg.IsString() || c.Arg.IsBinary()):
+		return &distinctAcc[string]{resultType: resultType{c.Result}, arg: c.Arg, read: stringReader, bytes: 24}, nil
+	case c.Func == Sum && c.Arg.IsIntegral() && c.Result.Equal(c.Arg.WithNullable(true)):
+		return &distinctAcc[int64]{resultType: resultType{c.Result}, sum: true, arg: c.Arg, read: int64Reader(c.Arg), bytes: 8}, nil
+	}
+	return nil, fmt.Errorf("%s(DISTINCT %s) is not supported natively yet", c.Func, c.Arg)
+}
+
+// int64Reader reads integer-like values of type t as int64.
+func int64Reader(t catalog.Type) func(arrow.Array) func(int) int64 {
+	switch t.Kind {
+	case catalog.Boolean:
+		return func(a arrow.Array) func(int) int64 {
+			b := a.(*array.Boolean)
+			return func(r int) int64 {
+				if b.Value(r) {
+					return 1
+				}
+				return 0
+			}
+		}
+	case catalog.TinyInt:
+		return widen[int8]
+	case catalog.SmallInt:
+		return widen[int16]
+	case catalog.Int, catalog.Date, catalog.Time:
+		return widen[int32]
+	}
+	return widen[int64]
+}
+
+func widen[T ~int8 | ~int16 | ~int32 | ~int64](a arrow.Array) func(int) int64 {
+	vals := column.Values[T](a)
+	return func(r int) int64 { return int64(vals[r]) }
+}
+
+func stringReader(a arrow.Array) func(int) string {
+	switch s := a.(type) {
+	case *array.String:
+		return s.Value
+	case *array.Binary:
+		return func(r int) string { return string(s.Value(r)) }
+	}
+	return func(int) string { return "" }
+}
+
+func (a *distinctAcc[K]) grow(n int)        { a.sets = grown(a.sets, n) }
+func (a *distinctAcc[K]) reset(g int32)     { a.sets[g] = nil }
+func (a *distinctAcc[K]) count(int32) int64 { return 0 }
+
+func (a *distinctAcc[K]) add(g int32, v K) {
+	if a.sets[g] == nil {
+		a.sets[g] = map[K]struct{}{}
+	}
+	a.sets[g][v] = struct{}{}
+}
+
+func (a *distinctAcc[K]) merge(d, s int32) {
+	for v := range a.sets[s] {
+		a.add(d, v)
+	}
+}
+
+func (a *distinctAcc[K]) copy(d, s int32) {
+	a.sets[d] = nil
+	a.merge(d, s)
+}
+
+func (a *distinctAcc[K]) groupBytes() int { return 48 }
+
+func (a *distinctAcc[K]) accumulate(arg arrow.Array, groups []int32) {
+	read := a.read(arg)
+	bits, off := column.ValidBits(arg)
+	for r, g := range groups {
+		if g >= 0 && column.Valid(bits, off, r) {
+			a.add(g, read(r))
+		}
+	}
+}
+
+func (a *distinctAcc[K]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals := make([]int64, len(groups))
+	valid := make([]bool, len(groups))
+	for i, g := range groups {
+		set := a.sets[g]
+		if !a.sum {
+			vals[i], valid[i] = int64(len(set)), true
+			continue
+		}
+		var s int64
+		for v := range set {
+			s += any(v).(int64)
+		}
+		vals[i], valid[i] = s, len(set) > 0
+	}
+	switch a.typ.Kind {
+	case catalog.TinyInt:
+		return buildFixed(mem, a.typ, narrow[int8](vals), valid)
+	case catalog.SmallInt:
+		return buildFixed(mem, a.typ, narrow[int16](vals), valid)
+	case catalog.Int:
+		return buildFixed(mem, a.typ, narrow[int32](vals), valid)
+	}
+	if !a.sum {
+		valid = nil // COUNT is never NULL
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func narrow[T ~int8 | ~int16 | ~int32](vals []int64) []T {
+	out := make([]T, len(vals))
+	for i, v := range vals {
+		out[i] = T(v)
+	}
+	return out
+}
+
+// Two-phase aggregation of DISTINCT calls is not supported yet: Flink's partial aggregate
+// carries a MapView.
+func (a *distinctAcc[K]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ} }
+
+func (a *distinctAcc[K]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	return nil, fmt.Errorf("DISTINCT aggregates have no partial aggregate yet")
+}
+
+func (a *distinctAcc[K]) mergeFields([]arrow.Array, []int32) {}
+
+func (a *distinctAcc[K]) encode(dst []byte, g int32) []byte {
+	set := a.sets[g]
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(set)))
+	for v := range set {
+		switch x := any(v).(type) {
+		case int64:
+			dst = binary.LittleEndian.AppendUint64(dst, uint64(x))
+		case string:
+			dst = binary.LittleEndian.AppendUint32(dst, uint32(len(x)))
+			dst = append(dst, x...)
+		}
+	}
+	return dst
+}
+
+func (a *distinctAcc[K]) decode(src []byte, g int32) ([]byte, error) {
+	n, src, err := readU32(src)
+	if err != nil {
+		return nil, err
+	}
+	a.sets[g] = nil
+	for i := uint32(0); i < n; i++ {
+		var v K
+		switch p := any(&v).(type) {
+		case *int64:
+			if len(src) < 8 {
+				return nil, errTruncated
+			}
+			*p, src = int64(binary.LittleEndian.Uint64(src)), src[8:]
+		case *string:
+			var l uint32
+			if l, src, err = readU32(src); err != nil {
+				return nil, err
+			}
+			if uint32(len(src)) < l {
+				return nil, errTruncated
+			}
+			*p, src = string(src[:l]), src[l:]
+		}
+		a.add(g, v)
+	}
+	return src, nil
+}
