@@ -34,7 +34,8 @@ func ArrowType(t Type) (arrow.DataType, error) {
 		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}, nil
 	case Char, VarChar:
 		return arrow.BinaryTypes.String, nil
-	case Binary, VarBinary:
+	case Binary, VarBinary, Raw:
+		// RAW values are opaque serialized bytes.
 		return arrow.BinaryTypes.Binary, nil
 	case Date:
 		return arrow.FixedWidthTypes.Date32, nil

@@ -45,6 +45,9 @@ func Supported(t catalog.Type) (bool, string) {
 		catalog.Float, catalog.Double, catalog.Date, catalog.Time,
 		catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
 		return true, ""
+	case catalog.Raw:
+		// Opaque bytes in the variable part (never inline), carried as they are.
+		return true, ""
 	case catalog.Decimal:
 		if t.Precision > 38 {
 			return false, "DECIMAL precision above 38"

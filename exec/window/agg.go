@@ -40,6 +40,10 @@ type Call struct {
 	Arg      catalog.Type
 	Result   catalog.Type
 	Distinct bool
+	// DistinctGroup numbers the DISTINCT calls that share one set of values (the same
+	// argument), in order of first appearance, as Flink numbers its distinct views
+	// (distinct$0, distinct$1, ...); -1 for other calls.
+	DistinctGroup int
 }
 
 // accumulator holds one aggregate's accumulators for every group, indexed by group id, with

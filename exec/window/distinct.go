@@ -154,15 +154,61 @@ func narrow[T ~int8 | ~int16 | ~int32](vals []int64) []T {
 	return out
 }
 
-// Two-phase aggregation of DISTINCT calls is not supported yet: Flink's partial aggregate
-// carries a MapView.
+// In a two-phase aggregation Flink's partial aggregate of a DISTINCT call is its running value
+// (count or sum) plus, after every call's fields, one MapView per distinct argument. Sluice
+// writes the running value, which the global phase ignores, and carries the set itself in the
+// RAW column of the distinct view, in its own encoding: both phases are Sluice's, and Flink's
+// exchange moves the row's bytes without reading them.
 func (a *distinctAcc[K]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ} }
 
 func (a *distinctAcc[K]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	return nil, fmt.Errorf("DISTINCT aggregates have no partial aggregate yet")
+	col, err := a.result(mem, groups)
+	return []arrow.Array{col}, err
 }
 
+// mergeFields ignores the running value: the set arrives in the distinct view (mergeSets).
 func (a *distinctAcc[K]) mergeFields([]arrow.Array, []int32) {}
+
+// setBytes encodes each group's set for a distinct view column.
+func (a *distinctAcc[K]) setBytes(mem memory.Allocator, groups []int32) arrow.Array {
+	b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+	defer b.Release()
+	var buf []byte
+	for _, g := range groups {
+		buf = a.encode(buf[:0], g)
+		b.Append(buf)
+	}
+	return b.NewArray()
+}
+
+// mergeSets adds the values of each row's encoded set (a distinct view column) to group
+// groups[r]; rows with a negative group are skipped.
+func (a *distinctAcc[K]) mergeSets(col arrow.Array, groups []int32) error {
+	views := col.(*array.Binary)
+	for r, g := range groups {
+		if g < 0 || views.IsNull(r) {
+			continue
+		}
+		set := a.sets[g]
+		a.sets[g] = nil
+		if _, err := a.decode(views.Value(r), g); err != nil {
+			a.sets[g] = set
+			return fmt.Errorf("distinct view of row %d: %w", r, err)
+		}
+		incoming := a.sets[g]
+		a.sets[g] = set
+		for v := range incoming {
+			a.add(g, v)
+		}
+	}
+	return nil
+}
+
+// distinctSets is implemented by the accumulators of DISTINCT calls.
+type distinctSets interface {
+	setBytes(mem memory.Allocator, groups []int32) arrow.Array
+	mergeSets(col arrow.Array, groups []int32) error
+}
 
 func (a *distinctAcc[K]) encode(dst []byte, g int32) []byte {
 	set := a.sets[g]

@@ -1,6 +1,10 @@
 package window
 
-import "github.com/apache/arrow-go/v18/arrow"
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
 
 // accSet is the accumulators of all aggregate calls, with the allocation of group ids: a group
 // is one accumulator per call (a key's slice, a window being fired, a partial aggregate).
@@ -59,4 +63,70 @@ func (s *accSet) mergeFields(cols []arrow.Array, groups []int32) {
 		a.mergeFields(cols[:n], groups)
 		cols = cols[n:]
 	}
+}
+
+// distinctViews is the number of distinct views (RAW columns) after the calls' fields.
+func (s *accSet) distinctViews(calls []Call) int {
+	n := 0
+	for _, c := range calls {
+		if c.DistinctGroup >= n {
+			n = c.DistinctGroup + 1
+		}
+	}
+	return n
+}
+
+// viewCalls returns, for each distinct view, the calls that share it.
+func viewCalls(calls []Call) [][]int {
+	var out [][]int
+	for i, c := range calls {
+		if c.DistinctGroup < 0 {
+			continue
+		}
+		for len(out) <= c.DistinctGroup {
+			out = append(out, nil)
+		}
+		out[c.DistinctGroup] = append(out[c.DistinctGroup], i)
+	}
+	return out
+}
+
+// viewColumns encodes the distinct views of groups: one column per view, from the view's first
+// call that keeps a set (the calls of a view hold the same set); a view of MIN/MAX calls only,
+// which need no set, gets empty values.
+func (s *accSet) viewColumns(mem memory.Allocator, calls []Call, groups []int32) []arrow.Array {
+	var cols []arrow.Array
+	for _, members := range viewCalls(calls) {
+		var col arrow.Array
+		for _, i := range members {
+			if d, ok := s.accs[i].(distinctSets); ok {
+				col = d.setBytes(mem, groups)
+				break
+			}
+		}
+		if col == nil {
+			b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+			for range groups {
+				b.Append(nil)
+			}
+			col = b.NewArray()
+			b.Release()
+		}
+		cols = append(cols, col)
+	}
+	return cols
+}
+
+// mergeViews merges distinct view columns into every call of each view that keeps a set.
+func (s *accSet) mergeViews(calls []Call, cols []arrow.Array, groups []int32) error {
+	for v, members := range viewCalls(calls) {
+		for _, i := range members {
+			if d, ok := s.accs[i].(distinctSets); ok {
+				if err := d.mergeSets(cols[v], groups); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -22,6 +22,7 @@ import (
 // accumulator of its key and slice, which is the same computation done earlier.
 type LocalOperator struct {
 	accSet
+	calls    []Call
 	assigner *Assigner
 	shift    int64
 	keys     *rowdata.Encoder
@@ -76,7 +77,7 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local window aggregate: %w", err)
 	}
-	l := &LocalOperator{assigner: spec.Assigner, shift: spec.Shift, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
+	l := &LocalOperator{calls: spec.Calls, assigner: spec.Assigner, shift: spec.Shift, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
 	if len(spec.KeyTypes) == 1 && fixedWidth(spec.KeyTypes[0]) {
 		l.open16 = map[[16]byte][]localSlot{}
 	}
@@ -90,11 +91,15 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 	return l, nil
 }
 
-// FieldTypes are the Flink types of the accumulator fields the local phase emits.
+// FieldTypes are the Flink types of the accumulator fields the local phase emits: every call's
+// fields, then one RAW distinct view per distinct argument.
 func (l *LocalOperator) FieldTypes() []catalog.Type {
 	var out []catalog.Type
 	for _, a := range l.accs {
 		out = append(out, a.fieldTypes()...)
+	}
+	for i := 0; i < l.distinctViews(l.calls); i++ {
+		out = append(out, catalog.Type{Kind: catalog.Raw, Nullable: true})
 	}
 	return out
 }
@@ -238,6 +243,7 @@ func (l *LocalOperator) TakeOutput(mem memory.Allocator) (*LocalOutput, error) {
 		}
 		out.Fields = append(out.Fields, cols...)
 	}
+	out.Fields = append(out.Fields, l.viewColumns(mem, l.calls, out.groups)...)
 	for _, g := range out.groups {
 		l.freeGroup(g)
 	}

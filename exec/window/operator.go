@@ -109,6 +109,8 @@ type Operator struct {
 	seq       uint64
 
 	lateDropped int64
+	// err is a failure found while flushing (a corrupt distinct view), reported by the next call.
+	err error
 
 	// The window buffer: rows not yet in state, and the watermark that flushes it next.
 	pending     []pendingBatch
@@ -221,7 +223,7 @@ func (o *Operator) Process(in Input) error {
 	n := in.Rowtime.Len()
 	want := len(o.accs)
 	if o.spec.Sliced {
-		want = o.fieldCount()
+		want = o.fieldCount() + o.distinctViews(o.spec.Calls)
 	}
 	if len(in.Args) != want {
 		return fmt.Errorf("window aggregate: %d input columns for aggregates that read %d", len(in.Args), want)
@@ -415,7 +417,11 @@ func (o *Operator) flushPartials() {
 			}
 			groups[p.row] = g
 		}
-		o.mergeFields(b.args, groups)
+		fields := o.fieldCount()
+		o.mergeFields(b.args[:fields], groups)
+		if err := o.mergeViews(o.spec.Calls, b.args[fields:], groups); err != nil {
+			o.err = err
+		}
 		b.release()
 	}
 	for _, p := range order {
@@ -562,6 +568,9 @@ func (o *Operator) clear(ks *keyState, end int64) {
 
 // TakeFired returns the rows of the windows fired since the last call.
 func (o *Operator) TakeFired(mem memory.Allocator) (*Fired, error) {
+	if o.err != nil {
+		return nil, fmt.Errorf("window aggregate: %w", o.err)
+	}
 	f := &Fired{
 		KeyRows: o.outKeys, KeyOffsets: o.outOffsets, Starts: o.outStarts, Ends: o.outEnds,
 	}

@@ -263,10 +263,17 @@ func TestTwoPhaseMatchesOnePhase(t *testing.T) {
 		{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
 		{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
 		{Func: Min, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+		{Func: Count, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(false), Distinct: true, DistinctGroup: 0},
+	}
+	for i := range calls[:4] {
+		calls[i].DistinctGroup = -1
 	}
 	keyTypes := []catalog.Type{catalog.StringType(true)}
 	spec := Spec{Assigner: hop, KeyTypes: keyTypes, Calls: calls, MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
-	one, _ := New(spec)
+	one, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	local, _ := NewLocal(spec)
 	globalSpec := spec
 	globalSpec.Sliced = true
@@ -304,7 +311,7 @@ func TestTwoPhaseMatchesOnePhase(t *testing.T) {
 			}
 		}
 		k, ts, v := kb.NewArray(), tb.NewArray(), vb.NewArray()
-		in := Input{Keys: []arrow.Array{k}, Rowtime: ts, Args: []arrow.Array{nil, v, v, v}}
+		in := Input{Keys: []arrow.Array{k}, Rowtime: ts, Args: []arrow.Array{nil, v, v, v, v}}
 		if err := one.Process(in); err != nil {
 			t.Fatal(err)
 		}

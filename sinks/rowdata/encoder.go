@@ -78,13 +78,13 @@ func (e *Encoder) Layout(cols []arrow.Array, n int, offsets []int32) error {
 	for i, t := range e.types {
 		c := cols[i]
 		switch t.Kind {
-		case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+		case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Raw:
 			offs := varOffsets(c)
 			for r := 0; r < n; r++ {
 				if c.IsNull(r) {
 					continue
 				}
-				if l := offs[r+1] - offs[r]; l > binaryrow.MaxInline {
+				if l := offs[r+1] - offs[r]; l > binaryrow.MaxInline || t.Kind == catalog.Raw {
 					sizes[r] += int32(binaryrow.RoundUp8(int(l)))
 				}
 			}
@@ -182,7 +182,9 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 		writeFixed(c.(*array.Float32).Float32Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Double:
 		writeFixed(c.(*array.Float64).Float64Values(), vbits, voff, offsets, slot, dst)
-	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Raw:
+		// RAW values always go to the variable part (AbstractBinaryWriter#writeRawValue).
+		inline := t.Kind != catalog.Raw
 		offs := varOffsets(c)
 		vals := varBytes(c)
 		base := offs[0] // ValueBytes starts at the first value of a sliced array
@@ -192,7 +194,7 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 			}
 			v := vals[offs[r]-base : offs[r+1]-base]
 			row := int(offsets[r])
-			if len(v) <= binaryrow.MaxInline {
+			if inline && len(v) <= binaryrow.MaxInline {
 				copy(dst[row+slot:], v)
 				dst[row+slot+7] = 0x80 | byte(len(v))
 				continue

@@ -185,7 +185,7 @@ func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, starts, ends 
 			return nil, err
 		}
 		return newArray(at, n, valid, nulls, buf), nil
-	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Raw:
 		offs, vals, err := readVarLen(d.mem, data, starts, ends, slot, validBytes)
 		if err != nil {
 			return nil, err

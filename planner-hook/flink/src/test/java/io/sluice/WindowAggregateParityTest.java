@@ -171,8 +171,11 @@ class WindowAggregateParityTest {
                         "COUNT(*) AS c, COUNT(DISTINCT v) AS cdv, COUNT(DISTINCT i) AS cdi, COUNT(DISTINCT k) AS cdk, SUM(v) AS sv"),
                 onePhase("distinct-tumble", tumble, "i",
                         "COUNT(DISTINCT k) AS cdk, SUM(DISTINCT v) AS sdv, SUM(DISTINCT i) AS sdi, MAX(DISTINCT v) AS mdv"),
-                fallback("distinct-2phase", SCHEMA, rows(), query(tumble, "k", "COUNT(DISTINCT v) AS c"), "ONE_PHASE")
-                        .asMultiset());
+                twoPhase("distinct", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k",
+                        "COUNT(*) AS c, COUNT(DISTINCT v) AS cdv, COUNT(DISTINCT i) AS cdi, COUNT(DISTINCT k) AS cdk, SUM(v) AS sv"),
+                twoPhase("distinct-tumble", tumble, "i",
+                        "COUNT(DISTINCT k) AS cdk, SUM(DISTINCT v) AS sdv, COUNT(DISTINCT v) AS cdv, MAX(DISTINCT v) AS mdv"),
+                twoPhase("distinct-tumble", tumble, "i", "COUNT(DISTINCT k) AS cdk, SUM(v) AS sv").withParallelism(2));
     }
 
     @ParameterizedTest(name = "{0}")
