@@ -3,6 +3,7 @@ package window
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -16,6 +17,31 @@ import (
 // binaries as string.
 type distinctKey interface{ int64 | string }
 
+// valueSet is a set of distinct values kept as a slice: values are appended (cheap on the hot
+// path) and the slice is sorted and deduplicated when it has grown to twice its size at the
+// last compaction, or when the set is read.
+type valueSet[K distinctKey] struct {
+	vals    []K
+	compact int // len(vals) right after the last compaction
+}
+
+func (s *valueSet[K]) add(v K) {
+	s.vals = append(s.vals, v)
+	if len(s.vals) >= 2*s.compact+64 {
+		s.normalize()
+	}
+}
+
+// normalize sorts and deduplicates the values.
+func (s *valueSet[K]) normalize() {
+	if len(s.vals) == s.compact {
+		return
+	}
+	slices.Sort(s.vals)
+	s.vals = slices.Compact(s.vals)
+	s.compact = len(s.vals)
+}
+
 // distinctAcc is COUNT(DISTINCT x) or SUM(DISTINCT x): the set of non-null values of each group
 // (Flink keeps them in a MapView); COUNT is the set's size, SUM the sum of its values in the
 // argument's type (wrapping as Java does; the order of an integer sum does not matter).
@@ -23,7 +49,7 @@ type distinctAcc[K distinctKey] struct {
 	resultType
 	sum   bool
 	arg   catalog.Type
-	sets  []map[K]struct{}
+	sets  []valueSet[K]
 	read  func(arrow.Array) func(r int) K
 	bytes int // memory estimate per value
 }
@@ -84,25 +110,26 @@ func stringReader(a arrow.Array) func(int) string {
 }
 
 func (a *distinctAcc[K]) grow(n int)        { a.sets = grown(a.sets, n) }
-func (a *distinctAcc[K]) reset(g int32)     { a.sets[g] = nil }
+func (a *distinctAcc[K]) reset(g int32)     { a.sets[g] = valueSet[K]{vals: a.sets[g].vals[:0]} }
 func (a *distinctAcc[K]) count(int32) int64 { return 0 }
 
-func (a *distinctAcc[K]) add(g int32, v K) {
-	if a.sets[g] == nil {
-		a.sets[g] = map[K]struct{}{}
-	}
-	a.sets[g][v] = struct{}{}
+func (a *distinctAcc[K]) add(g int32, v K) { a.sets[g].add(v) }
+
+// set returns group g's values, sorted and without duplicates.
+func (a *distinctAcc[K]) set(g int32) []K {
+	a.sets[g].normalize()
+	return a.sets[g].vals
 }
 
 func (a *distinctAcc[K]) merge(d, s int32) {
-	for v := range a.sets[s] {
+	for _, v := range a.set(s) {
 		a.add(d, v)
 	}
 }
 
 func (a *distinctAcc[K]) copy(d, s int32) {
-	a.sets[d] = nil
-	a.merge(d, s)
+	a.sets[d] = valueSet[K]{vals: append(a.sets[d].vals[:0], a.set(s)...)}
+	a.sets[d].compact = len(a.sets[d].vals)
 }
 
 func (a *distinctAcc[K]) groupBytes() int { return 48 }
@@ -121,13 +148,13 @@ func (a *distinctAcc[K]) result(mem memory.Allocator, groups []int32) (arrow.Arr
 	vals := make([]int64, len(groups))
 	valid := make([]bool, len(groups))
 	for i, g := range groups {
-		set := a.sets[g]
+		set := a.set(g)
 		if !a.sum {
 			vals[i], valid[i] = int64(len(set)), true
 			continue
 		}
 		var s int64
-		for v := range set {
+		for _, v := range set {
 			s += any(v).(int64)
 		}
 		vals[i], valid[i] = s, len(set) > 0
@@ -189,16 +216,8 @@ func (a *distinctAcc[K]) mergeSets(col arrow.Array, groups []int32) error {
 		if g < 0 || views.IsNull(r) {
 			continue
 		}
-		set := a.sets[g]
-		a.sets[g] = nil
-		if _, err := a.decode(views.Value(r), g); err != nil {
-			a.sets[g] = set
+		if _, err := a.decodeInto(views.Value(r), g); err != nil {
 			return fmt.Errorf("distinct view of row %d: %w", r, err)
-		}
-		incoming := a.sets[g]
-		a.sets[g] = set
-		for v := range incoming {
-			a.add(g, v)
 		}
 	}
 	return nil
@@ -211,9 +230,9 @@ type distinctSets interface {
 }
 
 func (a *distinctAcc[K]) encode(dst []byte, g int32) []byte {
-	set := a.sets[g]
+	set := a.set(g)
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(set)))
-	for v := range set {
+	for _, v := range set {
 		switch x := any(v).(type) {
 		case int64:
 			dst = binary.LittleEndian.AppendUint64(dst, uint64(x))
@@ -226,11 +245,16 @@ func (a *distinctAcc[K]) encode(dst []byte, g int32) []byte {
 }
 
 func (a *distinctAcc[K]) decode(src []byte, g int32) ([]byte, error) {
+	a.reset(g)
+	return a.decodeInto(src, g)
+}
+
+// decodeInto adds the values of an encoded set to group g.
+func (a *distinctAcc[K]) decodeInto(src []byte, g int32) ([]byte, error) {
 	n, src, err := readU32(src)
 	if err != nil {
 		return nil, err
 	}
-	a.sets[g] = nil
 	for i := uint32(0); i < n; i++ {
 		var v K
 		switch p := any(&v).(type) {

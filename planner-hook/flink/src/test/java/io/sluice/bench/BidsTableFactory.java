@@ -24,9 +24,10 @@ import java.util.Set;
 
 /**
  * A deterministic, cheap bid generator for the benchmarks ('connector' = 'sluice-bench-bids'):
- * row i is (auction, price, ts) computed from i alone — auction a hash of i modulo 'keys',
- * price from i, event time advancing 'rows-per-ms' rows per millisecond with up to 3 seconds of
- * disorder. The schema must be (auction INT, price BIGINT, ts TIMESTAMP(3)). Generating a row
+ * row i is (auction, bidder, price, ts) computed from i alone — auction a hash of i modulo
+ * 'keys', bidder another hash modulo 100,000, price from i, event time advancing 'rows-per-ms'
+ * rows per millisecond with up to 3 seconds of disorder. The schema must be (auction INT,
+ * bidder BIGINT, price BIGINT, ts TIMESTAMP(3)). Generating a row
  * costs little, so the benchmark measures the operators, on the same rows for every engine.
  */
 public class BidsTableFactory implements DynamicTableSourceFactory {
@@ -59,8 +60,9 @@ public class BidsTableFactory implements DynamicTableSourceFactory {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         helper.validate();
         RowType type = (RowType) context.getPhysicalRowDataType().getLogicalType();
-        if (!type.copy(true).asSummaryString().equals("ROW<`auction` INT, `price` BIGINT, `ts` TIMESTAMP(3)>")) {
-            throw new IllegalArgumentException(IDENTIFIER + " produces (auction INT, price BIGINT, ts TIMESTAMP(3)), not " + type);
+        if (!type.copy(true).asSummaryString().equals("ROW<`auction` INT, `bidder` BIGINT, `price` BIGINT, `ts` TIMESTAMP(3)>")) {
+            throw new IllegalArgumentException(
+                    IDENTIFIER + " produces (auction INT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3)), not " + type);
         }
         return new Source(type, helper.getOptions().get(ROWS), helper.getOptions().get(KEYS), helper.getOptions().get(ROWS_PER_MS));
     }
@@ -79,7 +81,8 @@ public class BidsTableFactory implements DynamicTableSourceFactory {
                 long h = i * 0x9E3779B97F4A7C15L;
                 int auction = (int) Math.floorMod(h >>> 17, (long) k);
                 long disorder = (h >>> 40) % 3000;
-                return GenericRowData.of(auction, 1 + (i * 31) % 100_000,
+                long bidder = (h >>> 23) % 100_000;
+                return GenericRowData.of(auction, bidder, 1 + (i * 31) % 100_000,
                         TimestampData.fromEpochMillis(BASE + i / perMs - disorder));
             };
             return new DataStreamScanProvider() {
