@@ -40,6 +40,8 @@ type Call struct {
 	Arg      catalog.Type
 	Result   catalog.Type
 	Distinct bool
+	// Filtered marks a call with a FILTER clause.
+	Filtered bool
 	// DistinctGroup numbers the DISTINCT calls that share one set of values (the same
 	// argument), in order of first appearance, as Flink numbers its distinct views
 	// (distinct$0, distinct$1, ...); -1 for other calls.

@@ -81,6 +81,10 @@ func judgeNode(n *IslandNode, typ string, options map[string]string) []string {
 	if err != nil {
 		reasons = append(reasons, err.Error())
 	}
+	if (typ == WindowAggregateType || typ == GlobalWindowAggregateType) && options["sluice.state.legacy-timer-snapshots"] == "true" {
+		reasons = append(reasons, "keyed native state cannot be checkpointed with RocksDB's heap timers "+
+			"('state.backend.rocksdb.timer-service.factory' = 'HEAP': Flink writes those timers to raw keyed state)")
+	}
 	return reasons
 }
 

@@ -360,6 +360,7 @@ func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, arg
 		}
 	}
 	call.Distinct = c.Distinct
+	call.Filtered = c.FilterArg >= 0
 	switch {
 	case kind == window.Count && len(c.ArgList) == 0:
 		call.Func, argCol = window.CountStar, -1

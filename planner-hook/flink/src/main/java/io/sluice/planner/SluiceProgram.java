@@ -224,6 +224,18 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     private static Map<String, String> nativeOptions(ReadableConfig config) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(SluiceOptions.BATCH_ROWS.key(), String.valueOf(config.get(SluiceOptions.BATCH_ROWS)));
+        // Raw keyed state cannot be snapshotted next to heap timers in RocksDB (Flink's legacy
+        // synchronous timer snapshots): keyed native operators must not run there.
+        String backend = config.getOptional(
+                org.apache.flink.configuration.ConfigOptions.key("state.backend.type").stringType().noDefaultValue())
+                .orElse("hashmap");
+        String timers = config.getOptional(
+                org.apache.flink.configuration.ConfigOptions.key("state.backend.rocksdb.timer-service.factory")
+                        .stringType().noDefaultValue())
+                .orElse("ROCKSDB");
+        if (backend.equalsIgnoreCase("rocksdb") && timers.equalsIgnoreCase("HEAP")) {
+            m.put("sluice.state.legacy-timer-snapshots", "true");
+        }
         // The session time zone, which TIMESTAMP_LTZ windows align to; its offset when fixed.
         java.time.ZoneId zone = TableConfigUtils.getLocalTimeZone(config);
         m.put("sluice.local-time-zone", zone.getId());

@@ -102,6 +102,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private transient volatile long lateRecordsDropped;
     private transient volatile long stateBytes;
     private transient volatile long stateKeys;
+    private transient long lastMetricsRefresh;
 
     // Watermark-assigner chains: periodic emission and idleness, as WatermarkAssignerOperator.
     private transient long watermarkInterval;
@@ -330,8 +331,17 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         flush();
+        if (shape.watermarkAssigner() && mark.getTimestamp() == Long.MAX_VALUE
+                && shape.idleTimeout() > 0 && currentStatus.equals(WatermarkStatus.IDLE)) {
+            // As WatermarkAssignerOperator: the final watermark must not meet an idle output.
+            emitWatermarkStatus(WatermarkStatus.ACTIVE);
+        }
         emit(NativeLib.advanceWatermark(handle, mark.getTimestamp(), out.data(), out.offsets()), false);
-        refreshStateMetrics();
+        long now = System.nanoTime();
+        if (now - lastMetricsRefresh > 5_000_000_000L) { // the size walks every key: not on every watermark
+            lastMetricsRefresh = now;
+            refreshStateMetrics();
+        }
     }
 
     /** Reads the keyed state's metrics on the task thread, for the gauges. */
