@@ -111,6 +111,16 @@ class WindowRescaleTest {
     static String runAndStop(StreamTableEnvironment tEnv, Path dir) throws Exception {
         JobClient job = insert(tEnv).getJobClient().orElseThrow();
         Thread.sleep(1500);
-        return job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+        // A slow machine may still be deploying the tasks: a savepoint needs them all running.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (attempt == 10 || job.getJobStatus().get().isTerminalState()) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
     }
 }
