@@ -271,26 +271,65 @@ func (a *countAcc) encode(dst []byte, g int32) []byte {
 
 func (a *countAcc) decode(src []byte, g int32) ([]byte, error) { return readFixed(src, &a.n[g]) }
 
-// sumAcc is SUM over one numeric type: null until a non-null value arrives, then the sum in the
-// argument's own type (wrapping on overflow, as Java arithmetic does).
-type sumAcc[T number] struct {
+// nullableValue is the state of accumulators that hold one value per group, NULL until set:
+// SUM, MIN, MAX, FIRST_VALUE, LAST_VALUE. The value is also the result and the only field of
+// the partial aggregate.
+type nullableValue[T fixedValue] struct {
 	resultType
-	sum []T
+	val []T
 	has []bool
 }
 
-func (a *sumAcc[T]) grow(n int)        { a.sum, a.has = grown(a.sum, n), grown(a.has, n) }
-func (a *sumAcc[T]) reset(g int32)     { a.sum[g], a.has[g] = 0, false }
-func (a *sumAcc[T]) count(int32) int64 { return 0 }
-func (a *sumAcc[T]) copy(d, s int32)   { a.sum[d], a.has[d] = a.sum[s], a.has[s] }
+func (a *nullableValue[T]) grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
+func (a *nullableValue[T]) count(int32) int64 { return 0 }
+func (a *nullableValue[T]) copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
+func (a *nullableValue[T]) groupBytes() int   { return int(unsafe.Sizeof(a.val[0:1][0])) + 1 }
+
+func (a *nullableValue[T]) reset(g int32) {
+	var zero T
+	a.val[g], a.has[g] = zero, false
+}
+
+func (a *nullableValue[T]) fieldTypes() []catalog.Type {
+	return []catalog.Type{a.typ.WithNullable(true)}
+}
+
+func (a *nullableValue[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
+	for i, g := range groups {
+		vals[i], valid[i] = a.val[g], a.has[g]
+	}
+	return buildFixed(mem, a.typ, vals, valid)
+}
+
+func (a *nullableValue[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.result(mem, groups)
+	return []arrow.Array{col}, err
+}
+
+func (a *nullableValue[T]) encode(dst []byte, g int32) []byte {
+	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
+}
+
+func (a *nullableValue[T]) decode(src []byte, g int32) ([]byte, error) {
+	src, err := readFixed(src, &a.has[g])
+	if err != nil {
+		return nil, err
+	}
+	return readFixed(src, &a.val[g])
+}
+
+// sumAcc is SUM over one numeric type: null until a non-null value arrives, then the sum in the
+// argument's own type (wrapping on overflow, as Java arithmetic does).
+type sumAcc[T number] struct{ nullableValue[T] }
 
 func (a *sumAcc[T]) merge(d, s int32) {
 	switch {
 	case !a.has[s]:
 	case !a.has[d]:
-		a.sum[d], a.has[d] = a.sum[s], true
+		a.val[d], a.has[d] = a.val[s], true
 	default:
-		a.sum[d] += a.sum[s]
+		a.val[d] += a.val[s]
 	}
 }
 
@@ -302,46 +341,22 @@ func (a *sumAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 			continue
 		}
 		if a.has[g] {
-			a.sum[g] += vals[r]
+			a.val[g] += vals[r]
 		} else {
-			a.sum[g], a.has[g] = vals[r], true
+			a.val[g], a.has[g] = vals[r], true
 		}
 	}
 }
 
-func (a *sumAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
-	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
-	for i, g := range groups {
-		vals[i], valid[i] = a.sum[g], a.has[g]
-	}
-	return buildFixed(mem, a.typ, vals, valid)
-}
-
-func (a *sumAcc[T]) encode(dst []byte, g int32) []byte {
-	return appendFixed(appendFixed(dst, a.has[g]), a.sum[g])
-}
-
-func (a *sumAcc[T]) decode(src []byte, g int32) ([]byte, error) {
-	src, err := readFixed(src, &a.has[g])
-	if err != nil {
-		return nil, err
-	}
-	return readFixed(src, &a.sum[g])
-}
+// mergeFields merges partial sums: the same as accumulating them.
+func (a *sumAcc[T]) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
 
 // extremeAcc is MIN or MAX: a value replaces the current one when it compares greater (MAX) or
 // less (MIN) with Java's primitive comparison, so NaN never replaces a value.
 type extremeAcc[T number] struct {
-	resultType
+	nullableValue[T]
 	max bool
-	val []T
-	has []bool
 }
-
-func (a *extremeAcc[T]) grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
-func (a *extremeAcc[T]) reset(g int32)     { a.val[g], a.has[g] = 0, false }
-func (a *extremeAcc[T]) count(int32) int64 { return 0 }
-func (a *extremeAcc[T]) copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
 
 func (a *extremeAcc[T]) better(v, cur T) bool {
 	if a.max {
@@ -371,24 +386,9 @@ func (a *extremeAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *extremeAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
-	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
-	for i, g := range groups {
-		vals[i], valid[i] = a.val[g], a.has[g]
-	}
-	return buildFixed(mem, a.typ, vals, valid)
-}
-
-func (a *extremeAcc[T]) encode(dst []byte, g int32) []byte {
-	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
-}
-
-func (a *extremeAcc[T]) decode(src []byte, g int32) ([]byte, error) {
-	src, err := readFixed(src, &a.has[g])
-	if err != nil {
-		return nil, err
-	}
-	return readFixed(src, &a.val[g])
+// mergeFields merges partial MIN/MAX values: the same as accumulating them.
+func (a *extremeAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
+	a.accumulate(cols[0], groups)
 }
 
 // avgIntAcc is AVG over an integer type: a BIGINT sum and count; the value is sum / count
@@ -502,40 +502,6 @@ func (a *countAcc) mergeFields(cols []arrow.Array, groups []int32) {
 	}
 }
 
-func (a *sumAcc[T]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
-
-func (a *sumAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
-	return []arrow.Array{col}, err
-}
-
-func (a *sumAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
-	vals := column.Values[T](cols[0])
-	bits, off := column.ValidBits(cols[0])
-	for r, g := range groups {
-		if g < 0 || !column.Valid(bits, off, r) {
-			continue
-		}
-		if a.has[g] {
-			a.sum[g] += vals[r]
-		} else {
-			a.sum[g], a.has[g] = vals[r], true
-		}
-	}
-}
-
-func (a *extremeAcc[T]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
-
-func (a *extremeAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
-	return []arrow.Array{col}, err
-}
-
-func (a *extremeAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
-	// Merging a partial MIN/MAX is accumulating it: null partials are skipped.
-	a.accumulate(cols[0], groups)
-}
-
 func (a *avgIntAcc[T]) fieldTypes() []catalog.Type {
 	return []catalog.Type{catalog.BigIntType(true), catalog.BigIntType(true)}
 }
@@ -591,8 +557,6 @@ func sumCountFields[S int64 | float64](mem memory.Allocator, sum []S, cnt []int6
 }
 
 func (a *countAcc) groupBytes() int       { return 8 }
-func (a *sumAcc[T]) groupBytes() int      { return int(unsafe.Sizeof(a.sum[0:1][0])) + 1 }
-func (a *extremeAcc[T]) groupBytes() int  { return int(unsafe.Sizeof(a.val[0:1][0])) + 1 }
 func (a *avgIntAcc[T]) groupBytes() int   { return 16 }
 func (a *avgFloatAcc[T]) groupBytes() int { return 16 }
 
@@ -600,18 +564,9 @@ func (a *avgFloatAcc[T]) groupBytes() int { return 16 }
 // LAST_VALUE (the last non-null value, LastValueAggFunction). Flink cannot merge them: they
 // run in one phase on windows that need no merging (TUMBLE).
 type pickAcc[T number] struct {
-	resultType
+	nullableValue[T]
 	last bool
-	val  []T
-	has  []bool
 }
-
-func (a *pickAcc[T]) grow(n int)                 { a.val, a.has = grown(a.val, n), grown(a.has, n) }
-func (a *pickAcc[T]) reset(g int32)              { a.val[g], a.has[g] = 0, false }
-func (a *pickAcc[T]) count(int32) int64          { return 0 }
-func (a *pickAcc[T]) copy(d, s int32)            { a.val[d], a.has[d] = a.val[s], a.has[s] }
-func (a *pickAcc[T]) groupBytes() int            { return int(unsafe.Sizeof(a.val[0:1][0])) + 1 }
-func (a *pickAcc[T]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
 
 // merge takes the other accumulator's value as a later (LAST_VALUE) or earlier (never used:
 // FIRST_VALUE is not merged) arrival would.
@@ -633,31 +588,6 @@ func (a *pickAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 
 func (a *pickAcc[T]) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
 
-func (a *pickAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
-	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
-	for i, g := range groups {
-		vals[i], valid[i] = a.val[g], a.has[g]
-	}
-	return buildFixed(mem, a.typ, vals, valid)
-}
-
-func (a *pickAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
-	return []arrow.Array{col}, err
-}
-
-func (a *pickAcc[T]) encode(dst []byte, g int32) []byte {
-	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
-}
-
-func (a *pickAcc[T]) decode(src []byte, g int32) ([]byte, error) {
-	src, err := readFixed(src, &a.has[g])
-	if err != nil {
-		return nil, err
-	}
-	return readFixed(src, &a.val[g])
-}
-
 // --- DECIMAL ---
 
 // decimalAccumulator returns the accumulator of SUM, MIN or MAX over a DECIMAL: SUM adds in
@@ -669,14 +599,14 @@ func decimalAccumulator(c Call) (accumulator, error) {
 		if c.Result.Kind != catalog.Decimal || c.Result.Precision != 38 || c.Result.Scale != c.Arg.Scale {
 			return nil, fmt.Errorf("SUM(%s) returning %s is not supported natively", c.Arg, c.Result)
 		}
-		a := &decimalSumAcc{}
+		a := &decimalAcc{fn: Sum}
 		a.setType(c.Result)
 		return a, nil
 	case Min, Max:
 		if !c.Result.Equal(c.Arg.WithNullable(true)) {
 			return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
 		}
-		a := &decimalExtremeAcc{max: c.Func == Max}
+		a := &decimalAcc{fn: c.Func}
 		a.setType(c.Result)
 		return a, nil
 	}
@@ -692,130 +622,37 @@ func addDecimal38(a, b decimal128.Num) (decimal128.Num, bool) {
 	return sum, sum.FitsInPrecision(38)
 }
 
-type decimalSumAcc struct {
-	resultType
-	sum []decimal128.Num
-	has []bool
+// decimalAcc is SUM, MIN or MAX over a DECIMAL (one scale for values and result).
+type decimalAcc struct {
+	nullableValue[decimal128.Num]
+	fn FuncKind
 }
 
-func (a *decimalSumAcc) grow(n int)                 { a.sum, a.has = grown(a.sum, n), grown(a.has, n) }
-func (a *decimalSumAcc) reset(g int32)              { a.sum[g], a.has[g] = decimal128.Num{}, false }
-func (a *decimalSumAcc) count(int32) int64          { return 0 }
-func (a *decimalSumAcc) copy(d, s int32)            { a.sum[d], a.has[d] = a.sum[s], a.has[s] }
-func (a *decimalSumAcc) groupBytes() int            { return 17 }
-func (a *decimalSumAcc) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
-func (a *decimalSumAcc) merge(d, s int32)           { a.add(d, a.sum[s], a.has[s]) }
-func (a *decimalSumAcc) encode(dst []byte, g int32) []byte {
-	return appendFixed(appendFixed(dst, a.has[g]), a.sum[g])
-}
-
-// add is Flink's IF(v IS NULL, sum, IF(sum IS NULL, v, sum + v)) with sum + v NULL on overflow.
-func (a *decimalSumAcc) add(g int32, v decimal128.Num, valid bool) {
+// step is one value's effect. SUM is Flink's IF(v IS NULL, sum, IF(sum IS NULL, v, sum + v))
+// with sum + v NULL on overflow; MIN and MAX keep the lesser or greater value.
+func (a *decimalAcc) step(g int32, v decimal128.Num, valid bool) {
 	switch {
 	case !valid:
 	case !a.has[g]:
-		a.sum[g], a.has[g] = v, true
-	default:
-		a.sum[g], a.has[g] = addDecimal38(a.sum[g], v)
-	}
-}
-
-func (a *decimalSumAcc) accumulate(arg arrow.Array, groups []int32) {
-	vals := column.Values[decimal128.Num](arg)
-	bits, off := column.ValidBits(arg)
-	for r, g := range groups {
-		if g >= 0 {
-			a.add(g, vals[r], column.Valid(bits, off, r))
-		}
-	}
-}
-
-func (a *decimalSumAcc) mergeFields(cols []arrow.Array, groups []int32) {
-	a.accumulate(cols[0], groups)
-}
-
-func (a *decimalSumAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
-	vals, valid := make([]decimal128.Num, len(groups)), make([]bool, len(groups))
-	for i, g := range groups {
-		vals[i], valid[i] = a.sum[g], a.has[g]
-	}
-	return buildFixed(mem, a.typ, vals, valid)
-}
-
-func (a *decimalSumAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
-	return []arrow.Array{col}, err
-}
-
-func (a *decimalSumAcc) decode(src []byte, g int32) ([]byte, error) {
-	src, err := readFixed(src, &a.has[g])
-	if err != nil {
-		return nil, err
-	}
-	return readFixed(src, &a.sum[g])
-}
-
-type decimalExtremeAcc struct {
-	resultType
-	max bool
-	val []decimal128.Num
-	has []bool
-}
-
-func (a *decimalExtremeAcc) grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
-func (a *decimalExtremeAcc) reset(g int32)     { a.val[g], a.has[g] = decimal128.Num{}, false }
-func (a *decimalExtremeAcc) count(int32) int64 { return 0 }
-func (a *decimalExtremeAcc) copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
-func (a *decimalExtremeAcc) groupBytes() int   { return 17 }
-func (a *decimalExtremeAcc) fieldTypes() []catalog.Type {
-	return []catalog.Type{a.typ.WithNullable(true)}
-}
-func (a *decimalExtremeAcc) merge(d, s int32) { a.take(d, a.val[s], a.has[s]) }
-func (a *decimalExtremeAcc) encode(dst []byte, g int32) []byte {
-	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
-}
-
-// take keeps v when it is greater (MAX) or less (MIN) than the current value (same scale).
-func (a *decimalExtremeAcc) take(g int32, v decimal128.Num, valid bool) {
-	if !valid {
-		return
-	}
-	if !a.has[g] || (a.max && v.Greater(a.val[g])) || (!a.max && v.Less(a.val[g])) {
 		a.val[g], a.has[g] = v, true
+	case a.fn == Sum:
+		a.val[g], a.has[g] = addDecimal38(a.val[g], v)
+	case (a.fn == Max && v.Greater(a.val[g])) || (a.fn == Min && v.Less(a.val[g])):
+		a.val[g] = v
 	}
 }
 
-func (a *decimalExtremeAcc) accumulate(arg arrow.Array, groups []int32) {
+func (a *decimalAcc) merge(d, s int32) { a.step(d, a.val[s], a.has[s]) }
+
+func (a *decimalAcc) accumulate(arg arrow.Array, groups []int32) {
 	vals := column.Values[decimal128.Num](arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
 		if g >= 0 {
-			a.take(g, vals[r], column.Valid(bits, off, r))
+			a.step(g, vals[r], column.Valid(bits, off, r))
 		}
 	}
 }
 
-func (a *decimalExtremeAcc) mergeFields(cols []arrow.Array, groups []int32) {
-	a.accumulate(cols[0], groups)
-}
-
-func (a *decimalExtremeAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
-	vals, valid := make([]decimal128.Num, len(groups)), make([]bool, len(groups))
-	for i, g := range groups {
-		vals[i], valid[i] = a.val[g], a.has[g]
-	}
-	return buildFixed(mem, a.typ, vals, valid)
-}
-
-func (a *decimalExtremeAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
-	return []arrow.Array{col}, err
-}
-
-func (a *decimalExtremeAcc) decode(src []byte, g int32) ([]byte, error) {
-	src, err := readFixed(src, &a.has[g])
-	if err != nil {
-		return nil, err
-	}
-	return readFixed(src, &a.val[g])
-}
+// mergeFields merges partial values: the same as accumulating them.
+func (a *decimalAcc) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }

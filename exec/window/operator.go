@@ -365,11 +365,7 @@ func (o *Operator) flush() {
 		return
 	}
 	for _, b := range o.pending {
-		o.rowGroups = grown(o.rowGroups[:0], b.n)
-		groups := o.rowGroups[:b.n]
-		for i := range groups {
-			groups[i] = -1
-		}
+		groups := o.batchGroups(b.n)
 		for _, p := range b.rows {
 			ks := o.keyState(p.kg, o.pendingKeys[p.keyStart:p.keyEnd], true)
 			groups[p.row] = o.sliceGroup(ks, p.target)
@@ -380,6 +376,21 @@ func (o *Operator) flush() {
 		b.accumulate(o.accs, groups, &o.filtered)
 		b.release()
 	}
+	o.emptyBuffer()
+}
+
+// batchGroups returns the scratch group ids of a buffered batch of n rows, all -1 (skipped).
+func (o *Operator) batchGroups(n int) []int32 {
+	o.rowGroups = grown(o.rowGroups[:0], n)
+	groups := o.rowGroups[:n]
+	for i := range groups {
+		groups[i] = -1
+	}
+	return groups
+}
+
+// emptyBuffer forgets the flushed rows of the window buffer.
+func (o *Operator) emptyBuffer() {
 	o.pending = o.pending[:0]
 	o.pendingKeys = o.pendingKeys[:0]
 	o.minPending = 1<<63 - 1
@@ -398,11 +409,7 @@ func (o *Operator) flushPartials() {
 	var order []partial
 	index := map[*keyState][]int{} // positions in order, per key
 	for _, b := range o.pending {
-		o.rowGroups = grown(o.rowGroups[:0], b.n)
-		groups := o.rowGroups[:b.n]
-		for i := range groups {
-			groups[i] = -1
-		}
+		groups := o.batchGroups(b.n)
 		for _, p := range b.rows {
 			ks := o.keyState(p.kg, o.pendingKeys[p.keyStart:p.keyEnd], true)
 			g := int32(-1)
@@ -433,10 +440,7 @@ func (o *Operator) flushPartials() {
 			o.register(p.ks, p.target)
 		}
 	}
-	o.pending = o.pending[:0]
-	o.pendingKeys = o.pendingKeys[:0]
-	o.minPending = 1<<63 - 1
-	o.pendingRows = 0
+	o.emptyBuffer()
 }
 
 func releaseAll(cols []arrow.Array) {

@@ -127,41 +127,37 @@ func handleOf[T any](h C.jlong) (T, error) {
 //export Java_io_sluice_jni_NativeLib_process
 func Java_io_sluice_jni_NativeLib_process(env *C.JNIEnv, _ C.jclass, h C.jlong, inData, inOffsets C.jobject, rows C.jint, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "process")
-	p, err := pipelineOf(h)
-	if err == nil {
-		err = process(env, p, inData, inOffsets, int(rows))
-	}
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	n, err := drain(env, p, outData, outOffsets)
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	return C.jlong(n)
+	return chainCall(env, h, outData, outOffsets, func(p *plan.ChainPipeline) error {
+		data, offsets, err := inputRows(env, inData, inOffsets, int(rows))
+		if err != nil {
+			return err
+		}
+		return p.Process(data, offsets)
+	})
 }
 
-func process(env *C.JNIEnv, p plan.Pipeline, inData, inOffsets C.jobject, rows int) error {
+// inputRows returns a batch of rows that Java wrote into direct buffers: the row bytes and
+// rows+1 offsets.
+func inputRows(env *C.JNIEnv, inData, inOffsets C.jobject, rows int) ([]byte, []int32, error) {
 	data, err := directBuffer(env, inData)
 	if err != nil {
-		return fmt.Errorf("input data: %w", err)
+		return nil, nil, fmt.Errorf("input data: %w", err)
 	}
 	offs, err := directBuffer(env, inOffsets)
 	if err != nil {
-		return fmt.Errorf("input offsets: %w", err)
+		return nil, nil, fmt.Errorf("input offsets: %w", err)
 	}
 	o := int32s(offs)
 	if rows < 0 || len(o) < rows+1 {
-		return fmt.Errorf("input offsets hold %d entries for %d rows", len(o), rows)
+		return nil, nil, fmt.Errorf("input offsets hold %d entries for %d rows", len(o), rows)
 	}
-	return p.Process(data, o[:rows+1])
+	return data, o[:rows+1], nil
 }
 
-// drain copies the pipeline's pending output into Java's buffers. It returns the number of
-// rows, or -1 when a buffer is too small (the output stays pending; see outputShape).
-func drain(env *C.JNIEnv, p plan.Pipeline, outData, outOffsets C.jobject) (int64, error) {
+// drain copies the chain's pending output into Java's buffers. It returns the number of rows
+// with the number of watermark markers in the high 32 bits, or -1 when a buffer is too small
+// (the output stays pending; see outputShape).
+func drain(env *C.JNIEnv, p *plan.ChainPipeline, outData, outOffsets C.jobject) (int64, error) {
 	out, offsets, sel := p.Output()
 	data, err := directBuffer(env, outData)
 	if err != nil {
@@ -179,11 +175,7 @@ func drain(env *C.JNIEnv, p plan.Pipeline, outData, outOffsets C.jobject) (int64
 	copy(data, out)
 	copy(o, offsets)
 	copy(o[m+1:], sel)
-	markers := 0
-	if c, ok := p.(*plan.ChainPipeline); ok {
-		markers = len(c.Markers())
-	}
-	return int64(m) | int64(markers)<<32, nil
+	return int64(m) | int64(len(p.Markers()))<<32, nil
 }
 
 //export Java_io_sluice_jni_NativeLib_outputShape
@@ -222,23 +214,15 @@ func Java_io_sluice_jni_NativeLib_drain(env *C.JNIEnv, _ C.jclass, h C.jlong, ou
 func Java_io_sluice_jni_NativeLib_routeRows(env *C.JNIEnv, _ C.jclass, spec C.jbyteArray, inData, inOffsets C.jobject, rows C.jint, out C.jobject) {
 	defer guard(env, "routeRows")
 	err := func() error {
-		data, err := directBuffer(env, inData)
+		data, offsets, err := inputRows(env, inData, inOffsets, int(rows))
 		if err != nil {
-			return fmt.Errorf("input data: %w", err)
-		}
-		offs, err := directBuffer(env, inOffsets)
-		if err != nil {
-			return fmt.Errorf("input offsets: %w", err)
-		}
-		o := int32s(offs)
-		if rows < 0 || len(o) < int(rows)+1 {
-			return fmt.Errorf("input offsets hold %d entries for %d rows", len(o), rows)
+			return err
 		}
 		dst, err := directBuffer(env, out)
 		if err != nil {
 			return fmt.Errorf("output: %w", err)
 		}
-		return plan.RouteRows(goBytes(env, spec), data, o[:rows+1], int32s(dst))
+		return plan.RouteRows(goBytes(env, spec), data, offsets, int32s(dst))
 	}()
 	if err != nil {
 		throw(env, err.Error())
