@@ -53,7 +53,9 @@ func MakeArray(dt arrow.DataType, n int, valid *memory.Buffer, bufs ...*memory.B
 	if valid != nil {
 		nulls = n - bitutil.CountSetBits(valid.Bytes(), 0, n)
 	}
-	a := array.MakeFromData(array.NewData(dt, n, all, nil, nulls, 0))
+	d := array.NewData(dt, n, all, nil, nulls, 0)
+	a := array.MakeFromData(d)
+	d.Release()
 	for _, b := range all {
 		if b != nil {
 			b.Release()

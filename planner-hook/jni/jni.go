@@ -361,7 +361,18 @@ func chainCall(env *C.JNIEnv, h C.jlong, outData, outOffsets C.jobject, call fun
 func Java_io_sluice_jni_NativeLib_close(env *C.JNIEnv, _ C.jclass, h C.jlong) {
 	defer guard(env, "close")
 	if h != 0 {
-		cgo.Handle(h).Delete()
+		handle := cgo.Handle(h)
+		v := handle.Value()
+		handle.Delete()
+		// Readers close their files, batches drop their reference.
+		if c, ok := v.(interface{ Close() error }); ok {
+			if err := c.Close(); err != nil {
+				throw(env, fmt.Sprintf("close: %v", err))
+			}
+		}
+		if r, ok := v.(interface{ Release() }); ok {
+			r.Release()
+		}
 	}
 }
 

@@ -2,6 +2,10 @@ package plan
 
 import (
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
 )
 
 // Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a
@@ -21,7 +25,11 @@ type Marker struct {
 // before a watermark reach the later nodes before the watermark does. A keyed node (a window
 // aggregation after a hash exchange) can only start a chain.
 type ChainPipeline struct {
-	wa       *WatermarkPipeline // nil when the chain has no watermark assigner
+	wa *WatermarkPipeline // nil when the chain has no watermark assigner
+	// scan is set when the chain starts with a native scan: it then reads Arrow batches
+	// (ProcessBatch); scanRows encodes them when no stage reads batches itself.
+	scan     *scanPlan
+	scanRows *sinkrows.Encoder
 	stages   []Pipeline
 	interval int64
 	// Watermark assigner state (WatermarkAssignerOperator's currentWatermark, lastWatermark).
@@ -47,6 +55,25 @@ func openChain(is *Island) (*ChainPipeline, error) {
 	for i := range is.Nodes {
 		sub := *is
 		sub.Nodes = is.Nodes[i : i+1]
+		if h, err := sub.Nodes[0].Header(); err == nil && h.Type == ScanType {
+			if i != 0 {
+				return nil, fmt.Errorf("chain node %d (%s): a scan must start its chain", i, is.Nodes[i].Name)
+			}
+			sp, reasons, err := compileScan(&sub.Nodes[0], is.Options)
+			if err == nil && len(reasons) > 0 {
+				err = fmt.Errorf("%v", reasons)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("chain node 0 (%s): %w", is.Nodes[i].Name, err)
+			}
+			c.scan = sp
+			// Rows come out of batches, not input rows: no row mapping.
+			c.rowMapping = false
+			if c.scanRows, err = sinkrows.NewEncoder(sp.schema.Types); err != nil {
+				return nil, fmt.Errorf("chain node 0 (%s): %w", is.Nodes[i].Name, err)
+			}
+			continue
+		}
 		p, err := openStage(&sub)
 		if err != nil {
 			return nil, fmt.Errorf("chain node %d (%s): %w", i, is.Nodes[i].Name, err)
@@ -183,6 +210,41 @@ func (c *ChainPipeline) Process(data []byte, offsets []int32) error {
 		}
 	}
 	return c.push(0, data, offsets[start:], sel[start:])
+}
+
+// BatchPipeline is a stage that can read Arrow batches directly (a Calc after a native scan).
+type BatchPipeline interface {
+	Pipeline
+	ProcessBatch(b arrow.RecordBatch) error
+}
+
+// ProcessBatch runs an Arrow batch of a native scan through the chain. The batch is borrowed:
+// stages copy what they keep.
+func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
+	c.reset()
+	if c.scan == nil {
+		return fmt.Errorf("chain: it does not start with a native scan and reads rows, not batches")
+	}
+	if len(c.stages) > 0 {
+		if st, ok := c.stages[0].(BatchPipeline); ok {
+			if err := st.ProcessBatch(b); err != nil {
+				return err
+			}
+			data, offsets, _ := st.Output()
+			return c.push(1, data, offsets, nil)
+		}
+	}
+	// No stage reads batches: encode the batch's rows for the chain's row stages (or output).
+	n := int(b.NumRows())
+	offsets := make([]int32, n+1)
+	if err := c.scanRows.Layout(b.Columns(), n, offsets); err != nil {
+		return err
+	}
+	data := make([]byte, offsets[n])
+	if err := c.scanRows.Encode(b.Columns(), make([]int8, n), n, offsets, data); err != nil {
+		return err
+	}
+	return c.push(0, data, offsets, nil)
 }
 
 // AdvanceWatermark handles a watermark from upstream. After a watermark assigner only the

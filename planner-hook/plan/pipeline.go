@@ -4,9 +4,11 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/calc"
+	"github.com/sluice-project/sluice/exec/column"
 	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
 	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
@@ -22,6 +24,7 @@ type RowPipeline struct {
 	arity              int
 	inArity            int
 	condCols, projCols []int
+	mem                memory.Allocator
 
 	// Output of the last batch, kept until it is drained.
 	out       []byte
@@ -64,6 +67,7 @@ func newRowPipeline(is *Island) (*RowPipeline, error) {
 		return nil, err
 	}
 	p.calc = cp.operator(mem)
+	p.mem = mem
 	if p.encoder, err = sinkrows.NewEncoder(cp.outTypes); err != nil {
 		return nil, err
 	}
@@ -107,11 +111,59 @@ func (p *RowPipeline) Process(data []byte, offsets []int32) error {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, f := range fields {
-			f.Release()
+	defer releaseArrays(fields)
+	kinds := make([]int8, m)
+	for j, s := range selStarts {
+		kinds[j] = int8(data[s])
+	}
+	if err := p.encode(fields, m, kinds); err != nil {
+		return err
+	}
+	p.selection = sel
+	return nil
+}
+
+// ProcessBatch runs one Arrow batch of insert-only rows (a native scan's) through the Calc:
+// the condition over every row, the projections over the rows that pass. The output rows are
+// encoded as Process encodes them.
+func (p *RowPipeline) ProcessBatch(b arrow.RecordBatch) error {
+	n := int(b.NumRows())
+	if int(b.NumCols()) != p.inArity {
+		return fmt.Errorf("row pipeline: a batch of %d columns for a Calc over %d", b.NumCols(), p.inArity)
+	}
+	in := &sparseBatch{cols: b.Columns(), n: int64(n)}
+	sel, err := p.calc.Filter(in, n)
+	if err != nil {
+		return err
+	}
+	m := len(sel)
+	proj := in
+	if m < n {
+		// Only the passing rows reach the projections (they may fail on other rows).
+		taken := &sparseBatch{cols: make([]arrow.Array, p.inArity), n: int64(m)}
+		for _, c := range p.projCols {
+			if taken.cols[c], err = column.Take(in.cols[c], sel, p.mem); err != nil {
+				taken.release()
+				return err
+			}
 		}
-	}()
+		defer taken.release()
+		proj = taken
+	}
+	fields, err := p.calc.Project(proj, m)
+	if err != nil {
+		return err
+	}
+	defer releaseArrays(fields)
+	if err := p.encode(fields, m, make([]int8, m)); err != nil {
+		return err
+	}
+	p.selection = sel
+	return nil
+}
+
+// encode writes m output rows of the given kinds as BinaryRowData into the pipeline's output.
+func (p *RowPipeline) encode(fields []arrow.Array, m int, kinds []int8) error {
 	if cap(p.offsets) < m+1 {
 		p.offsets = make([]int32, m+1)
 	}
@@ -124,15 +176,15 @@ func (p *RowPipeline) Process(data []byte, offsets []int32) error {
 		p.out = make([]byte, total)
 	}
 	p.out = p.out[:total]
-	kinds := make([]int8, m)
-	for j, s := range selStarts {
-		kinds[j] = int8(data[s])
+	return p.encoder.Encode(fields, kinds, m, p.offsets, p.out)
+}
+
+func releaseArrays(cols []arrow.Array) {
+	for _, c := range cols {
+		if c != nil {
+			c.Release()
+		}
 	}
-	if err := p.encoder.Encode(fields, kinds, m, p.offsets, p.out); err != nil {
-		return err
-	}
-	p.selection = sel
-	return nil
 }
 
 // columns decodes the input columns cols of the given rows into a batch where the other columns

@@ -72,6 +72,8 @@ func judgeNode(n *IslandNode, typ string, options map[string]string) []string {
 	case GroupWindowAggregateType:
 		return []string{"legacy group windows (GROUP BY TUMBLE/HOP/SESSION(...), planned as " + typ +
 			") are not supported natively yet; the window TVF syntax (FROM TABLE(TUMBLE(...)) GROUP BY window_start, window_end) is"}
+	case ScanType:
+		_, reasons, err = compileScan(n, options)
 	case ExchangeType:
 		// Flink's own exchange: rows cross the network as BinaryRowData, routed by Flink.
 		return nil
@@ -110,6 +112,7 @@ func Operators() []Operator {
 		{Type: WindowAggregateType, Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one when the session time zone has a fixed offset (UTC, GMT+hh:mm); COUNT(*), COUNT, SUM, MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP(3)), FIRST_VALUE and LAST_VALUE on fixed-width types (TUMBLE; Flink cannot merge them), SUM, MIN, MAX on DECIMAL (SUM in DECIMAL(38, s), NULL on overflow as Flink), FILTER clauses; state per key group in Flink's checkpoints. COUNT(DISTINCT) on integer-like, string and binary values and SUM(DISTINCT)/MIN/MAX(DISTINCT) on TUMBLE windows, in one and two phases (the partial aggregates carry the distinct values in the RAW distinct views, in Sluice's own encoding). Fallback: DISTINCT with FILTER, AVG(DECIMAL), other aggregate functions, TIMESTAMP_LTZ windows in zones with daylight saving time, processing-time windows, SESSION windows, window TVFs not aggregated directly"},
 		{Type: LocalWindowAggregateType, Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 		{Type: GlobalWindowAggregateType, Doc: "global phase of Flink's two-phase window aggregation; state per key group in Flink's checkpoints"},
+		{Type: ScanType, Doc: "filesystem tables in Parquet on the local file system: Flink's FileSource plans, assigns and checkpoints the splits, Go reads them (row groups by midpoint, columns by exact name, missing columns as NULL, Flink's type conversions) into Arrow batches that go straight into the native chain; bounded and 'source.monitor-interval' streaming; BOOLEAN, integers, FLOAT, DOUBLE, DECIMAL, strings, binaries, DATE, TIME. Not native yet (the scan stays Flink's reader, the rest of the plan can still be native): TIMESTAMP columns, partitioned tables, metadata columns, 'source.path.regex-pattern', non-local paths"},
 		{Type: ExchangeType, Doc: "Flink's own exchange between native operators (rows routed by Flink; the columnar exchange is not built yet)"},
 	}
 }

@@ -156,6 +156,33 @@ public final class NativeLib {
      */
     public static native int markers(long handle, ByteBuffer out);
 
-    /** Releases a native object. */
+    /** Releases a native object: a pipeline, a Parquet split reader or a batch. */
     public static native void close(long handle);
+
+    /**
+     * Opens a Parquet split for reading: the file {@code path} (UTF-8), the split's byte range,
+     * and the rows of the split to skip (a restored position). {@code scanJson} is the island
+     * JSON of the scan node; the reading JVM's default time zone is given by its offset in
+     * seconds, if it has a fixed one. Returns the reader's handle.
+     */
+    public static native long parquetOpen(
+            byte[] scanJson, byte[] path, long offset, long length, long skipRows, int zoneOffsetSeconds, boolean zoneFixed);
+
+    /** Reads the next batch of a Parquet split; returns its handle, or 0 after the last batch. */
+    public static native long parquetNext(long reader);
+
+    /** The row count of a native batch. */
+    public static native int batchRows(long batch);
+
+    /** Writes a native batch as an Arrow IPC stream. */
+    public static native byte[] batchToIpc(long batch);
+
+    /** Reads an Arrow IPC stream into a new native batch and returns its handle. */
+    public static native long batchFromIpc(byte[] ipc);
+
+    /**
+     * Runs a native batch through a chain that starts with a native scan (the batch is
+     * borrowed). Returns what {@link #process} returns.
+     */
+    public static native long processBatch(long handle, long batch, ByteBuffer outData, ByteBuffer outOffsets);
 }

@@ -75,12 +75,24 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             LAST.set(new Verdict(false, List.of(), List.of("sluice.enabled is false")));
             return root;
         }
-        List<RelNode> island = new ArrayList<>();
-        collectIsland(root, island, new IdentityHashMap<>());
         Map<String, String> options = nativeOptions(config);
         SerdeContext serde = new SerdeContext(
                 null, context, (FlinkTypeFactory) root.getCluster().getTypeFactory(),
                 FlinkSqlOperatorTable.instance(false));
+        // Columnar sources join the island when Go reads them natively; otherwise they stay
+        // Flink's sources (row edges) and the verdict says why.
+        List<String> edgeNotes = new ArrayList<>();
+        Map<RelNode, Boolean> nativeScans = new IdentityHashMap<>();
+        for (RelNode scan : scanCandidates(root)) {
+            Verdict v = judge(serde, List.of(entry(scan)), options);
+            if (v.isNative()) {
+                nativeScans.put(scan, Boolean.TRUE);
+            } else {
+                v.reasons().forEach(r -> edgeNotes.add(r + " (the source runs on Flink's reader)"));
+            }
+        }
+        List<RelNode> island = new ArrayList<>();
+        collectIsland(root, island, nativeScans, new IdentityHashMap<>());
 
         List<IslandPlan.Entry> entries = new ArrayList<>();
         Map<RelNode, IslandPlan.Entry> entryOf = new IdentityHashMap<>();
@@ -89,7 +101,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             entries.add(e);
             entryOf.put(rel, e);
         }
-        Verdict verdict = judge(serde, entries, options);
+        Verdict verdict = judge(serde, entries, options).withEdgeNotes(edgeNotes);
         LAST.set(verdict);
         if (!verdict.isNative()) {
             if (config.get(SluiceOptions.LOG_FALLBACK_REASONS)) {
@@ -104,7 +116,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
 
     /** True for the nodes that must start a chain: they read from an exchange in Flink's plans. */
     private static boolean startsChain(RelNode rel) {
-        return rel instanceof StreamPhysicalWatermarkAssigner
+        return rel instanceof StreamPhysicalTableSourceScan
+                || rel instanceof StreamPhysicalWatermarkAssigner
                 || rel instanceof StreamPhysicalWindowAggregate
                 || rel instanceof StreamPhysicalGlobalWindowAggregate;
     }
@@ -157,6 +170,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-local-window-aggregate_1";
         } else if (rel instanceof StreamPhysicalGlobalWindowAggregate) {
             return "stream-exec-global-window-aggregate_1";
+        } else if (rel instanceof StreamPhysicalTableSourceScan) {
+            return "stream-exec-table-source-scan_1";
         }
         return rel.getRelTypeName();
     }
@@ -187,8 +202,18 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             stateKeys = java.util.stream.IntStream.range(0, ((StreamPhysicalGlobalWindowAggregate) bottom).grouping().length)
                     .toArray();
         }
+        boolean batchInput = bottom instanceof StreamPhysicalTableSourceScan;
+        if (batchInput) {
+            // The chain reads the Arrow batches of a native scan (no Java rows in between).
+            input = new StreamPhysicalSluiceScan(
+                    bottom.getCluster(), bottom.getTraitSet(), bottom.getRowType(),
+                    IslandPlan.toJson(serde, List.of(entryOf.get(bottom)), options),
+                    ((StreamPhysicalTableSourceScan) bottom).tableSourceTable()
+                            .contextResolvedTable().getResolvedTable().getOptions(),
+                    ((FlinkPhysicalRel) bottom).getRelDetailedDescription());
+        }
         ChainShape shape = new ChainShape(
-                types, bottom instanceof StreamPhysicalWatermarkAssigner, stateKeys != null, rowMapping, 0);
+                types, bottom instanceof StreamPhysicalWatermarkAssigner, stateKeys != null, rowMapping, 0, batchInput);
         return new StreamPhysicalSluiceChain(
                 top.getCluster(), top.getTraitSet(), input, top.getRowType(),
                 IslandPlan.toJson(serde, entries, options), shape, stateKeys, descriptions, requireWatermark);
@@ -236,6 +261,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         if (backend.equalsIgnoreCase("rocksdb") && timers.equalsIgnoreCase("HEAP")) {
             m.put("sluice.state.legacy-timer-snapshots", "true");
         }
+        // The JVM's default zone, in which Flink's Parquet reader shows timestamps.
+        java.time.ZoneId jvmZone = java.util.TimeZone.getDefault().toZoneId();
+        m.put("sluice.jvm-time-zone", jvmZone.getId());
+        if (jvmZone.getRules().isFixedOffset()) {
+            m.put("sluice.jvm-time-zone-offset",
+                    String.valueOf(jvmZone.getRules().getOffset(java.time.Instant.EPOCH).getTotalSeconds()));
+        }
         // The session time zone, which TIMESTAMP_LTZ windows align to; its offset when fixed.
         java.time.ZoneId zone = TableConfigUtils.getLocalTimeZone(config);
         m.put("sluice.local-time-zone", zone.getId());
@@ -257,15 +289,37 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 || rel instanceof StreamPhysicalLegacySink;
     }
 
-    private static void collectIsland(RelNode rel, List<RelNode> out, Map<RelNode, Boolean> seen) {
+    private static void collectIsland(
+            RelNode rel, List<RelNode> out, Map<RelNode, Boolean> nativeScans, Map<RelNode, Boolean> seen) {
         if (seen.put(rel, Boolean.TRUE) != null) {
             return;
         }
         for (RelNode in : rel.getInputs()) {
-            collectIsland(in, out, seen);
+            collectIsland(in, out, nativeScans, seen);
         }
-        if (!isEdge(rel)) {
+        if (!isEdge(rel) || nativeScans.containsKey(rel)) {
             out.add(rel);
+        }
+    }
+
+    /** The sources of the plan that Go may read natively: filesystem tables in Parquet. */
+    static List<RelNode> scanCandidates(RelNode root) {
+        List<RelNode> out = new ArrayList<>();
+        collectScans(root, out, new IdentityHashMap<>());
+        return out;
+    }
+
+    private static void collectScans(RelNode rel, List<RelNode> out, Map<RelNode, Boolean> seen) {
+        if (seen.put(rel, Boolean.TRUE) != null) {
+            return;
+        }
+        rel.getInputs().forEach(in -> collectScans(in, out, seen));
+        if (rel instanceof StreamPhysicalTableSourceScan) {
+            Map<String, String> opts = ((StreamPhysicalTableSourceScan) rel).tableSourceTable()
+                    .contextResolvedTable().getResolvedTable().getOptions();
+            if ("filesystem".equals(opts.get("connector")) && "parquet".equals(opts.get("format"))) {
+                out.add(rel);
+            }
         }
     }
 
@@ -323,7 +377,10 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         RelNode result;
         if (chain != null) {
             // rel is the last node of its chain (earlier members are reached only through it).
-            RelNode input = replace(chain.get(0).getInput(0), chains, serde, entryOf, options, done);
+            // A chain that starts with a native scan has no input: it reads the scan's batches.
+            RelNode input = chain.get(0).getInputs().isEmpty()
+                    ? null
+                    : replace(chain.get(0).getInput(0), chains, serde, entryOf, options, done);
             result = chainRel(chain, input, serde, entryOf, options);
         } else {
             List<RelNode> inputs = new ArrayList<>();

@@ -72,7 +72,8 @@ public class StreamExecSluice extends ExecNodeBase<RowData>
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
         ChainShape runtimeShape = new ChainShape(
                 shape.nodeTypes(), shape.watermarkAssigner(), shape.keyed(), shape.rowMapping(),
-                shape.watermarkAssigner() ? config.get(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT).toMillis() : 0);
+                shape.watermarkAssigner() ? config.get(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT).toMillis() : 0,
+                shape.batchInput());
         NativeChainOperator operator = new NativeChainOperator(
                 islandJson,
                 inputType,

@@ -15,11 +15,31 @@ public final class Verdict {
     private final boolean nativePlan;
     private final List<Node> nodes;
     private final List<String> reasons;
+    private final List<String> edgeNotes;
 
     public Verdict(boolean nativePlan, List<Node> nodes, List<String> reasons) {
+        this(nativePlan, nodes, reasons, List.of());
+    }
+
+    private Verdict(boolean nativePlan, List<Node> nodes, List<String> reasons, List<String> edgeNotes) {
         this.nativePlan = nativePlan;
         this.nodes = Collections.unmodifiableList(new ArrayList<>(nodes));
         this.reasons = Collections.unmodifiableList(new ArrayList<>(reasons));
+        this.edgeNotes = Collections.unmodifiableList(new ArrayList<>(edgeNotes));
+    }
+
+    /** This verdict with notes on sources that could be read natively but are not, and why. */
+    public Verdict withEdgeNotes(List<String> notes) {
+        return new Verdict(nativePlan, nodes, reasons, notes);
+    }
+
+    /**
+     * Why columnar sources of the plan are read by Flink's own readers (rows into the island)
+     * rather than natively; empty when every such source is native. These never make a plan
+     * fall back.
+     */
+    public List<String> edgeNotes() {
+        return edgeNotes;
     }
 
     /** True when the island was replaced by native operators. */
@@ -55,6 +75,9 @@ public final class Verdict {
             if (nodes.stream().noneMatch(n -> n.reasons().stream().anyMatch(r::endsWith))) {
                 sb.append("  - ").append(r).append('\n');
             }
+        }
+        for (String r : edgeNotes) {
+            sb.append("  [row edge] ").append(r).append('\n');
         }
         return sb.toString();
     }

@@ -12,7 +12,10 @@ import java.util.List;
  *
  * @param nodeTypes the exec-node types of the chain, in data-flow order
  * @param idleTimeout the watermark assigner's idle timeout in ms (0: none)
+ * @param batchInput the chain starts with a native scan and reads its Arrow batches ({@link
+ *     NativeBatch} records) instead of rows
  */
 public record ChainShape(
-        List<String> nodeTypes, boolean watermarkAssigner, boolean keyed, boolean rowMapping, long idleTimeout)
+        List<String> nodeTypes, boolean watermarkAssigner, boolean keyed, boolean rowMapping, long idleTimeout,
+        boolean batchInput)
         implements Serializable {}

@@ -92,6 +92,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private transient OutputRows out;
     private transient ByteBuffer markers;
     private transient StreamRecord<RowData> reuse;
+    private transient StreamRecord<RowData> batchRecord;
     private transient long batches;
     private transient AtomicLong[] counters;
 
@@ -249,6 +250,13 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
+        // A chain that starts with a native scan receives NativeBatch records through the same
+        // (erased) input: its input transformation produces them.
+        Object value = ((StreamRecord<?>) element).getValue();
+        if (value instanceof NativeBatch batch) {
+            processBatch(batch, element);
+            return;
+        }
         if (shape.watermarkAssigner()) {
             processedElements++;
             if (shape.idleTimeout() > 0 && currentStatus.equals(WatermarkStatus.IDLE)) {
@@ -265,13 +273,25 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         }
     }
 
-    /** Runs the buffered rows through the chain and emits what comes out. */
-    private void flush() {
-        int rows = in.rows();
-        if (rows == 0) {
-            return;
+    /** Runs a native batch through the chain and emits the rows that come out. */
+    private void processBatch(NativeBatch batch, StreamRecord<RowData> record) {
+        if (!shape.batchInput()) {
+            throw new IllegalStateException("native chain " + shape.nodeTypes() + " does not read native batches");
         }
-        in.seal();
+        try {
+            countBatch();
+            batchRecord = record;
+            emit(NativeLib.processBatch(handle, batch.handle(), out.data(), out.offsets()), false);
+        } finally {
+            batchRecord = null;
+            if (batch.owned()) {
+                batch.release();
+            }
+        }
+    }
+
+    /** Counts a batch and injects the failures the debug options ask for. */
+    private void countBatch() {
         for (AtomicLong c : counters) {
             c.incrementAndGet();
         }
@@ -283,6 +303,16 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             }
             throw new IllegalStateException("sluice.debug.fail-attempts: injected failure in attempt " + attempt);
         }
+    }
+
+    /** Runs the buffered rows through the chain and emits what comes out. */
+    private void flush() {
+        int rows = in.rows();
+        if (rows == 0) {
+            return;
+        }
+        in.seal();
+        countBatch();
         emit(NativeLib.process(handle, in.data(), in.offsets(), rows, out.data(), out.offsets()), true);
         in.clear();
     }
@@ -311,6 +341,10 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             }
             if (fromInput && shape.rowMapping() && in.hasTimestamp(out.source(i))) {
                 reuse.replace(out.row(i), in.timestamp(out.source(i)));
+            } else if (batchRecord != null && batchRecord.hasTimestamp()) {
+                // Rows of a native batch carry the batch record's timestamp, as the source's
+                // rows would have carried it one by one.
+                reuse.replace(out.row(i), batchRecord.getTimestamp());
             } else {
                 reuse.replace(out.row(i));
                 reuse.eraseTimestamp();

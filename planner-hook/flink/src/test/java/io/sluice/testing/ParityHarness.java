@@ -27,7 +27,7 @@ public final class ParityHarness {
 
     /** What one engine produced: rows, or the failure. */
     public record Outcome(List<Row> rows, Throwable failure) {
-        boolean failed() {
+        public boolean failed() {
             return failure != null;
         }
     }
@@ -59,6 +59,11 @@ public final class ParityHarness {
     /** Batches run by native operators in this JVM so far. */
     public static long nativeBatches() {
         return NativeChainOperator.batches();
+    }
+
+    /** Asserts that both engines failed, or produced the same rows (as multisets when unordered). */
+    public static void compareOutcomes(String name, Outcome flink, Outcome sluice, boolean unordered) {
+        compare(name, flink, sluice, unordered);
     }
 
     static void compare(String name, Outcome flink, Outcome sluice, boolean unordered) {

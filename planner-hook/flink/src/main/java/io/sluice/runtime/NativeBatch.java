@@ -1,0 +1,54 @@
+package io.sluice.runtime;
+
+import io.sluice.jni.NativeLib;
+
+/**
+ * A record that is a whole Arrow batch held in Go: what native sources emit and native chains
+ * consume, so that columnar data crosses no Java rows. The batch is immutable; {@link #owned}
+ * says whether the consumer releases it after processing (a batch deserialized from the network)
+ * or its producer does (a native source releases its batch once it was emitted downstream).
+ */
+public final class NativeBatch {
+    private long handle;
+    private final int rows;
+    private final boolean owned;
+
+    /**
+     * @param handle the Go handle of the batch
+     * @param rows its row count
+     * @param owned true when whoever processes the record must release the batch
+     */
+    public NativeBatch(long handle, int rows, boolean owned) {
+        this.handle = handle;
+        this.rows = rows;
+        this.owned = owned;
+    }
+
+    /** The Go handle of the batch (0 once released). */
+    public long handle() {
+        return handle;
+    }
+
+    /** The number of rows in the batch. */
+    public int rows() {
+        return rows;
+    }
+
+    /** True when the consumer of this record releases the batch. */
+    public boolean owned() {
+        return owned;
+    }
+
+    /** Releases the Go batch; later calls do nothing. */
+    public void release() {
+        if (handle != 0) {
+            NativeLib.close(handle);
+            handle = 0;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NativeBatch(" + rows + " rows)";
+    }
+}

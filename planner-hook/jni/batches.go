@@ -1,0 +1,134 @@
+package main
+
+/*
+#include <jni.h>
+*/
+import "C"
+
+import (
+	"bytes"
+	"fmt"
+	"runtime/cgo"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"github.com/sluice-project/sluice/planner-hook/plan"
+	"github.com/sluice-project/sluice/sources/parquet"
+)
+
+// Native batches and the Parquet split readers that make them. A batch handle owns one
+// reference to an arrow.RecordBatch; closing the handle releases it.
+
+// splitReader is the native object behind a Parquet reader handle.
+type splitReader struct {
+	r *parquet.SplitReader
+}
+
+// Close closes the split's file.
+func (s *splitReader) Close() error { return s.r.Close() }
+
+//export Java_io_sluice_jni_NativeLib_parquetOpen
+func Java_io_sluice_jni_NativeLib_parquetOpen(env *C.JNIEnv, _ C.jclass, scanJSON, path C.jbyteArray, offset, length, skip C.jlong, zoneOffset C.jint, zoneFixed C.jboolean) C.jlong {
+	defer guard(env, "parquetOpen")
+	sr, err := plan.OpenScan(goBytes(env, scanJSON), int64(zoneOffset), zoneFixed != 0)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	r, err := sr.OpenSplit(string(goBytes(env, path)), int64(offset), int64(length), int64(skip))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(&splitReader{r: r}))
+}
+
+//export Java_io_sluice_jni_NativeLib_parquetNext
+func Java_io_sluice_jni_NativeLib_parquetNext(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
+	defer guard(env, "parquetNext")
+	s, err := handleOf[*splitReader](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	b, err := s.r.Next()
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	if b == nil {
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(b))
+}
+
+//export Java_io_sluice_jni_NativeLib_batchRows
+func Java_io_sluice_jni_NativeLib_batchRows(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jint {
+	defer guard(env, "batchRows")
+	b, err := handleOf[arrow.RecordBatch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jint(b.NumRows())
+}
+
+//export Java_io_sluice_jni_NativeLib_batchToIpc
+func Java_io_sluice_jni_NativeLib_batchToIpc(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
+	defer guard(env, "batchToIpc")
+	b, err := handleOf[arrow.RecordBatch](h)
+	if err == nil {
+		var buf bytes.Buffer
+		w := ipc.NewWriter(&buf, ipc.WithSchema(b.Schema()))
+		if err = w.Write(b); err == nil {
+			err = w.Close()
+		}
+		if err == nil {
+			return javaBytes(env, buf.Bytes())
+		}
+	}
+	throw(env, fmt.Sprintf("batch to Arrow IPC: %v", err))
+	return 0
+}
+
+//export Java_io_sluice_jni_NativeLib_batchFromIpc
+func Java_io_sluice_jni_NativeLib_batchFromIpc(env *C.JNIEnv, _ C.jclass, data C.jbyteArray) C.jlong {
+	defer guard(env, "batchFromIpc")
+	b, err := batchFromIPC(goBytes(env, data))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(b))
+}
+
+// batchFromIPC reads the one batch of an Arrow IPC stream.
+func batchFromIPC(data []byte) (arrow.RecordBatch, error) {
+	r, err := ipc.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("batch from Arrow IPC: %w", err)
+	}
+	defer r.Release()
+	if !r.Next() {
+		if r.Err() != nil {
+			return nil, fmt.Errorf("batch from Arrow IPC: %w", r.Err())
+		}
+		return nil, fmt.Errorf("batch from Arrow IPC: the stream holds no batch")
+	}
+	b := r.RecordBatch()
+	b.Retain()
+	return b, nil
+}
+
+//export Java_io_sluice_jni_NativeLib_processBatch
+func Java_io_sluice_jni_NativeLib_processBatch(env *C.JNIEnv, _ C.jclass, h, batch C.jlong, outData, outOffsets C.jobject) C.jlong {
+	defer guard(env, "processBatch")
+	return chainCall(env, h, outData, outOffsets, func(p *plan.ChainPipeline) error {
+		b, err := handleOf[arrow.RecordBatch](batch)
+		if err != nil {
+			return err
+		}
+		return p.ProcessBatch(b)
+	})
+}

@@ -1,0 +1,193 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sources/parquet"
+)
+
+// ScanType is the exec-node type of a table source scan.
+const ScanType = "stream-exec-table-source-scan_1"
+
+// Options the planner adds for scans: the JVM's default time zone, which Flink's Parquet
+// reader uses for timestamps unless 'parquet.utc-timezone' is set, and its fixed offset (absent
+// when the zone has daylight saving time or other offset changes).
+const (
+	OptJVMTimeZone       = "sluice.jvm-time-zone"
+	OptJVMTimeZoneOffset = "sluice.jvm-time-zone-offset"
+)
+
+// scanExec is the part of Flink's StreamExecTableSourceScan JSON a native scan reads.
+type scanExec struct {
+	ScanTableSource struct {
+		Table struct {
+			Identifier    string `json:"identifier"`
+			ResolvedTable struct {
+				PartitionKeys []string          `json:"partitionKeys"`
+				Options       map[string]string `json:"options"`
+			} `json:"resolvedTable"`
+		} `json:"table"`
+		Abilities []struct {
+			Type         string   `json:"type"`
+			MetadataKeys []string `json:"metadataKeys"`
+		} `json:"abilities"`
+	} `json:"scanTableSource"`
+	OutputType json.RawMessage `json:"outputType"`
+}
+
+// scanPlan is a native scan compiled: the table, the columns it produces and how to read them.
+type scanPlan struct {
+	table  string
+	path   string
+	schema parquet.Schema
+	opts   parquet.Options
+}
+
+// Filesystem and Parquet options a native scan understands (every other 'parquet.*' key only
+// configures writers or Hadoop, which the reader does not use).
+var scanOptions = map[string]bool{
+	"connector": true, "format": true, "path": true,
+	"source.monitor-interval": true, "source.report-statistics": true, "partition.default-name": true,
+	"parquet.utc-timezone": true, "parquet.batch-size": true,
+}
+
+// compileScan decides whether a table source scan is read natively and compiles it.
+func compileScan(n *IslandNode, options map[string]string) (*scanPlan, []string, error) {
+	var j scanExec
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("scan %s: %w", n.Name, err)
+	}
+	t := j.ScanTableSource.Table
+	opts := t.ResolvedTable.Options
+	p := &scanPlan{table: t.Identifier, path: opts["path"]}
+	var reasons []string
+	if opts["connector"] != "filesystem" || opts["format"] != "parquet" {
+		return nil, []string{fmt.Sprintf("table %s: only filesystem tables in Parquet are read natively (connector '%s', format '%s')",
+			t.Identifier, opts["connector"], opts["format"])}, nil
+	}
+	if len(t.ResolvedTable.PartitionKeys) > 0 {
+		reasons = append(reasons, fmt.Sprintf("table %s: partitioned filesystem tables are not read natively yet (partition keys %v)",
+			t.Identifier, t.ResolvedTable.PartitionKeys))
+	}
+	if u, err := url.Parse(p.path); err != nil || (u.Scheme != "" && u.Scheme != "file") {
+		reasons = append(reasons, fmt.Sprintf("table %s: path '%s' is not on the local file system (Sluice reads local files only yet)",
+			t.Identifier, p.path))
+	}
+	var unknown []string
+	for k := range opts {
+		if !scanOptions[k] && !(strings.HasPrefix(k, "parquet.") && !strings.HasPrefix(k, "parquet.read")) &&
+			!strings.HasPrefix(k, "sink.") && !strings.HasPrefix(k, "auto-compaction") && !strings.HasPrefix(k, "compaction.") {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not supported by the native Parquet reader", t.Identifier, k))
+	}
+	for _, a := range j.ScanTableSource.Abilities {
+		switch a.Type {
+		case "ProjectPushDown", "FilterPushDown": // filters stay in the plan: the format skips nothing
+		case "ReadingMetadata":
+			if len(a.MetadataKeys) > 0 {
+				reasons = append(reasons, fmt.Sprintf("table %s: metadata columns %v are not read natively yet", t.Identifier, a.MetadataKeys))
+			}
+		default:
+			reasons = append(reasons, fmt.Sprintf("table %s: source ability %s is not supported natively", t.Identifier, a.Type))
+		}
+	}
+	out, err := catalog.ParseType(j.OutputType)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scan %s output type: %w", n.Name, err)
+	}
+	if p.schema.Names, p.schema.Types, err = rowFields(out); err != nil {
+		return nil, nil, fmt.Errorf("scan %s: %w", n.Name, err)
+	}
+	if v, ok := opts["parquet.utc-timezone"]; ok {
+		p.opts.UTCTimestamps = strings.EqualFold(v, "true")
+	}
+	hasTimestamps := false
+	for i, ft := range p.schema.Types {
+		if reason := scanTypeReason(ft); reason != "" {
+			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s", t.Identifier, p.schema.Names[i], reason))
+		}
+		hasTimestamps = hasTimestamps || ft.Kind == catalog.Timestamp || ft.Kind == catalog.TimestampLTZ
+	}
+	if hasTimestamps && !p.opts.UTCTimestamps {
+		if _, ok := options[OptJVMTimeZoneOffset]; !ok {
+			reasons = append(reasons, fmt.Sprintf("table %s: timestamps are read in the JVM's time zone %s, which has daylight saving time or offset changes; set 'parquet.utc-timezone' = 'true' or run the JVM in a fixed-offset zone",
+				t.Identifier, options[OptJVMTimeZone]))
+		}
+	}
+	p.opts.BatchRows = 8192
+	if v, ok := options["sluice.batch.rows"]; ok {
+		if b, err := strconv.Atoi(v); err == nil && b > 0 {
+			p.opts.BatchRows = b
+		}
+	}
+	return p, reasons, nil
+}
+
+// scanTypeReason says why a column type is not read natively ("" when it is).
+func scanTypeReason(t catalog.Type) string {
+	switch t.Kind {
+	case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt, catalog.Float, catalog.Double,
+		catalog.Decimal, catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Date, catalog.Time:
+		return ""
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		// Flink writes INT96 timestamps whose nanoseconds of the day may be negative (before
+		// 1970 in zones east of UTC) and reads them with its own arithmetic; arrow-go's INT96
+		// conversion rejects those values, so timestamps wait for a decoder of Sluice's own.
+		return fmt.Sprintf("%s columns are not read natively yet (Flink's INT96 timestamps need a decoder of their own)", t)
+	}
+	return fmt.Sprintf("%s is not read natively yet", t)
+}
+
+// ScanReader opens Parquet splits of one native scan.
+type ScanReader struct {
+	plan *scanPlan
+}
+
+// OpenScan compiles the island JSON of a scan node for reading its splits. zoneOffsetSeconds is
+// the fixed offset of the reading JVM's default time zone (ok false when it has none).
+func OpenScan(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*ScanReader, error) {
+	is, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(is.Nodes) != 1 {
+		return nil, fmt.Errorf("scan: %d nodes, a scan island has one", len(is.Nodes))
+	}
+	p, reasons, err := compileScan(&is.Nodes[0], is.Options)
+	if err != nil {
+		return nil, err
+	}
+	if len(reasons) > 0 {
+		return nil, fmt.Errorf("scan %s cannot run natively: %s", is.Nodes[0].Name, strings.Join(reasons, "; "))
+	}
+	if !p.opts.UTCTimestamps {
+		if !zoneFixed {
+			for _, t := range p.schema.Types {
+				if t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ {
+					return nil, fmt.Errorf("scan of %s: this JVM's default time zone has no fixed offset, and Flink's Parquet reader would read timestamps in it", p.table)
+				}
+			}
+		}
+		p.opts.ZoneOffsetSeconds = zoneOffsetSeconds
+	}
+	return &ScanReader{plan: p}, nil
+}
+
+// OpenSplit opens one split of the scan's files, skipping its first skipRows rows.
+func (s *ScanReader) OpenSplit(path string, offset, length, skipRows int64) (*parquet.SplitReader, error) {
+	r, err := parquet.OpenSplit(parquet.Split{Path: path, Offset: offset, Length: length}, s.plan.schema, s.plan.opts, skipRows, nil)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.plan.table, err)
+	}
+	return r, nil
+}

@@ -1,0 +1,289 @@
+package parquet
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+)
+
+// converter turns a column as pqarrow reads it into the Arrow column Sluice holds for the
+// column's Flink type (catalog.ArrowType), with the value Flink's reader would produce.
+type converter func(in arrow.Array, mem memory.Allocator) (arrow.Array, error)
+
+// converterFor chooses the conversion of a file column into a Flink type once per split, or
+// says why the file column cannot be read as that type. Flink's reader
+// (ParquetSplitReaderUtil#createWritableColumnVector) checks only the column's physical type,
+// so the checks here are on the physical type too; the conversions are the reader's.
+func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catalog.Type, opts Options) (converter, error) {
+	want, err := catalog.ArrowType(t)
+	if err != nil {
+		return nil, fmt.Errorf("column %s: %w", name, err)
+	}
+	have := f.Field.Type
+	integral := arrow.IsInteger(have.ID())
+	switch t.Kind {
+	case catalog.Boolean:
+		if phys == parquet.Types.Boolean {
+			return retype(want), nil
+		}
+	case catalog.TinyInt:
+		if phys == parquet.Types.Int32 && integral {
+			return integerTo[int8](have, want), nil
+		}
+	case catalog.SmallInt:
+		if phys == parquet.Types.Int32 && integral {
+			return integerTo[int16](have, want), nil
+		}
+	case catalog.Int, catalog.Date, catalog.Time:
+		// DATE and TIME are the raw INT32 (epoch days, milliseconds of the day).
+		if phys == parquet.Types.Int32 && (integral || have.ID() == arrow.DATE32 || have.ID() == arrow.TIME32) {
+			return integerTo[int32](have, want), nil
+		}
+	case catalog.BigInt:
+		if phys == parquet.Types.Int64 && integral {
+			return integerTo[int64](have, want), nil
+		}
+	case catalog.Float:
+		if phys == parquet.Types.Float {
+			return retype(want), nil
+		}
+	case catalog.Double:
+		if phys == parquet.Types.Double {
+			return retype(want), nil
+		}
+	case catalog.Decimal:
+		d, ok := have.(*arrow.Decimal128Type)
+		if !ok {
+			break
+		}
+		// The file's precision and scale are not compared with the table's: Flink reuses the
+		// unscaled value with the table's (p, s).
+		switch {
+		case t.Precision <= 9 && (phys == parquet.Types.Int32 || phys == parquet.Types.FixedLenByteArray),
+			t.Precision <= 18 && t.Precision > 9 && (phys == parquet.Types.Int64 || phys == parquet.Types.FixedLenByteArray),
+			t.Precision > 18 && (phys == parquet.Types.FixedLenByteArray || phys == parquet.Types.ByteArray):
+			_ = d
+			return decimalAs(name, want.(*arrow.Decimal128Type)), nil
+		}
+	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+		if phys == parquet.Types.ByteArray && (have.ID() == arrow.STRING || have.ID() == arrow.BINARY) {
+			return retype(want), nil
+		}
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		ts, ok := have.(*arrow.TimestampType)
+		if !ok || (phys != parquet.Types.Int96 && phys != parquet.Types.Int64) {
+			break
+		}
+		return timestampAs(name, want, ts.Unit, phys == parquet.Types.Int96, opts), nil
+	}
+	return nil, fmt.Errorf("column %s: the file's %s column (read as %s) cannot be read as %s (Flink: Unexpected type)",
+		name, phys, have, t)
+}
+
+// retype gives a column Sluice's Arrow type for it without copying (same layout).
+func retype(want arrow.DataType) converter {
+	return func(in arrow.Array, _ memory.Allocator) (arrow.Array, error) {
+		if arrow.TypeEqual(in.DataType(), want) {
+			in.Retain()
+			return in, nil
+		}
+		d := in.Data()
+		out := array.NewData(want, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+		defer out.Release()
+		return array.MakeFromData(out), nil
+	}
+}
+
+// integerTo converts any integer column to To as Java's casts do (two's-complement wrap), or
+// passes it through when it already is To.
+func integerTo[To int8 | int16 | int32 | int64](have, want arrow.DataType) converter {
+	switch have.ID() {
+	case arrow.INT8:
+		return convertInts[int8, To](want)
+	case arrow.UINT8:
+		return convertInts[uint8, To](want)
+	case arrow.INT16:
+		return convertInts[int16, To](want)
+	case arrow.UINT16:
+		return convertInts[uint16, To](want)
+	case arrow.INT32, arrow.DATE32, arrow.TIME32:
+		return convertInts[int32, To](want)
+	case arrow.UINT32:
+		return convertInts[uint32, To](want)
+	case arrow.INT64:
+		return convertInts[int64, To](want)
+	default: // UINT64
+		return convertInts[uint64, To](want)
+	}
+}
+
+func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64, To int8 | int16 | int32 | int64](want arrow.DataType) converter {
+	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
+		var zf From
+		var zt To
+		if unsafe.Sizeof(zf) == unsafe.Sizeof(zt) {
+			return retype(want)(in, mem) // same bits
+		}
+		src := column.Values[From](in)
+		buf, dst := column.NewValues[To](mem, len(src))
+		for i, v := range src {
+			dst[i] = To(v)
+		}
+		return column.MakeArray(want, len(src), copyValidity(in, mem), buf), nil
+	}
+}
+
+// gregorianCutover is 1582-10-15T00:00:00Z in epoch milliseconds: before it,
+// java.sql.Timestamp (which Flink's reader goes through when 'utc-timezone' is false) counts
+// dates in the Julian calendar.
+const gregorianCutover = -12219292800000
+
+// timestampAs converts timestamps to Flink's TIMESTAMP(p ≤ 3) value in milliseconds as
+// TimestampColumnReader does: the instant's millisecond (the declared precision is not applied;
+// the sub-millisecond part is dropped with TIMESTAMP(3)), moved to the JVM zone's wall clock
+// unless 'utc-timezone' is set. Values Flink's reader rejects (negative INT64 timestamps with a
+// fraction that java.sql.Timestamp#setNanos or TimestampData refuse) are errors here too.
+func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, int96 bool, opts Options) converter {
+	var per int64 = 1 // units per millisecond
+	var perSecond int64 = 1000
+	switch unit {
+	case arrow.Second:
+		perSecond = 1
+	case arrow.Microsecond:
+		per, perSecond = 1000, 1_000_000
+	case arrow.Nanosecond:
+		per, perSecond = 1_000_000, 1_000_000_000
+	}
+	mul := int64(1)
+	if unit == arrow.Second {
+		per, mul = 1, 1000
+	}
+	shift := opts.ZoneOffsetSeconds * 1000
+	utc := opts.UTCTimestamps
+	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
+		src := column.Values[int64](in)
+		buf, dst := column.NewValues[int64](mem, len(src))
+		for i, v := range src {
+			if v < 0 && !int96 && in.IsValid(i) {
+				// Java truncates toward zero: a negative fraction makes Flink's reader throw.
+				if (!utc && v%perSecond != 0) || (utc && v%per != 0) {
+					return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has a negative fraction of a second, which Flink's Parquet reader rejects", name, v, unit)
+				}
+			}
+			q := v / per
+			if v%per < 0 {
+				q--
+			}
+			ms := q * mul
+			if !utc {
+				ms = wallClock(ms, shift)
+			}
+			dst[i] = ms
+		}
+		return column.MakeArray(want, len(src), copyValidity(in, mem), buf), nil
+	}
+}
+
+// wallClock is java.sql.Timestamp(ms).toLocalDateTime() in a zone with a fixed offset, as epoch
+// milliseconds of the local date-time: the offset added, and before the Gregorian cutover the
+// Julian calendar's date read as a proleptic Gregorian date (the hybrid calendar of java.util).
+func wallClock(ms, offsetMillis int64) int64 {
+	local := ms + offsetMillis
+	if local >= gregorianCutover {
+		return local
+	}
+	day := floorDiv(local, 86_400_000)
+	rem := local - day*86_400_000
+	y, m, d := julianDate(day)
+	return gregorianEpochDay(y, m, d)*86_400_000 + rem
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// julianDate returns the Julian-calendar date of an epoch day (days since 1970-01-01 in the
+// proleptic Gregorian calendar).
+func julianDate(epochDay int64) (y, m, d int64) {
+	jdn := epochDay + 2440588 // Julian day number
+	c := jdn + 32082
+	dd := floorDiv(4*c+3, 1461)
+	e := c - floorDiv(1461*dd, 4)
+	mm := floorDiv(5*e+2, 153)
+	d = e - floorDiv(153*mm+2, 5) + 1
+	m = mm + 3 - 12*floorDiv(mm, 10)
+	y = dd - 4800 + floorDiv(mm, 10)
+	return y, m, d
+}
+
+// gregorianEpochDay returns the epoch day of a proleptic Gregorian date.
+func gregorianEpochDay(y, m, d int64) int64 {
+	a := floorDiv(14-m, 12)
+	yy := y + 4800 - a
+	mm := m + 12*a - 3
+	jdn := d + floorDiv(153*mm+2, 5) + 365*yy + floorDiv(yy, 4) - floorDiv(yy, 100) + floorDiv(yy, 400) - 32045
+	return jdn - 2440588
+}
+
+// decimalAs relabels unscaled decimal values with the table's precision and scale, as Flink's
+// reader does; a value with more digits than the precision is NULL for DECIMAL(p > 18)
+// (DecimalData#fromBigDecimal) and an error for compact decimals (whose long Flink would wrap).
+func decimalAs(name string, want *arrow.Decimal128Type) converter {
+	limit := decimal128.GetMaxValue(want.Precision)
+	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
+		src := column.Values[decimal128.Num](in)
+		buf, dst := column.NewValues[decimal128.Num](mem, len(src))
+		valid := copyValidity(in, mem)
+		var bits []byte
+		for i, v := range src {
+			if v.Abs().Greater(limit) && in.IsValid(i) {
+				if want.Precision <= 18 {
+					if valid != nil {
+						valid.Release()
+					}
+					buf.Release()
+					return nil, fmt.Errorf("column %s: decimal %s has more digits than DECIMAL(%d, %d)", name, v.BigInt(), want.Precision, want.Scale)
+				}
+				if valid == nil {
+					valid = column.NewBitmap(mem, len(src))
+					bitutil.SetBitsTo(valid.Bytes(), 0, int64(len(src)), true)
+				}
+				bits = valid.Bytes()
+				bitutil.ClearBit(bits, i)
+				v = decimal128.Num{}
+			}
+			dst[i] = v
+		}
+		return column.MakeArray(want, len(src), valid, buf), nil
+	}
+}
+
+// copyValidity returns a copy of a column's validity bitmap, or nil when it has no nulls.
+func copyValidity(in arrow.Array, mem memory.Allocator) *memory.Buffer {
+	if in.NullN() == 0 {
+		return nil
+	}
+	n := in.Len()
+	buf := column.NewBitmap(mem, n)
+	bits := buf.Bytes()
+	for i := 0; i < n; i++ {
+		if in.IsValid(i) {
+			bits[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return buf
+}

@@ -1,0 +1,285 @@
+// Package parquet reads Parquet files into Sluice's Arrow batches with the values Flink's own
+// Parquet format (flink-parquet, ParquetVectorizedInputFormat) would put into RowData: the same
+// columns matched by name, the same row groups per split, the same conversions of timestamps,
+// small integers and decimals.
+package parquet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+)
+
+// Schema is the row type a split is read into: the table's (projected) physical columns.
+type Schema struct {
+	Names []string
+	Types []catalog.Type
+}
+
+// Options are the format options that change what is read.
+type Options struct {
+	// BatchRows is the most rows per batch.
+	BatchRows int
+	// UTCTimestamps is the format option 'utc-timezone': INT96 and local timestamps are UTC
+	// wall clocks. When false (Flink's default) they are wall clocks of the JVM's default
+	// time zone, whose fixed offset is ZoneOffsetSeconds.
+	UTCTimestamps     bool
+	ZoneOffsetSeconds int64
+}
+
+// Split is a byte range of a file, as Flink's FileSourceSplit describes it.
+type Split struct {
+	Path           string
+	Offset, Length int64
+}
+
+// SplitReader reads the row groups of one split, batch by batch.
+type SplitReader struct {
+	split  Split
+	schema Schema
+	opts   Options
+	mem    memory.Allocator
+
+	file   *file.Reader
+	rr     pqarrow.RecordReader // nil when no requested column is in the file
+	conv   []converter          // per requested column; nil entries are missing columns
+	source []int                // per requested column, its position in rr's batches, or -1
+	left   int64                // rows of the split not yet returned
+	skip   int64                // rows still to skip (restored position)
+}
+
+// OpenSplit opens a split for reading, skipping its first skipRows rows (a restored position).
+func OpenSplit(split Split, schema Schema, opts Options, skipRows int64, mem memory.Allocator) (*SplitReader, error) {
+	if opts.BatchRows <= 0 {
+		opts.BatchRows = 2048
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	f, err := os.Open(split.Path)
+	if err != nil {
+		return nil, fmt.Errorf("parquet %s: %w", split.Path, err)
+	}
+	pf, err := file.NewParquetReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("parquet %s: not a readable Parquet file: %w", split.Path, err)
+	}
+	r := &SplitReader{split: split, schema: schema, opts: opts, mem: mem, file: pf, skip: skipRows}
+	if err := r.open(); err != nil {
+		pf.Close()
+		return nil, fmt.Errorf("parquet %s: %w", split.Path, err)
+	}
+	return r, nil
+}
+
+func (r *SplitReader) open() error {
+	fr, err := pqarrow.NewFileReader(r.file, pqarrow.ArrowReadProperties{BatchSize: int64(r.opts.BatchRows)}, r.mem)
+	if err != nil {
+		return err
+	}
+	groups := RowGroupsOfSplit(r.file, r.split.Offset, r.split.Length)
+	for _, g := range groups {
+		r.left += r.file.MetaData().RowGroup(g).NumRows()
+	}
+	fields := fr.Manifest.Fields
+	byName := make(map[string]int, len(fields))
+	for i, f := range fields {
+		byName[f.Field.Name] = i
+	}
+	r.conv = make([]converter, len(r.schema.Names))
+	r.source = make([]int, len(r.schema.Names))
+	var leaves []int
+	for c, name := range r.schema.Names {
+		r.source[c] = -1
+		i, ok := byName[name]
+		if !ok {
+			continue // Flink reads a column missing from the file as NULLs
+		}
+		f := fields[i]
+		if len(f.Children) > 0 {
+			return fmt.Errorf("column %s: nested Parquet columns are not read natively", name)
+		}
+		phys := r.file.MetaData().Schema.Column(f.ColIndex).PhysicalType()
+		conv, err := converterFor(name, f, phys, r.schema.Types[c], r.opts)
+		if err != nil {
+			return err
+		}
+		r.conv[c] = conv
+		r.source[c] = len(leaves)
+		leaves = append(leaves, f.ColIndex)
+	}
+	if r.skip > r.left {
+		return fmt.Errorf("restored position %d is past the split's %d rows", r.skip, r.left)
+	}
+	// Whole row groups before the restored position are not read at all.
+	for len(groups) > 0 && r.skip >= r.file.MetaData().RowGroup(groups[0]).NumRows() {
+		n := r.file.MetaData().RowGroup(groups[0]).NumRows()
+		r.skip -= n
+		r.left -= n
+		groups = groups[1:]
+	}
+	if len(leaves) == 0 || len(groups) == 0 {
+		return nil
+	}
+	r.rr, err = fr.GetRecordReader(context.Background(), leaves, groups)
+	return err
+}
+
+// Next returns the next batch of the split, or nil after the last one. The caller releases it.
+func (r *SplitReader) Next() (arrow.RecordBatch, error) {
+	for r.left > 0 {
+		b, err := r.next()
+		if err != nil {
+			return nil, fmt.Errorf("parquet %s: %w", r.split.Path, err)
+		}
+		if r.skip == 0 {
+			return b, nil
+		}
+		n := b.NumRows()
+		if r.skip >= n {
+			r.skip -= n
+			b.Release()
+			continue
+		}
+		// The rows after a restored position, copied so that batches keep offset 0.
+		s, err := tail(b, r.skip, r.mem)
+		b.Release()
+		r.skip = 0
+		return s, err
+	}
+	return nil, nil
+}
+
+func (r *SplitReader) next() (arrow.RecordBatch, error) {
+	var in arrow.RecordBatch
+	n := min(r.left, int64(r.opts.BatchRows))
+	if r.rr != nil {
+		if !r.rr.Next() {
+			if err := r.rr.Err(); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("file ended %d rows before its row groups' row counts", r.left)
+		}
+		in = r.rr.RecordBatch()
+		n = in.NumRows()
+	}
+	if n <= 0 {
+		return nil, errors.New("empty batch")
+	}
+	cols := make([]arrow.Array, len(r.schema.Names))
+	fields := make([]arrow.Field, len(cols))
+	for c := range cols {
+		t := r.schema.Types[c]
+		dt, err := catalog.ArrowType(t)
+		if err != nil {
+			releaseAll(cols)
+			return nil, fmt.Errorf("column %s: %w", r.schema.Names[c], err)
+		}
+		fields[c] = arrow.Field{Name: r.schema.Names[c], Type: dt, Nullable: true}
+		if r.source[c] < 0 {
+			cols[c] = array.MakeArrayOfNull(r.mem, dt, int(n))
+			continue
+		}
+		col, err := r.conv[c](in.Column(r.source[c]), r.mem)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols[c] = col
+	}
+	r.left -= n
+	b := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
+	releaseAll(cols)
+	return b, nil
+}
+
+// Close releases the file.
+func (r *SplitReader) Close() error {
+	if r.rr != nil {
+		r.rr.Release()
+		r.rr = nil
+	}
+	if r.file != nil {
+		err := r.file.Close()
+		r.file = nil
+		return err
+	}
+	return nil
+}
+
+// tail returns the rows of b from row `from` on, as a new batch.
+func tail(b arrow.RecordBatch, from int64, mem memory.Allocator) (arrow.RecordBatch, error) {
+	n := b.NumRows()
+	sel := make([]int32, 0, n-from)
+	for r := from; r < n; r++ {
+		sel = append(sel, int32(r))
+	}
+	cols := make([]arrow.Array, b.NumCols())
+	for c := range cols {
+		col, err := column.Take(b.Column(c), sel, mem)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols[c] = col
+	}
+	out := array.NewRecordBatch(b.Schema(), cols, n-from)
+	releaseAll(cols)
+	return out, nil
+}
+
+func releaseAll(cols []arrow.Array) {
+	for _, c := range cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+}
+
+// RowGroupsOfSplit returns the row groups a split of [offset, offset+length) reads: those whose
+// midpoint lies in the range, as parquet-mr's footer filter (used by Flink's reader) decides, so
+// that every row group belongs to exactly one split of a file.
+func RowGroupsOfSplit(f *file.Reader, offset, length int64) []int {
+	md := f.MetaData()
+	var groups []int
+	for g := 0; g < md.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		start, size := rowGroupExtent(rg)
+		mid := start + size/2
+		if mid >= offset && mid < offset+length {
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+// rowGroupExtent returns where a row group starts (its first column chunk's dictionary page,
+// or first data page) and its compressed size: the numbers parquet-mr's midpoint rule uses.
+func rowGroupExtent(md *metadata.RowGroupMetaData) (start, size int64) {
+	for i := 0; i < md.NumColumns(); i++ {
+		cc, err := md.ColumnChunk(i)
+		if err != nil {
+			continue
+		}
+		if i == 0 {
+			start = cc.DataPageOffset()
+			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() < start {
+				start = cc.DictionaryPageOffset()
+			}
+		}
+		size += cc.TotalCompressedSize()
+	}
+	return start, size
+}
