@@ -140,10 +140,10 @@ func scanTypeReason(t catalog.Type) string {
 		catalog.Decimal, catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Date, catalog.Time:
 		return ""
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		// Flink writes INT96 timestamps whose nanoseconds of the day may be negative (before
-		// 1970 in zones east of UTC) and reads them with its own arithmetic; arrow-go's INT96
-		// conversion rejects those values, so timestamps wait for a decoder of Sluice's own.
-		return fmt.Sprintf("%s columns are not read natively yet (Flink's INT96 timestamps need a decoder of their own)", t)
+		if t.Precision <= 3 {
+			return ""
+		}
+		return fmt.Sprintf("%s is not read natively yet (precision above 3)", t)
 	}
 	return fmt.Sprintf("%s is not read natively yet", t)
 }

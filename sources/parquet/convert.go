@@ -80,11 +80,12 @@ func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catal
 			return retype(want), nil
 		}
 	case catalog.Timestamp, catalog.TimestampLTZ:
+		// INT96 columns are read by int96Column, not through pqarrow.
 		ts, ok := have.(*arrow.TimestampType)
-		if !ok || (phys != parquet.Types.Int96 && phys != parquet.Types.Int64) {
+		if !ok || phys != parquet.Types.Int64 {
 			break
 		}
-		return timestampAs(name, want, ts.Unit, phys == parquet.Types.Int96, opts), nil
+		return timestampAs(name, want, ts.Unit, opts), nil
 	}
 	return nil, fmt.Errorf("column %s: the file's %s column (read as %s) cannot be read as %s (Flink: Unexpected type)",
 		name, phys, have, t)
@@ -148,47 +149,42 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 // dates in the Julian calendar.
 const gregorianCutover = -12219292800000
 
-// timestampAs converts timestamps to Flink's TIMESTAMP(p ≤ 3) value in milliseconds as
-// TimestampColumnReader does: the instant's millisecond (the declared precision is not applied;
-// the sub-millisecond part is dropped with TIMESTAMP(3)), moved to the JVM zone's wall clock
-// unless 'utc-timezone' is set. Values Flink's reader rejects (negative INT64 timestamps with a
-// fraction that java.sql.Timestamp#setNanos or TimestampData refuse) are errors here too.
-func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, int96 bool, opts Options) converter {
-	var per int64 = 1 // units per millisecond
-	var perSecond int64 = 1000
-	switch unit {
-	case arrow.Second:
-		perSecond = 1
-	case arrow.Microsecond:
-		per, perSecond = 1000, 1_000_000
-	case arrow.Nanosecond:
-		per, perSecond = 1_000_000, 1_000_000_000
-	}
-	mul := int64(1)
-	if unit == arrow.Second {
-		per, mul = 1, 1000
-	}
+// timestampAs converts INT64 timestamps (MILLIS, MICROS or NANOS) to Flink's TIMESTAMP(p ≤ 3)
+// value in milliseconds as TimestampColumnReader#int64ToTimestamp does: Java's truncating
+// division into milliseconds and a fraction; with 'utc-timezone' the instant (the fraction
+// below the millisecond is dropped with TIMESTAMP(3)), otherwise its wall clock in the JVM's
+// zone (java.sql.Timestamp). Values Flink's reader rejects (negative fractions that
+// TimestampData or Timestamp#setNanos refuse) are errors here too.
+func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Options) converter {
 	shift := opts.ZoneOffsetSeconds * 1000
 	utc := opts.UTCTimestamps
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 		src := column.Values[int64](in)
 		buf, dst := column.NewValues[int64](mem, len(src))
 		for i, v := range src {
-			if v < 0 && !int96 && in.IsValid(i) {
-				// Java truncates toward zero: a negative fraction makes Flink's reader throw.
-				if (!utc && v%perSecond != 0) || (utc && v%per != 0) {
-					return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has a negative fraction of a second, which Flink's Parquet reader rejects", name, v, unit)
-				}
+			if in.IsNull(i) {
+				continue
 			}
-			q := v / per
-			if v%per < 0 {
-				q--
+			var ms, nos int64
+			switch unit {
+			case arrow.Second:
+				ms = v * 1000
+			case arrow.Millisecond:
+				ms, nos = v, v%1000*1_000_000
+			case arrow.Microsecond:
+				ms, nos = v/1000, v%1_000_000*1000
+			case arrow.Nanosecond:
+				ms, nos = v/1_000_000, v%1_000_000_000
 			}
-			ms := q * mul
-			if !utc {
-				ms = wallClock(ms, shift)
+			switch {
+			case utc && nos%1_000_000 < 0, !utc && nos < 0:
+				buf.Release()
+				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has a negative fraction, which Flink's Parquet reader rejects", name, v, unit)
+			case utc:
+				dst[i] = ms
+			default:
+				dst[i] = localMillis(ms, nos, shift)
 			}
-			dst[i] = ms
 		}
 		return column.MakeArray(want, len(src), copyValidity(in, mem), buf), nil
 	}

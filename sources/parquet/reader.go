@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -55,6 +56,7 @@ type SplitReader struct {
 	rr     pqarrow.RecordReader // nil when no requested column is in the file
 	conv   []converter          // per requested column; nil entries are missing columns
 	source []int                // per requested column, its position in rr's batches, or -1
+	int96  []*int96Column       // per requested column, its own INT96 reader, or nil
 	left   int64                // rows of the split not yet returned
 	skip   int64                // rows still to skip (restored position)
 }
@@ -100,7 +102,8 @@ func (r *SplitReader) open() error {
 	}
 	r.conv = make([]converter, len(r.schema.Names))
 	r.source = make([]int, len(r.schema.Names))
-	var leaves []int
+	r.int96 = make([]*int96Column, len(r.schema.Names))
+	var leaves, int96Cols []int
 	for c, name := range r.schema.Names {
 		r.source[c] = -1
 		i, ok := byName[name]
@@ -112,6 +115,10 @@ func (r *SplitReader) open() error {
 			return fmt.Errorf("column %s: nested Parquet columns are not read natively", name)
 		}
 		phys := r.file.MetaData().Schema.Column(f.ColIndex).PhysicalType()
+		if k := r.schema.Types[c].Kind; phys == pq.Types.Int96 && (k == catalog.Timestamp || k == catalog.TimestampLTZ) {
+			int96Cols = append(int96Cols, c)
+			continue
+		}
 		conv, err := converterFor(name, f, phys, r.schema.Types[c], r.opts)
 		if err != nil {
 			return err
@@ -129,6 +136,13 @@ func (r *SplitReader) open() error {
 		r.skip -= n
 		r.left -= n
 		groups = groups[1:]
+	}
+	for _, c := range int96Cols {
+		want, err := catalog.ArrowType(r.schema.Types[c])
+		if err != nil {
+			return fmt.Errorf("column %s: %w", r.schema.Names[c], err)
+		}
+		r.int96[c] = newInt96Column(r.schema.Names[c], r.file, fields[byName[r.schema.Names[c]]].ColIndex, groups, want, r.opts)
 	}
 	if len(leaves) == 0 || len(groups) == 0 {
 		return nil
@@ -188,6 +202,15 @@ func (r *SplitReader) next() (arrow.RecordBatch, error) {
 			return nil, fmt.Errorf("column %s: %w", r.schema.Names[c], err)
 		}
 		fields[c] = arrow.Field{Name: r.schema.Names[c], Type: dt, Nullable: true}
+		if r.int96[c] != nil {
+			col, err := r.int96[c].read(int(n), r.mem)
+			if err != nil {
+				releaseAll(cols)
+				return nil, err
+			}
+			cols[c] = col
+			continue
+		}
 		if r.source[c] < 0 {
 			cols[c] = array.MakeArrayOfNull(r.mem, dt, int(n))
 			continue

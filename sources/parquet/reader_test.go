@@ -199,3 +199,38 @@ func TestWallClockBeforeGregorianCutover(t *testing.T) {
 		}
 	}
 }
+
+func TestInt96AsFlinkReadsIt(t *testing.T) {
+	int96 := func(julianDay int32, nanosOfDay int64) pq.Int96 {
+		var v pq.Int96
+		v.SetNanoSeconds(nanosOfDay)
+		v[8], v[9], v[10], v[11] = byte(julianDay), byte(julianDay>>8), byte(julianDay>>16), byte(julianDay>>24)
+		return v
+	}
+	const epochDay = 2_440_588
+	ist := Options{ZoneOffsetSeconds: 19_800} // GMT+05:30, Flink's default (not UTC) reading
+	utc := Options{UTCTimestamps: true}
+	cases := []struct {
+		name    string
+		v       pq.Int96
+		opts    Options
+		want    int64
+		wantErr bool
+	}{
+		{"epoch utc", int96(epochDay, 0), utc, 0, false},
+		{"fraction utc", int96(epochDay, 1_234_567_890), utc, 1_234, false},
+		// Flink's writer in GMT+05:30 stores 1970-01-01T00:00:01 local as day 0, -19799 s.
+		{"negative nanos of day, local", int96(epochDay, -19_799_000_000_000), ist, 1_000, false},
+		{"negative nanos of day, utc", int96(epochDay, -19_799_000_000_000), utc, -19_799_000, false},
+		{"negative fraction of a second, local", int96(epochDay, -1_500_000_000), ist, 0, true},
+		{"negative fraction of a millisecond, utc", int96(epochDay, -1_500_001), utc, 0, true},
+		{"negative fraction of a second is fine in utc", int96(epochDay, -1_500_000_000), utc, -1_500, false},
+		{"day before the epoch, local", int96(epochDay-1, 86_399_999_000_000), ist, -1 + 19_800_000, false},
+	}
+	for _, c := range cases {
+		got, err := int96Millis(c.v, c.opts)
+		if (err != nil) != c.wantErr || (err == nil && got != c.want) {
+			t.Errorf("%s: got %d, %v; want %d (error %v)", c.name, got, err, c.want, c.wantErr)
+		}
+	}
+}

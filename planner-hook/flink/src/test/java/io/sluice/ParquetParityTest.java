@@ -47,13 +47,13 @@ class ParquetParityTest {
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
 
-    /** Every type the files hold; the native reader reads all but the timestamps (see NATIVE). */
+    /** Every type the native reader supports. */
     static final String SCHEMA = "i INT, l BIGINT, d DOUBLE, s STRING, b BOOLEAN, dc DECIMAL(10, 2), "
             + "dw DECIMAL(30, 8), ts TIMESTAMP(3), ti TINYINT, sm SMALLINT, f FLOAT, dt DATE, tm TIME(0), "
             + "bs BYTES, lt TIMESTAMP_LTZ(3), d5 DECIMAL(5, 1)";
 
-    /** The columns of SCHEMA the native reader reads. */
-    static final String NATIVE = "i, l, d, s, b, dc, dw, ti, sm, f, dt, tm, bs, d5";
+    /** The columns of SCHEMA. */
+    static final String NATIVE = "i, l, d, s, b, dc, dw, ts, ti, sm, f, dt, tm, bs, lt, d5";
 
     /** The JVM zone while the files are written and read: Flink's reader shows timestamps in it. */
     static final TimeZone ZONE = TimeZone.getTimeZone("GMT+05:30");
@@ -64,6 +64,8 @@ class ParquetParityTest {
     static TimeZone savedZone;
     static String files;
     static String oneFile;
+    static String int64Files;
+    static String int64Negative;
 
     @BeforeAll
     static void writeFiles() throws Exception {
@@ -78,6 +80,15 @@ class ParquetParityTest {
         w.executeSql("CREATE TABLE pq1 (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + oneFile
                 + "', 'format' = 'parquet', 'parquet.block.size' = '16384')");
         w.executeSql("INSERT INTO pq1 SELECT * FROM t").await();
+        int64Files = dir.resolve("pq64").toString();
+        w.executeSql("CREATE TABLE pq64 (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + int64Files
+                + "', 'format' = 'parquet', 'parquet.write.int64.timestamp' = 'true')");
+        w.executeSql("INSERT INTO pq64 SELECT * FROM t WHERE (ts IS NULL OR ts >= TIMESTAMP '1970-01-01 00:00:00') "
+                + "AND (lt IS NULL OR lt >= TO_TIMESTAMP_LTZ(0, 3))").await();
+        int64Negative = dir.resolve("pq64neg").toString();
+        w.executeSql("CREATE TABLE pq64neg (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + int64Negative
+                + "', 'format' = 'parquet', 'parquet.write.int64.timestamp' = 'true')");
+        w.executeSql("INSERT INTO pq64neg SELECT * FROM t").await();
         // Two jobs, two files.
         w.executeSql("INSERT INTO pq SELECT * FROM t WHERE i IS NULL OR MOD(i, 2) = 0").await();
         w.executeSql("INSERT INTO pq SELECT * FROM t WHERE MOD(i, 2) <> 0").await();
@@ -180,10 +191,21 @@ class ParquetParityTest {
                         "SELECT d5 FROM pq", 1, true),
                 // An INT column read as BIGINT: both engines fail.
                 new Case("type-mismatch", "", SCHEMA.replace("i INT", "i BIGINT"), "SELECT i FROM pq", 1, true),
-                // Timestamps are read by Flink's reader (a row edge) and the verdict says why.
-                new Case("timestamps-row-edge", "", SCHEMA, "SELECT ts, lt, i + 1 FROM pq", 1, false),
-                new Case("utc-timezone-row-edge", ", 'parquet.utc-timezone' = 'true'", SCHEMA,
-                        "SELECT ts, lt, i + 1 FROM pq", 1, false));
+                // Timestamps: INT96 values (some with negative nanoseconds of the day, written
+                // in GMT+05:30) in the JVM's zone, and as UTC.
+                new Case("timestamps", "", SCHEMA, "SELECT ts, lt, i + 1 FROM pq", 1, true),
+                new Case("utc-timezone", ", 'parquet.utc-timezone' = 'true'", SCHEMA,
+                        "SELECT ts, lt, i + 1 FROM pq", 1, true),
+                // INT64 timestamps (micros), written with 'parquet.write.int64.timestamp'.
+                new Case("int64-timestamps", "", SCHEMA, "SELECT ts, lt, i FROM pq64", 1, true),
+                new Case("int64-timestamps-utc", ", 'parquet.utc-timezone' = 'true'", SCHEMA,
+                        "SELECT ts, lt, i FROM pq64", 1, true),
+                // A pre-1970 INT64 timestamp with a fraction of a second: Flink's reader fails
+                // (java.sql.Timestamp#setNanos), so does Sluice's.
+                new Case("int64-negative-fraction-fails", "", SCHEMA, "SELECT lt FROM pq64neg", 1, true),
+                // Metadata columns are not read natively yet: the scan stays Flink's, with a reason.
+                new Case("metadata-row-edge", "", SCHEMA + ", fn STRING METADATA FROM 'file.name'",
+                        "SELECT i + 1, fn FROM pq", 1, false));
     }
 
     static StreamTableEnvironment env(Case c, boolean sluice) {
@@ -193,7 +215,7 @@ class ParquetParityTest {
         if (sluice) {
             Sluice.install(tEnv);
         }
-        for (String[] t : new String[][] {{"pq", files}, {"pq1", oneFile}}) {
+        for (String[] t : new String[][] {{"pq", files}, {"pq1", oneFile}, {"pq64", int64Files}, {"pq64neg", int64Negative}}) {
             tEnv.executeSql("CREATE TABLE " + t[0] + " (" + c.schema() + ") WITH ('connector' = 'filesystem', 'path' = '"
                     + t[1] + "', 'format' = 'parquet'" + c.tableOptions() + ")");
         }
@@ -213,9 +235,11 @@ class ParquetParityTest {
         long before = NativeChainOperator.batches("stream-exec-table-source-scan_1");
         ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
         if (!c.nativeScan()) {
-            assertTrue(String.join("\n", verdict.edgeNotes()).contains("are not read natively yet"),
+            assertTrue(String.join("\n", verdict.edgeNotes()).contains("not read natively yet"),
                     () -> c.name() + ": expected the scan to stay Flink's, with a reason:\n" + verdict);
             assertEquals(before, NativeChainOperator.batches("stream-exec-table-source-scan_1"), c.name());
+        } else if (c.name().endsWith("-fails")) {
+            assertTrue(flink.failed() && sluice.failed(), () -> c.name() + ": both engines must fail");
         } else if (!flink.failed()) {
             assertTrue(verdict.edgeNotes().isEmpty(), () -> c.name() + ": the scan is not native:\n" + verdict);
             assertFalse(flink.rows().isEmpty(), c.name() + ": Flink read no rows");
