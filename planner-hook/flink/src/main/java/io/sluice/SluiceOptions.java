@@ -64,4 +64,11 @@ public final class SluiceOptions {
                     .defaultValue(0)
                     .withDescription("For tests only: the number of attempts in which native window operators fail "
                             + "(see sluice.debug.panic-after-batches).");
+
+    /** Test hook: native chains sleep this long before each batch (to let checkpoints happen mid-input). */
+    public static final ConfigOption<Integer> DEBUG_BATCH_DELAY_MS =
+            ConfigOptions.key("sluice.debug.batch-delay-ms")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription("For tests only: milliseconds native chains sleep before each batch.");
 }

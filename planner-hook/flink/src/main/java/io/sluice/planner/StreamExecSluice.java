@@ -83,7 +83,8 @@ public class StreamExecSluice extends ExecNodeBase<RowData>
                 config.get(SluiceOptions.BATCH_MAX_DELAY).toMillis(),
                 config.getOptional(SluiceOptions.NATIVE_MEMORY_LIMIT).map(m -> m.getBytes()).orElse(0L),
                 config.get(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES),
-                config.get(SluiceOptions.DEBUG_FAIL_ATTEMPTS));
+                config.get(SluiceOptions.DEBUG_FAIL_ATTEMPTS),
+                config.get(SluiceOptions.DEBUG_BATCH_DELAY_MS));
         OneInputTransformation<RowData, RowData> transform = ExecNodeUtil.createOneInputTransformation(
                 input,
                 createTransformationMeta(OPERATOR_NAME, config),

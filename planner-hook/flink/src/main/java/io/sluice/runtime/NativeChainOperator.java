@@ -86,6 +86,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private final long nativeMemoryLimit;
     private final int debugFailAfterBatches;
     private final int debugFailAttempts;
+    private final int debugBatchDelayMillis;
 
     private transient long handle;
     private transient InputBatch in;
@@ -124,11 +125,13 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             long maxDelayMillis,
             long nativeMemoryLimit,
             int debugFailAfterBatches,
-            int debugFailAttempts) {
+            int debugFailAttempts,
+            int debugBatchDelayMillis) {
         if (batchRows < 1) {
             throw new IllegalArgumentException("sluice.batch.rows must be at least 1, got " + batchRows);
         }
         this.islandJson = islandJson;
+        this.debugBatchDelayMillis = debugBatchDelayMillis;
         this.inputType = inputType;
         this.outputType = outputType;
         this.shape = shape;
@@ -292,6 +295,13 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
 
     /** Counts a batch and injects the failures the debug options ask for. */
     private void countBatch() {
+        if (debugBatchDelayMillis > 0) {
+            try {
+                Thread.sleep(debugBatchDelayMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         for (AtomicLong c : counters) {
             c.incrementAndGet();
         }

@@ -26,6 +26,10 @@ import java.nio.charset.StandardCharsets;
 public final class NativeParquetFormat implements BulkFormat<NativeBatch, FileSourceSplit> {
     private static final long serialVersionUID = 1L;
 
+    /** Splits restored at a position inside them in this JVM (tests use it to prove restores). */
+    public static final java.util.concurrent.atomic.AtomicLong SPLITS_RESTORED_MID_WAY =
+            new java.util.concurrent.atomic.AtomicLong();
+
     private final byte[] scanJson;
 
     /** @param scanJson the island JSON of the scan node (schema, table options, runtime options) */
@@ -41,6 +45,9 @@ public final class NativeParquetFormat implements BulkFormat<NativeBatch, FileSo
     @Override
     public Reader<NativeBatch> restoreReader(Configuration config, FileSourceSplit split) throws IOException {
         long skip = split.getReaderPosition().map(CheckpointedPosition::getRecordsAfterOffset).orElse(0L);
+        if (skip > 0) {
+            SPLITS_RESTORED_MID_WAY.incrementAndGet();
+        }
         return new SplitReader(split, skip);
     }
 

@@ -42,7 +42,7 @@ class NativeChainOperatorTest {
         NativeChainOperator op = new NativeChainOperator(
                 ISLAND.getBytes(StandardCharsets.UTF_8), TYPE, TYPE,
                 new ChainShape(java.util.List.of("stream-exec-calc_1"), false, false, true, 0, false),
-                batchRows, maxDelay, 0, 0, 0);
+                batchRows, maxDelay, 0, 0, 0, 0);
         OneInputStreamOperatorTestHarness<RowData, RowData> h = new OneInputStreamOperatorTestHarness<>(op);
         h.setup(new RowDataSerializer(TYPE));
         h.open();
