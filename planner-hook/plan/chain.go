@@ -80,8 +80,8 @@ func openChain(is *Island) (*ChainPipeline, error) {
 		}
 		switch s := p.(type) {
 		case *WatermarkPipeline:
-			if i != 0 {
-				return nil, fmt.Errorf("chain node %d (%s): a watermark assigner must start its chain", i, is.Nodes[i].Name)
+			if i != 0 && !(i == 1 && c.scan != nil) {
+				return nil, fmt.Errorf("chain node %d (%s): a watermark assigner must start its chain (or follow its native scan)", i, is.Nodes[i].Name)
 			}
 			c.wa = s
 			iv, err := intOption(is, OptAutoWatermarkInterval)
@@ -181,6 +181,11 @@ func identity(n int) []int32 {
 // Process runs one batch of input rows through the chain.
 func (c *ChainPipeline) Process(data []byte, offsets []int32) error {
 	c.reset()
+	return c.processRows(data, offsets)
+}
+
+// processRows runs rows through the watermark assigner (if any) and the stages.
+func (c *ChainPipeline) processRows(data []byte, offsets []int32) error {
 	n := len(offsets) - 1
 	if n < 0 {
 		return fmt.Errorf("chain: no offsets")
@@ -225,7 +230,7 @@ func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 	if c.scan == nil {
 		return fmt.Errorf("chain: it does not start with a native scan and reads rows, not batches")
 	}
-	if len(c.stages) > 0 {
+	if len(c.stages) > 0 && c.wa == nil {
 		if st, ok := c.stages[0].(BatchPipeline); ok {
 			if err := st.ProcessBatch(b); err != nil {
 				return err
@@ -244,7 +249,7 @@ func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 	if err := c.scanRows.Encode(b.Columns(), make([]int8, n), n, offsets, data); err != nil {
 		return err
 	}
-	return c.push(0, data, offsets, nil)
+	return c.processRows(data, offsets)
 }
 
 // AdvanceWatermark handles a watermark from upstream. After a watermark assigner only the

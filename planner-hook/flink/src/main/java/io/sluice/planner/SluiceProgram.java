@@ -138,8 +138,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 continue;
             }
             RelNode in = rel.getInputs().size() == 1 ? rel.getInput(0) : null;
+            // A watermark assigner joins the chain of the native scan it reads (Flink chains a
+            // source and its watermark assigner too): batches then reach it without Java rows.
+            boolean afterScan = rel instanceof StreamPhysicalWatermarkAssigner && in instanceof StreamPhysicalTableSourceScan;
             boolean joins = in != null
-                    && !startsChain(rel)
+                    && (!startsChain(rel) || afterScan)
                     && chainOf.containsKey(in)
                     && consumers.getOrDefault(in, 0) == 1;
             List<RelNode> chain = joins ? chainOf.get(in) : new ArrayList<>();
@@ -212,8 +215,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                             .contextResolvedTable().getResolvedTable().getOptions(),
                     ((FlinkPhysicalRel) bottom).getRelDetailedDescription());
         }
-        ChainShape shape = new ChainShape(
-                types, bottom instanceof StreamPhysicalWatermarkAssigner, stateKeys != null, rowMapping, 0, batchInput);
+        boolean watermarkAssigner = chain.stream().anyMatch(r -> r instanceof StreamPhysicalWatermarkAssigner);
+        ChainShape shape = new ChainShape(types, watermarkAssigner, stateKeys != null, rowMapping, 0, batchInput);
         return new StreamPhysicalSluiceChain(
                 top.getCluster(), top.getTraitSet(), input, top.getRowType(),
                 IslandPlan.toJson(serde, entries, options), shape, stateKeys, descriptions, requireWatermark);

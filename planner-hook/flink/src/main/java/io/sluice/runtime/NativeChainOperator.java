@@ -255,16 +255,16 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     public void processElement(StreamRecord<RowData> element) throws Exception {
         // A chain that starts with a native scan receives NativeBatch records through the same
         // (erased) input: its input transformation produces them.
-        Object value = ((StreamRecord<?>) element).getValue();
-        if (value instanceof NativeBatch batch) {
-            processBatch(batch, element);
-            return;
-        }
         if (shape.watermarkAssigner()) {
             processedElements++;
             if (shape.idleTimeout() > 0 && currentStatus.equals(WatermarkStatus.IDLE)) {
                 emitWatermarkStatus(WatermarkStatus.ACTIVE);
             }
+        }
+        Object value = ((StreamRecord<?>) element).getValue();
+        if (value instanceof NativeBatch batch) {
+            processBatch(batch, element);
+            return;
         }
         if (in.add(element)) {
             flush();
