@@ -1,11 +1,8 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatext"
 )
 
 // Casts from strings parse exactly as Flink's BinaryStringDataUtil does; a value Flink cannot
@@ -166,7 +164,7 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 				continue
 			}
 			s := r.at(i)
-			v, ok := parseJavaDouble(s, width)
+			v, ok := javatext.ParseDouble(s, width)
 			if !ok {
 				fail(i, fmt.Errorf("java.lang.NumberFormatException: For input string: \"%s\"", s))
 				continue
@@ -267,115 +265,4 @@ func (e *numberToBool) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		}
 	}
 	return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, a), out), nil
-}
-
-// parseJavaDouble is Double.parseDouble (bits = 64) or Float.parseFloat (bits = 32), rounding
-// directly to the target width as Java does. Java's grammar: surrounding characters ≤ U+0020
-// are ignored; an optional sign; "NaN", "Infinity", a decimal number with an optional exponent,
-// or a hexadecimal number with a binary exponent; an optional type suffix f, F, d or D.
-func parseJavaDouble(b []byte, bits int) (float64, bool) {
-	s, e := 0, len(b)
-	for s < e && b[s] <= ' ' {
-		s++
-	}
-	for e > s && b[e-1] <= ' ' {
-		e--
-	}
-	t := string(b[s:e])
-	if t == "" {
-		return 0, false
-	}
-	body, sign := t, ""
-	if body[0] == '+' || body[0] == '-' {
-		sign, body = body[:1], body[1:]
-	}
-	switch body {
-	case "NaN":
-		return javaNaN, true
-	case "Infinity":
-		if sign == "-" {
-			return math.Inf(-1), true
-		}
-		return math.Inf(1), true
-	}
-	if n := len(body); n > 0 && strings.ContainsRune("fFdD", rune(body[n-1])) {
-		body = body[:n-1]
-	}
-	if !javaFloatSyntax(body) {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(sign+body, bits)
-	if err != nil {
-		// Out of range is not an error in Java: the value rounds to ±Infinity or ±0.
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-			return v, true
-		}
-		return 0, false
-	}
-	return v, true
-}
-
-// javaNaN is Double.NaN (0x7ff8000000000000); Go's math.NaN() has other bits.
-var javaNaN = math.Float64frombits(0x7ff8000000000000)
-
-// javaFloatSyntax checks an unsigned number without suffix against Java's FloatingDecimal
-// grammar, which is stricter than strconv's (no underscores, no "inf").
-func javaFloatSyntax(s string) bool {
-	if len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		// hex: digits [. digits] p [sign] digits, at least one hex digit
-		i, digits := 2, 0
-		for i < len(s) && isHex(s[i]) {
-			i, digits = i+1, digits+1
-		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			for i < len(s) && isHex(s[i]) {
-				i, digits = i+1, digits+1
-			}
-		}
-		if digits == 0 || i >= len(s) || (s[i] != 'p' && s[i] != 'P') {
-			return false
-		}
-		return expDigits(s[i+1:])
-	}
-	i, digits := 0, 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i, digits = i+1, digits+1
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i, digits = i+1, digits+1
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i == len(s) {
-		return true
-	}
-	if s[i] != 'e' && s[i] != 'E' {
-		return false
-	}
-	return expDigits(s[i+1:])
-}
-
-func expDigits(s string) bool {
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		s = s[1:]
-	}
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/javatext"
 )
 
 // batch builds a one-row-per-value batch of the given columns.
@@ -349,16 +350,16 @@ func TestParseJavaDouble(t *testing.T) {
 		{"0x1.8", 0, false}, {".", 0, false}, {"1.5dd", 0, false}, {"--1", 0, false}, {"\t7\n", 7, true},
 	}
 	for _, c := range cases {
-		got, ok := parseJavaDouble([]byte(c.in), 64)
+		got, ok := javatext.ParseDouble([]byte(c.in), 64)
 		if ok != c.ok || (ok && got != c.want) {
 			t.Errorf("%q = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
 		}
 	}
-	if v, ok := parseJavaDouble([]byte("NaN"), 64); !ok || v == v {
+	if v, ok := javatext.ParseDouble([]byte("NaN"), 64); !ok || v == v {
 		t.Error("NaN")
 	}
 	// Float.parseFloat rounds once, to float32.
-	if v, _ := parseJavaDouble([]byte("16777217"), 32); float32(v) != 16777216 {
+	if v, _ := javatext.ParseDouble([]byte("16777217"), 32); float32(v) != 16777216 {
 		t.Errorf("16777217 as float = %v", v)
 	}
 }

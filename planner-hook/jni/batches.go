@@ -14,7 +14,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/sluice-project/sluice/planner-hook/plan"
-	"github.com/sluice-project/sluice/sources/parquet"
 )
 
 // Native batches and the Parquet split readers that make them. A batch handle owns one
@@ -22,7 +21,7 @@ import (
 
 // splitReader is the native object behind a Parquet reader handle.
 type splitReader struct {
-	r *parquet.SplitReader
+	r plan.SplitBatches
 }
 
 // Close closes the split's file.

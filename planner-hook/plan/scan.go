@@ -8,7 +8,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sources/filesystem"
 	"github.com/sluice-project/sluice/sources/parquet"
 )
 
@@ -45,8 +50,20 @@ type scanExec struct {
 type scanPlan struct {
 	table  string
 	path   string
-	schema parquet.Schema
+	schema parquet.Schema // the columns the scan produces
 	opts   parquet.Options
+	// file is the part of schema read from the files; partitions are the other columns, whose
+	// values come from the directory names.
+	file        parquet.Schema
+	partitions  []partitionColumn
+	defaultName string
+}
+
+// partitionColumn is a produced column whose value is a partition directory's.
+type partitionColumn struct {
+	pos int
+	key string
+	typ catalog.Type
 }
 
 // Filesystem and Parquet options a native scan understands (every other 'parquet.*' key only
@@ -71,10 +88,6 @@ func compileScan(n *IslandNode, options map[string]string) (*scanPlan, []string,
 		return nil, []string{fmt.Sprintf("table %s: only filesystem tables in Parquet are read natively (connector '%s', format '%s')",
 			t.Identifier, opts["connector"], opts["format"])}, nil
 	}
-	if len(t.ResolvedTable.PartitionKeys) > 0 {
-		reasons = append(reasons, fmt.Sprintf("table %s: partitioned filesystem tables are not read natively yet (partition keys %v)",
-			t.Identifier, t.ResolvedTable.PartitionKeys))
-	}
 	if u, err := url.Parse(p.path); err != nil || (u.Scheme != "" && u.Scheme != "file") {
 		reasons = append(reasons, fmt.Sprintf("table %s: path '%s' is not on the local file system (Sluice reads local files only yet)",
 			t.Identifier, p.path))
@@ -93,6 +106,7 @@ func compileScan(n *IslandNode, options map[string]string) (*scanPlan, []string,
 	for _, a := range j.ScanTableSource.Abilities {
 		switch a.Type {
 		case "ProjectPushDown", "FilterPushDown": // filters stay in the plan: the format skips nothing
+		case "PartitionPushDown": // the planner chose the partitions; the Java side reads their directories
 		case "ReadingMetadata":
 			if len(a.MetadataKeys) > 0 {
 				reasons = append(reasons, fmt.Sprintf("table %s: metadata columns %v are not read natively yet", t.Identifier, a.MetadataKeys))
@@ -107,6 +121,27 @@ func compileScan(n *IslandNode, options map[string]string) (*scanPlan, []string,
 	}
 	if p.schema.Names, p.schema.Types, err = rowFields(out); err != nil {
 		return nil, nil, fmt.Errorf("scan %s: %w", n.Name, err)
+	}
+	p.defaultName = filesystem.DefaultPartitionName
+	if v, ok := opts["partition.default-name"]; ok {
+		p.defaultName = v
+	}
+	isKey := map[string]bool{}
+	for _, k := range t.ResolvedTable.PartitionKeys {
+		isKey[k] = true
+	}
+	for i, name := range p.schema.Names {
+		ft := p.schema.Types[i]
+		if !isKey[name] {
+			p.file.Names = append(p.file.Names, name)
+			p.file.Types = append(p.file.Types, ft)
+			continue
+		}
+		if !filesystem.SupportsPartitionType(ft) {
+			reasons = append(reasons, fmt.Sprintf("table %s: partition column %s of type %s is not read natively (Flink cannot convert partition values to it either)",
+				t.Identifier, name, ft))
+		}
+		p.partitions = append(p.partitions, partitionColumn{pos: i, key: name, typ: ft})
 	}
 	if v, ok := opts["parquet.utc-timezone"]; ok {
 		p.opts.UTCTimestamps = strings.EqualFold(v, "true")
@@ -183,11 +218,91 @@ func OpenScan(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*ScanReader
 	return &ScanReader{plan: p}, nil
 }
 
+// SplitBatches reads the batches of one split.
+type SplitBatches interface {
+	// Next returns the next batch, or nil after the last one. The caller releases it.
+	Next() (arrow.RecordBatch, error)
+	// Close releases the split's file.
+	Close() error
+}
+
 // OpenSplit opens one split of the scan's files, skipping its first skipRows rows.
-func (s *ScanReader) OpenSplit(path string, offset, length, skipRows int64) (*parquet.SplitReader, error) {
-	r, err := parquet.OpenSplit(parquet.Split{Path: path, Offset: offset, Length: length}, s.plan.schema, s.plan.opts, skipRows, nil)
+func (s *ScanReader) OpenSplit(path string, offset, length, skipRows int64) (SplitBatches, error) {
+	p := s.plan
+	r, err := parquet.OpenSplit(parquet.Split{Path: path, Offset: offset, Length: length}, p.file, p.opts, skipRows, nil)
 	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", s.plan.table, err)
+		return nil, fmt.Errorf("table %s: %w", p.table, err)
 	}
-	return r, nil
+	if len(p.partitions) == 0 {
+		return r, nil
+	}
+	// Partition values are the same for every row of the split: one column of a full batch's
+	// length per partition key, sliced to each batch's length.
+	spec := filesystem.PartitionSpec(path)
+	ps := &partitionedSplit{SplitReader: r, plan: p, consts: make([]arrow.Array, len(p.partitions))}
+	for i, pc := range p.partitions {
+		v, ok := spec[pc.key]
+		if !ok {
+			ps.release()
+			r.Close()
+			return nil, fmt.Errorf("table %s: cannot find the partition value from path %s for partition %s", p.table, path, pc.key)
+		}
+		if ps.consts[i], err = filesystem.PartitionColumn(pc.key, v, p.defaultName, pc.typ, p.opts.BatchRows, memory.DefaultAllocator); err != nil {
+			ps.release()
+			r.Close()
+			return nil, fmt.Errorf("table %s, file %s: %w", p.table, path, err)
+		}
+	}
+	return ps, nil
+}
+
+// partitionedSplit adds the partition columns to the batches of a split's file columns.
+type partitionedSplit struct {
+	*parquet.SplitReader
+	plan   *scanPlan
+	consts []arrow.Array
+}
+
+// Next returns the next batch with the partition columns in their produced positions.
+func (s *partitionedSplit) Next() (arrow.RecordBatch, error) {
+	b, err := s.SplitReader.Next()
+	if err != nil || b == nil {
+		return nil, err
+	}
+	defer b.Release()
+	n := b.NumRows()
+	cols := make([]arrow.Array, len(s.plan.schema.Names))
+	fields := make([]arrow.Field, len(cols))
+	file := 0
+	part := 0
+	for i := range cols {
+		if part < len(s.plan.partitions) && s.plan.partitions[part].pos == i {
+			cols[i] = array.NewSlice(s.consts[part], 0, n)
+			part++
+		} else {
+			cols[i] = b.Column(file)
+			cols[i].Retain()
+			file++
+		}
+		fields[i] = arrow.Field{Name: s.plan.schema.Names[i], Type: cols[i].DataType(), Nullable: true}
+	}
+	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
+	for _, c := range cols {
+		c.Release()
+	}
+	return out, nil
+}
+
+// Close closes the file and releases the partition columns.
+func (s *partitionedSplit) Close() error {
+	s.release()
+	return s.SplitReader.Close()
+}
+
+func (s *partitionedSplit) release() {
+	for _, c := range s.consts {
+		if c != nil {
+			c.Release()
+		}
+	}
 }

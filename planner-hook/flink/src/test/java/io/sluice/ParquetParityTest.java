@@ -347,26 +347,72 @@ class ParquetParityTest {
         ParityHarness.compareOutcomes("recovery", flink, sluice, true);
     }
 
-    /** Partitioned tables are read by Flink's own reader (rows into the native Calc), and EXPLAIN says why. */
-    @Test
-    void partitionedTableIsARowEdge() throws Exception {
-        String path = dir.resolve("parted").toString();
-        TableEnvironment w = writer("i INT, s STRING", List.of(r(1, "a"), r(2, "b"), r(3, "a")));
-        w.executeSql("CREATE TABLE parted (i INT, s STRING) PARTITIONED BY (s) WITH ('connector' = 'filesystem', "
-                + "'path' = '" + path + "', 'format' = 'parquet')");
-        w.executeSql("INSERT INTO parted SELECT * FROM t").await();
-        String ddl = "CREATE TABLE parted (i INT, s STRING) PARTITIONED BY (s) WITH ('connector' = 'filesystem', "
-                + "'path' = '" + path + "', 'format' = 'parquet')";
-        StreamTableEnvironment stock = StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
-        stock.executeSql(ddl);
-        StreamTableEnvironment sl = StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
-        Sluice.install(sl);
-        sl.executeSql(ddl);
-        String q = "SELECT i * 10, s FROM parted";
-        Verdict v = Sluice.verdict(sl, q);
-        assertTrue(v.isNative(), v::toString);
-        assertEquals(1, v.edgeNotes().size(), v::toString);
-        assertTrue(v.edgeNotes().get(0).contains("partitioned filesystem tables are not read natively yet"), v::toString);
-        ParityHarness.compareOutcomes("partitioned", ParityHarness.collect(stock, q), ParityHarness.collect(sl, q), true);
+    /** Partition columns come from the directory names, as Flink's filesystem source reads them. */
+    @TestFactory
+    Stream<DynamicTest> partitionedTables() throws Exception {
+        String one = dir.resolve("parted").toString();
+        String two = dir.resolve("parted2").toString();
+        String nulls = dir.resolve("partednull").toString();
+        String ddl1 = "CREATE TABLE parted (i INT, s STRING, d DOUBLE) PARTITIONED BY (s) WITH ('connector' = 'filesystem', "
+                + "'path' = '" + one + "', 'format' = 'parquet')";
+        // Partition keys in the middle of the schema, of two types, two levels.
+        String ddl2 = "CREATE TABLE parted2 (i INT, n INT, d DOUBLE, s STRING, b BOOLEAN) PARTITIONED BY (n, s) WITH ("
+                + "'connector' = 'filesystem', 'path' = '" + two + "', 'format' = 'parquet')";
+        // Flink writes a DATE partition as its epoch day ("19723") and cannot parse it back.
+        String dates = dir.resolve("parteddate").toString();
+        String ddl4 = "CREATE TABLE parteddate (i INT, dt DATE) PARTITIONED BY (dt) WITH ('connector' = 'filesystem', "
+                + "'path' = '" + dates + "', 'format' = 'parquet')";
+        String ddl3 = "CREATE TABLE partednull (i INT, s STRING) PARTITIONED BY (s) WITH ('connector' = 'filesystem', "
+                + "'path' = '" + nulls + "', 'format' = 'parquet')";
+        TableEnvironment w = writer("i INT, s STRING, d DOUBLE, dt DATE, n INT, b BOOLEAN", List.of(
+                r(1, "a", 1.5, LocalDate.of(2024, 1, 1), 1, true), r(2, "b c/d", null, LocalDate.of(2024, 1, 1), 2, false),
+                r(3, "a", -0.0, LocalDate.of(1969, 12, 31), 1, null), r(null, "é=%", 2.5, LocalDate.of(2024, 1, 2), -7, true),
+                r(5, "", 3.5, LocalDate.of(2024, 1, 2), 2, true), r(6, null, 4.5, LocalDate.of(2024, 1, 2), 2, false)));
+        for (String ddl : List.of(ddl1, ddl2, ddl3, ddl4)) {
+            w.executeSql(ddl);
+        }
+        w.executeSql("INSERT INTO parted SELECT i, s, d FROM t WHERE s IS NOT NULL AND s <> ''").await();
+        w.executeSql("INSERT INTO parted2 SELECT i, n, d, s, b FROM t WHERE s IS NOT NULL AND s <> ''").await();
+        w.executeSql("INSERT INTO parteddate SELECT i, dt FROM t").await();
+        w.executeSql("INSERT INTO partednull SELECT i, s FROM t").await();
+        record P(String name, String query, boolean fails) {}
+        List<P> cases = List.of(
+                new P("by-string", "SELECT i * 10, s, d FROM parted", false),
+                new P("partition-only", "SELECT s FROM parted", false),
+                new P("two-levels", "SELECT * FROM parted2", false),
+                new P("pruned", "SELECT i, s, b FROM parted2 WHERE n = 2", false),
+                new P("pruned-by-string", "SELECT i, n FROM parted2 WHERE s = 'a'", false),
+                new P("date-partition-fails", "SELECT i, dt FROM parteddate", true),
+                // A NULL partition value is written as __DEFAULT_PARTITION__, which Flink's source
+                // cannot turn back into a path: both engines fail.
+                new P("default-partition-fails", "SELECT i, s FROM partednull", true));
+        return cases.stream().map(pc -> DynamicTest.dynamicTest(pc.name(), () -> {
+            StreamTableEnvironment stock = StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
+            StreamTableEnvironment sl = StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
+            Sluice.install(sl);
+            for (String ddl : List.of(ddl1, ddl2, ddl3, ddl4)) {
+                stock.executeSql(ddl);
+                sl.executeSql(ddl);
+            }
+            ParityHarness.Outcome flink = ParityHarness.collect(stock, pc.query());
+            if (pc.fails()) {
+                ParityHarness.Outcome sluice;
+                try {
+                    sluice = ParityHarness.collect(sl, pc.query());
+                } catch (RuntimeException e) {
+                    sluice = new ParityHarness.Outcome(List.of(), e);
+                }
+                assertTrue(flink.failed() && sluice.failed(), pc.name() + ": both engines must fail");
+                return;
+            }
+            assertFalse(flink.failed(), () -> pc.name() + ": stock Flink failed: " + rootCause(flink.failure()));
+            assertFalse(flink.rows().isEmpty(), pc.name());
+            Verdict v = Sluice.verdict(sl, pc.query());
+            assertTrue(v.isNative() && v.edgeNotes().isEmpty(), v::toString);
+            long before = NativeChainOperator.batches("stream-exec-table-source-scan_1");
+            ParityHarness.Outcome sluice = ParityHarness.collect(sl, pc.query());
+            assertTrue(NativeChainOperator.batches("stream-exec-table-source-scan_1") > before, pc.name() + ": not native");
+            ParityHarness.compareOutcomes(pc.name(), flink, sluice, true);
+        }));
     }
 }

@@ -5,8 +5,11 @@ import io.sluice.jni.NativeLib;
 import io.sluice.runtime.ChainShape;
 
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.functions.sql.FlinkSqlOperatorTable;
+import org.apache.flink.table.planner.plan.abilities.source.PartitionPushDownSpec;
+import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.serde.SerdeContext;
 import org.apache.flink.table.planner.plan.nodes.physical.FlinkPhysicalRel;
@@ -208,11 +211,20 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         boolean batchInput = bottom instanceof StreamPhysicalTableSourceScan;
         if (batchInput) {
             // The chain reads the Arrow batches of a native scan (no Java rows in between).
+            StreamPhysicalTableSourceScan scan = (StreamPhysicalTableSourceScan) bottom;
+            List<Map<String, String>> pushed = null;
+            for (SourceAbilitySpec a : scan.tableSourceTable().abilitySpecs()) {
+                if (a instanceof PartitionPushDownSpec) {
+                    pushed = ((PartitionPushDownSpec) a).getPartitions();
+                }
+            }
+            var table = scan.tableSourceTable().contextResolvedTable().getResolvedTable();
             input = new StreamPhysicalSluiceScan(
                     bottom.getCluster(), bottom.getTraitSet(), bottom.getRowType(),
                     IslandPlan.toJson(serde, List.of(entryOf.get(bottom)), options),
-                    ((StreamPhysicalTableSourceScan) bottom).tableSourceTable()
-                            .contextResolvedTable().getResolvedTable().getOptions(),
+                    table.getOptions(),
+                    table instanceof ResolvedCatalogTable ? ((ResolvedCatalogTable) table).getPartitionKeys() : List.of(),
+                    pushed,
                     ((FlinkPhysicalRel) bottom).getRelDetailedDescription());
         }
         boolean watermarkAssigner = chain.stream().anyMatch(r -> r instanceof StreamPhysicalWatermarkAssigner);

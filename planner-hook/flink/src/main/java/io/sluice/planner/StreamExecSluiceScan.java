@@ -2,6 +2,7 @@ package io.sluice.planner;
 
 import io.sluice.runtime.NativeBatch;
 import io.sluice.runtime.NativeBatchTypeInfo;
+import io.sluice.sources.FileSystemPaths;
 import io.sluice.sources.NativeParquetFormat;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -20,6 +21,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.TimeUtils;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,11 +37,19 @@ public class StreamExecSluiceScan extends ExecNodeBase<NativeBatch>
 
     private final byte[] scanJson;
     private final Map<String, String> tableOptions;
+    private final List<String> partitionKeys;
+    private final List<Map<String, String>> pushedPartitions;
 
+    /**
+     * @param partitionKeys the table's partition keys
+     * @param pushedPartitions the partitions left by partition pushdown, or null
+     */
     public StreamExecSluiceScan(
             ReadableConfig tableConfig,
             byte[] scanJson,
             Map<String, String> tableOptions,
+            List<String> partitionKeys,
+            List<Map<String, String>> pushedPartitions,
             RowType outputType,
             String description) {
         super(
@@ -51,13 +61,23 @@ public class StreamExecSluiceScan extends ExecNodeBase<NativeBatch>
                 description);
         this.scanJson = scanJson;
         this.tableOptions = tableOptions;
+        this.partitionKeys = partitionKeys;
+        this.pushedPartitions = pushedPartitions;
     }
 
     @Override
     protected Transformation<NativeBatch> translateToPlanInternal(PlannerBase planner, ExecNodeConfig config) {
         StreamExecutionEnvironment env = planner.getExecEnv();
+        List<Path> paths = FileSystemPaths.paths(
+                tableOptions.get("path"), partitionKeys,
+                tableOptions.getOrDefault("partition.default-name", "__DEFAULT_PARTITION__"), pushedPartitions);
+        if (paths.isEmpty()) {
+            // A partitioned table without partitions reads nothing (Flink: an empty bounded source).
+            return createTransformationMeta(OPERATOR_NAME, config).fill(
+                    env.fromData(NativeBatchTypeInfo.INSTANCE, new NativeBatch[0]).getTransformation());
+        }
         FileSource.FileSourceBuilder<NativeBatch> builder =
-                FileSource.forBulkFileFormat(new NativeParquetFormat(scanJson), new Path(tableOptions.get("path")));
+                FileSource.forBulkFileFormat(new NativeParquetFormat(scanJson), paths.toArray(new Path[0]));
         String interval = tableOptions.get("source.monitor-interval");
         if (interval != null) {
             builder.monitorContinuously(TimeUtils.parseDuration(interval));

@@ -25,12 +25,16 @@ public class StreamPhysicalSluiceScan extends AbstractRelNode implements StreamP
     private final RelDataType rowType;
     private final byte[] scanJson;
     private final Map<String, String> tableOptions;
+    private final List<String> partitionKeys;
+    private final List<Map<String, String>> pushedPartitions;
     private final String description;
 
     /**
      * @param rowType the scan's produced row type (after projection pushdown)
      * @param scanJson the island JSON of the scan node, for the native reader
      * @param tableOptions the table's connector options
+     * @param partitionKeys the table's partition keys
+     * @param pushedPartitions the partitions partition pushdown kept, or null
      * @param description the replaced scan, for explain
      */
     public StreamPhysicalSluiceScan(
@@ -39,11 +43,15 @@ public class StreamPhysicalSluiceScan extends AbstractRelNode implements StreamP
             RelDataType rowType,
             byte[] scanJson,
             Map<String, String> tableOptions,
+            List<String> partitionKeys,
+            List<Map<String, String>> pushedPartitions,
             String description) {
         super(cluster, traitSet);
         this.rowType = rowType;
         this.scanJson = scanJson;
         this.tableOptions = tableOptions;
+        this.partitionKeys = partitionKeys;
+        this.pushedPartitions = pushedPartitions;
         this.description = description;
     }
 
@@ -54,7 +62,8 @@ public class StreamPhysicalSluiceScan extends AbstractRelNode implements StreamP
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new StreamPhysicalSluiceScan(getCluster(), traitSet, rowType, scanJson, tableOptions, description);
+        return new StreamPhysicalSluiceScan(
+                getCluster(), traitSet, rowType, scanJson, tableOptions, partitionKeys, pushedPartitions, description);
     }
 
     @Override
@@ -73,6 +82,8 @@ public class StreamPhysicalSluiceScan extends AbstractRelNode implements StreamP
                 unwrapTableConfig(this),
                 scanJson,
                 tableOptions,
+                partitionKeys,
+                pushedPartitions,
                 (RowType) FlinkTypeFactory.toLogicalRowType(getRowType()),
                 description);
     }

@@ -28,6 +28,9 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("window")) {
             md.append(WindowBenchmark.section());
         }
+        if (only.isEmpty() || only.equals("parquet")) {
+            md.append(ParquetBenchmark.section());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }
@@ -37,7 +40,11 @@ public final class Benchmarks {
                 .append(", ").append(cpuModel()).append(". Flink 2.2.1 MiniCluster, JVM args ")
                 .append(ManagementFactory.getRuntimeMXBean().getInputArguments()).append(".\n");
         Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, md.toString());
+        String text = md.toString();
+        if (!only.isEmpty() && Files.exists(out)) {
+            text = merge(Files.readString(out), text);
+        }
+        Files.writeString(out, text);
         System.out.println("wrote " + out);
         System.exit(0);
     }
@@ -50,6 +57,34 @@ public final class Benchmarks {
             System.exit(1);
         }
         return s;
+    }
+
+    /**
+     * The previous benchmark page with the sections of a partial run (sluice.bench.only)
+     * replaced or added, and the partial run's machine line: other sections keep their numbers.
+     */
+    static String merge(String previous, String partial) {
+        java.util.LinkedHashMap<String, String> sections = new java.util.LinkedHashMap<>();
+        String head = splitSections(previous, sections);
+        java.util.LinkedHashMap<String, String> fresh = new java.util.LinkedHashMap<>();
+        splitSections(partial, fresh);
+        int at = previous.lastIndexOf("Machine: ");
+        String machine = at >= 0 ? previous.substring(at) : partial.substring(partial.lastIndexOf("Machine: "));
+        String partialMachine = partial.substring(partial.lastIndexOf("Machine: ")).strip();
+        fresh.forEach((title, body) -> sections.put(title, body.replaceAll("(?s)Machine: .*$", "")
+                + "This section was measured in a separate run (sluice.bench.only). " + partialMachine + "\n\n"));
+        StringBuilder sb = new StringBuilder(head);
+        sections.forEach((title, body) -> sb.append(body.replaceAll("(?s)Machine: .*$", "")));
+        return sb.append(machine).toString();
+    }
+
+    /** Splits a page into its text before the first "## " section and the sections by title. */
+    private static String splitSections(String page, java.util.Map<String, String> sections) {
+        String[] parts = page.split("(?m)^(?=## )");
+        for (int i = 1; i < parts.length; i++) {
+            sections.put(parts[i].substring(0, parts[i].indexOf('\n')), parts[i]);
+        }
+        return parts[0];
     }
 
     static String cpuModel() {
