@@ -347,6 +347,82 @@ class ParquetParityTest {
         ParityHarness.compareOutcomes("recovery", flink, sluice, true);
     }
 
+    /**
+     * Streaming read with 'source.monitor-interval': files that appear while the job runs are
+     * read once each, natively; the rows equal a bounded stock read of the final directory.
+     */
+    @Test
+    void monitoredDirectoryPicksUpNewFiles() throws Exception {
+        Path watched = dir.resolve("watched");
+        Files.createDirectories(watched);
+        List<Path> parts;
+        try (Stream<Path> s = Files.list(dir.resolve("pq"))) {
+            parts = s.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+        }
+        // The expected rows, from bounded stock reads of the same files (before the streaming
+        // job takes the slots).
+        Path expectFirst = Files.createDirectories(dir.resolve("expect1"));
+        Path expectAll = Files.createDirectories(dir.resolve("expect2"));
+        publish(parts.get(0), expectFirst.resolve("part-a"));
+        publish(parts.get(0), expectAll.resolve("part-a"));
+        publish(parts.get(1), expectAll.resolve("part-b"));
+        String query = "SELECT i, s, dw, ts FROM watched WHERE i IS NOT NULL";
+        long first = bounded(expectFirst, query).size();
+        List<Row> all = bounded(expectAll, query);
+
+        publish(parts.get(0), watched.resolve("part-a"));
+        String sink = "watched-" + java.util.UUID.randomUUID();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        StreamTableEnvironment sl = StreamTableEnvironment.create(env);
+        Sluice.install(sl);
+        sl.executeSql("CREATE TABLE watched (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + watched
+                + "', 'format' = 'parquet', 'source.monitor-interval' = '100 ms')");
+        sl.executeSql("CREATE TABLE results (i INT, s STRING, dw DECIMAL(30, 8), ts TIMESTAMP(3)) WITH ('connector' = '"
+                + io.sluice.testing.RowsSinkFactory.IDENTIFIER + "', 'sink-id' = '" + sink + "')");
+        Verdict v = Sluice.verdict(sl, "INSERT INTO results " + query);
+        assertTrue(v.isNative() && v.edgeNotes().isEmpty(), v::toString);
+        long before = NativeChainOperator.batches("stream-exec-table-source-scan_1");
+        org.apache.flink.table.api.TableResult job = sl.executeSql("INSERT INTO results " + query);
+        try {
+            awaitRows(sink, first);
+            publish(parts.get(1), watched.resolve("part-b"));
+            awaitRows(sink, all.size());
+            Thread.sleep(500); // nothing more may come: each file is read once
+            assertTrue(NativeChainOperator.batches("stream-exec-table-source-scan_1") > before, "not native");
+            ParityHarness.compareOutcomes("monitored", new ParityHarness.Outcome(all, null),
+                    new ParityHarness.Outcome(io.sluice.testing.RowsSinkFactory.rows(sink), null), true);
+        } finally {
+            job.getJobClient().orElseThrow().cancel().get();
+        }
+    }
+
+    /** Makes a file appear in a watched directory at once (copied under a hidden name, then renamed). */
+    static void publish(Path from, Path to) throws Exception {
+        Path hidden = to.resolveSibling("." + to.getFileName());
+        Files.copy(from, hidden);
+        Files.move(hidden, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The rows of a bounded stock read of a directory. */
+    static List<Row> bounded(Path watched, String query) {
+        StreamTableEnvironment stock = StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
+        stock.executeSql("CREATE TABLE watched (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + watched
+                + "', 'format' = 'parquet')");
+        ParityHarness.Outcome o = ParityHarness.collect(stock, query);
+        assertFalse(o.failed(), () -> "stock read failed: " + rootCause(o.failure()));
+        return o.rows();
+    }
+
+    static void awaitRows(String sink, long rows) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (io.sluice.testing.RowsSinkFactory.rows(sink).size() < rows) {
+            assertTrue(System.currentTimeMillis() < deadline,
+                    "timed out waiting for " + rows + " rows, got " + io.sluice.testing.RowsSinkFactory.rows(sink).size());
+            Thread.sleep(50);
+        }
+    }
+
     /** Partition columns come from the directory names, as Flink's filesystem source reads them. */
     @TestFactory
     Stream<DynamicTest> partitionedTables() throws Exception {

@@ -43,7 +43,13 @@ class WindowRecoveryTest {
                                 "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)",
                                 "k",
                                 WindowAggregateParityTest.AGGS))
-                .with("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+                .with("table.optimizer.agg-phase-strategy", "ONE_PHASE")
+                // No periodic watermarks: a watermark then follows each rise of the event time, so
+                // which rows are late does not depend on how fast each run goes. With periodic
+                // emission (processing time), the slowed-down Sluice run and the full-speed stock
+                // run emit watermarks at different rows, and a row near a window's end may be late
+                // in one run only (seen once: a HOP row missing from its first window only).
+                .with("pipeline.auto-watermark-interval", "0 ms");
     }
 
     @Test
