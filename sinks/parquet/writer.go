@@ -1,0 +1,361 @@
+// Package parquet writes Sluice's Arrow batches as Parquet files that Flink's own Parquet
+// format reads back as the rows written: the physical types Flink's writer
+// (ParquetRowDataWriter, ParquetSchemaConverter) chooses, its timestamp conventions and its
+// writer settings (format version 1, SNAPPY by default, 128 MB row groups).
+package parquet
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	pq "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+)
+
+// Options are the format options that change what is written.
+type Options struct {
+	// UTCTimestamps is 'parquet.utc-timezone'; without it timestamps are wall clocks of the
+	// JVM's default zone, whose fixed offset is ZoneOffsetSeconds.
+	UTCTimestamps     bool
+	ZoneOffsetSeconds int64
+	// Int64Timestamps is 'parquet.write.int64.timestamp' (INT64 in TimestampUnit instead of
+	// INT96).
+	Int64Timestamps bool
+	TimestampUnit   arrow.TimeUnit
+	// Compression is 'parquet.compression' (default SNAPPY).
+	Compression compress.Compression
+	// RowGroupBytes is 'parquet.block.size'; PageBytes 'parquet.page.size'.
+	RowGroupBytes, PageBytes int64
+	// Dictionary is 'parquet.enable.dictionary'.
+	Dictionary bool
+}
+
+// DefaultOptions are Flink's defaults (parquet-mr 1.15 through ParquetRowDataBuilder).
+func DefaultOptions() Options {
+	return Options{TimestampUnit: arrow.Microsecond, Compression: compress.Codecs.Snappy,
+		RowGroupBytes: 128 << 20, PageBytes: 1 << 20, Dictionary: true}
+}
+
+// ParseCompression reads 'parquet.compression' as parquet-mr's CompressionCodecName does.
+func ParseCompression(s string) (compress.Compression, error) {
+	switch strings.ToUpper(s) {
+	case "UNCOMPRESSED":
+		return compress.Codecs.Uncompressed, nil
+	case "SNAPPY":
+		return compress.Codecs.Snappy, nil
+	case "GZIP":
+		return compress.Codecs.Gzip, nil
+	case "ZSTD":
+		return compress.Codecs.Zstd, nil
+	case "LZ4_RAW":
+		return compress.Codecs.Lz4Raw, nil
+	case "BROTLI":
+		return compress.Codecs.Brotli, nil
+	}
+	return compress.Codecs.Uncompressed, fmt.Errorf("parquet.compression '%s' is not supported natively (UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW, BROTLI are)", s)
+}
+
+// Writer writes batches of one row type into one Parquet file. Batches are kept until they
+// make a row group ('parquet.block.size' of Arrow data, or Close), then written column by
+// column: INT96 timestamps by Sluice (their range goes beyond Arrow's nanosecond timestamps),
+// every other column by pqarrow.
+type Writer struct {
+	types   []catalog.Type
+	opts    Options
+	fw      *file.Writer
+	sch     *arrow.Schema
+	mem     memory.Allocator
+	pending []arrow.RecordBatch
+	bytes   int64
+
+	int96 []pq.Int96
+	defs  []int16
+}
+
+// NewWriter starts a file on out for rows of the given column names and types.
+func NewWriter(names []string, types []catalog.Type, opts Options, out io.Writer, mem memory.Allocator) (*Writer, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	fields := make([]arrow.Field, len(names))
+	props := []pq.WriterProperty{
+		pq.WithVersion(pq.V1_0), pq.WithDataPageVersion(pq.DataPageV1), pq.WithCompression(opts.Compression),
+		pq.WithDataPageSize(opts.PageBytes), pq.WithDictionaryDefault(opts.Dictionary), pq.WithAllocator(mem),
+		pq.WithRootName("flink_schema"), pq.WithCreatedBy("sluice"),
+	}
+	for i, t := range types {
+		dt, err := fileType(t, opts)
+		if err != nil {
+			return nil, fmt.Errorf("parquet writer: column %s: %w", names[i], err)
+		}
+		fields[i] = arrow.Field{Name: names[i], Type: dt, Nullable: t.Nullable}
+		if t.Kind == catalog.Decimal {
+			// Flink's version-1 writer never dictionary-encodes FIXED_LEN_BYTE_ARRAY, and its
+			// reader cannot decode such dictionaries for compact decimals.
+			props = append(props, pq.WithDictionaryFor(names[i], false))
+		}
+	}
+	sch := arrow.NewSchema(fields, nil)
+	wprops := pq.NewWriterProperties(props...)
+	aprops := []pqarrow.WriterOption{pqarrow.WithAllocator(mem)}
+	if !opts.Int64Timestamps {
+		aprops = append(aprops, pqarrow.WithDeprecatedInt96Timestamps(true))
+	}
+	psch, err := pqarrow.ToParquet(sch, wprops, pqarrow.NewArrowWriterProperties(aprops...))
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer: %w", err)
+	}
+	fw, err := file.NewParquetWriterWithError(out, psch.Root(), file.WithWriterProps(wprops))
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer: %w", err)
+	}
+	return &Writer{types: types, opts: opts, fw: fw, sch: sch, mem: mem}, nil
+}
+
+// fileType is the Arrow type a column is written from: pqarrow maps it to the physical type
+// and annotation Flink's writer uses.
+func fileType(t catalog.Type, opts Options) (arrow.DataType, error) {
+	switch t.Kind {
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		if t.Precision > 3 {
+			return nil, fmt.Errorf("%s is not written natively yet", t)
+		}
+		if opts.Int64Timestamps {
+			return &arrow.TimestampType{Unit: opts.TimestampUnit}, nil // INT64, not adjusted to UTC
+		}
+		return &arrow.TimestampType{Unit: arrow.Nanosecond}, nil // INT96 (written by Sluice)
+	case catalog.Raw, catalog.IntervalDayTime, catalog.IntervalYearMonth:
+		return nil, fmt.Errorf("%s cannot be written to Parquet", t)
+	}
+	return catalog.ArrowType(t)
+}
+
+// Write appends a batch of rows (columns in Sluice's Arrow types). The writer keeps a
+// reference to the batch until its row group is written.
+func (w *Writer) Write(b arrow.RecordBatch) error {
+	if int(b.NumCols()) != len(w.types) {
+		return fmt.Errorf("parquet writer: a batch of %d columns for a file of %d", b.NumCols(), len(w.types))
+	}
+	b.Retain()
+	w.pending = append(w.pending, b)
+	for _, c := range b.Columns() {
+		for _, buf := range c.Data().Buffers() {
+			if buf != nil {
+				w.bytes += int64(buf.Len())
+			}
+		}
+	}
+	if w.bytes >= w.opts.RowGroupBytes {
+		return w.flushRowGroup()
+	}
+	return nil
+}
+
+// flushRowGroup writes the pending batches as one row group.
+func (w *Writer) flushRowGroup() error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	defer func() {
+		for _, b := range w.pending {
+			b.Release()
+		}
+		w.pending, w.bytes = w.pending[:0], 0
+	}()
+	rgw, err := w.fw.AppendRowGroupChecked()
+	if err != nil {
+		return fmt.Errorf("parquet writer: %w", err)
+	}
+	ctx := pqarrow.NewArrowWriteContext(context.Background(), nil)
+	for i, t := range w.types {
+		cw, err := rgw.NextColumn()
+		if err != nil {
+			return fmt.Errorf("parquet writer: column %s: %w", w.sch.Field(i).Name, err)
+		}
+		for _, b := range w.pending {
+			in := b.Column(i)
+			defs := w.defLevels(in, t.Nullable)
+			if t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ {
+				if !w.opts.Int64Timestamps {
+					err = w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs)
+				} else {
+					col := w.int64Timestamps(i, in)
+					err = pqarrow.WriteArrowToColumn(ctx, cw, col, defs, nil, t.Nullable)
+					col.Release()
+				}
+			} else {
+				col := retype(in, w.sch.Field(i).Type)
+				err = pqarrow.WriteArrowToColumn(ctx, cw, col, defs, nil, t.Nullable)
+				col.Release()
+			}
+			if err != nil {
+				return fmt.Errorf("parquet writer: column %s: %w", w.sch.Field(i).Name, err)
+			}
+		}
+	}
+	if err := rgw.Close(); err != nil {
+		return fmt.Errorf("parquet writer: %w", err)
+	}
+	return nil
+}
+
+// defLevels returns the definition levels of a flat column (nil when it is REQUIRED).
+func (w *Writer) defLevels(in arrow.Array, nullable bool) []int16 {
+	if !nullable {
+		return nil
+	}
+	n := in.Len()
+	if cap(w.defs) < n {
+		w.defs = make([]int16, n)
+	}
+	defs := w.defs[:n]
+	for i := range defs {
+		if in.IsValid(i) {
+			defs[i] = 1
+		} else {
+			defs[i] = 0
+		}
+	}
+	return defs
+}
+
+// writeInt96 writes TIMESTAMP(p ≤ 3) values as Flink's writer stores them in INT96
+// (ParquetRowDataWriter#timestampToInt96): the instant's milliseconds split by truncating
+// division into a Julian day and nanoseconds of the day (negative before 1970), the
+// nanoseconds of the second from the local date-time.
+func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, defs []int16) error {
+	src := column.Values[int64](in)
+	if cap(w.int96) < len(src) {
+		w.int96 = make([]pq.Int96, len(src))
+	}
+	vals := w.int96[:0]
+	offset := w.opts.ZoneOffsetSeconds * 1000
+	for i, local := range src {
+		if in.IsNull(i) {
+			continue
+		}
+		ms, nanos := local, (local-floorDiv(local, 1000)*1000)*1_000_000
+		var nanosOfDay int64
+		if w.opts.UTCTimestamps {
+			nanosOfDay = (ms%86_400_000)*1_000_000 + nanos%1_000_000
+		} else {
+			ms = InstantOf(local, offset)
+			nanosOfDay = ((ms%86_400_000)/1000)*1_000_000_000 + nanos
+		}
+		var v pq.Int96
+		v.SetNanoSeconds(nanosOfDay)
+		jd := uint32(int32(ms/86_400_000 + 2_440_588))
+		v[8], v[9], v[10], v[11] = byte(jd), byte(jd>>8), byte(jd>>16), byte(jd>>24)
+		vals = append(vals, v)
+	}
+	_, err := cw.WriteBatch(vals, defs, nil)
+	return err
+}
+
+// int64Timestamps converts TIMESTAMP(p ≤ 3) milliseconds to the INT64 value Flink's writer
+// stores (ParquetRowDataWriter#timestampToInt64): the instant (the local date-time's in the
+// JVM's zone, unless 'utc-timezone') in the configured unit.
+func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
+	src := column.Values[int64](in)
+	buf, dst := column.NewValues[int64](w.mem, len(src))
+	per := int64(1000)
+	switch w.opts.TimestampUnit {
+	case arrow.Millisecond:
+		per = 1
+	case arrow.Nanosecond:
+		per = 1_000_000
+	}
+	offset := w.opts.ZoneOffsetSeconds * 1000
+	for i, v := range src {
+		if !w.opts.UTCTimestamps {
+			v = InstantOf(v, offset)
+		}
+		dst[i] = v * per
+	}
+	var valid *memory.Buffer
+	if in.NullN() > 0 {
+		valid = column.NewBitmap(w.mem, len(src))
+		bits := valid.Bytes()
+		for i := range src {
+			if in.IsValid(i) {
+				bits[i>>3] |= 1 << (i & 7)
+			}
+		}
+	}
+	return column.MakeArray(w.sch.Field(col).Type, len(src), valid, buf)
+}
+
+// retype gives a column the file's Arrow type for it (same layout, no copy).
+func retype(in arrow.Array, dt arrow.DataType) arrow.Array {
+	d := in.Data()
+	out := array.NewData(dt, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+	defer out.Release()
+	return array.MakeFromData(out)
+}
+
+// Close writes the last row group and the footer.
+func (w *Writer) Close() error {
+	if err := w.flushRowGroup(); err != nil {
+		return err
+	}
+	if err := w.fw.Close(); err != nil {
+		return fmt.Errorf("parquet writer: %w", err)
+	}
+	return nil
+}
+
+// InstantOf is java.sql.Timestamp.valueOf(local date-time).getTime() in a zone of fixed offset:
+// the local date-time (as epoch milliseconds of its fields) minus the offset, its date read in
+// the Julian calendar before 1582-10-15 (java.util's hybrid calendar).
+func InstantOf(localMillis, offsetMillis int64) int64 {
+	const cutover = -12219292800000 // 1582-10-15T00:00 in the proleptic Gregorian calendar
+	if localMillis >= cutover {
+		return localMillis - offsetMillis
+	}
+	day := floorDiv(localMillis, 86_400_000)
+	rem := localMillis - day*86_400_000
+	y, m, d := gregorianDate(day)
+	return julianEpochDay(y, m, d)*86_400_000 + rem - offsetMillis
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// gregorianDate returns the proleptic Gregorian date of an epoch day.
+func gregorianDate(epochDay int64) (y, m, d int64) {
+	jdn := epochDay + 2440588
+	a := jdn + 32044
+	b := floorDiv(4*a+3, 146097)
+	c := a - floorDiv(146097*b, 4)
+	dd := floorDiv(4*c+3, 1461)
+	e := c - floorDiv(1461*dd, 4)
+	mm := floorDiv(5*e+2, 153)
+	d = e - floorDiv(153*mm+2, 5) + 1
+	m = mm + 3 - 12*floorDiv(mm, 10)
+	y = 100*b + dd - 4800 + floorDiv(mm, 10)
+	return y, m, d
+}
+
+// julianEpochDay returns the epoch day (proleptic Gregorian count) of a Julian-calendar date.
+func julianEpochDay(y, m, d int64) int64 {
+	a := floorDiv(14-m, 12)
+	yy := y + 4800 - a
+	mm := m + 12*a - 3
+	jdn := d + floorDiv(153*mm+2, 5) + 365*yy + floorDiv(yy, 4) - 32083
+	return jdn - 2440588
+}
