@@ -44,7 +44,7 @@ func ParseInt(s string, bits int) (int64, error) {
 		}
 	}
 	if neg {
-		return -int64(v - 1) - 1, nil
+		return -int64(v-1) - 1, nil
 	}
 	if v == limit {
 		return fail()
