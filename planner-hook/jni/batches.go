@@ -131,3 +131,67 @@ func Java_io_sluice_jni_NativeLib_processBatch(env *C.JNIEnv, _ C.jclass, h, bat
 		return p.ProcessBatch(b)
 	})
 }
+
+//export Java_io_sluice_jni_NativeLib_outputBatch
+func Java_io_sluice_jni_NativeLib_outputBatch(env *C.JNIEnv, _ C.jclass, h C.jlong, from, to C.jint) C.jlong {
+	defer guard(env, "outputBatch")
+	p, err := pipelineOf(h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	b, err := p.OutputBatch(int(from), int(to))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(b))
+}
+
+//export Java_io_sluice_jni_NativeLib_parquetWriterOpen
+func Java_io_sluice_jni_NativeLib_parquetWriterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray, zoneOffset C.jint, zoneFixed C.jboolean) C.jlong {
+	defer guard(env, "parquetWriterOpen")
+	w, err := plan.OpenSinkWriter(goBytes(env, sinkJSON), int64(zoneOffset), zoneFixed != 0)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(w))
+}
+
+//export Java_io_sluice_jni_NativeLib_parquetWriterWrite
+func Java_io_sluice_jni_NativeLib_parquetWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
+	defer guard(env, "parquetWriterWrite")
+	w, err := handleOf[*plan.SinkWriter](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	b, err := handleOf[arrow.RecordBatch](batch)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	out, err := w.Write(b)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}
+
+//export Java_io_sluice_jni_NativeLib_parquetWriterFinish
+func Java_io_sluice_jni_NativeLib_parquetWriterFinish(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
+	defer guard(env, "parquetWriterFinish")
+	w, err := handleOf[*plan.SinkWriter](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	out, err := w.Finish()
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}

@@ -198,6 +198,11 @@ func Java_io_sluice_jni_NativeLib_drain(env *C.JNIEnv, _ C.jclass, h C.jlong, ou
 		throw(env, err.Error())
 		return 0
 	}
+	if p.BatchOutput() {
+		// The rows stay in Go; Java takes them as batches (outputBatch).
+		_, offsets, _ := p.Output()
+		return C.jlong(int64(len(offsets)-1) | int64(len(p.Markers()))<<32)
+	}
 	n, err := drain(env, p, outData, outOffsets)
 	if err != nil {
 		throw(env, err.Error())
@@ -348,6 +353,11 @@ func chainCall(env *C.JNIEnv, h C.jlong, outData, outOffsets C.jobject, call fun
 	if err != nil {
 		throw(env, err.Error())
 		return 0
+	}
+	if p.BatchOutput() {
+		// The rows stay in Go; Java takes them as batches (outputBatch).
+		_, offsets, _ := p.Output()
+		return C.jlong(int64(len(offsets)-1) | int64(len(p.Markers()))<<32)
 	}
 	n, err := drain(env, p, outData, outOffsets)
 	if err != nil {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
+	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 // Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a
@@ -30,6 +32,10 @@ type ChainPipeline struct {
 	// (ProcessBatch); scanRows encodes them when no stage reads batches itself.
 	scan     *scanPlan
 	scanRows *sinkrows.Encoder
+	// batchOut is set when the chain feeds a native sink: its output rows are handed over as
+	// Arrow batches (OutputBatch), decoded by outDecoder.
+	batchOut   bool
+	outDecoder *sourcerows.Decoder
 	stages   []Pipeline
 	interval int64
 	// Watermark assigner state (WatermarkAssignerOperator's currentWatermark, lastWatermark).
@@ -51,6 +57,13 @@ func openChain(is *Island) (*ChainPipeline, error) {
 	c := &ChainPipeline{rowMapping: true, forwarded: -1 << 63}
 	if len(is.Nodes) == 0 {
 		return nil, fmt.Errorf("chain: the island has no nodes")
+	}
+	if is.Options[OptBatchOutput] == "true" {
+		d, err := outputDecoder(is)
+		if err != nil {
+			return nil, err
+		}
+		c.batchOut, c.outDecoder = true, d
 	}
 	for i := range is.Nodes {
 		sub := *is
@@ -304,6 +317,44 @@ func (c *ChainPipeline) Output() ([]byte, []int32, []int32) {
 		return c.out, c.offsets, c.sel
 	}
 	return c.out, c.offsets, nil
+}
+
+// BatchOutput reports whether the chain hands its output to a native sink as Arrow batches.
+func (c *ChainPipeline) BatchOutput() bool { return c.batchOut }
+
+// OutputBatch returns output rows [from, to) of the last call as an Arrow batch.
+func (c *ChainPipeline) OutputBatch(from, to int) (arrow.RecordBatch, error) {
+	if !c.batchOut {
+		return nil, fmt.Errorf("chain: it outputs rows, not batches")
+	}
+	if from < 0 || to < from || to >= len(c.offsets) {
+		return nil, fmt.Errorf("chain: output rows [%d, %d) of %d", from, to, len(c.offsets)-1)
+	}
+	return decodeFields(c.outDecoder, c.out, c.offsets[from:to+1])
+}
+
+// decodeFields decodes rows into a batch of their fields (no RowKind column: insert-only).
+func decodeFields(d *sourcerows.Decoder, data []byte, offsets []int32) (arrow.RecordBatch, error) {
+	n := len(offsets) - 1
+	starts, ends := offsets[:n], offsets[1:]
+	if err := d.Check(data, starts, ends); err != nil {
+		return nil, err
+	}
+	fields := d.Schema().Fields()
+	sch := arrow.NewSchema(fields[:len(fields)-1], nil) // without the RowKind column
+	all := make([]int, len(sch.Fields()))
+	for i := range all {
+		all[i] = i
+	}
+	cols, err := d.DecodeColumns(data, starts, ends, all)
+	if err != nil {
+		return nil, err
+	}
+	rec := array.NewRecordBatch(sch, cols, int64(n))
+	for _, col := range cols {
+		col.Release()
+	}
+	return rec, nil
 }
 
 // Markers returns the watermarks of the last call, in order, with the rows they follow.

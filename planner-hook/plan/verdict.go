@@ -74,6 +74,8 @@ func judgeNode(n *IslandNode, typ string, options map[string]string) []string {
 			") are not supported natively yet; the window TVF syntax (FROM TABLE(TUMBLE(...)) GROUP BY window_start, window_end) is"}
 	case ScanType:
 		_, reasons, err = compileScan(n, options)
+	case SinkType:
+		_, reasons, err = compileSink(n, options)
 	case ExchangeType:
 		// Flink's own exchange: rows cross the network as BinaryRowData, routed by Flink.
 		return nil

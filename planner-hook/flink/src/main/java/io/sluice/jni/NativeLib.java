@@ -168,6 +168,18 @@ public final class NativeLib {
     public static native long parquetOpen(
             byte[] scanJson, byte[] path, long offset, long length, long skipRows, int zoneOffsetSeconds, boolean zoneFixed);
 
+    /** Output rows [from, to) of a batch-output chain's last call, as a new native batch. */
+    public static native long outputBatch(long handle, int from, int to);
+
+    /** Starts a Parquet part file for a native sink ({@code sinkJson}: its island JSON); returns the writer. */
+    public static native long parquetWriterOpen(byte[] sinkJson, int zoneOffsetSeconds, boolean zoneFixed);
+
+    /** Adds a native batch to a Parquet writer; returns the file bytes produced since the last call. */
+    public static native byte[] parquetWriterWrite(long writer, long batch);
+
+    /** Completes a Parquet file; returns its last bytes (the footer). */
+    public static native byte[] parquetWriterFinish(long writer);
+
     /** Reads the next batch of a Parquet split; returns its handle, or 0 after the last batch. */
     public static native long parquetNext(long reader);
 

@@ -114,7 +114,49 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         }
         LOG.info("Sluice: island of {} node(s) runs natively", island.size());
         Map<RelNode, List<RelNode>> chains = chains(root, island);
-        return replace(root, chains, serde, entryOf, options, new IdentityHashMap<>());
+        // A columnar sink whose input is the end of a native chain is written natively: the
+        // chain then hands it Arrow batches.
+        List<String> sinkNotes = new ArrayList<>();
+        Map<RelNode, byte[]> nativeSinks = new IdentityHashMap<>();
+        Map<List<RelNode>, Boolean> batchOutput = new IdentityHashMap<>();
+        for (RelNode sink : sinkCandidates(root)) {
+            RelNode in = sink.getInput(0);
+            List<RelNode> chain = chains.get(in);
+            IslandPlan.Entry e = entry(sink);
+            Verdict v = judge(serde, List.of(e), options);
+            if (chain == null || chain.get(chain.size() - 1) != in) {
+                sinkNotes.add(e.name() + ": the sink's input is not a native chain (the sink runs on Flink's writer)");
+            } else if (!v.isNative()) {
+                v.reasons().forEach(r -> sinkNotes.add(r + " (the sink runs on Flink's writer)"));
+            } else {
+                nativeSinks.put(sink, IslandPlan.toJson(serde, List.of(e), options));
+                batchOutput.put(chain, Boolean.TRUE);
+            }
+        }
+        List<String> notes = new ArrayList<>(verdict.edgeNotes());
+        notes.addAll(sinkNotes);
+        LAST.set(verdict.withEdgeNotes(notes));
+        return replace(root, chains, serde, entryOf, options, new Sinks(nativeSinks, batchOutput), new IdentityHashMap<>());
+    }
+
+    /** The native sinks of a plan (with their island JSON) and the chains (by identity) feeding them. */
+    private record Sinks(Map<RelNode, byte[]> nativeSinks, Map<List<RelNode>, Boolean> batchOutput) {}
+
+    /** The sinks of the plan that Go may write natively: filesystem tables in Parquet. */
+    static List<RelNode> sinkCandidates(RelNode root) {
+        List<RelNode> out = new ArrayList<>();
+        if (root instanceof StreamPhysicalSink && !((StreamPhysicalSink) root).contextResolvedTable().isAnonymous()) {
+            Map<String, String> opts;
+            try {
+                opts = ((StreamPhysicalSink) root).contextResolvedTable().getResolvedTable().getOptions();
+            } catch (RuntimeException e) {
+                return out; // a table without options (collect, DataStream): not a columnar sink
+            }
+            if ("filesystem".equals(opts.get("connector")) && "parquet".equals(opts.get("format"))) {
+                out.add(root);
+            }
+        }
+        return out;
     }
 
     /** True for the nodes that must start a chain: they read from an exchange in Flink's plans. */
@@ -185,7 +227,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     /** The native chain that replaces a chain of island nodes. */
     private static RelNode chainRel(
             List<RelNode> chain, RelNode input, SerdeContext serde, Map<RelNode, IslandPlan.Entry> entryOf,
-            Map<String, String> options) {
+            Map<String, String> options, boolean batchOut) {
         RelNode bottom = chain.get(0);
         RelNode top = chain.get(chain.size() - 1);
         List<IslandPlan.Entry> entries = new ArrayList<>();
@@ -228,10 +270,16 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                     ((FlinkPhysicalRel) bottom).getRelDetailedDescription());
         }
         boolean watermarkAssigner = chain.stream().anyMatch(r -> r instanceof StreamPhysicalWatermarkAssigner);
-        ChainShape shape = new ChainShape(types, watermarkAssigner, stateKeys != null, rowMapping, 0, batchInput);
+        Map<String, String> chainOptions = options;
+        if (batchOut) {
+            chainOptions = new LinkedHashMap<>(options);
+            chainOptions.put("sluice.chain.batch-output", "true");
+        }
+        ChainShape shape = new ChainShape(
+                types, watermarkAssigner, stateKeys != null, rowMapping && !batchOut, 0, batchInput, batchOut);
         return new StreamPhysicalSluiceChain(
                 top.getCluster(), top.getTraitSet(), input, top.getRowType(),
-                IslandPlan.toJson(serde, entries, options), shape, stateKeys, descriptions, requireWatermark);
+                IslandPlan.toJson(serde, entries, chainOptions), shape, stateKeys, descriptions, requireWatermark);
     }
 
     /** Name of the hint that carries fallback reasons into EXPLAIN's optimized physical plan. */
@@ -383,25 +431,32 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
 
     private static RelNode replace(
             RelNode rel, Map<RelNode, List<RelNode>> chains, SerdeContext serde, Map<RelNode, IslandPlan.Entry> entryOf,
-            Map<String, String> options, Map<RelNode, RelNode> done) {
+            Map<String, String> options, Sinks sinks, Map<RelNode, RelNode> done) {
         RelNode memo = done.get(rel);
         if (memo != null) {
             return memo;
         }
         List<RelNode> chain = chains.get(rel);
         RelNode result;
-        if (chain != null) {
+        if (sinks.nativeSinks().containsKey(rel)) {
+            StreamPhysicalSink sink = (StreamPhysicalSink) rel;
+            RelNode input = replace(sink.getInput(), chains, serde, entryOf, options, sinks, done);
+            result = new StreamPhysicalSluiceSink(
+                    sink.getCluster(), sink.getTraitSet(), input, sinks.nativeSinks().get(rel),
+                    sink.contextResolvedTable().getResolvedTable().getOptions(),
+                    sink.contextResolvedTable().getIdentifier(), sink.getRelDetailedDescription());
+        } else if (chain != null) {
             // rel is the last node of its chain (earlier members are reached only through it).
             // A chain that starts with a native scan has no input: it reads the scan's batches.
             RelNode input = chain.get(0).getInputs().isEmpty()
                     ? null
-                    : replace(chain.get(0).getInput(0), chains, serde, entryOf, options, done);
-            result = chainRel(chain, input, serde, entryOf, options);
+                    : replace(chain.get(0).getInput(0), chains, serde, entryOf, options, sinks, done);
+            result = chainRel(chain, input, serde, entryOf, options, sinks.batchOutput().containsKey(chain));
         } else {
             List<RelNode> inputs = new ArrayList<>();
             boolean changed = false;
             for (RelNode in : rel.getInputs()) {
-                RelNode n = replace(in, chains, serde, entryOf, options, done);
+                RelNode n = replace(in, chains, serde, entryOf, options, sinks, done);
                 changed |= n != in;
                 inputs.add(n);
             }

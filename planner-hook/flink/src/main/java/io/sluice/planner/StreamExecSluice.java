@@ -73,7 +73,7 @@ public class StreamExecSluice extends ExecNodeBase<RowData>
         ChainShape runtimeShape = new ChainShape(
                 shape.nodeTypes(), shape.watermarkAssigner(), shape.keyed(), shape.rowMapping(),
                 shape.watermarkAssigner() ? config.get(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT).toMillis() : 0,
-                shape.batchInput());
+                shape.batchInput(), shape.batchOutput());
         NativeChainOperator operator = new NativeChainOperator(
                 islandJson,
                 inputType,
@@ -85,11 +85,15 @@ public class StreamExecSluice extends ExecNodeBase<RowData>
                 config.get(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES),
                 config.get(SluiceOptions.DEBUG_FAIL_ATTEMPTS),
                 config.get(SluiceOptions.DEBUG_BATCH_DELAY_MS));
+        @SuppressWarnings({"rawtypes"})
+        org.apache.flink.api.common.typeinfo.TypeInformation<RowData> outputInfo = shape.batchOutput()
+                ? (org.apache.flink.api.common.typeinfo.TypeInformation) io.sluice.runtime.NativeBatchTypeInfo.INSTANCE
+                : InternalTypeInfo.of((RowType) getOutputType());
         OneInputTransformation<RowData, RowData> transform = ExecNodeUtil.createOneInputTransformation(
                 input,
                 createTransformationMeta(OPERATOR_NAME, config),
                 operator,
-                InternalTypeInfo.of((RowType) getOutputType()),
+                outputInfo,
                 input.getParallelism(),
                 false);
         if (stateKeys != null) {

@@ -14,8 +14,9 @@ import java.util.List;
  * @param idleTimeout the watermark assigner's idle timeout in ms (0: none)
  * @param batchInput the chain starts with a native scan and reads its Arrow batches ({@link
  *     NativeBatch} records) instead of rows
+ * @param batchOutput the chain feeds a native sink: it emits {@link NativeBatch} records
  */
 public record ChainShape(
         List<String> nodeTypes, boolean watermarkAssigner, boolean keyed, boolean rowMapping, long idleTimeout,
-        boolean batchInput)
+        boolean batchInput, boolean batchOutput)
         implements Serializable {}

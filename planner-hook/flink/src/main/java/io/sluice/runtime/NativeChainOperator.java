@@ -332,6 +332,10 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
      * Rows of a row-mapping chain keep their input rows' timestamps when fromInput.
      */
     private void emit(long result, boolean fromInput) {
+        if (shape.batchOutput()) {
+            emitBatches(result);
+            return;
+        }
         int rows = out.accept(handle, result);
         int count = out.markers();
         if (count > 0 && markers.capacity() < 16 * count) {
@@ -360,6 +364,39 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
                 reuse.eraseTimestamp();
             }
             output.collect(reuse);
+        }
+    }
+
+    /**
+     * Emits the output of a native call of a chain that feeds a native sink: its rows as native
+     * batches, cut at the watermarks between them. The batches are released once emitted (a
+     * chained sink has consumed them, a network edge has serialized them).
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void emitBatches(long result) {
+        int rows = (int) result;
+        int count = (int) (result >>> 32);
+        if (count > 0 && markers.capacity() < 16 * count) {
+            markers = InputBatch.direct(16 * count);
+        }
+        if (count > 0) {
+            NativeLib.markers(handle, markers);
+        }
+        int from = 0;
+        for (int m = 0; m <= count; m++) {
+            int to = m < count ? (int) markers.getLong(16 * m) : rows;
+            if (to > from) {
+                NativeBatch batch = new NativeBatch(NativeLib.outputBatch(handle, from, to), to - from, false);
+                try {
+                    ((org.apache.flink.streaming.api.operators.Output) output).collect(new StreamRecord<>(batch));
+                } finally {
+                    batch.release();
+                }
+                from = to;
+            }
+            if (m < count) {
+                emitWatermark(markers.getLong(16 * m + 8));
+            }
         }
     }
 
