@@ -36,8 +36,8 @@ type ChainPipeline struct {
 	// Arrow batches (OutputBatch), decoded by outDecoder.
 	batchOut   bool
 	outDecoder *sourcerows.Decoder
-	stages   []Pipeline
-	interval int64
+	stages     []Pipeline
+	interval   int64
 	// Watermark assigner state (WatermarkAssignerOperator's currentWatermark, lastWatermark).
 	current, last int64
 	// forwarded is the last watermark the chain emitted.

@@ -44,8 +44,8 @@ type sinkExec struct {
 			Type string `json:"type"`
 		} `json:"abilities"`
 	} `json:"dynamicTableSink"`
-	TargetColumns json.RawMessage `json:"targetColumns"`
-	InputChangelogMode []string `json:"inputChangelogMode"`
+	TargetColumns      json.RawMessage `json:"targetColumns"`
+	InputChangelogMode []string        `json:"inputChangelogMode"`
 }
 
 // sinkPlan is a native Parquet sink compiled: the rows it writes and how.
