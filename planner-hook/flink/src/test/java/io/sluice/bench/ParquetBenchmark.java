@@ -73,6 +73,9 @@ final class ParquetBenchmark {
                 """;
     }
 
+    /** Every run's throughput per measurement, for the page (runs on this VM vary). */
+    static final java.util.Map<String, String> SPREAD = new java.util.LinkedHashMap<>();
+
     /** A fresh output directory for a Parquet sink (the previous run's files are removed). */
     static String output(String name) throws Exception {
         Path out = Path.of("build", "bench-out", name).toAbsolutePath();
@@ -121,6 +124,8 @@ final class ParquetBenchmark {
             runs.add(run(script.apply(full), sluice, p, ROWS));
             System.out.printf(Locale.ROOT, "parquet %s run %d: %.0f rows/s%n", name, r + 1, runs.get(r).rowsPerSecond());
         }
+        SPREAD.put(name, runs.stream().mapToDouble(TimedRun.Result::rowsPerSecond).sorted()
+                .mapToObj(v -> Benchmarks.format("%,.0f", v)).collect(java.util.stream.Collectors.joining(" / ")));
         return CalcBenchmark.median(runs);
     }
 
@@ -165,6 +170,8 @@ final class ParquetBenchmark {
                 copyFlink, copySluice, copySluice / copyFlink));
         md.append(Benchmarks.format("| Parquet → TUMBLE above → Parquet | %,.0f | %,.0f | %.2fx |%n",
                 winPqFlink, winPqSluice, winPqSluice / winPqFlink));
+        md.append("\nEvery run (rows/s, sorted), to show the spread on this VM:\n\n");
+        SPREAD.forEach((name, runs) -> md.append("- ").append(name).append(": ").append(runs).append('\n'));
         md.append("\n");
         return md.toString();
     }
