@@ -76,3 +76,19 @@ func ValidBits(a arrow.Array) ([]byte, int) {
 func Valid(bits []byte, off, i int) bool {
 	return bits == nil || bitutil.BitIsSet(bits, off+i)
 }
+
+// CopyValidity returns a new validity bitmap with a's (offset 0), or nil when a has no nulls.
+func CopyValidity(a arrow.Array, mem memory.Allocator) *memory.Buffer {
+	if a.NullN() == 0 {
+		return nil
+	}
+	n := a.Len()
+	buf := NewBitmap(mem, n)
+	bits := buf.Bytes()
+	for i := 0; i < n; i++ {
+		if a.IsValid(i) {
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return buf
+}

@@ -3,8 +3,6 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -31,13 +29,7 @@ const (
 // scanExec is the part of Flink's StreamExecTableSourceScan JSON a native scan reads.
 type scanExec struct {
 	ScanTableSource struct {
-		Table struct {
-			Identifier    string `json:"identifier"`
-			ResolvedTable struct {
-				PartitionKeys []string          `json:"partitionKeys"`
-				Options       map[string]string `json:"options"`
-			} `json:"resolvedTable"`
-		} `json:"table"`
+		Table     fsTable `json:"table"`
 		Abilities []struct {
 			Type         string   `json:"type"`
 			MetadataKeys []string `json:"metadataKeys"`
@@ -83,25 +75,14 @@ func compileScan(n *IslandNode, options map[string]string) (*scanPlan, []string,
 	t := j.ScanTableSource.Table
 	opts := t.ResolvedTable.Options
 	p := &scanPlan{table: t.Identifier, path: opts["path"]}
-	var reasons []string
-	if opts["connector"] != "filesystem" || opts["format"] != "parquet" {
-		return nil, []string{fmt.Sprintf("table %s: only filesystem tables in Parquet are read natively (connector '%s', format '%s')",
-			t.Identifier, opts["connector"], opts["format"])}, nil
-	}
-	if u, err := url.Parse(p.path); err != nil || (u.Scheme != "" && u.Scheme != "file") {
-		reasons = append(reasons, fmt.Sprintf("table %s: path '%s' is not on the local file system (Sluice reads local files only yet)",
-			t.Identifier, p.path))
-	}
-	var unknown []string
-	for k := range opts {
-		if !scanOptions[k] && !(strings.HasPrefix(k, "parquet.") && !strings.HasPrefix(k, "parquet.read")) &&
-			!strings.HasPrefix(k, "sink.") && !strings.HasPrefix(k, "auto-compaction") && !strings.HasPrefix(k, "compaction.") {
-			unknown = append(unknown, k)
-		}
-	}
-	sort.Strings(unknown)
-	for _, k := range unknown {
-		reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not supported by the native Parquet reader", t.Identifier, k))
+	isParquet, reasons := t.parquetReasons("read", func(k string) bool {
+		// Every 'parquet.*' key but the private read filters only configures writers or Hadoop;
+		// sink options do not change reading.
+		return scanOptions[k] || (strings.HasPrefix(k, "parquet.") && !strings.HasPrefix(k, "parquet.read")) ||
+			strings.HasPrefix(k, "sink.") || strings.HasPrefix(k, "auto-compaction") || strings.HasPrefix(k, "compaction.")
+	})
+	if !isParquet {
+		return nil, reasons, nil
 	}
 	for _, a := range j.ScanTableSource.Abilities {
 		switch a.Type {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -26,20 +24,7 @@ const OptBatchOutput = "sluice.chain.batch-output"
 // sinkExec is the part of Flink's StreamExecSink JSON a native sink reads.
 type sinkExec struct {
 	DynamicTableSink struct {
-		Table struct {
-			Identifier    string `json:"identifier"`
-			ResolvedTable struct {
-				Schema struct {
-					Columns []struct {
-						Name     string          `json:"name"`
-						Kind     string          `json:"kind"`
-						DataType json.RawMessage `json:"dataType"`
-					} `json:"columns"`
-				} `json:"schema"`
-				PartitionKeys []string          `json:"partitionKeys"`
-				Options       map[string]string `json:"options"`
-			} `json:"resolvedTable"`
-		} `json:"table"`
+		Table     fsTable `json:"table"`
 		Abilities []struct {
 			Type string `json:"type"`
 		} `json:"abilities"`
@@ -75,29 +60,16 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	}
 	t := j.DynamicTableSink.Table
 	opts := t.ResolvedTable.Options
-	if opts["connector"] != "filesystem" || opts["format"] != "parquet" {
-		return nil, []string{fmt.Sprintf("table %s: only filesystem tables in Parquet are written natively", t.Identifier)}, nil
+	isParquet, reasons := t.parquetReasons("written", func(k string) bool { return sinkOptions[k] })
+	if !isParquet {
+		return nil, reasons, nil
 	}
 	p := &sinkPlan{table: t.Identifier, opts: sinkparquet.DefaultOptions()}
-	var reasons []string
 	if len(t.ResolvedTable.PartitionKeys) > 0 {
 		reasons = append(reasons, fmt.Sprintf("table %s: partitioned filesystem tables are not written natively yet", t.Identifier))
 	}
-	if u, err := url.Parse(opts["path"]); err != nil || (u.Scheme != "" && u.Scheme != "file") {
-		reasons = append(reasons, fmt.Sprintf("table %s: path '%s' is not on the local file system", t.Identifier, opts["path"]))
-	}
 	if strings.EqualFold(opts["auto-compaction"], "true") {
 		reasons = append(reasons, fmt.Sprintf("table %s: 'auto-compaction' is not supported natively yet", t.Identifier))
-	}
-	var unknown []string
-	for k := range opts {
-		if !sinkOptions[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	sort.Strings(unknown)
-	for _, k := range unknown {
-		reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not supported by the native Parquet writer", t.Identifier, k))
 	}
 	for _, a := range j.DynamicTableSink.Abilities {
 		reasons = append(reasons, fmt.Sprintf("table %s: sink ability %s is not supported natively", t.Identifier, a.Type))

@@ -282,17 +282,7 @@ func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
 		}
 		dst[i] = v * per
 	}
-	var valid *memory.Buffer
-	if in.NullN() > 0 {
-		valid = column.NewBitmap(w.mem, len(src))
-		bits := valid.Bytes()
-		for i := range src {
-			if in.IsValid(i) {
-				bits[i>>3] |= 1 << (i & 7)
-			}
-		}
-	}
-	return column.MakeArray(w.sch.Field(col).Type, len(src), valid, buf)
+	return column.MakeArray(w.sch.Field(col).Type, len(src), column.CopyValidity(in, w.mem), buf)
 }
 
 // retype gives a column the file's Arrow type for it (same layout, no copy).

@@ -82,24 +82,7 @@ func TestRoundTripThroughFlinksReadRules(t *testing.T) {
 	} {
 		opts := DefaultOptions()
 		c.opts(&opts)
-		var buf bytes.Buffer
-		w, err := NewWriter(names, types, opts, &buf, mem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(batch); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(t.TempDir(), "f.parquet")
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := file.OpenParquetFile(path, false); err != nil {
-			t.Fatalf("%s: not a Parquet file: %v", c.name, err)
-		}
+		path := writeFile(t, names, types, opts, batch)
 		r, err := reader.OpenSplit(reader.Split{Path: path, Length: 1 << 40}, reader.Schema{Names: names, Types: types},
 			reader.Options{UTCTimestamps: opts.UTCTimestamps, ZoneOffsetSeconds: opts.ZoneOffsetSeconds, BatchRows: 100}, 0, mem)
 		if err != nil {
@@ -132,22 +115,7 @@ func TestInt96LikeFlinksWriter(t *testing.T) {
 	defer batch.Release()
 	opts := DefaultOptions()
 	opts.ZoneOffsetSeconds = 19_800
-	var buf bytes.Buffer
-	w, err := NewWriter(names, types, opts, &buf, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(batch); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "f.parquet")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pf, err := file.OpenParquetFile(path, false)
+	pf, err := file.OpenParquetFile(writeFile(t, names, types, opts, batch), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,4 +132,28 @@ func TestInt96LikeFlinksWriter(t *testing.T) {
 	if day != 2_440_588 || nanos != -19_800*1_000_000_000+999_000_000 {
 		t.Fatalf("INT96 = day %d, %d ns", day, nanos)
 	}
+}
+
+// writeFile writes one batch as a Parquet file and returns its path.
+func writeFile(t *testing.T, names []string, types []catalog.Type, opts Options, batch arrow.RecordBatch) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(names, types, opts, &buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(batch); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "f.parquet")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := file.OpenParquetFile(path, false); err != nil {
+		t.Fatalf("not a Parquet file: %v", err)
+	}
+	return path
 }

@@ -140,7 +140,7 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 		for i, v := range src {
 			dst[i] = To(v)
 		}
-		return column.MakeArray(want, len(src), copyValidity(in, mem), buf), nil
+		return column.MakeArray(want, len(src), column.CopyValidity(in, mem), buf), nil
 	}
 }
 
@@ -186,7 +186,7 @@ func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Opt
 				dst[i] = localMillis(ms, nos, shift)
 			}
 		}
-		return column.MakeArray(want, len(src), copyValidity(in, mem), buf), nil
+		return column.MakeArray(want, len(src), column.CopyValidity(in, mem), buf), nil
 	}
 }
 
@@ -243,7 +243,7 @@ func decimalAs(name string, want *arrow.Decimal128Type) converter {
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 		src := column.Values[decimal128.Num](in)
 		buf, dst := column.NewValues[decimal128.Num](mem, len(src))
-		valid := copyValidity(in, mem)
+		valid := column.CopyValidity(in, mem)
 		var bits []byte
 		for i, v := range src {
 			if v.Abs().Greater(limit) && in.IsValid(i) {
@@ -266,20 +266,4 @@ func decimalAs(name string, want *arrow.Decimal128Type) converter {
 		}
 		return column.MakeArray(want, len(src), valid, buf), nil
 	}
-}
-
-// copyValidity returns a copy of a column's validity bitmap, or nil when it has no nulls.
-func copyValidity(in arrow.Array, mem memory.Allocator) *memory.Buffer {
-	if in.NullN() == 0 {
-		return nil
-	}
-	n := in.Len()
-	buf := column.NewBitmap(mem, n)
-	bits := buf.Bytes()
-	for i := 0; i < n; i++ {
-		if in.IsValid(i) {
-			bits[i>>3] |= 1 << (i & 7)
-		}
-	}
-	return buf
 }

@@ -8,7 +8,6 @@ import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 
 import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -97,37 +96,25 @@ class ParquetParityTest {
     static void writeFiles() throws Exception {
         savedZone = TimeZone.getDefault();
         TimeZone.setDefault(ZONE);
-        files = dir.resolve("pq").toString();
         TableEnvironment w = writer(SCHEMA, rows());
         // Small row groups: several per file, so splits and restores cross row groups.
-        w.executeSql("CREATE TABLE pq (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + files
-                + "', 'format' = 'parquet', 'parquet.block.size' = '16384')");
-        oneFile = dir.resolve("pq1").toString();
-        w.executeSql("CREATE TABLE pq1 (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + oneFile
-                + "', 'format' = 'parquet', 'parquet.block.size' = '16384')");
+        files = parquetTable(w, "pq", SCHEMA, ", 'parquet.block.size' = '16384'");
+        oneFile = parquetTable(w, "pq1", SCHEMA, ", 'parquet.block.size' = '16384'");
         w.executeSql("INSERT INTO pq1 SELECT * FROM t").await();
         // Flink cannot read back a pre-1970 INT96 timestamp with a fraction of a second that it
         // wrote in a zone east of UTC (java.sql.Timestamp#setNanos rejects the negative nanos).
-        int96Negative = dir.resolve("pq96neg").toString();
-        w.executeSql("CREATE TABLE pq96neg (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + int96Negative
-                + "', 'format' = 'parquet')");
-        w.executeSql("INSERT INTO pq96neg SELECT i, l, d, s, b, dc, dw, TIMESTAMP '1969-12-31 23:59:59.999', ti, sm, f, dt, tm, "
-                + "bs, lt, d5 FROM t WHERE i = 1").await();
-        events = dir.resolve("events").toString();
+        String negative = "SELECT i, l, d, s, b, dc, dw, TIMESTAMP '1969-12-31 23:59:59.999', ti, sm, f, dt, tm, bs, lt, d5 "
+                + "FROM t WHERE i = 1";
+        int96Negative = parquetTable(w, "pq96neg", SCHEMA, "");
+        w.executeSql("INSERT INTO pq96neg " + negative).await();
         TableEnvironment ew = writer(EVENTS, eventRows());
-        ew.executeSql("CREATE TABLE ev (" + EVENTS + ") WITH ('connector' = 'filesystem', 'path' = '" + events
-                + "', 'format' = 'parquet', 'parquet.block.size' = '65536')");
+        events = parquetTable(ew, "ev", EVENTS, ", 'parquet.block.size' = '65536'");
         ew.executeSql("INSERT INTO ev SELECT * FROM t").await();
-        int64Files = dir.resolve("pq64").toString();
-        w.executeSql("CREATE TABLE pq64 (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + int64Files
-                + "', 'format' = 'parquet', 'parquet.write.int64.timestamp' = 'true')");
+        int64Files = parquetTable(w, "pq64", SCHEMA, ", 'parquet.write.int64.timestamp' = 'true'");
         w.executeSql("INSERT INTO pq64 SELECT * FROM t WHERE (ts IS NULL OR ts >= TIMESTAMP '1970-01-01 00:00:00') "
                 + "AND (lt IS NULL OR lt >= TO_TIMESTAMP_LTZ(0, 3))").await();
-        int64Negative = dir.resolve("pq64neg").toString();
-        w.executeSql("CREATE TABLE pq64neg (" + SCHEMA + ") WITH ('connector' = 'filesystem', 'path' = '" + int64Negative
-                + "', 'format' = 'parquet', 'parquet.write.int64.timestamp' = 'true')");
-        w.executeSql("INSERT INTO pq64neg SELECT i, l, d, s, b, dc, dw, TIMESTAMP '1969-12-31 23:59:59.999', ti, sm, f, dt, "
-                + "tm, bs, lt, d5 FROM t WHERE i = 1").await();
+        int64Negative = parquetTable(w, "pq64neg", SCHEMA, ", 'parquet.write.int64.timestamp' = 'true'");
+        w.executeSql("INSERT INTO pq64neg " + negative).await();
         // Two jobs, two files.
         w.executeSql("INSERT INTO pq SELECT * FROM t WHERE i IS NULL OR MOD(i, 2) = 0").await();
         w.executeSql("INSERT INTO pq SELECT * FROM t WHERE MOD(i, 2) <> 0").await();
@@ -135,6 +122,14 @@ class ParquetParityTest {
             assertTrue(s.filter(p -> p.getFileName().toString().startsWith("part-")).count() >= 2,
                     () -> "Flink wrote no Parquet part files under " + files + ": " + listing());
         }
+    }
+
+    /** Creates a filesystem Parquet table named after its directory under dir; returns the path. */
+    static String parquetTable(TableEnvironment w, String name, String schema, String extraOptions) {
+        String path = dir.resolve(name).toString();
+        w.executeSql("CREATE TABLE " + name + " (" + schema + ") WITH ('connector' = 'filesystem', 'path' = '" + path
+                + "', 'format' = 'parquet'" + extraOptions + ")");
+        return path;
     }
 
     /**
@@ -326,14 +321,7 @@ class ParquetParityTest {
         ParityHarness.Outcome flink = ParityHarness.collect(env(c, false), c.query());
         assertFalse(flink.failed(), () -> "stock Flink failed: " + rootCause(flink.failure()));
         StreamTableEnvironment tEnv = env(c, true);
-        tEnv.getConfig().set(SluiceOptions.BATCH_ROWS, 10);
-        tEnv.getConfig().set(SluiceOptions.DEBUG_BATCH_DELAY_MS, 1);
-        tEnv.getConfig().set(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES, 150);
-        tEnv.getConfig().set(SluiceOptions.DEBUG_FAIL_ATTEMPTS, 3);
-        tEnv.getConfig().set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(100));
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+        ParityHarness.injectFailures(tEnv, 150, 1);
         Verdict verdict = Sluice.verdict(tEnv, c.query());
         assertTrue(verdict.isNative() && verdict.edgeNotes().isEmpty(), verdict::toString);
         long restored = NativeParquetFormat.SPLITS_RESTORED_MID_WAY.get();
@@ -479,14 +467,7 @@ class ParquetParityTest {
         assertFalse(expected.failed(), () -> "stock Flink failed: " + rootCause(expected.failure()));
         String out = dir.resolve("out-recovery").toString();
         StreamTableEnvironment tEnv = env(c, true);
-        tEnv.getConfig().set(SluiceOptions.BATCH_ROWS, 10);
-        tEnv.getConfig().set(SluiceOptions.DEBUG_BATCH_DELAY_MS, 1);
-        tEnv.getConfig().set(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES, 150);
-        tEnv.getConfig().set(SluiceOptions.DEBUG_FAIL_ATTEMPTS, 3);
-        tEnv.getConfig().set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(100));
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+        ParityHarness.injectFailures(tEnv, 150, 1);
         tEnv.executeSql("CREATE TABLE out_t (" + columns + ") WITH ('connector' = 'filesystem', 'path' = '" + out
                 + "', 'format' = 'parquet')");
         String insert = "INSERT INTO out_t " + query;

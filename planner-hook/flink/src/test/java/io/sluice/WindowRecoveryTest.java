@@ -6,8 +6,6 @@ import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 
-import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -15,7 +13,6 @@ import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 
@@ -59,13 +56,7 @@ class WindowRecoveryTest {
         assertNull(flink.failure());
 
         StreamTableEnvironment tEnv = ParityHarness.newEnv(c, true, ", 'delay-ms' = '2'");
-        tEnv.getConfig().set(SluiceOptions.BATCH_ROWS, 10);
-        tEnv.getConfig().set(SluiceOptions.DEBUG_PANIC_AFTER_BATCHES, 40);
-        tEnv.getConfig().set(SluiceOptions.DEBUG_FAIL_ATTEMPTS, 3);
-        tEnv.getConfig().set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(100));
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
-        tEnv.getConfig().set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+        ParityHarness.injectFailures(tEnv, 40, 0);
         Verdict verdict = Sluice.verdict(tEnv, c.query());
         assertTrue(verdict.isNative(), verdict::toString);
 

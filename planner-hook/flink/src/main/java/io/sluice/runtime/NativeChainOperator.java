@@ -338,12 +338,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         }
         int rows = out.accept(handle, result);
         int count = out.markers();
-        if (count > 0 && markers.capacity() < 16 * count) {
-            markers = InputBatch.direct(16 * count);
-        }
-        if (count > 0) {
-            NativeLib.markers(handle, markers);
-        }
+        readMarkers(count);
         int next = 0;
         for (int i = 0; i <= rows; i++) {
             while (next < count && markers.getLong(16 * next) == i) {
@@ -376,12 +371,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private void emitBatches(long result) {
         int rows = (int) result;
         int count = (int) (result >>> 32);
-        if (count > 0 && markers.capacity() < 16 * count) {
-            markers = InputBatch.direct(16 * count);
-        }
-        if (count > 0) {
-            NativeLib.markers(handle, markers);
-        }
+        readMarkers(count);
         int from = 0;
         for (int m = 0; m <= count; m++) {
             int to = m < count ? (int) markers.getLong(16 * m) : rows;
@@ -397,6 +387,16 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             if (m < count) {
                 emitWatermark(markers.getLong(16 * m + 8));
             }
+        }
+    }
+
+    /** Reads the watermark markers of the last native call into {@link #markers}. */
+    private void readMarkers(int count) {
+        if (count > 0 && markers.capacity() < 16 * count) {
+            markers = InputBatch.direct(16 * count);
+        }
+        if (count > 0) {
+            NativeLib.markers(handle, markers);
         }
     }
 

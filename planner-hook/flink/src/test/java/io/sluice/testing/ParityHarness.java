@@ -56,6 +56,24 @@ public final class ParityHarness {
         compare(c.name(), flink, sluice, c.parallelism() > 1 || c.unordered());
     }
 
+    /**
+     * Makes a Sluice job fail three times (a Go panic, a Java exception, a Go panic), each time
+     * after {@code afterBatches} native batches of 10 rows of an attempt, with checkpoints every
+     * 100 ms and restarts, so that recovery from Flink's checkpoints is exercised.
+     */
+    public static void injectFailures(StreamTableEnvironment tEnv, int afterBatches, int batchDelayMs) {
+        tEnv.getConfig().set(io.sluice.SluiceOptions.BATCH_ROWS, 10);
+        tEnv.getConfig().set(io.sluice.SluiceOptions.DEBUG_BATCH_DELAY_MS, batchDelayMs);
+        tEnv.getConfig().set(io.sluice.SluiceOptions.DEBUG_PANIC_AFTER_BATCHES, afterBatches);
+        tEnv.getConfig().set(io.sluice.SluiceOptions.DEBUG_FAIL_ATTEMPTS, 3);
+        tEnv.getConfig().set(org.apache.flink.configuration.CheckpointingOptions.CHECKPOINTING_INTERVAL,
+                java.time.Duration.ofMillis(100));
+        tEnv.getConfig().set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        tEnv.getConfig().set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
+        tEnv.getConfig().set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                java.time.Duration.ofMillis(10));
+    }
+
     /** Batches run by native operators in this JVM so far. */
     public static long nativeBatches() {
         return NativeChainOperator.batches();
