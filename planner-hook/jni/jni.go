@@ -200,8 +200,7 @@ func Java_io_sluice_jni_NativeLib_drain(env *C.JNIEnv, _ C.jclass, h C.jlong, ou
 	}
 	if p.BatchOutput() {
 		// The rows stay in Go; Java takes them as batches (outputBatch).
-		_, offsets, _ := p.Output()
-		return C.jlong(int64(len(offsets)-1) | int64(len(p.Markers()))<<32)
+		return C.jlong(int64(p.OutputRows()) | int64(len(p.Markers()))<<32)
 	}
 	n, err := drain(env, p, outData, outOffsets)
 	if err != nil {
@@ -356,8 +355,7 @@ func chainCall(env *C.JNIEnv, h C.jlong, outData, outOffsets C.jobject, call fun
 	}
 	if p.BatchOutput() {
 		// The rows stay in Go; Java takes them as batches (outputBatch).
-		_, offsets, _ := p.Output()
-		return C.jlong(int64(len(offsets)-1) | int64(len(p.Markers()))<<32)
+		return C.jlong(int64(p.OutputRows()) | int64(len(p.Markers()))<<32)
 	}
 	n, err := drain(env, p, outData, outOffsets)
 	if err != nil {

@@ -36,8 +36,11 @@ type ChainPipeline struct {
 	// Arrow batches (OutputBatch), decoded by outDecoder.
 	batchOut   bool
 	outDecoder *sourcerows.Decoder
-	stages     []Pipeline
-	interval   int64
+	// outBatch is the output of the last call when it stayed columnar (a scan, or a scan and
+	// a Calc, feeding a native sink): no rows were encoded.
+	outBatch arrow.RecordBatch
+	stages   []Pipeline
+	interval int64
 	// Watermark assigner state (WatermarkAssignerOperator's currentWatermark, lastWatermark).
 	current, last int64
 	// forwarded is the last watermark the chain emitted.
@@ -113,11 +116,33 @@ func openChain(is *Island) (*ChainPipeline, error) {
 		}
 		c.stages = append(c.stages, p)
 	}
+	if c.columnar() && len(c.stages) == 1 {
+		if err := c.stages[0].(*RowPipeline).keepBatches(); err != nil {
+			return nil, fmt.Errorf("chain: %w", err)
+		}
+	}
 	return c, nil
 }
 
 func (c *ChainPipeline) reset() {
 	c.out, c.offsets, c.sel, c.markers = c.out[:0], append(c.offsets[:0], 0), c.sel[:0], c.markers[:0]
+	if c.outBatch != nil {
+		c.outBatch.Release()
+		c.outBatch = nil
+	}
+}
+
+// columnar reports whether a batch-output chain can hand over its output without encoding
+// rows: it has no watermark assigner and at most one stage, a Calc.
+func (c *ChainPipeline) columnar() bool {
+	if !c.batchOut || c.scan == nil || c.wa != nil || len(c.stages) > 1 {
+		return false
+	}
+	if len(c.stages) == 1 {
+		_, ok := c.stages[0].(*RowPipeline)
+		return ok
+	}
+	return true
 }
 
 // push runs rows through the stages from stage k on and appends what comes out of the last
@@ -243,6 +268,19 @@ func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 	if c.scan == nil {
 		return fmt.Errorf("chain: it does not start with a native scan and reads rows, not batches")
 	}
+	if c.columnar() {
+		if len(c.stages) == 0 {
+			b.Retain()
+			c.outBatch = b
+			return nil
+		}
+		calc := c.stages[0].(*RowPipeline)
+		if err := calc.ProcessBatch(b); err != nil {
+			return err
+		}
+		c.outBatch = calc.TakeBatch()
+		return nil
+	}
 	if len(c.stages) > 0 && c.wa == nil {
 		if st, ok := c.stages[0].(BatchPipeline); ok {
 			if err := st.ProcessBatch(b); err != nil {
@@ -322,10 +360,24 @@ func (c *ChainPipeline) Output() ([]byte, []int32, []int32) {
 // BatchOutput reports whether the chain hands its output to a native sink as Arrow batches.
 func (c *ChainPipeline) BatchOutput() bool { return c.batchOut }
 
+// OutputRows is the number of output rows of the last call.
+func (c *ChainPipeline) OutputRows() int {
+	if c.outBatch != nil {
+		return int(c.outBatch.NumRows())
+	}
+	return len(c.offsets) - 1
+}
+
 // OutputBatch returns output rows [from, to) of the last call as an Arrow batch.
 func (c *ChainPipeline) OutputBatch(from, to int) (arrow.RecordBatch, error) {
 	if !c.batchOut {
 		return nil, fmt.Errorf("chain: it outputs rows, not batches")
+	}
+	if c.outBatch != nil {
+		if from < 0 || to < from || int64(to) > c.outBatch.NumRows() {
+			return nil, fmt.Errorf("chain: output rows [%d, %d) of %d", from, to, c.outBatch.NumRows())
+		}
+		return c.outBatch.NewSlice(int64(from), int64(to)), nil
 	}
 	if from < 0 || to < from || to >= len(c.offsets) {
 		return nil, fmt.Errorf("chain: output rows [%d, %d) of %d", from, to, len(c.offsets)-1)

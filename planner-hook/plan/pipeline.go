@@ -4,8 +4,10 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/calc"
 	"github.com/sluice-project/sluice/exec/column"
@@ -25,6 +27,13 @@ type RowPipeline struct {
 	inArity            int
 	condCols, projCols []int
 	mem                memory.Allocator
+	outNames           []string
+	outTypes           []catalog.Type
+
+	// keepBatch: ProcessBatch keeps its output as outBatch (of outSchema) instead of rows.
+	keepBatch bool
+	outSchema *arrow.Schema
+	outBatch  arrow.RecordBatch
 
 	// Output of the last batch, kept until it is drained.
 	out       []byte
@@ -62,7 +71,8 @@ func newRowPipeline(is *Island) (*RowPipeline, error) {
 	}
 	// The pipeline's buffers are recycled batch to batch (one pool per pipeline: one task thread).
 	mem := bufpool.New()
-	p := &RowPipeline{arity: len(cp.outTypes), inArity: len(cp.inTypes), condCols: cp.condCols, projCols: cp.projCols}
+	p := &RowPipeline{arity: len(cp.outTypes), inArity: len(cp.inTypes), condCols: cp.condCols, projCols: cp.projCols,
+		outNames: cp.outNames, outTypes: cp.outTypes}
 	if p.decoder, err = sourcerows.NewDecoder(cp.inNames, cp.inTypes, mem); err != nil {
 		return nil, err
 	}
@@ -154,12 +164,38 @@ func (p *RowPipeline) ProcessBatch(b arrow.RecordBatch) error {
 	if err != nil {
 		return err
 	}
+	p.selection = sel
+	if p.keepBatch {
+		// The output stays columnar for a native sink: no rows are encoded.
+		if p.outBatch != nil {
+			p.outBatch.Release()
+		}
+		p.outBatch = array.NewRecordBatch(p.outSchema, fields, int64(m))
+		p.offsets = p.offsets[:0]
+		releaseArrays(fields)
+		return nil
+	}
 	defer releaseArrays(fields)
-	if err := p.encode(fields, m, make([]int8, m)); err != nil {
+	return p.encode(fields, m, make([]int8, m))
+}
+
+// keepBatches makes ProcessBatch keep its output as an Arrow batch (TakeBatch) instead of
+// encoding rows: for the last stage of a chain that feeds a native sink.
+func (p *RowPipeline) keepBatches() error {
+	sch, err := catalog.ArrowSchema(p.outNames, p.outTypes)
+	if err != nil {
 		return err
 	}
-	p.selection = sel
+	p.keepBatch, p.outSchema = true, sch
 	return nil
+}
+
+// TakeBatch returns the output batch of the last ProcessBatch (kept by keepBatches) and gives
+// up the pipeline's reference to it.
+func (p *RowPipeline) TakeBatch() arrow.RecordBatch {
+	b := p.outBatch
+	p.outBatch = nil
+	return b
 }
 
 // encode writes m output rows of the given kinds as BinaryRowData into the pipeline's output.

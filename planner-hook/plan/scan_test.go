@@ -121,8 +121,7 @@ func TestParquetScanChainAndSink(t *testing.T) {
 			t.Fatal(err)
 		}
 		b.Release()
-		_, offsets, _ := chain.Output()
-		n := len(offsets) - 1
+		n := chain.OutputRows()
 		if n == 0 {
 			continue
 		}
