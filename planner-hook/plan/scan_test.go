@@ -35,14 +35,11 @@ func nodes(t *testing.T, data []byte, from, to int, opts map[string]string) []by
 		t.Fatal(err)
 	}
 	is.Nodes = is.Nodes[from:to]
-	for k, v := range opts {
-		is.Options[k] = v
-	}
 	out, err := json.Marshal(&is)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return withOptions(t, out, opts)
 }
 
 // The path of a Parquet job inside Go: the scan reads a file, the chain (scan -> Calc) filters

@@ -20,6 +20,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // Options are the format options that change what is written.
@@ -244,12 +245,12 @@ func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, def
 		if in.IsNull(i) {
 			continue
 		}
-		ms, nanos := local, (local-floorDiv(local, 1000)*1000)*1_000_000
+		ms, nanos := local, (local-javatime.FloorDiv(local, 1000)*1000)*1_000_000
 		var nanosOfDay int64
 		if w.opts.UTCTimestamps {
 			nanosOfDay = (ms%86_400_000)*1_000_000 + nanos%1_000_000
 		} else {
-			ms = InstantOf(local, offset)
+			ms = javatime.InstantOf(local, offset)
 			nanosOfDay = ((ms%86_400_000)/1000)*1_000_000_000 + nanos
 		}
 		var v pq.Int96
@@ -278,7 +279,7 @@ func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
 	offset := w.opts.ZoneOffsetSeconds * 1000
 	for i, v := range src {
 		if !w.opts.UTCTimestamps {
-			v = InstantOf(v, offset)
+			v = javatime.InstantOf(v, offset)
 		}
 		dst[i] = v * per
 	}
@@ -302,50 +303,4 @@ func (w *Writer) Close() error {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
 	return nil
-}
-
-// InstantOf is java.sql.Timestamp.valueOf(local date-time).getTime() in a zone of fixed offset:
-// the local date-time (as epoch milliseconds of its fields) minus the offset, its date read in
-// the Julian calendar before 1582-10-15 (java.util's hybrid calendar).
-func InstantOf(localMillis, offsetMillis int64) int64 {
-	const cutover = -12219292800000 // 1582-10-15T00:00 in the proleptic Gregorian calendar
-	if localMillis >= cutover {
-		return localMillis - offsetMillis
-	}
-	day := floorDiv(localMillis, 86_400_000)
-	rem := localMillis - day*86_400_000
-	y, m, d := gregorianDate(day)
-	return julianEpochDay(y, m, d)*86_400_000 + rem - offsetMillis
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-// gregorianDate returns the proleptic Gregorian date of an epoch day.
-func gregorianDate(epochDay int64) (y, m, d int64) {
-	jdn := epochDay + 2440588
-	a := jdn + 32044
-	b := floorDiv(4*a+3, 146097)
-	c := a - floorDiv(146097*b, 4)
-	dd := floorDiv(4*c+3, 1461)
-	e := c - floorDiv(1461*dd, 4)
-	mm := floorDiv(5*e+2, 153)
-	d = e - floorDiv(153*mm+2, 5) + 1
-	m = mm + 3 - 12*floorDiv(mm, 10)
-	y = 100*b + dd - 4800 + floorDiv(mm, 10)
-	return y, m, d
-}
-
-// julianEpochDay returns the epoch day (proleptic Gregorian count) of a Julian-calendar date.
-func julianEpochDay(y, m, d int64) int64 {
-	a := floorDiv(14-m, 12)
-	yy := y + 4800 - a
-	mm := m + 12*a - 3
-	jdn := d + floorDiv(153*mm+2, 5) + 365*yy + floorDiv(yy, 4) - 32083
-	return jdn - 2440588
 }

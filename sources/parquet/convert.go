@@ -14,6 +14,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // converter turns a column as pqarrow reads it into the Arrow column Sluice holds for the
@@ -144,11 +145,6 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 	}
 }
 
-// gregorianCutover is 1582-10-15T00:00:00Z in epoch milliseconds: before it,
-// java.sql.Timestamp (which Flink's reader goes through when 'utc-timezone' is false) counts
-// dates in the Julian calendar.
-const gregorianCutover = -12219292800000
-
 // timestampAs converts INT64 timestamps (MILLIS, MICROS or NANOS) to Flink's TIMESTAMP(p ≤ 3)
 // value in milliseconds as TimestampColumnReader#int64ToTimestamp does: Java's truncating
 // division into milliseconds and a fraction; with 'utc-timezone' the instant (the fraction
@@ -183,56 +179,11 @@ func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Opt
 			case utc:
 				dst[i] = ms
 			default:
-				dst[i] = localMillis(ms, nos, shift)
+				dst[i] = javatime.LocalMillis(ms, nos, shift)
 			}
 		}
 		return column.MakeArray(want, len(src), column.CopyValidity(in, mem), buf), nil
 	}
-}
-
-// wallClock is java.sql.Timestamp(ms).toLocalDateTime() in a zone with a fixed offset, as epoch
-// milliseconds of the local date-time: the offset added, and before the Gregorian cutover the
-// Julian calendar's date read as a proleptic Gregorian date (the hybrid calendar of java.util).
-func wallClock(ms, offsetMillis int64) int64 {
-	local := ms + offsetMillis
-	if local >= gregorianCutover {
-		return local
-	}
-	day := floorDiv(local, 86_400_000)
-	rem := local - day*86_400_000
-	y, m, d := julianDate(day)
-	return gregorianEpochDay(y, m, d)*86_400_000 + rem
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-// julianDate returns the Julian-calendar date of an epoch day (days since 1970-01-01 in the
-// proleptic Gregorian calendar).
-func julianDate(epochDay int64) (y, m, d int64) {
-	jdn := epochDay + 2440588 // Julian day number
-	c := jdn + 32082
-	dd := floorDiv(4*c+3, 1461)
-	e := c - floorDiv(1461*dd, 4)
-	mm := floorDiv(5*e+2, 153)
-	d = e - floorDiv(153*mm+2, 5) + 1
-	m = mm + 3 - 12*floorDiv(mm, 10)
-	y = dd - 4800 + floorDiv(mm, 10)
-	return y, m, d
-}
-
-// gregorianEpochDay returns the epoch day of a proleptic Gregorian date.
-func gregorianEpochDay(y, m, d int64) int64 {
-	a := floorDiv(14-m, 12)
-	yy := y + 4800 - a
-	mm := m + 12*a - 3
-	jdn := d + floorDiv(153*mm+2, 5) + 365*yy + floorDiv(yy, 4) - floorDiv(yy, 100) + floorDiv(yy, 400) - 32045
-	return jdn - 2440588
 }
 
 // decimalAs relabels unscaled decimal values with the table's precision and scale, as Flink's

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // int96Column reads an INT96 timestamp column itself, row group by row group, in step with the
@@ -123,11 +124,5 @@ func int96Millis(v pq.Int96, opts Options) (int64, error) {
 	if nanos < 0 {
 		return 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a second, which Flink's reader rejects (java.sql.Timestamp#setNanos)", julianDay, nanosOfDay)
 	}
-	return localMillis(ms, nanos, opts.ZoneOffsetSeconds*1000), nil
-}
-
-// localMillis is java.sql.Timestamp(ms) with setNanos(nanos), read as a LocalDateTime in a zone
-// of fixed offset: the wall clock of the instant's second plus the given fraction.
-func localMillis(ms, nanos, offsetMillis int64) int64 {
-	return wallClock(floorDiv(ms, 1000)*1000, offsetMillis) + nanos/1_000_000
+	return javatime.LocalMillis(ms, nanos, opts.ZoneOffsetSeconds*1000), nil
 }

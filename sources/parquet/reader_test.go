@@ -181,25 +181,6 @@ func TestBadInputNamesTheFile(t *testing.T) {
 	}
 }
 
-func TestWallClockBeforeGregorianCutover(t *testing.T) {
-	// java.sql.Timestamp(ms).toLocalDateTime() in UTC: from the cutover on, the same instant;
-	// one millisecond before it, the Julian date 1582-10-04T23:59:59.999, read as a proleptic
-	// Gregorian date (ten days earlier than the instant's Gregorian date 1582-10-14).
-	cases := []struct{ ms, offset, want int64 }{
-		{0, 0, 0},
-		{gregorianCutover, 0, gregorianCutover},
-		{gregorianCutover - 1, 0, gregorianCutover - 1 - 10*86_400_000},
-		{1_000, 19_800_000, 19_801_000},
-		// 1500-03-01T00:00Z is 1500-02-20 in the Julian calendar (nine days behind).
-		{-14826672000000, 0, -14826672000000 - 9*86_400_000},
-	}
-	for _, c := range cases {
-		if got := wallClock(c.ms, c.offset); got != c.want {
-			t.Errorf("wallClock(%d, %d) = %d, want %d", c.ms, c.offset, got, c.want)
-		}
-	}
-}
-
 func TestInt96AsFlinkReadsIt(t *testing.T) {
 	int96 := func(julianDay int32, nanosOfDay int64) pq.Int96 {
 		var v pq.Int96
