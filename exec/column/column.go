@@ -84,11 +84,19 @@ func CopyValidity(a arrow.Array, mem memory.Allocator) *memory.Buffer {
 	}
 	n := a.Len()
 	buf := NewBitmap(mem, n)
-	bits := buf.Bytes()
-	for i := 0; i < n; i++ {
-		if a.IsValid(i) {
-			bitutil.SetBit(bits, i)
-		}
-	}
+	bitutil.CopyBitmap(a.NullBitmapBytes(), a.Data().Offset(), n, buf.Bytes(), 0)
 	return buf
+}
+
+// Retype returns a with another Arrow type of the same layout (e.g. Binary as String, Int32
+// as Date32), sharing its buffers; a itself when it already has that type (retained).
+func Retype(a arrow.Array, dt arrow.DataType) arrow.Array {
+	if arrow.TypeEqual(a.DataType(), dt) {
+		a.Retain()
+		return a
+	}
+	d := a.Data()
+	out := array.NewData(dt, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+	defer out.Release()
+	return array.MakeFromData(out)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // ParseBoolean is Boolean.parseBoolean: true for "true" in any case, false for anything else.
@@ -151,7 +153,7 @@ func localDate(s string) (int64, string, error) {
 		return 0, "", bad
 	}
 	t := time.Date(int(year), time.Month(mo), int(d), 0, 0, 0, 0, time.UTC)
-	return floorDiv(t.Unix(), 86400), s[i+6:], nil
+	return javatime.FloorDiv(t.Unix(), 86400), s[i+6:], nil
 }
 
 func twoDigits(s string) (int64, bool) {
@@ -172,12 +174,4 @@ func daysIn(year, month int64) int64 {
 		return 30
 	}
 	return 31
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
 }

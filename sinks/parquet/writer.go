@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -195,7 +194,7 @@ func (w *Writer) flushRowGroup() error {
 					col.Release()
 				}
 			} else {
-				col := retype(in, w.sch.Field(i).Type)
+				col := column.Retype(in, w.sch.Field(i).Type)
 				err = pqarrow.WriteArrowToColumn(ctx, cw, col, defs, nil, t.Nullable)
 				col.Release()
 			}
@@ -284,14 +283,6 @@ func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
 		dst[i] = v * per
 	}
 	return column.MakeArray(w.sch.Field(col).Type, len(src), column.CopyValidity(in, w.mem), buf)
-}
-
-// retype gives a column the file's Arrow type for it (same layout, no copy).
-func retype(in arrow.Array, dt arrow.DataType) arrow.Array {
-	d := in.Data()
-	out := array.NewData(dt, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
-	defer out.Release()
-	return array.MakeFromData(out)
 }
 
 // Close writes the last row group and the footer.

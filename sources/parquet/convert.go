@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -63,8 +62,7 @@ func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catal
 			return retype(want), nil
 		}
 	case catalog.Decimal:
-		d, ok := have.(*arrow.Decimal128Type)
-		if !ok {
+		if _, ok := have.(*arrow.Decimal128Type); !ok {
 			break
 		}
 		// The file's precision and scale are not compared with the table's: Flink reuses the
@@ -73,7 +71,6 @@ func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catal
 		case t.Precision <= 9 && (phys == parquet.Types.Int32 || phys == parquet.Types.FixedLenByteArray),
 			t.Precision <= 18 && t.Precision > 9 && (phys == parquet.Types.Int64 || phys == parquet.Types.FixedLenByteArray),
 			t.Precision > 18 && (phys == parquet.Types.FixedLenByteArray || phys == parquet.Types.ByteArray):
-			_ = d
 			return decimalAs(name, want.(*arrow.Decimal128Type)), nil
 		}
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
@@ -95,14 +92,7 @@ func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catal
 // retype gives a column Sluice's Arrow type for it without copying (same layout).
 func retype(want arrow.DataType) converter {
 	return func(in arrow.Array, _ memory.Allocator) (arrow.Array, error) {
-		if arrow.TypeEqual(in.DataType(), want) {
-			in.Retain()
-			return in, nil
-		}
-		d := in.Data()
-		out := array.NewData(want, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
-		defer out.Release()
-		return array.MakeFromData(out), nil
+		return column.Retype(in, want), nil
 	}
 }
 
