@@ -309,6 +309,26 @@ class ParquetParityTest {
     }
 
     /**
+     * Without operator chaining the scan's batches cross a network edge to the chain: the
+     * NativeBatch serializer writes and reads them as Arrow IPC streams, with the same rows.
+     */
+    @Test
+    void nativeBatchesCrossANetworkEdge() {
+        Case c = new Case("unchained", "", SCHEMA, "SELECT " + NATIVE + " FROM pq WHERE i > 0", 2, true);
+        ParityHarness.Outcome flink = ParityHarness.collect(env(c, false), c.query());
+        StreamTableEnvironment tEnv = env(c, true);
+        tEnv.getConfig().set("pipeline.operator-chaining.enabled", "false");
+        long before = NativeChainOperator.batches("stream-exec-table-source-scan_1");
+        long deserialized = io.sluice.runtime.NativeBatchSerializer.DESERIALIZED.get();
+        ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
+        assertFalse(flink.failed() || flink.rows().isEmpty(), "stock Flink read no rows");
+        assertTrue(NativeChainOperator.batches("stream-exec-table-source-scan_1") > before, "not native");
+        assertTrue(io.sluice.runtime.NativeBatchSerializer.DESERIALIZED.get() > deserialized,
+                "no batch crossed a network edge");
+        ParityHarness.compareOutcomes(c.name(), flink, sluice, true);
+    }
+
+    /**
      * Failures while splits are half read: checkpoints every 100 ms, batches of 10 rows slowed
      * down, and three injected failures (Go panic, Java exception, Go panic). Flink restores the
      * FileSource's split positions (rows emitted per split) and the native reader skips exactly

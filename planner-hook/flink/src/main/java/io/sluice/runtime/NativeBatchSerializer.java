@@ -17,6 +17,9 @@ import java.io.IOException;
 public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
     private static final long serialVersionUID = 1L;
 
+    /** Batches read back from the network in this JVM (tests use it to prove a network edge). */
+    public static final java.util.concurrent.atomic.AtomicLong DESERIALIZED = new java.util.concurrent.atomic.AtomicLong();
+
     /** The one instance (the serializer has no configuration). */
     public static final NativeBatchSerializer INSTANCE = new NativeBatchSerializer();
 
@@ -63,6 +66,7 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
         int rows = source.readInt();
         byte[] ipc = new byte[source.readInt()];
         source.readFully(ipc);
+        DESERIALIZED.incrementAndGet();
         return new NativeBatch(NativeLib.batchFromIpc(ipc), rows, true);
     }
 
