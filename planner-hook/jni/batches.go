@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime/cgo"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -146,6 +147,37 @@ func Java_io_sluice_jni_NativeLib_outputBatch(env *C.JNIEnv, _ C.jclass, h C.jlo
 		return 0
 	}
 	return C.jlong(cgo.NewHandle(b))
+}
+
+//export Java_io_sluice_jni_NativeLib_exchangeBatches
+func Java_io_sluice_jni_NativeLib_exchangeBatches(env *C.JNIEnv, _ C.jclass, h C.jlong, from, to C.jint, out C.jobject) C.jint {
+	defer guard(env, "exchangeBatches")
+	p, err := pipelineOf(h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	dst, err := directBuffer(env, out)
+	if err != nil {
+		throw(env, "exchange batches: "+err.Error())
+		return 0
+	}
+	if len(dst) < 16*p.Channels() {
+		throw(env, fmt.Sprintf("exchange batches: %d bytes for %d channels", len(dst), p.Channels()))
+		return 0
+	}
+	parts, err := p.Partition(int(from), int(to))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	// (channel | rows << 32, batch handle) pairs; Java releases each batch once emitted.
+	longs := unsafe.Slice((*int64)(unsafe.Pointer(&dst[0])), 2*len(parts))
+	for i, part := range parts {
+		longs[2*i] = int64(part.Channel) | part.Batch.NumRows()<<32
+		longs[2*i+1] = int64(cgo.NewHandle(part.Batch))
+	}
+	return C.jint(len(parts))
 }
 
 //export Java_io_sluice_jni_NativeLib_parquetWriterOpen

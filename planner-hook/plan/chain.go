@@ -1,11 +1,15 @@
 package plan
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/exchange"
 	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
 	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
@@ -13,6 +17,21 @@ import (
 // Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a
 // watermark assigner.
 const OptAutoWatermarkInterval = "sluice.runtime.auto-watermark-interval"
+
+// Options of chains on either side of a columnar hash exchange.
+const (
+	// OptExchangeKeys lists the output fields (a JSON array of indices; empty for an exchange
+	// into one subtask) by which the chain's output is hash-partitioned: the chain then splits
+	// its output into one Arrow batch per target channel (Partition).
+	OptExchangeKeys = "sluice.chain.exchange-keys"
+	// OptExchangeParallelism and OptExchangeMaxParallelism are the consumer's parallelism and
+	// maximum parallelism (key groups), set by the operator at runtime.
+	OptExchangeParallelism    = "sluice.runtime.exchange-parallelism"
+	OptExchangeMaxParallelism = "sluice.runtime.exchange-max-parallelism"
+	// OptBatchInput makes a chain read Arrow batches of its input row type (a columnar
+	// exchange's batches) instead of rows.
+	OptBatchInput = "sluice.chain.batch-input"
+)
 
 // Marker is a watermark in a chain's output: it follows the first Pos output rows.
 type Marker struct {
@@ -32,6 +51,10 @@ type ChainPipeline struct {
 	// (ProcessBatch); scanRows encodes them when no stage reads batches itself.
 	scan     *scanPlan
 	scanRows *sinkrows.Encoder
+	// batchIn is set when the chain reads the batches of a columnar exchange.
+	batchIn bool
+	// split partitions the output for a columnar hash exchange (nil without one).
+	split *exchange.Splitter
 	// batchOut is set when the chain feeds a native sink: its output rows are handed over as
 	// Arrow batches (OutputBatch), decoded by outDecoder.
 	batchOut   bool
@@ -61,12 +84,31 @@ func openChain(is *Island) (*ChainPipeline, error) {
 	if len(is.Nodes) == 0 {
 		return nil, fmt.Errorf("chain: the island has no nodes")
 	}
-	if is.Options[OptBatchOutput] == "true" {
+	_, exchanged := is.Options[OptExchangeKeys]
+	if is.Options[OptBatchOutput] == "true" || exchanged {
 		d, err := outputDecoder(is)
 		if err != nil {
 			return nil, err
 		}
 		c.batchOut, c.outDecoder = true, d
+	}
+	if exchanged {
+		s, err := openSplitter(is, c.outDecoder)
+		if err != nil {
+			return nil, err
+		}
+		c.split = s
+	}
+	if is.Options[OptBatchInput] == "true" {
+		_, types, err := is.Nodes[0].RowFields()
+		if err != nil {
+			return nil, fmt.Errorf("chain: batch input: %w", err)
+		}
+		if c.scanRows, err = sinkrows.NewEncoder(types); err != nil {
+			return nil, fmt.Errorf("chain: batch input: %w", err)
+		}
+		// Rows come out of batches, not input rows: no row mapping.
+		c.batchIn, c.rowMapping = true, false
 	}
 	for i := range is.Nodes {
 		sub := *is
@@ -265,8 +307,8 @@ type BatchPipeline interface {
 // stages copy what they keep.
 func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 	c.reset()
-	if c.scan == nil {
-		return fmt.Errorf("chain: it does not start with a native scan and reads rows, not batches")
+	if c.scan == nil && !c.batchIn {
+		return fmt.Errorf("chain: it reads rows, not batches")
 	}
 	if c.columnar() {
 		if len(c.stages) == 0 {
@@ -291,6 +333,9 @@ func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 		}
 	}
 	// No stage reads batches: encode the batch's rows for the chain's row stages (or output).
+	if err := c.checkBatch(b); err != nil {
+		return err
+	}
 	n := int(b.NumRows())
 	offsets := make([]int32, n+1)
 	if err := c.scanRows.Layout(b.Columns(), n, offsets); err != nil {
@@ -383,6 +428,62 @@ func (c *ChainPipeline) OutputBatch(from, to int) (arrow.RecordBatch, error) {
 		return nil, fmt.Errorf("chain: output rows [%d, %d) of %d", from, to, len(c.offsets)-1)
 	}
 	return decodeFields(c.outDecoder, c.out, c.offsets[from:to+1])
+}
+
+// Partition splits output rows [from, to) of the last call into one Arrow batch per target
+// channel of the chain's columnar hash exchange. The caller releases the parts' batches.
+func (c *ChainPipeline) Partition(from, to int) ([]exchange.Part, error) {
+	if c.split == nil {
+		return nil, fmt.Errorf("chain: it feeds no columnar exchange")
+	}
+	b, err := c.OutputBatch(from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	return c.split.Split(b)
+}
+
+// Channels is the number of target channels of the chain's columnar exchange (0 without one).
+func (c *ChainPipeline) Channels() int {
+	if c.split == nil {
+		return 0
+	}
+	return c.split.Parallelism()
+}
+
+// checkBatch verifies that an input batch has the columns the row encoder expects.
+func (c *ChainPipeline) checkBatch(b arrow.RecordBatch) error {
+	if n := c.scanRows.Fields(); int(b.NumCols()) != n {
+		return fmt.Errorf("chain: a batch of %d columns for an input of %d fields", b.NumCols(), n)
+	}
+	return nil
+}
+
+// openSplitter builds the splitter of a chain that feeds a columnar hash exchange: the key
+// fields come from the plan, the consumer's parallelism from the runtime options.
+func openSplitter(is *Island, out *sourcerows.Decoder) (*exchange.Splitter, error) {
+	var keys []int
+	if err := json.Unmarshal([]byte(is.Options[OptExchangeKeys]), &keys); err != nil {
+		return nil, fmt.Errorf("chain: option %s: %w", OptExchangeKeys, err)
+	}
+	fields := out.Types()
+	keyTypes := make([]catalog.Type, len(keys))
+	for i, k := range keys {
+		if k < 0 || k >= len(fields) {
+			return nil, fmt.Errorf("chain: exchange key field %d of an output with %d fields", k, len(fields))
+		}
+		keyTypes[i] = fields[k]
+	}
+	p, err := intOption(is, OptExchangeParallelism)
+	if err != nil {
+		return nil, fmt.Errorf("chain: %w", err)
+	}
+	maxP, err := intOption(is, OptExchangeMaxParallelism)
+	if err != nil {
+		return nil, fmt.Errorf("chain: %w", err)
+	}
+	return exchange.NewSplitter(keys, keyTypes, p, maxP, memory.DefaultAllocator)
 }
 
 // decodeFields decodes rows into a batch of their fields (no RowKind column: insert-only).

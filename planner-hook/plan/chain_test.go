@@ -2,6 +2,9 @@ package plan
 
 import (
 	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -9,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/testkit/rowgen"
 )
 
@@ -119,4 +123,138 @@ func BenchmarkWindowLocalChain(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+}
+
+// TestColumnarExchangeMatchesRowExchange runs a two-phase window job twice: the local chain's
+// partial aggregates reach one global chain as rows, or are split by a columnar exchange into
+// batches for two global subtasks (each owning half of the key groups). Both must produce the
+// same windows. (Java's window parity tests compare the same against Flink itself.)
+func TestColumnarExchangeMatchesRowExchange(t *testing.T) {
+	const maxP, parallelism = 128, 2
+	local := func(exchange bool) *ChainPipeline {
+		opts := map[string]string{OptAutoWatermarkInterval: "200"}
+		if exchange {
+			opts[OptExchangeKeys] = "[0]"
+			opts[OptExchangeParallelism] = "2"
+			opts[OptExchangeMaxParallelism] = "128"
+		}
+		c, err := Open(withOptions(t, readIsland(t, "bench_window_local_chain.json"), opts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	global := func(batchInput bool, start, end int) *ChainPipeline {
+		opts := map[string]string{OptMaxParallelism: "128", OptKeyGroupStart: strconv.Itoa(start), OptKeyGroupEnd: strconv.Itoa(end)}
+		if batchInput {
+			opts[OptBatchInput] = "true"
+		}
+		c, err := Open(withOptions(t, readIsland(t, "bench_window_global_chain.json"), opts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	rowsOf := func(c *ChainPipeline) []string {
+		data, offsets, _ := c.Output()
+		var out []string
+		for r := 0; r+1 < len(offsets); r++ {
+			out = append(out, string(data[offsets[r]:offsets[r+1]]))
+		}
+		return out
+	}
+	data, offsets := bids(t, 20_000, 300, 10, 10_000)
+	const end = 1<<63 - 1
+
+	// Row exchange: every partial aggregate to one global subtask.
+	rowLocal, rowGlobal := local(false), global(false, 0, maxP-1)
+	for _, step := range []func(*ChainPipeline) error{
+		func(c *ChainPipeline) error { return c.Process(data, offsets) },
+		func(c *ChainPipeline) error { return c.AdvanceWatermark(end) },
+	} {
+		if err := step(rowLocal); err != nil {
+			t.Fatal(err)
+		}
+		d, o, _ := rowLocal.Output()
+		if err := rowGlobal.Process(d, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rowGlobal.AdvanceWatermark(end); err != nil {
+		t.Fatal(err)
+	}
+	want := rowsOf(rowGlobal)
+	if len(want) == 0 {
+		t.Fatal("the row exchange run fired no window")
+	}
+
+	// Columnar exchange: batches split per channel, each subtask reads its own.
+	colLocal := local(true)
+	subtasks := make([]*ChainPipeline, parallelism)
+	for s := range subtasks {
+		r, err := keygroupRange(maxP, parallelism, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		subtasks[s] = global(true, r[0], r[1])
+	}
+	for _, step := range []func(*ChainPipeline) error{
+		func(c *ChainPipeline) error { return c.Process(data, offsets) },
+		func(c *ChainPipeline) error { return c.AdvanceWatermark(end) },
+	} {
+		if err := step(colLocal); err != nil {
+			t.Fatal(err)
+		}
+		parts, err := colLocal.Partition(0, colLocal.OutputRows())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range parts {
+			if err := subtasks[p.Channel].ProcessBatch(p.Batch); err != nil {
+				t.Fatalf("channel %d: %v", p.Channel, err)
+			}
+			p.Batch.Release()
+		}
+	}
+	var got []string
+	for s, c := range subtasks {
+		if err := c.AdvanceWatermark(end); err != nil {
+			t.Fatal(err)
+		}
+		rows := rowsOf(c)
+		if len(rows) == 0 {
+			t.Errorf("subtask %d fired no window: the exchange sent it nothing", s)
+		}
+		got = append(got, rows...)
+	}
+	sort.Strings(want)
+	sort.Strings(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("columnar exchange: %d window rows, row exchange: %d, or they differ", len(got), len(want))
+	}
+}
+
+// keygroupRange is the key-group range [start, end] of a subtask.
+func keygroupRange(maxP, parallelism, subtask int) ([2]int, error) {
+	r, err := keygroup.RangeOf(maxP, parallelism, subtask)
+	return [2]int{r.Start, r.End}, err
+}
+
+func TestBatchInputRejectsForeignBatches(t *testing.T) {
+	island := withOptions(t, readIsland(t, "bench_window_global_chain.json"),
+		map[string]string{OptMaxParallelism: "128", OptKeyGroupStart: "0", OptKeyGroupEnd: "127", OptBatchInput: "true"})
+	c, err := Open(island)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewGoAllocator()
+	b := array.NewInt64Builder(mem)
+	b.Append(1)
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{col}, 1)
+	defer rec.Release()
+	if err := c.ProcessBatch(rec); err == nil {
+		t.Fatal("a batch of another row type was accepted")
+	}
 }

@@ -147,6 +147,17 @@ func (w *WindowPipeline) Process(data []byte, offsets []int32) error {
 	return w.op.Process(in)
 }
 
+// ProcessBatch aggregates one Arrow batch of input rows (from a columnar exchange). The batch
+// is borrowed: the operator copies what it keeps.
+func (w *WindowPipeline) ProcessBatch(b arrow.RecordBatch) error {
+	w.out, w.offsets = w.out[:0], w.offsets[:0]
+	in, err := w.plan.batchInput(b, w.cols)
+	if err != nil {
+		return err
+	}
+	return w.op.Process(in)
+}
+
 // AdvanceWatermark fires the windows that the watermark completes and encodes their rows as
 // the pipeline's output.
 func (w *WindowPipeline) AdvanceWatermark(wm int64) error {
@@ -381,28 +392,51 @@ func (p *windowPlan) input(d *sourcerows.Decoder, data []byte, offsets []int32, 
 	if err != nil {
 		return window.Input{}, nil, err
 	}
-	in := window.Input{Rowtime: b.cols[p.timeCol]}
+	return p.inputOf(b.Column), b.release, nil
+}
+
+// batchInput is the window operator's input read from an Arrow batch of the input row type
+// (a columnar exchange's batch): its columns are checked against the plan's types.
+func (p *windowPlan) batchInput(b arrow.RecordBatch, cols []int) (window.Input, error) {
+	if int(b.NumCols()) != len(p.inTypes) {
+		return window.Input{}, fmt.Errorf("window pipeline: a batch of %d columns for an input of %d fields", b.NumCols(), len(p.inTypes))
+	}
+	for _, c := range cols {
+		want, err := catalog.ArrowType(p.inTypes[c])
+		if err != nil {
+			return window.Input{}, fmt.Errorf("window pipeline: field %s: %w", p.inNames[c], err)
+		}
+		if got := b.Column(c).DataType(); !arrow.TypeEqual(got, want) {
+			return window.Input{}, fmt.Errorf("window pipeline: field %s of the batch is %s, the plan reads %s (%s)", p.inNames[c], got, want, p.inTypes[c])
+		}
+	}
+	return p.inputOf(b.Column), nil
+}
+
+// inputOf assembles a window operator's input from the input's columns.
+func (p *windowPlan) inputOf(col func(int) arrow.Array) window.Input {
+	in := window.Input{Rowtime: col(p.timeCol)}
 	for _, k := range p.keyCols {
-		in.Keys = append(in.Keys, b.cols[k])
+		in.Keys = append(in.Keys, col(k))
 	}
 	for _, a := range p.argCols {
-		var col arrow.Array
+		var c arrow.Array
 		if a >= 0 {
-			col = b.cols[a]
+			c = col(a)
 		}
-		in.Args = append(in.Args, col)
+		in.Args = append(in.Args, c)
 	}
 	if p.spec.Sliced {
-		return in, b.release, nil
+		return in
 	}
 	for _, f := range p.filterCols {
-		var col arrow.Array
+		var c arrow.Array
 		if f >= 0 {
-			col = b.cols[f]
+			c = col(f)
 		}
-		in.Filters = append(in.Filters, col)
+		in.Filters = append(in.Filters, c)
 	}
-	return in, b.release, nil
+	return in
 }
 
 // watermarkAssignerJSON is StreamExecWatermarkAssigner's JSON.

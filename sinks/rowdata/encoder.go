@@ -58,6 +58,9 @@ func NewEncoderWithNulls(types []catalog.Type, nulls NullLayout) (*Encoder, erro
 	return &Encoder{types: types, arity: len(types), nulls: nulls}, nil
 }
 
+// Fields is the number of fields of the rows the encoder writes.
+func (e *Encoder) Fields() int { return e.arity }
+
 // Layout computes where each row of cols starts when encoded: offsets gets len+1 entries and
 // the total byte size is offsets[n]. cols are the field columns in order.
 func (e *Encoder) Layout(cols []arrow.Array, n int, offsets []int32) error {

@@ -41,6 +41,9 @@ func NewDecoder(names []string, types []catalog.Type, mem memory.Allocator) (*De
 	return &Decoder{types: types, schema: arrow.NewSchema(fields, nil), mem: mem, arity: len(types)}, nil
 }
 
+// Types are the Flink types of the fields the decoder reads.
+func (d *Decoder) Types() []catalog.Type { return d.types }
+
 // Schema is the schema of the batches the decoder returns.
 func (d *Decoder) Schema() *arrow.Schema { return d.schema }
 

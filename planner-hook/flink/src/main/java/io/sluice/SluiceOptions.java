@@ -29,6 +29,13 @@ public final class SluiceOptions {
                     .withDescription("Longest time a row waits in a partly filled batch before the batch is "
                             + "flushed (0 = only on size, watermark, checkpoint and end of input).");
 
+    public static final ConfigOption<Boolean> EXCHANGE_COLUMNAR =
+            ConfigOptions.key("sluice.exchange.columnar")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription("Hash exchanges between native operators carry Arrow batches, split per "
+                            + "target subtask in Go by Flink's key groups. When false they carry Flink's rows.");
+
     public static final ConfigOption<Boolean> LOG_FALLBACK_REASONS =
             ConfigOptions.key("sluice.log-fallback-reasons")
                     .booleanType()

@@ -190,9 +190,12 @@ class WindowAggregateParityTest {
     @MethodSource("cases")
     void matchesFlink(ParityCase c) {
         long before = windowBatches();
+        long exchanged = NativeChainOperator.EXCHANGE_BATCHES.get();
         ParityHarness.check(c);
         if (c.expectNative()) {
             assertTrue(windowBatches() > before, c.name() + ": no batch was aggregated natively");
+            // The rows reach the (global) window aggregation through a columnar exchange.
+            assertTrue(NativeChainOperator.EXCHANGE_BATCHES.get() > exchanged, c.name() + ": no batch crossed a columnar exchange");
         }
     }
 

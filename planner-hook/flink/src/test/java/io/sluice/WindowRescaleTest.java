@@ -62,12 +62,14 @@ class WindowRescaleTest {
 
         String sink = "rescale-" + UUID.randomUUID();
         long restored = NativeChainOperator.KEY_GROUPS_RESTORED.get();
+        long exchanged = NativeChainOperator.EXCHANGE_BATCHES.get();
         String savepoint = runAndStop(env(2, maxParallelism, null, true, data, sink), savepoints);
         savepoint = runAndStop(env(3, maxParallelism, savepoint, true, data, sink), savepoints);
         TableResult last = insert(env(1, maxParallelism, savepoint, true, data, sink));
         last.await();
 
         assertTrue(NativeChainOperator.KEY_GROUPS_RESTORED.get() > restored, "no native state was restored");
+        assertTrue(NativeChainOperator.EXCHANGE_BATCHES.get() > exchanged, "no batch crossed a columnar exchange");
         assertEquals(WindowRecoveryTest.sorted(expected.rows()), WindowRecoveryTest.sorted(RowsSinkFactory.rows(sink)));
     }
 

@@ -168,6 +168,14 @@ public final class NativeLib {
     public static native long parquetOpen(
             byte[] scanJson, byte[] path, long offset, long length, long skipRows, int zoneOffsetSeconds, boolean zoneFixed);
 
+    /**
+     * Splits output rows [from, to) of the last call of a chain that feeds a columnar hash
+     * exchange into one native batch per target channel. Writes (channel | rows << 32, batch
+     * handle) pairs of longs into out (16 bytes per channel of the exchange) and returns the
+     * number of pairs.
+     */
+    public static native int exchangeBatches(long handle, int from, int to, ByteBuffer out);
+
     /** Output rows [from, to) of a batch-output chain's last call, as a new native batch. */
     public static native long outputBatch(long handle, int from, int to);
 

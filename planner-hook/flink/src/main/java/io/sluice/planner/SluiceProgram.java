@@ -136,11 +136,59 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         List<String> notes = new ArrayList<>(verdict.edgeNotes());
         notes.addAll(sinkNotes);
         LAST.set(verdict.withEdgeNotes(notes));
-        return replace(root, chains, serde, entryOf, options, new Sinks(nativeSinks, batchOutput), new IdentityHashMap<>());
+        Edges edges = new Edges(nativeSinks, batchOutput, new IdentityHashMap<>(), new IdentityHashMap<>());
+        if (config.get(SluiceOptions.EXCHANGE_COLUMNAR)) {
+            columnarExchanges(root, island, chains, edges);
+        }
+        return replace(root, chains, serde, entryOf, options, edges, new IdentityHashMap<>());
     }
 
-    /** The native sinks of a plan (with their island JSON) and the chains (by identity) feeding them. */
-    private record Sinks(Map<RelNode, byte[]> nativeSinks, Map<List<RelNode>, Boolean> batchOutput) {}
+    /**
+     * The columnar edges of a native plan: native sinks (with their island JSON) and the chains
+     * feeding them; columnar exchanges (by their hash keys), the chains feeding them (by the
+     * same keys) and the chains reading them.
+     */
+    private record Edges(
+            Map<RelNode, byte[]> nativeSinks,
+            Map<List<RelNode>, Boolean> batchOutput,
+            Map<RelNode, int[]> exchanges,
+            Map<List<RelNode>, Boolean> batchInput) {}
+
+    /**
+     * Finds the hash (and single-subtask) exchanges that can carry Arrow batches: those between the last node of one
+     * native chain and the first node of another that reads batches in Go (a window
+     * aggregation), each the only consumer of the other.
+     */
+    private static void columnarExchanges(RelNode root, List<RelNode> island, Map<RelNode, List<RelNode>> chains, Edges edges) {
+        Map<RelNode, Integer> consumers = new IdentityHashMap<>();
+        Map<RelNode, RelNode> consumerOf = new IdentityHashMap<>();
+        countConsumers(root, consumers, new IdentityHashMap<>());
+        for (RelNode rel : island) {
+            rel.getInputs().forEach(in -> consumerOf.put(in, rel));
+        }
+        for (RelNode rel : island) {
+            if (!(rel instanceof StreamPhysicalExchange)) {
+                continue;
+            }
+            StreamPhysicalExchange exchange = (StreamPhysicalExchange) rel;
+            RelNode in = exchange.getInput();
+            RelNode consumer = consumerOf.get(exchange);
+            List<RelNode> up = chains.get(in);
+            List<RelNode> down = consumer == null ? null : chains.get(consumer);
+            org.apache.calcite.rel.RelDistribution.Type type = exchange.getDistribution().getType();
+            boolean hash = type == org.apache.calcite.rel.RelDistribution.Type.HASH_DISTRIBUTED
+                    || type == org.apache.calcite.rel.RelDistribution.Type.SINGLETON;
+            if (hash
+                    && up != null && up.get(up.size() - 1) == in && consumers.getOrDefault(in, 0) == 1
+                    && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
+                    && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate)
+                    && !edges.batchOutput().containsKey(up)) {
+                int[] keys = exchange.getDistribution().getKeys().stream().mapToInt(Integer::intValue).toArray();
+                edges.exchanges().put(exchange, keys);
+                edges.batchInput().put(down, Boolean.TRUE);
+            }
+        }
+    }
 
     /** The sinks of the plan that Go may write natively: filesystem tables in Parquet. */
     static List<RelNode> sinkCandidates(RelNode root) {
@@ -227,7 +275,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     /** The native chain that replaces a chain of island nodes. */
     private static RelNode chainRel(
             List<RelNode> chain, RelNode input, SerdeContext serde, Map<RelNode, IslandPlan.Entry> entryOf,
-            Map<String, String> options, boolean batchOut) {
+            Map<String, String> options, boolean batchOut, int[] exchangeKeys, boolean batchIn) {
         RelNode bottom = chain.get(0);
         RelNode top = chain.get(chain.size() - 1);
         List<IslandPlan.Entry> entries = new ArrayList<>();
@@ -250,8 +298,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             stateKeys = java.util.stream.IntStream.range(0, ((StreamPhysicalGlobalWindowAggregate) bottom).grouping().length)
                     .toArray();
         }
-        boolean batchInput = bottom instanceof StreamPhysicalTableSourceScan;
-        if (batchInput) {
+        boolean batchInput = bottom instanceof StreamPhysicalTableSourceScan || batchIn;
+        if (bottom instanceof StreamPhysicalTableSourceScan) {
             // The chain reads the Arrow batches of a native scan (no Java rows in between).
             StreamPhysicalTableSourceScan scan = (StreamPhysicalTableSourceScan) bottom;
             List<Map<String, String>> pushed = null;
@@ -271,12 +319,23 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         }
         boolean watermarkAssigner = chain.stream().anyMatch(r -> r instanceof StreamPhysicalWatermarkAssigner);
         Map<String, String> chainOptions = options;
-        if (batchOut) {
+        if (batchOut || batchIn || exchangeKeys != null) {
             chainOptions = new LinkedHashMap<>(options);
-            chainOptions.put("sluice.chain.batch-output", "true");
+            if (batchOut) {
+                chainOptions.put("sluice.chain.batch-output", "true");
+            }
+            if (batchIn) {
+                chainOptions.put("sluice.chain.batch-input", "true");
+            }
+            if (exchangeKeys != null) {
+                chainOptions.put("sluice.chain.exchange-keys",
+                        java.util.Arrays.toString(exchangeKeys));
+            }
         }
+        boolean batchRecords = batchOut || exchangeKeys != null;
         ChainShape shape = new ChainShape(
-                types, watermarkAssigner, stateKeys != null, rowMapping && !batchOut, 0, batchInput, batchOut);
+                types, watermarkAssigner, stateKeys != null, rowMapping && !batchRecords, 0, batchInput, batchRecords,
+                exchangeKeys != null);
         return new StreamPhysicalSluiceChain(
                 top.getCluster(), top.getTraitSet(), input, top.getRowType(),
                 IslandPlan.toJson(serde, entries, chainOptions), shape, stateKeys, descriptions, requireWatermark);
@@ -429,20 +488,31 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         return new Verdict(v.path("supported").asBoolean() && reasons.isEmpty(), nodes, reasons);
     }
 
+    /** The columnar exchange that the last node of a chain feeds, or null. */
+    private static RelNode consumerExchange(List<RelNode> chain, Edges edges) {
+        RelNode top = chain.get(chain.size() - 1);
+        for (RelNode exchange : edges.exchanges().keySet()) {
+            if (exchange.getInput(0) == top) {
+                return exchange;
+            }
+        }
+        return null;
+    }
+
     private static RelNode replace(
             RelNode rel, Map<RelNode, List<RelNode>> chains, SerdeContext serde, Map<RelNode, IslandPlan.Entry> entryOf,
-            Map<String, String> options, Sinks sinks, Map<RelNode, RelNode> done) {
+            Map<String, String> options, Edges edges, Map<RelNode, RelNode> done) {
         RelNode memo = done.get(rel);
         if (memo != null) {
             return memo;
         }
         List<RelNode> chain = chains.get(rel);
         RelNode result;
-        if (sinks.nativeSinks().containsKey(rel)) {
+        if (edges.nativeSinks().containsKey(rel)) {
             StreamPhysicalSink sink = (StreamPhysicalSink) rel;
-            RelNode input = replace(sink.getInput(), chains, serde, entryOf, options, sinks, done);
+            RelNode input = replace(sink.getInput(), chains, serde, entryOf, options, edges, done);
             result = new StreamPhysicalSluiceSink(
-                    sink.getCluster(), sink.getTraitSet(), input, sinks.nativeSinks().get(rel),
+                    sink.getCluster(), sink.getTraitSet(), input, edges.nativeSinks().get(rel),
                     sink.contextResolvedTable().getResolvedTable().getOptions(),
                     sink.contextResolvedTable().getIdentifier(), sink.getRelDetailedDescription());
         } else if (chain != null) {
@@ -450,13 +520,18 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             // A chain that starts with a native scan has no input: it reads the scan's batches.
             RelNode input = chain.get(0).getInputs().isEmpty()
                     ? null
-                    : replace(chain.get(0).getInput(0), chains, serde, entryOf, options, sinks, done);
-            result = chainRel(chain, input, serde, entryOf, options, sinks.batchOutput().containsKey(chain));
+                    : replace(chain.get(0).getInput(0), chains, serde, entryOf, options, edges, done);
+            RelNode consumer = consumerExchange(chain, edges);
+            result = chainRel(chain, input, serde, entryOf, options, edges.batchOutput().containsKey(chain),
+                    consumer == null ? null : edges.exchanges().get(consumer), edges.batchInput().containsKey(chain));
+        } else if (edges.exchanges().containsKey(rel)) {
+            RelNode input = replace(rel.getInput(0), chains, serde, entryOf, options, edges, done);
+            result = new StreamPhysicalSluiceExchange(rel.getCluster(), rel.getTraitSet(), input, edges.exchanges().get(rel));
         } else {
             List<RelNode> inputs = new ArrayList<>();
             boolean changed = false;
             for (RelNode in : rel.getInputs()) {
-                RelNode n = replace(in, chains, serde, entryOf, options, sinks, done);
+                RelNode n = replace(in, chains, serde, entryOf, options, edges, done);
                 changed |= n != in;
                 inputs.add(n);
             }

@@ -12,11 +12,14 @@ import java.util.List;
  *
  * @param nodeTypes the exec-node types of the chain, in data-flow order
  * @param idleTimeout the watermark assigner's idle timeout in ms (0: none)
- * @param batchInput the chain starts with a native scan and reads its Arrow batches ({@link
- *     NativeBatch} records) instead of rows
- * @param batchOutput the chain feeds a native sink: it emits {@link NativeBatch} records
+ * @param batchInput the chain reads Arrow batches ({@link NativeBatch} records of a native scan
+ *     or a columnar exchange) instead of rows
+ * @param batchOutput the chain emits {@link NativeBatch} records (to a native sink, or to a
+ *     columnar exchange)
+ * @param exchangeOutput the chain feeds a columnar hash exchange: its batches are split per
+ *     target channel
  */
 public record ChainShape(
         List<String> nodeTypes, boolean watermarkAssigner, boolean keyed, boolean rowMapping, long idleTimeout,
-        boolean batchInput, boolean batchOutput)
+        boolean batchInput, boolean batchOutput, boolean exchangeOutput)
         implements Serializable {}

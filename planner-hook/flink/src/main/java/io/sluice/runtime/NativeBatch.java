@@ -12,6 +12,8 @@ public final class NativeBatch {
     private long handle;
     private final int rows;
     private final boolean owned;
+    private final int channel;
+    private final int channels;
 
     /**
      * @param handle the Go handle of the batch
@@ -19,9 +21,31 @@ public final class NativeBatch {
      * @param owned true when whoever processes the record must release the batch
      */
     public NativeBatch(long handle, int rows, boolean owned) {
+        this(handle, rows, owned, -1, 0);
+    }
+
+    /**
+     * A batch of a columnar hash exchange: all its rows belong to one target channel.
+     *
+     * @param channel the target channel of the rows
+     * @param channels the number of channels the producer split its output for
+     */
+    public NativeBatch(long handle, int rows, boolean owned, int channel, int channels) {
         this.handle = handle;
         this.rows = rows;
         this.owned = owned;
+        this.channel = channel;
+        this.channels = channels;
+    }
+
+    /** The target channel of an exchange batch (-1 for other batches). */
+    public int channel() {
+        return channel;
+    }
+
+    /** The number of channels an exchange batch was split for (0 for other batches). */
+    public int channels() {
+        return channels;
     }
 
     /** The Go handle of the batch (0 once released). */

@@ -8,12 +8,14 @@ import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.core.memory.DataInputViewStreamWrapper;
 import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
+import org.apache.flink.runtime.io.network.api.writer.ResultPartitionWriter;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
 import org.apache.flink.runtime.state.KeyedStateCheckpointOutputStream;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.graph.NonChainedOutput;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -60,6 +62,9 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     /** Batches processed natively in this JVM, per exec-node type (tests use it to prove native execution). */
     public static final Map<String, AtomicLong> BATCHES = new ConcurrentHashMap<>();
 
+    /** Batches sent through columnar exchanges in this JVM (tests use it to prove the exchange). */
+    public static final AtomicLong EXCHANGE_BATCHES = new AtomicLong();
+
     /** Native pipelines opened in this JVM (tests use it to observe restarts). */
     public static final AtomicLong PIPELINES_OPENED = new AtomicLong();
 
@@ -92,6 +97,9 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private transient InputBatch in;
     private transient OutputRows out;
     private transient ByteBuffer markers;
+    // Chains feeding a columnar exchange: the (channel | rows << 32, batch) pairs of a split.
+    private transient ByteBuffer exchangeParts;
+    private transient int exchangeChannels;
     private transient StreamRecord<RowData> reuse;
     private transient StreamRecord<RowData> batchRecord;
     private transient long batches;
@@ -204,6 +212,13 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             getMetricGroup().gauge("sluiceStateBytes", () -> stateBytes);
             getMetricGroup().gauge("sluiceStateKeys", () -> stateKeys);
         }
+        if (shape.exchangeOutput()) {
+            int[] target = exchangeTarget();
+            exchangeChannels = target[0];
+            options.put("sluice.runtime.exchange-parallelism", String.valueOf(target[0]));
+            options.put("sluice.runtime.exchange-max-parallelism", String.valueOf(target[1]));
+            exchangeParts = InputBatch.direct(16 * target[0]);
+        }
         watermarkInterval = getExecutionConfig().getAutoWatermarkInterval();
         options.put("sluice.runtime.auto-watermark-interval", String.valueOf(watermarkInterval));
         handle = NativeLib.open(MAPPER.writeValueAsBytes(plan));
@@ -218,6 +233,42 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             counters[i + 1] = BATCHES.computeIfAbsent(shape.nodeTypes().get(i), k -> new AtomicLong());
         }
     }
+
+    /**
+     * The parallelism and maximum parallelism (key groups) of the consumer of this chain's
+     * columnar exchange: those of the task's result partition for it when the task has one
+     * (what Flink's partitioners are set up with), else the job graph's.
+     */
+    private int[] exchangeTarget() {
+        ClassLoader cl = getUserCodeClassloader();
+        NonChainedOutput mine = null;
+        for (NonChainedOutput o : getOperatorConfig().getOperatorNonChainedOutputs(cl)) {
+            if (o.getPartitioner() instanceof NativeBatchPartitioner) {
+                mine = o;
+            }
+        }
+        if (mine == null) {
+            throw new IllegalStateException("native chain " + shape.nodeTypes() + " feeds a columnar exchange, but its "
+                    + "task has no output with a " + NativeBatchPartitioner.class.getSimpleName());
+        }
+        int index = getContainingTask().getConfiguration().getVertexNonChainedOutputs(cl).indexOf(mine);
+        if (index >= 0) {
+            ResultPartitionWriter writer = getContainingTask().getEnvironment().getWriter(index);
+            if (writer.getNumTargetKeyGroups() > 0) {
+                return new int[] {writer.getNumberOfSubpartitions(), writer.getNumTargetKeyGroups()};
+            }
+        }
+        return new int[] {mine.getConsumerParallelism(), mine.getConsumerMaxParallelism()};
+    }
+
+    /**
+     * Native chains keep no Flink keyed state (their state is raw keyed state, written per key
+     * group), so they need no current key: Flink's per-record key extraction is skipped (it
+     * also could not read native batch records).
+     */
+    @Override
+    @SuppressWarnings("rawtypes")
+    public void setKeyContextElement1(StreamRecord record) {}
 
     @Override
     public void open() throws Exception {
@@ -375,7 +426,10 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         int from = 0;
         for (int m = 0; m <= count; m++) {
             int to = m < count ? (int) markers.getLong(16 * m) : rows;
-            if (to > from) {
+            if (to > from && shape.exchangeOutput()) {
+                emitExchangeBatches(from, to);
+                from = to;
+            } else if (to > from) {
                 NativeBatch batch = new NativeBatch(NativeLib.outputBatch(handle, from, to), to - from, false);
                 try {
                     ((org.apache.flink.streaming.api.operators.Output) output).collect(new StreamRecord<>(batch));
@@ -386,6 +440,32 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             }
             if (m < count) {
                 emitWatermark(markers.getLong(16 * m + 8));
+            }
+        }
+    }
+
+    /**
+     * Emits output rows [from, to) of the last native call to a columnar exchange: one batch per
+     * target channel, each released once the network has serialized it.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void emitExchangeBatches(int from, int to) {
+        int n = NativeLib.exchangeBatches(handle, from, to, exchangeParts);
+        // Take every handle first, so that all are released even if an emit fails.
+        NativeBatch[] parts = new NativeBatch[n];
+        for (int i = 0; i < n; i++) {
+            long channelAndRows = exchangeParts.getLong(16 * i);
+            parts[i] = new NativeBatch(exchangeParts.getLong(16 * i + 8), (int) (channelAndRows >>> 32), false,
+                    (int) channelAndRows, exchangeChannels);
+        }
+        try {
+            for (NativeBatch part : parts) {
+                ((org.apache.flink.streaming.api.operators.Output) output).collect(new StreamRecord<>(part));
+            }
+            EXCHANGE_BATCHES.addAndGet(n);
+        } finally {
+            for (NativeBatch part : parts) {
+                part.release();
             }
         }
     }
