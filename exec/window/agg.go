@@ -27,9 +27,11 @@ const (
 	Avg
 	FirstValue
 	LastValue
+	// Sum0 is Calcite's $SUM0: SUM that starts at 0 instead of NULL (Flink's Sum0AggFunction).
+	Sum0
 )
 
-var funcNames = [...]string{"COUNT(*)", "COUNT", "SUM", "MIN", "MAX", "AVG", "FIRST_VALUE", "LAST_VALUE"}
+var funcNames = [...]string{"COUNT(*)", "COUNT", "SUM", "MIN", "MAX", "AVG", "FIRST_VALUE", "LAST_VALUE", "$SUM0"}
 
 func (k FuncKind) String() string { return funcNames[k] }
 
@@ -100,6 +102,18 @@ func newAccumulator(c Call) (accumulator, error) {
 	}
 	if c.Arg.Kind == catalog.Decimal {
 		return decimalAccumulator(c)
+	}
+	if c.Func == Sum0 {
+		// Flink's Sum0AggFunction: the argument's own type, never NULL.
+		if !c.Result.WithNullable(true).Equal(c.Arg.WithNullable(true)) {
+			return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
+		}
+		acc := numeric[typedAccumulator](c.Arg.Kind, &sum0Acc[int8]{}, &sum0Acc[int16]{}, &sum0Acc[int32]{}, &sum0Acc[int64]{}, &sum0Acc[float32]{}, &sum0Acc[float64]{})
+		if acc == nil {
+			return nil, fmt.Errorf("%s(%s) is not supported natively", c.Func, c.Arg)
+		}
+		acc.setType(c.Result)
+		return acc, nil
 	}
 	if !c.Result.Equal(c.Arg.WithNullable(true)) {
 		return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
@@ -350,6 +364,15 @@ func (a *sumAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 
 // mergeFields merges partial sums: the same as accumulating them.
 func (a *sumAcc[T]) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
+
+// sum0Acc is $SUM0 over one numeric type: SUM that starts at 0 (its accumulator is never NULL,
+// so accumulating and merging only add).
+type sum0Acc[T number] struct{ sumAcc[T] }
+
+func (a *sum0Acc[T]) reset(g int32) {
+	var zero T
+	a.val[g], a.has[g] = zero, true
+}
 
 // extremeAcc is MIN or MAX: a value replaces the current one when it compares greater (MAX) or
 // less (MIN) with Java's primitive comparison, so NaN never replaces a value.

@@ -408,3 +408,40 @@ func TestStateBytesFollowKeys(t *testing.T) {
 		t.Errorf("after the windows fired: %d keys, %d bytes", op.Keys(), op.StateBytes())
 	}
 }
+
+// TestSum0StartsAtZero checks $SUM0 against Flink's Sum0AggFunction: a group whose values are
+// all NULL sums to 0 (SUM would be NULL), merging partials adds, and the value wraps as Java's
+// int arithmetic does.
+func TestSum0StartsAtZero(t *testing.T) {
+	acc, err := newAccumulator(Call{Func: Sum0, Arg: catalog.IntType(true), Result: catalog.IntType(false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc.grow(3)
+	for g := int32(0); g < 3; g++ {
+		acc.reset(g)
+	}
+	b := array.NewInt32Builder(memory.NewGoAllocator())
+	b.AppendValues([]int32{5, 0, 1<<31 - 1, 7}, []bool{true, false, true, true})
+	b.AppendNull()
+	arg := b.NewArray()
+	defer arg.Release()
+	// Rows to groups: 5 -> 0, NULL -> 1, MaxInt32 -> 2, 7 -> 2, NULL -> 1.
+	acc.accumulate(arg, []int32{0, 1, 2, 2, 1})
+	acc.merge(0, 2) // 5 + (MaxInt32 + 7) wraps twice
+	res, err := acc.result(memory.NewGoAllocator(), []int32{0, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Release()
+	got := res.(*array.Int32)
+	want := []int32{5 + (1<<31 - 1) + 7 - 1<<32, 0, (1<<31 - 1) + 7 - 1<<32}
+	for i, w := range want {
+		if got.IsNull(i) || got.Value(i) != w {
+			t.Errorf("group %d: %v, want %d", i, got.ValueStr(i), w)
+		}
+	}
+	if _, err := newAccumulator(Call{Func: Sum0, Arg: catalog.IntType(true), Result: catalog.BigIntType(false)}); err == nil {
+		t.Error("$SUM0(INT) returning BIGINT was accepted")
+	}
+}

@@ -101,7 +101,7 @@ const (
 
 var aggFuncs = map[string]window.FuncKind{
 	"COUNT": window.Count, "SUM": window.Sum, "MIN": window.Min, "MAX": window.Max, "AVG": window.Avg,
-	"FIRST_VALUE": window.FirstValue, "LAST_VALUE": window.LastValue,
+	"FIRST_VALUE": window.FirstValue, "LAST_VALUE": window.LastValue, "$SUM0": window.Sum0,
 }
 
 var internalName = regexp.MustCompile(`^\$(.+)\$\d+$`)

@@ -19,6 +19,7 @@ import java.util.Random;
 
 import static io.sluice.testing.ParityCase.fallback;
 import static io.sluice.testing.ParityCase.nativeCase;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -136,6 +137,11 @@ class WindowAggregateParityTest {
                 onePhase("hop", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k", AGGS),
                 onePhase("cumulate", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", "k", AGGS),
                 onePhase("two-keys", tumble, "k, i", "COUNT(*) AS c, SUM(v) AS sv"),
+                // Several subtasks behind the columnar exchange: rows split by key group.
+                onePhase("two-keys", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k, i", AGGS)
+                        .withParallelism(2),
+                twoPhase("cumulate-p2", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", "i", AGGS)
+                        .withParallelism(2),
                 onePhase("no-count-star", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND, INTERVAL '9' SECOND)", "i", "MAX(v) AS mxv, SUM(d) AS sd"),
                 onePhase("tumble", tumble, "k", AGGS).withParallelism(2),
                 twoPhase("tumble", tumble, "k", AGGS),
@@ -197,6 +203,24 @@ class WindowAggregateParityTest {
             // The rows reach the (global) window aggregation through a columnar exchange.
             assertTrue(NativeChainOperator.EXCHANGE_BATCHES.get() > exchanged, c.name() + ": no batch crossed a columnar exchange");
         }
+    }
+
+    /** With the columnar exchange off, Flink's row exchange connects the native chains. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rowExchangeCases")
+    void rowExchangeMatchesFlink(ParityCase c) {
+        long before = windowBatches();
+        long exchanged = NativeChainOperator.EXCHANGE_BATCHES.get();
+        ParityHarness.check(c.with("sluice.exchange.columnar", "false"));
+        assertTrue(windowBatches() > before, c.name() + ": no batch was aggregated natively");
+        assertEquals(exchanged, NativeChainOperator.EXCHANGE_BATCHES.get(), c.name() + ": the columnar exchange was used");
+    }
+
+    static List<ParityCase> rowExchangeCases() {
+        return List.of(
+                onePhase("row-exchange", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k, i", AGGS)
+                        .withParallelism(2),
+                twoPhase("row-exchange", "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND)", "k", AGGS).withParallelism(2));
     }
 
     /** Batches run natively by chains that aggregate windows (one phase, or the local phase). */
