@@ -30,6 +30,10 @@ type Spec struct {
 	// Shift is the offset in milliseconds of the session time zone from UTC when the time
 	// attribute is a TIMESTAMP_LTZ (windows then align to that zone's wall clock), else 0.
 	Shift int64
+	// ProcTime marks processing-time windows: each row's time is when it arrived (Rowtime
+	// holds the arrival times), no row is late, and windows fire on processing-time timers
+	// (AdvanceProcessingTime), not on watermarks.
+	ProcTime bool
 }
 
 // Input is one batch of rows to aggregate.
@@ -255,8 +259,13 @@ func (o *Operator) Process(in Input) error {
 		if !o.spec.Sliced {
 			sliceEnd = a.SliceEnd(sliceEnd + o.shift) // TimeWindowUtil#toUtcTimestampMills
 		}
+		if o.spec.ProcTime {
+			// Flink registers a processing-time timer for every row as it arrives, even for
+			// a slice whose timer has already fired (AbstractSliceSyncStateWindowAggProcessor).
+			o.register(o.keyState(kg, key, true), sliceEnd)
+		}
 		target := sliceEnd
-		if IsFired(sliceEnd, wm, o.shift) {
+		if !o.spec.ProcTime && IsFired(sliceEnd, wm, o.shift) {
 			if IsFired(a.LastWindowEnd(sliceEnd), wm, o.shift) {
 				o.lateDropped++
 				continue
@@ -369,7 +378,8 @@ func (o *Operator) flush() {
 		for _, p := range b.rows {
 			ks := o.keyState(p.kg, o.pendingKeys[p.keyStart:p.keyEnd], true)
 			groups[p.row] = o.sliceGroup(ks, p.target)
-			if !IsFired(p.target, o.watermark, o.shift) {
+			// Processing-time timers were registered when the rows arrived.
+			if !o.spec.ProcTime && !IsFired(p.target, o.watermark, o.shift) {
 				o.register(ks, p.target)
 			}
 		}
@@ -479,6 +489,11 @@ func (o *Operator) AdvanceWatermark(w int64) {
 		o.nextFlush = nextTrigger(w, o.assigner.slice)
 	}
 	o.watermark = w
+	o.fireDue(w)
+}
+
+// fireDue fires every window whose timer is due at progress w.
+func (o *Operator) fireDue(w int64) {
 	for o.timers.Len() > 0 && IsFired(o.timers[0].end, w, o.shift) {
 		t := heap.Pop(&o.timers).(timer)
 		ks := t.ks
@@ -494,6 +509,35 @@ func (o *Operator) AdvanceWatermark(w int64) {
 			delete(o.keys[int(ks.kg)-o.spec.KeyGroups.Start], ks.key)
 		}
 	}
+}
+
+// AdvanceProcessingTime fires the windows of a processing-time aggregation whose timers are
+// due at processing time t (epoch milliseconds), as Flink's WindowAggOperator#onProcessingTime:
+// progress moves (flushing the window buffer when a buffered slice is due) only when t is
+// later than the last timer's time, then the due windows fire. A row that arrives in the last
+// millisecond of a slice whose timer has fired registers a timer that is due at once: it fires
+// the window again from its state, without that row, which is still in the buffer (Flink's
+// behaviour; the row counts in the later windows that share its slice).
+func (o *Operator) AdvanceProcessingTime(t int64) {
+	if t > o.watermark {
+		o.watermark = t
+		if t >= o.nextFlush {
+			if IsFired(o.minPending, t, o.shift) {
+				o.flush()
+			}
+			o.nextFlush = nextTrigger(t, o.assigner.slice)
+		}
+	}
+	o.fireDue(t)
+}
+
+// NextTimer is the processing time (epoch milliseconds) at which the earliest pending window
+// of a processing-time aggregation fires; MaxInt64 when none is.
+func (o *Operator) NextTimer() int64 {
+	if o.timers.Len() == 0 {
+		return 1<<63 - 1
+	}
+	return o.timers[0].end - 1 - o.shift // TimeWindowUtil#toEpochMillsForTimer
 }
 
 // PrepareCheckpoint flushes the window buffer, as Flink does before a checkpoint barrier.

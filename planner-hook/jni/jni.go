@@ -318,6 +318,55 @@ func Java_io_sluice_jni_NativeLib_emitPeriodicWatermark(env *C.JNIEnv, _ C.jclas
 	return chainCall(env, h, outData, outOffsets, (*plan.ChainPipeline).EmitPeriodicWatermark)
 }
 
+//export Java_io_sluice_jni_NativeLib_arrivals
+func Java_io_sluice_jni_NativeLib_arrivals(env *C.JNIEnv, _ C.jclass, h C.jlong, runs C.jobject, count C.jint) {
+	defer guard(env, "arrivals")
+	p, err := pipelineOf(h)
+	if err != nil {
+		throw(env, err.Error())
+		return
+	}
+	src, err := directBuffer(env, runs)
+	if err != nil {
+		throw(env, "arrivals: "+err.Error())
+		return
+	}
+	n := int(count)
+	if n < 0 || len(src) < 16*n {
+		throw(env, fmt.Sprintf("arrivals: %d bytes for %d runs", len(src), n))
+		return
+	}
+	list := make([]plan.Arrival, n)
+	if n > 0 {
+		longs := unsafe.Slice((*int64)(unsafe.Pointer(&src[0])), 2*n)
+		for i := range list {
+			list[i] = plan.Arrival{FirstRow: longs[2*i], Time: longs[2*i+1]}
+		}
+	}
+	if err := p.SetArrivals(list); err != nil {
+		throw(env, err.Error())
+	}
+}
+
+//export Java_io_sluice_jni_NativeLib_advanceProcessingTime
+func Java_io_sluice_jni_NativeLib_advanceProcessingTime(env *C.JNIEnv, _ C.jclass, h C.jlong, t C.jlong, outData, outOffsets C.jobject) C.jlong {
+	defer guard(env, "advanceProcessingTime")
+	return chainCall(env, h, outData, outOffsets, func(p *plan.ChainPipeline) error {
+		return p.AdvanceProcessingTime(int64(t))
+	})
+}
+
+//export Java_io_sluice_jni_NativeLib_nextProcessingTimer
+func Java_io_sluice_jni_NativeLib_nextProcessingTimer(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
+	defer guard(env, "nextProcessingTimer")
+	p, err := pipelineOf(h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(p.NextProcessingTimer())
+}
+
 //export Java_io_sluice_jni_NativeLib_markers
 func Java_io_sluice_jni_NativeLib_markers(env *C.JNIEnv, _ C.jclass, h C.jlong, out C.jobject) C.jint {
 	defer guard(env, "markers")

@@ -228,6 +228,42 @@ func (c *ChainPipeline) appendRows(data []byte, offsets []int32, sel []int32) {
 	}
 }
 
+// SetArrivals gives the arrival times of the next batch's rows to the chain's processing-time
+// window aggregation.
+func (c *ChainPipeline) SetArrivals(runs []Arrival) error {
+	k := c.keyed()
+	if k == nil || !k.ProcTime() {
+		return fmt.Errorf("chain: no processing-time window aggregation to give arrival times to")
+	}
+	k.SetArrivals(runs)
+	return nil
+}
+
+// AdvanceProcessingTime fires the processing-time windows due at t and runs their rows through
+// the later stages. No watermark comes out: processing time is not event time.
+func (c *ChainPipeline) AdvanceProcessingTime(t int64) error {
+	c.reset()
+	k := c.keyed()
+	if k == nil || !k.ProcTime() {
+		return fmt.Errorf("chain: no processing-time window aggregation")
+	}
+	if err := k.AdvanceProcessingTime(t); err != nil {
+		return err
+	}
+	data, offsets, _ := k.Output()
+	return c.push(1, data, offsets, nil)
+}
+
+// NextProcessingTimer is the processing time (epoch milliseconds) at which the chain's
+// processing-time window aggregation fires next; MaxInt64 when nothing is pending or the chain
+// has no such aggregation.
+func (c *ChainPipeline) NextProcessingTimer() int64 {
+	if k := c.keyed(); k != nil {
+		return k.NextTimer()
+	}
+	return 1<<63 - 1
+}
+
 // watermark moves event time through the stages from stage k on (a stage's output rows go on
 // through the later stages), then records the watermark the chain forwards.
 func (c *ChainPipeline) watermark(k int, w int64) error {

@@ -139,9 +139,11 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 	switch {
 	case w.Strategy != wantStrategy:
 		reasons = append(reasons, fmt.Sprintf("windowing strategy %s (a window TVF that is not directly aggregated) is not supported natively yet", w.Strategy))
-	case !w.IsRowtime:
-		reasons = append(reasons, "processing-time windows are not supported natively yet")
+	case !w.IsRowtime && phase != onePhase:
+		reasons = append(reasons, "processing-time windows in a two-phase aggregation are not supported natively")
 	default:
+		// A processing-time window reads no time column: rows carry their arrival times.
+		p.spec.ProcTime = !w.IsRowtime
 		t, err := catalog.ParseType(w.TimeAttributeType)
 		if err != nil {
 			return nil, nil, fmt.Errorf("window aggregate %s time attribute type: %w", n.Name, err)

@@ -75,9 +75,54 @@ type WindowPipeline struct {
 	keys    *sourcerows.Decoder
 	encoder *sinkrows.Encoder
 	cols    []int // input columns to decode
+	// arrivals are the arrival times of the next batch's rows (processing-time windows).
+	arrivals []Arrival
 
 	out     []byte
 	offsets []int32
+}
+
+// Arrival is a run of rows of a batch that arrived at the same processing time: rows from
+// FirstRow on (up to the next run's) arrived at Time (epoch milliseconds).
+type Arrival struct {
+	FirstRow int64
+	Time     int64
+}
+
+// SetArrivals gives the arrival times of the next batch's rows to a processing-time window.
+func (w *WindowPipeline) SetArrivals(runs []Arrival) {
+	w.arrivals = append(w.arrivals[:0], runs...)
+}
+
+// procTimeInput sets a processing-time window's time column: the rows' arrival times.
+func (w *WindowPipeline) procTimeInput(in *window.Input, n int) (func(), error) {
+	if !w.plan.spec.ProcTime {
+		return func() {}, nil
+	}
+	runs := w.arrivals
+	w.arrivals = w.arrivals[:0]
+	if len(runs) == 0 || runs[0].FirstRow != 0 {
+		return nil, fmt.Errorf("window pipeline: processing-time window without the arrival times of its %d rows", n)
+	}
+	times := make([]int64, n)
+	for i, run := range runs {
+		end := int64(n)
+		if i+1 < len(runs) {
+			end = runs[i+1].FirstRow
+		}
+		if end < run.FirstRow || end > int64(n) {
+			return nil, fmt.Errorf("window pipeline: arrival run %d covers rows [%d, %d) of %d", i, run.FirstRow, end, n)
+		}
+		for r := run.FirstRow; r < end; r++ {
+			times[r] = run.Time
+		}
+	}
+	col, err := int64Column(w.mem, catalog.TimestampType(3, false), times)
+	if err != nil {
+		return nil, err
+	}
+	in.Rowtime = col
+	return col.Release, nil
 }
 
 func intOption(is *Island, key string) (int, error) {
@@ -144,6 +189,11 @@ func (w *WindowPipeline) Process(data []byte, offsets []int32) error {
 		return err
 	}
 	defer release()
+	releaseTimes, err := w.procTimeInput(&in, len(offsets)-1)
+	if err != nil {
+		return err
+	}
+	defer releaseTimes()
 	return w.op.Process(in)
 }
 
@@ -155,13 +205,51 @@ func (w *WindowPipeline) ProcessBatch(b arrow.RecordBatch) error {
 	if err != nil {
 		return err
 	}
+	releaseTimes, err := w.procTimeInput(&in, int(b.NumRows()))
+	if err != nil {
+		return err
+	}
+	defer releaseTimes()
 	return w.op.Process(in)
 }
 
 // AdvanceWatermark fires the windows that the watermark completes and encodes their rows as
-// the pipeline's output.
+// the pipeline's output. Processing-time windows ignore watermarks (Flink's WindowAggOperator
+// only forwards them).
 func (w *WindowPipeline) AdvanceWatermark(wm int64) error {
+	w.out, w.offsets = w.out[:0], w.offsets[:0]
+	if w.plan.spec.ProcTime {
+		return nil
+	}
 	w.op.AdvanceWatermark(wm)
+	return w.emitFired()
+}
+
+// ProcTime reports whether the pipeline aggregates processing-time windows.
+func (w *WindowPipeline) ProcTime() bool { return w.plan.spec.ProcTime }
+
+// AdvanceProcessingTime fires the processing-time windows due at t (epoch milliseconds) and
+// encodes their rows as the pipeline's output.
+func (w *WindowPipeline) AdvanceProcessingTime(t int64) error {
+	w.out, w.offsets = w.out[:0], w.offsets[:0]
+	if !w.plan.spec.ProcTime {
+		return fmt.Errorf("window pipeline: an event-time window has no processing-time timers")
+	}
+	w.op.AdvanceProcessingTime(t)
+	return w.emitFired()
+}
+
+// NextTimer is the processing time at which the next processing-time window fires (MaxInt64:
+// none pending).
+func (w *WindowPipeline) NextTimer() int64 {
+	if !w.plan.spec.ProcTime {
+		return 1<<63 - 1
+	}
+	return w.op.NextTimer()
+}
+
+// emitFired encodes the rows of the windows that fired as the pipeline's output.
+func (w *WindowPipeline) emitFired() error {
 	f, err := w.op.TakeFired(w.mem)
 	if err != nil {
 		return err
@@ -234,8 +322,13 @@ func (w *WindowPipeline) Output() ([]byte, []int32, []int32) {
 	return w.out, w.offsets, nil
 }
 
-// InitializeWatermark sets the event-time progress restored from a checkpoint.
-func (w *WindowPipeline) InitializeWatermark(wm int64) { w.op.InitializeWatermark(wm) }
+// InitializeWatermark sets the event-time progress restored from a checkpoint (processing-time
+// windows have none).
+func (w *WindowPipeline) InitializeWatermark(wm int64) {
+	if !w.plan.spec.ProcTime {
+		w.op.InitializeWatermark(wm)
+	}
+}
 
 // Snapshot serializes one key group's state (nil when it has none).
 func (w *WindowPipeline) Snapshot(kg int) ([]byte, error) { return w.op.Snapshot(kg) }
@@ -369,7 +462,10 @@ func keyDecoder(p *windowPlan, mem memory.Allocator) (*sourcerows.Decoder, error
 
 // inputColumns are the input columns a window plan reads.
 func (p *windowPlan) inputColumns() []int {
-	set := map[int]bool{p.timeCol: true}
+	set := map[int]bool{}
+	if !p.spec.ProcTime {
+		set[p.timeCol] = true
+	}
 	for _, c := range append(append(append([]int{}, p.keyCols...), p.argCols...), p.filterCols...) {
 		if c >= 0 {
 			set[c] = true

@@ -176,6 +176,22 @@ public final class NativeLib {
      */
     public static native int exchangeBatches(long handle, int from, int to, ByteBuffer out);
 
+    /**
+     * Gives the arrival times of the next batch's rows to a chain that starts with a
+     * processing-time window aggregation: count (first row, epoch milliseconds) pairs of longs,
+     * each run of rows arriving at one time.
+     */
+    public static native void arrivals(long handle, ByteBuffer runs, int count);
+
+    /**
+     * Fires the processing-time windows of a chain that are due at the given processing time.
+     * Returns what {@link #process} returns (never with watermarks).
+     */
+    public static native long advanceProcessingTime(long handle, long time, ByteBuffer outData, ByteBuffer outOffsets);
+
+    /** The processing time at which a chain's next processing-time window fires (Long.MAX_VALUE: none). */
+    public static native long nextProcessingTimer(long handle);
+
     /** Output rows [from, to) of a batch-output chain's last call, as a new native batch. */
     public static native long outputBatch(long handle, int from, int to);
 

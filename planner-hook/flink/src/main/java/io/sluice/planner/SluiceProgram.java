@@ -333,9 +333,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             }
         }
         boolean batchRecords = batchOut || exchangeKeys != null;
+        boolean procTime = bottom instanceof StreamPhysicalWindowAggregate
+                && !((StreamPhysicalWindowAggregate) bottom).windowing().isRowtime();
         ChainShape shape = new ChainShape(
                 types, watermarkAssigner, stateKeys != null, rowMapping && !batchRecords, 0, batchInput, batchRecords,
-                exchangeKeys != null);
+                exchangeKeys != null, procTime);
         return new StreamPhysicalSluiceChain(
                 top.getCluster(), top.getTraitSet(), input, top.getRowType(),
                 IslandPlan.toJson(serde, entries, chainOptions), shape, stateKeys, descriptions, requireWatermark);

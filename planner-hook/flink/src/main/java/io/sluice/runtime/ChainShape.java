@@ -18,8 +18,10 @@ import java.util.List;
  *     columnar exchange)
  * @param exchangeOutput the chain feeds a columnar hash exchange: its batches are split per
  *     target channel
+ * @param procTime the chain starts with a processing-time window aggregation: rows carry their
+ *     arrival times into Go, and windows fire on processing-time timers
  */
 public record ChainShape(
         List<String> nodeTypes, boolean watermarkAssigner, boolean keyed, boolean rowMapping, long idleTimeout,
-        boolean batchInput, boolean batchOutput, boolean exchangeOutput)
+        boolean batchInput, boolean batchOutput, boolean exchangeOutput, boolean procTime)
         implements Serializable {}

@@ -100,6 +100,12 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     // Chains feeding a columnar exchange: the (channel | rows << 32, batch) pairs of a split.
     private transient ByteBuffer exchangeParts;
     private transient int exchangeChannels;
+    // Processing-time windows: the arrival times of the buffered rows, as (first row, time)
+    // runs, and the earliest processing-time timer registered for the chain.
+    private transient ByteBuffer arrivalRuns;
+    private transient int arrivalCount;
+    private transient long lastArrival;
+    private transient long registeredTimer;
     private transient StreamRecord<RowData> reuse;
     private transient StreamRecord<RowData> batchRecord;
     private transient long batches;
@@ -273,6 +279,11 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     @Override
     public void open() throws Exception {
         super.open();
+        if (shape.procTime()) {
+            arrivalRuns = InputBatch.direct(16 * 64);
+            registeredTimer = Long.MAX_VALUE;
+            scheduleWindowTimer(); // windows restored from a checkpoint
+        }
         if (shape.watermarkAssigner()) {
             currentStatus = WatermarkStatus.ACTIVE;
             lastIdleCheckProcessedElements = -1;
@@ -317,6 +328,13 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             processBatch(batch, element);
             return;
         }
+        if (shape.procTime()) {
+            // Flink assigns a processing-time window by the clock when the row arrives.
+            long now = getProcessingTimeService().getCurrentProcessingTime();
+            if (arrivalCount == 0 || now != lastArrival) {
+                addArrival(in.rows(), now);
+            }
+        }
         if (in.add(element)) {
             flush();
         } else if (in.rows() == 1 && maxDelayMillis > 0) {
@@ -327,6 +345,49 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         }
     }
 
+    /** Records that rows from firstRow of the buffer on arrived at time. */
+    private void addArrival(int firstRow, long time) {
+        if (arrivalRuns.capacity() < 16 * (arrivalCount + 1)) {
+            ByteBuffer bigger = InputBatch.direct(2 * arrivalRuns.capacity());
+            for (int i = 0; i < 2 * arrivalCount; i++) {
+                bigger.putLong(8 * i, arrivalRuns.getLong(8 * i));
+            }
+            arrivalRuns = bigger;
+        }
+        arrivalRuns.putLong(16 * arrivalCount, firstRow);
+        arrivalRuns.putLong(16 * arrivalCount + 8, time);
+        arrivalCount++;
+        lastArrival = time;
+    }
+
+    /** Hands the arrival times of the rows about to be processed to Go. */
+    private void passArrivals() {
+        NativeLib.arrivals(handle, arrivalRuns, arrivalCount);
+        arrivalCount = 0;
+    }
+
+    /**
+     * Registers a processing-time timer for the chain's next processing-time window, unless an
+     * earlier one is registered (a timer that finds nothing due does nothing).
+     */
+    private void scheduleWindowTimer() {
+        long next = NativeLib.nextProcessingTimer(handle);
+        if (next < registeredTimer) {
+            registeredTimer = next;
+            getProcessingTimeService().registerTimer(next, this::onWindowTimer);
+        }
+    }
+
+    /** Fires the processing-time windows due at time, as Flink's WindowAggOperator#onProcessingTime. */
+    private void onWindowTimer(long time) throws Exception {
+        if (time >= registeredTimer) {
+            registeredTimer = Long.MAX_VALUE;
+        }
+        flush(); // rows that arrived before the timer belong to their windows
+        emit(NativeLib.advanceProcessingTime(handle, time, out.data(), out.offsets()), false);
+        scheduleWindowTimer();
+    }
+
     /** Runs a native batch through the chain and emits the rows that come out. */
     private void processBatch(NativeBatch batch, StreamRecord<RowData> record) {
         if (!shape.batchInput()) {
@@ -335,7 +396,16 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         try {
             countBatch();
             batchRecord = record;
+            if (shape.procTime()) {
+                // The batch's rows arrive together.
+                arrivalCount = 0;
+                addArrival(0, getProcessingTimeService().getCurrentProcessingTime());
+                passArrivals();
+            }
             emit(NativeLib.processBatch(handle, batch.handle(), out.data(), out.offsets()), false);
+            if (shape.procTime()) {
+                scheduleWindowTimer();
+            }
         } finally {
             batchRecord = null;
             if (batch.owned()) {
@@ -374,8 +444,14 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         }
         in.seal();
         countBatch();
+        if (shape.procTime()) {
+            passArrivals();
+        }
         emit(NativeLib.process(handle, in.data(), in.offsets(), rows, out.data(), out.offsets()), true);
         in.clear();
+        if (shape.procTime()) {
+            scheduleWindowTimer();
+        }
     }
 
     /**
