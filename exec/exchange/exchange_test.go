@@ -203,3 +203,32 @@ func BenchmarkSplit(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*8192), "ns/row")
 }
+
+func TestIPCRoundTrip(t *testing.T) {
+	b := batch(t, 5000, 20) // repetitive keys: compressible
+	defer b.Release()
+	sizes := map[bool]int{}
+	for _, lz4 := range []bool{false, true} {
+		data, err := EncodeBatch(b, lz4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes[lz4] = len(data)
+		got, err := DecodeBatch(data)
+		if err != nil {
+			t.Fatalf("lz4=%v: %v", lz4, err)
+		}
+		if !array.RecordEqual(got, b) {
+			t.Errorf("lz4=%v: the batch changed in the round trip", lz4)
+		}
+		got.Release()
+	}
+	if sizes[true] >= sizes[false] {
+		t.Errorf("LZ4 did not shrink a repetitive batch: %d bytes vs %d", sizes[true], sizes[false])
+	}
+	for _, bad := range [][]byte{nil, []byte("not arrow"), func() []byte { d, _ := EncodeBatch(b, true); return d[:len(d)/2] }()} {
+		if _, err := DecodeBatch(bad); err == nil {
+			t.Errorf("DecodeBatch accepted %d bad bytes", len(bad))
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"github.com/sluice-project/sluice/exec/decimal"
+
 	"errors"
 	"math"
 	"math/big"
@@ -334,23 +336,23 @@ func (e *decimalArith) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		var err error
 		switch e.op {
 		case '+':
-			x, y, sc := alignScales(a, ls, b, rs)
+			x, y, sc := decimal.AlignScales(a, ls, b, rs)
 			v, s = new(big.Int).Add(x, y), sc
 		case '-':
-			x, y, sc := alignScales(a, ls, b, rs)
+			x, y, sc := decimal.AlignScales(a, ls, b, rs)
 			v, s = new(big.Int).Sub(x, y), sc
 		case '*':
 			v, s = new(big.Int).Mul(a, b), ls+rs
 		case '/':
-			v, s, err = divide38(a, ls, b, rs)
+			v, s, err = decimal.Divide38(a, ls, b, rs)
 		case '%':
-			v, s, err = remainder(a, ls, b, rs)
+			v, s, err = decimal.Remainder(a, ls, b, rs)
 		}
 		if err != nil {
 			ctx.fail(i, err)
 			continue
 		}
-		if d, ok := fitDecimal(v, s, e.typ.Precision, e.typ.Scale); ok {
+		if d, ok := decimal.Fit(v, s, e.typ.Precision, e.typ.Scale); ok {
 			dst[i] = d
 			bitutil.SetBit(bits, i)
 		}

@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"github.com/sluice-project/sluice/exec/decimal"
+
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -112,7 +114,7 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 				b.AppendNull()
 				continue
 			}
-			b.Append(plainString(bigOf(ds[i]), t.Scale))
+			b.Append(decimal.PlainString(bigOf(ds[i]), t.Scale))
 		}
 	case catalog.Date, catalog.Time, catalog.Timestamp:
 		var buf []byte

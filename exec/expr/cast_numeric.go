@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"github.com/sluice-project/sluice/exec/decimal"
+
 	"math"
 	"math/big"
 
@@ -173,7 +175,7 @@ func decimalToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Arra
 				continue
 			}
 		}
-		if v, ok := fitDecimal(bigOf(src[i]), from.Scale, to.Precision, to.Scale); ok {
+		if v, ok := decimal.Fit(bigOf(src[i]), from.Scale, to.Precision, to.Scale); ok {
 			dst[i] = v
 			bitutil.SetBit(bits, i)
 		}
@@ -191,7 +193,7 @@ func integralToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Arr
 		if !isValid(a, i) {
 			continue
 		}
-		if v, ok := fitDecimal(big.NewInt(ints[i]), 0, to.Precision, to.Scale); ok {
+		if v, ok := decimal.Fit(big.NewInt(ints[i]), 0, to.Precision, to.Scale); ok {
 			dst[i] = v
 			bitutil.SetBit(bits, i)
 		}
@@ -223,7 +225,7 @@ func decimalToFloat64(d decimal128.Num, t catalog.Type) float64 {
 	if t.IsCompactDecimal() {
 		return float64(int64(d.LowBits())) / float64(pow10Long[t.Scale])
 	}
-	f, _ := new(big.Float).SetPrec(0).SetRat(new(big.Rat).SetFrac(bigOf(d), pow10[t.Scale])).Float64()
+	f, _ := new(big.Float).SetPrec(0).SetRat(new(big.Rat).SetFrac(bigOf(d), decimal.Pow10(t.Scale))).Float64()
 	return f
 }
 
@@ -257,7 +259,7 @@ func decimalToPrimitive(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Ar
 	// Integral: truncate toward zero, keep the low 64 bits (BigDecimal#longValue), then narrow.
 	longs := make([]int64, n)
 	for i := range longs {
-		q := new(big.Int).Quo(bigOf(src[i]), pow10[from.Scale])
+		q := new(big.Int).Quo(bigOf(src[i]), decimal.Pow10(from.Scale))
 		// big.Int#Uint64 gives the low 64 bits of |q|; negate for the two's complement.
 		longs[i] = int64(q.Uint64())
 		if q.Sign() < 0 {

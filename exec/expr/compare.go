@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"github.com/sluice-project/sluice/exec/decimal"
+
 	"bytes"
 	"math"
 
@@ -238,7 +240,7 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 					continue
 				}
 			}
-			x, y, _ := alignScales(av(i), as, bv(i), bs)
+			x, y, _ := decimal.AlignScales(av(i), as, bv(i), bs)
 			if holds(e.op, x.Cmp(y)) {
 				bitutil.SetBit(bits, i)
 			}

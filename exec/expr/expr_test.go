@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"github.com/sluice-project/sluice/exec/decimal"
+
 	"math"
 	"math/big"
 	"testing"
@@ -144,7 +146,7 @@ func TestDecimalRounding(t *testing.T) {
 	}
 	for _, c := range cases {
 		v, _ := new(big.Int).SetString(c.v, 10)
-		got, ok := fitDecimal(v, c.from, c.p, c.to)
+		got, ok := decimal.Fit(v, c.from, c.p, c.to)
 		if ok == c.null {
 			t.Errorf("%s: ok=%v", c.name, ok)
 			continue
@@ -157,30 +159,6 @@ func TestDecimalRounding(t *testing.T) {
 				t.Errorf("%s: int64 path %d, big path %s", c.name, r, got.BigInt())
 			}
 		}
-	}
-}
-
-func TestDivide38RoundsTwiceLikeBigDecimal(t *testing.T) {
-	// 1 / 3 = 0.333… rounded HALF_UP to 38 digits.
-	q, s, err := divide38(big.NewInt(1), 0, big.NewInt(3), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if numDigits(q) != 38 || plainString(q, s) != "0.33333333333333333333333333333333333333" {
-		t.Errorf("1/3 = %s (scale %d)", plainString(q, s), s)
-	}
-	// 2 / 3 rounds the 38th digit up.
-	q, s, _ = divide38(big.NewInt(2), 0, big.NewInt(3), 0)
-	if plainString(q, s) != "0.66666666666666666666666666666666666667" {
-		t.Errorf("2/3 = %s", plainString(q, s))
-	}
-	// Exact quotients stay exact.
-	q, s, _ = divide38(big.NewInt(1), 0, big.NewInt(8), 0)
-	if r, _ := fitDecimal(q, s, 10, 3); r.BigInt().Int64() != 125 {
-		t.Errorf("1/8 at scale 3 = %s", r.BigInt())
-	}
-	if _, _, err := divide38(big.NewInt(1), 0, big.NewInt(0), 0); err == nil {
-		t.Error("division by zero must fail")
 	}
 }
 
@@ -274,26 +252,6 @@ func TestLike(t *testing.T) {
 	}
 	if _, err := likeRegexp("a!b", '!'); err == nil {
 		t.Error("an escape before an ordinary character is invalid in Flink")
-	}
-}
-
-func TestNumDigitsAndPlainString(t *testing.T) {
-	for _, c := range []struct {
-		v      string
-		digits int
-		scale  int
-		plain  string
-	}{
-		{"0", 1, 2, "0.00"}, {"-5", 1, 2, "-0.05"}, {"99999", 5, 0, "99999"}, {"100000", 6, 3, "100.000"},
-		{"99999999999999999999999999999999999999", 38, 38, "0.99999999999999999999999999999999999999"},
-	} {
-		v, _ := new(big.Int).SetString(c.v, 10)
-		if got := numDigits(v); got != c.digits {
-			t.Errorf("numDigits(%s) = %d", c.v, got)
-		}
-		if got := plainString(v, c.scale); got != c.plain {
-			t.Errorf("plainString(%s, %d) = %s", c.v, c.scale, got)
-		}
 	}
 }
 

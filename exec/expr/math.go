@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"github.com/sluice-project/sluice/exec/decimal"
+
 	"math"
 	"math/big"
 
@@ -76,15 +78,15 @@ func (e *mathFn) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			case "ABS":
 				dst[i] = d.Abs()
 			case "SIGN":
-				dst[i] = decimal128.FromBigInt(new(big.Int).Mul(big.NewInt(int64(d.Sign())), pow10[scale]))
+				dst[i] = decimal128.FromBigInt(new(big.Int).Mul(big.NewInt(int64(d.Sign())), decimal.Pow10(scale)))
 			case "FLOOR", "CEIL":
-				q, r := new(big.Int).QuoRem(bigOf(d), pow10[scale], new(big.Int))
+				q, r := new(big.Int).QuoRem(bigOf(d), decimal.Pow10(scale), new(big.Int))
 				if r.Sign() < 0 && e.op == "FLOOR" {
 					q.Sub(q, big.NewInt(1))
 				} else if r.Sign() > 0 && e.op == "CEIL" {
 					q.Add(q, big.NewInt(1))
 				}
-				dst[i] = decimal128.FromBigInt(rescaleHalfUp(q, 0, e.typ.Scale))
+				dst[i] = decimal128.FromBigInt(decimal.RescaleHalfUp(q, 0, e.typ.Scale))
 			}
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil

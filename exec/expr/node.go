@@ -7,6 +7,8 @@
 package expr
 
 import (
+	"github.com/sluice-project/sluice/exec/decimal"
+
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -82,7 +84,7 @@ func (n *Node) Describe() string {
 		return fmt.Sprintf("$%d", n.Index)
 	case Literal:
 		if d, ok := n.Value.(decimal128.Num); ok {
-			return plainString(d.BigInt(), n.Type.Scale)
+			return decimal.PlainString(d.BigInt(), n.Type.Scale)
 		}
 		return fmt.Sprintf("%v", n.Value)
 	}

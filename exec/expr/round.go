@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"github.com/sluice-project/sluice/exec/decimal"
+
 	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -59,12 +61,12 @@ func (e *roundFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(
 // scaleTo rounds (HALF_UP) or truncates (DOWN) unscaled v at scale `from` to scale `to`.
 func (e *roundFn) scaleTo(v *big.Int, from, to int) *big.Int {
 	if to >= from {
-		return new(big.Int).Mul(v, pow10[to-from])
+		return new(big.Int).Mul(v, decimal.Pow10(to-from))
 	}
 	if !e.truncate {
-		return rescaleHalfUp(v, from, to)
+		return decimal.RescaleHalfUp(v, from, to)
 	}
-	return new(big.Int).Quo(v, pow10[from-to])
+	return new(big.Int).Quo(v, decimal.Pow10(from-to))
 }
 
 // roundUnscaled is movePointRight(d).setScale(0, mode).movePointLeft(d) on an unscaled value at
@@ -73,7 +75,7 @@ func (e *roundFn) roundUnscaled(v *big.Int, s int) *big.Int {
 	d := e.digits
 	r := e.scaleTo(v, s, d) // units of 10^-d
 	if d < 0 {
-		return r.Mul(r, pow10[-d])
+		return r.Mul(r, decimal.Pow10(-d))
 	}
 	return r
 }
@@ -110,7 +112,7 @@ func (e *roundFn) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			continue
 		}
 		r := e.roundUnscaled(bigOf(src[i]), t.Scale)
-		d, ok := fitDecimal(r, max(e.digits, 0), out.Precision, out.Scale)
+		d, ok := decimal.Fit(r, max(e.digits, 0), out.Precision, out.Scale)
 		if !ok {
 			bitutil.ClearBit(bits, i) // NULL, as DecimalData.fromBigDecimal on overflow
 			continue

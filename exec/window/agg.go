@@ -625,6 +625,8 @@ func decimalAccumulator(c Call) (accumulator, error) {
 		a := &decimalAcc{fn: Sum}
 		a.setType(c.Result)
 		return a, nil
+	case Avg:
+		return newAvgDecimal(c.Arg, c.Result)
 	case Min, Max:
 		if !c.Result.Equal(c.Arg.WithNullable(true)) {
 			return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)

@@ -2,12 +2,14 @@ package window
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -443,5 +445,43 @@ func TestSum0StartsAtZero(t *testing.T) {
 	}
 	if _, err := newAccumulator(Call{Func: Sum0, Arg: catalog.IntType(true), Result: catalog.BigIntType(false)}); err == nil {
 		t.Error("$SUM0(INT) returning BIGINT was accepted")
+	}
+}
+
+// TestAvgDecimal checks AVG(DECIMAL(10, 2)) against DecimalAvgAggFunction: the quotient at scale
+// 6 rounded HALF_UP, NULL without values, and a sum that overflows 38 digits stays NULL even
+// when later values would bring it back (unlike SUM, whose next value restarts it).
+func TestAvgDecimal(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	acc, err := newAccumulator(Call{Func: Avg, Arg: catalog.DecimalType(10, 2, true), Result: catalog.DecimalType(38, 6, true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newAccumulator(Call{Func: Avg, Arg: catalog.DecimalType(10, 2, true), Result: catalog.DecimalType(38, 2, true)}); err == nil {
+		t.Error("AVG(DECIMAL(10, 2)) returning DECIMAL(38, 2) was accepted")
+	}
+	acc.grow(3)
+	for g := int32(0); g < 3; g++ {
+		acc.reset(g)
+	}
+	big38 := decimal128.FromBigInt(new(big.Int).Sub(new(big.Int).Exp(big.NewInt(10), big.NewInt(38), nil), big.NewInt(1)))
+	b := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 10, Scale: 2})
+	// group 0: 1.00, 2.00, 0.01 -> 3.01 / 3 = 1.003333; group 1: NULL only; group 2: overflow then a negative.
+	b.AppendValues([]decimal128.Num{decimal128.FromI64(100), decimal128.FromI64(200), decimal128.FromI64(1), {}, big38, big38, decimal128.FromI64(-1)},
+		[]bool{true, true, true, false, true, true, true})
+	arg := b.NewArray()
+	defer arg.Release()
+	acc.accumulate(arg, []int32{0, 0, 0, 1, 2, 2, 2})
+	res, err := acc.result(mem, []int32{0, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Release()
+	got := res.(*array.Decimal128)
+	if got.IsNull(0) || got.Value(0).BigInt().Int64() != 1_003_333 {
+		t.Errorf("AVG(1.00, 2.00, 0.01) = %s, want 1.003333", got.ValueStr(0))
+	}
+	if !got.IsNull(1) || !got.IsNull(2) {
+		t.Errorf("no values / overflowed sum: %s, %s, want NULL, NULL", got.ValueStr(1), got.ValueStr(2))
 	}
 }

@@ -6,14 +6,13 @@ package main
 import "C"
 
 import (
-	"bytes"
 	"fmt"
 	"runtime/cgo"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 
+	"github.com/sluice-project/sluice/exec/exchange"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
@@ -75,50 +74,29 @@ func Java_io_sluice_jni_NativeLib_batchRows(env *C.JNIEnv, _ C.jclass, h C.jlong
 }
 
 //export Java_io_sluice_jni_NativeLib_batchToIpc
-func Java_io_sluice_jni_NativeLib_batchToIpc(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
+func Java_io_sluice_jni_NativeLib_batchToIpc(env *C.JNIEnv, _ C.jclass, h C.jlong, lz4 C.jboolean) C.jbyteArray {
 	defer guard(env, "batchToIpc")
 	b, err := handleOf[arrow.RecordBatch](h)
+	var data []byte
 	if err == nil {
-		var buf bytes.Buffer
-		w := ipc.NewWriter(&buf, ipc.WithSchema(b.Schema()))
-		if err = w.Write(b); err == nil {
-			err = w.Close()
-		}
-		if err == nil {
-			return javaBytes(env, buf.Bytes())
-		}
+		data, err = exchange.EncodeBatch(b, lz4 != 0)
 	}
-	throw(env, fmt.Sprintf("batch to Arrow IPC: %v", err))
-	return 0
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, data)
 }
 
 //export Java_io_sluice_jni_NativeLib_batchFromIpc
 func Java_io_sluice_jni_NativeLib_batchFromIpc(env *C.JNIEnv, _ C.jclass, data C.jbyteArray) C.jlong {
 	defer guard(env, "batchFromIpc")
-	b, err := batchFromIPC(goBytes(env, data))
+	b, err := exchange.DecodeBatch(goBytes(env, data))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
 	return C.jlong(cgo.NewHandle(b))
-}
-
-// batchFromIPC reads the one batch of an Arrow IPC stream.
-func batchFromIPC(data []byte) (arrow.RecordBatch, error) {
-	r, err := ipc.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("batch from Arrow IPC: %w", err)
-	}
-	defer r.Release()
-	if !r.Next() {
-		if r.Err() != nil {
-			return nil, fmt.Errorf("batch from Arrow IPC: %w", r.Err())
-		}
-		return nil, fmt.Errorf("batch from Arrow IPC: the stream holds no batch")
-	}
-	b := r.RecordBatch()
-	b.Retain()
-	return b, nil
 }
 
 //export Java_io_sluice_jni_NativeLib_processBatch

@@ -36,6 +36,13 @@ public final class SluiceOptions {
                     .withDescription("Hash exchanges between native operators carry Arrow batches, split per "
                             + "target subtask in Go by Flink's key groups. When false they carry Flink's rows.");
 
+    public static final ConfigOption<String> EXCHANGE_COMPRESSION =
+            ConfigOptions.key("sluice.exchange.compression")
+                    .stringType()
+                    .defaultValue("none")
+                    .withDescription("Compression of the Arrow IPC batches on columnar exchanges: 'none' or 'lz4' "
+                            + "(LZ4-frame compressed buffers; less network traffic for more CPU).");
+
     public static final ConfigOption<Boolean> LOG_FALLBACK_REASONS =
             ConfigOptions.key("sluice.log-fallback-reasons")
                     .booleanType()

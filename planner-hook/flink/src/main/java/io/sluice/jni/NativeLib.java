@@ -210,8 +210,8 @@ public final class NativeLib {
     /** The row count of a native batch. */
     public static native int batchRows(long batch);
 
-    /** Writes a native batch as an Arrow IPC stream. */
-    public static native byte[] batchToIpc(long batch);
+    /** Writes a native batch as an Arrow IPC stream, its buffers LZ4-frame compressed when lz4. */
+    public static native byte[] batchToIpc(long batch, boolean lz4);
 
     /** Reads an Arrow IPC stream into a new native batch and returns its handle. */
     public static native long batchFromIpc(byte[] ipc);

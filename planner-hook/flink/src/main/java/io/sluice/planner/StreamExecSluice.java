@@ -2,6 +2,7 @@ package io.sluice.planner;
 
 import io.sluice.SluiceOptions;
 import io.sluice.runtime.ChainShape;
+import io.sluice.runtime.NativeBatchTypeInfo;
 import io.sluice.runtime.NativeChainOperator;
 
 import org.apache.flink.api.dag.Transformation;
@@ -87,7 +88,9 @@ public class StreamExecSluice extends ExecNodeBase<RowData>
                 config.get(SluiceOptions.DEBUG_BATCH_DELAY_MS));
         @SuppressWarnings({"rawtypes"})
         org.apache.flink.api.common.typeinfo.TypeInformation<RowData> outputInfo = shape.batchOutput()
-                ? (org.apache.flink.api.common.typeinfo.TypeInformation) io.sluice.runtime.NativeBatchTypeInfo.INSTANCE
+                ? (org.apache.flink.api.common.typeinfo.TypeInformation) (shape.exchangeOutput()
+                        ? NativeBatchTypeInfo.forCompression(config.get(SluiceOptions.EXCHANGE_COMPRESSION))
+                        : NativeBatchTypeInfo.INSTANCE)
                 : InternalTypeInfo.of((RowType) getOutputType());
         OneInputTransformation<RowData, RowData> transform = ExecNodeUtil.createOneInputTransformation(
                 input,

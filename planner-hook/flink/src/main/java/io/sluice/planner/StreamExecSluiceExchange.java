@@ -1,5 +1,6 @@
 package io.sluice.planner;
 
+import io.sluice.SluiceOptions;
 import io.sluice.runtime.NativeBatch;
 import io.sluice.runtime.NativeBatchPartitioner;
 import io.sluice.runtime.NativeBatchTypeInfo;
@@ -51,7 +52,7 @@ public class StreamExecSluiceExchange extends ExecNodeBase<NativeBatch>
                 new PartitionTransformation<>(input, new NativeBatchPartitioner());
         createTransformationMeta(TRANSFORMATION_NAME, config).fill(transformation);
         transformation.setParallelism(singleton ? 1 : ExecutionConfig.PARALLELISM_DEFAULT);
-        transformation.setOutputType(NativeBatchTypeInfo.INSTANCE);
+        transformation.setOutputType(NativeBatchTypeInfo.forCompression(config.get(SluiceOptions.EXCHANGE_COMPRESSION)));
         return transformation;
     }
 }

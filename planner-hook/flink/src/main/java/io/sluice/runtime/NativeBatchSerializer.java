@@ -11,7 +11,8 @@ import org.apache.flink.core.memory.DataOutputView;
 import java.io.IOException;
 
 /**
- * Serializes {@link NativeBatch} records as Arrow IPC streams (written and read in Go). Batches
+ * Serializes {@link NativeBatch} records as Arrow IPC streams (written and read in Go), with
+ * their buffers LZ4-frame compressed when configured (the reader detects compression). Batches
  * are immutable, so copies share the Go batch: a chained consumer reads the producer's batch.
  */
 public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
@@ -20,8 +21,17 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
     /** Batches read back from the network in this JVM (tests use it to prove a network edge). */
     public static final java.util.concurrent.atomic.AtomicLong DESERIALIZED = new java.util.concurrent.atomic.AtomicLong();
 
-    /** The one instance (the serializer has no configuration). */
-    public static final NativeBatchSerializer INSTANCE = new NativeBatchSerializer();
+    /** The serializer that writes uncompressed IPC. */
+    public static final NativeBatchSerializer INSTANCE = new NativeBatchSerializer(false);
+
+    /** The serializer that writes IPC with LZ4-frame compressed buffers. */
+    public static final NativeBatchSerializer LZ4 = new NativeBatchSerializer(true);
+
+    private final boolean lz4;
+
+    private NativeBatchSerializer(boolean lz4) {
+        this.lz4 = lz4;
+    }
 
     @Override
     public boolean isImmutableType() {
@@ -55,7 +65,7 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
 
     @Override
     public void serialize(NativeBatch record, DataOutputView target) throws IOException {
-        byte[] ipc = NativeLib.batchToIpc(record.handle());
+        byte[] ipc = NativeLib.batchToIpc(record.handle(), lz4);
         target.writeInt(record.rows());
         target.writeInt(ipc.length);
         target.write(ipc);
@@ -85,12 +95,12 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
 
     @Override
     public boolean equals(Object obj) {
-        return obj instanceof NativeBatchSerializer;
+        return obj instanceof NativeBatchSerializer && ((NativeBatchSerializer) obj).lz4 == lz4;
     }
 
     @Override
     public int hashCode() {
-        return NativeBatchSerializer.class.hashCode();
+        return NativeBatchSerializer.class.hashCode() + (lz4 ? 1 : 0);
     }
 
     @Override
@@ -98,7 +108,10 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
         return new Snapshot();
     }
 
-    /** The serializer's snapshot: it has no configuration. */
+    /**
+     * The serializer's snapshot. Native batches only cross network edges and are never kept in
+     * state, so the compression (a writer setting) is not part of it.
+     */
     public static final class Snapshot extends SimpleTypeSerializerSnapshot<NativeBatch> {
         public Snapshot() {
             super(() -> INSTANCE);

@@ -8,8 +8,30 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 public final class NativeBatchTypeInfo extends TypeInformation<NativeBatch> {
     private static final long serialVersionUID = 1L;
 
-    /** The one instance. */
-    public static final NativeBatchTypeInfo INSTANCE = new NativeBatchTypeInfo();
+    /** Batches serialized as uncompressed Arrow IPC. */
+    public static final NativeBatchTypeInfo INSTANCE = new NativeBatchTypeInfo(false);
+
+    /** Batches serialized as Arrow IPC with LZ4-frame compressed buffers. */
+    public static final NativeBatchTypeInfo LZ4 = new NativeBatchTypeInfo(true);
+
+    private final boolean lz4;
+
+    private NativeBatchTypeInfo(boolean lz4) {
+        this.lz4 = lz4;
+    }
+
+    /** The type information for the exchange compression setting ("none" or "lz4"). */
+    public static NativeBatchTypeInfo forCompression(String compression) {
+        switch (compression.toLowerCase(java.util.Locale.ROOT)) {
+            case "none":
+                return INSTANCE;
+            case "lz4":
+                return LZ4;
+            default:
+                throw new IllegalArgumentException(
+                        "sluice.exchange.compression must be 'none' or 'lz4', got '" + compression + "'");
+        }
+    }
 
     @Override
     public boolean isBasicType() {
@@ -43,22 +65,22 @@ public final class NativeBatchTypeInfo extends TypeInformation<NativeBatch> {
 
     @Override
     public TypeSerializer<NativeBatch> createSerializer(SerializerConfig config) {
-        return NativeBatchSerializer.INSTANCE;
+        return lz4 ? NativeBatchSerializer.LZ4 : NativeBatchSerializer.INSTANCE;
     }
 
     @Override
     public String toString() {
-        return "NativeBatch";
+        return lz4 ? "NativeBatch(lz4)" : "NativeBatch";
     }
 
     @Override
     public boolean equals(Object obj) {
-        return obj instanceof NativeBatchTypeInfo;
+        return obj instanceof NativeBatchTypeInfo && ((NativeBatchTypeInfo) obj).lz4 == lz4;
     }
 
     @Override
     public int hashCode() {
-        return NativeBatchTypeInfo.class.hashCode();
+        return NativeBatchTypeInfo.class.hashCode() + (lz4 ? 1 : 0);
     }
 
     @Override

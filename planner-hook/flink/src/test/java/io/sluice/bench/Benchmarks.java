@@ -68,13 +68,16 @@ public final class Benchmarks {
         String head = splitSections(previous, sections);
         java.util.LinkedHashMap<String, String> fresh = new java.util.LinkedHashMap<>();
         splitSections(partial, fresh);
-        int at = previous.lastIndexOf("Machine: ");
-        String machine = at >= 0 ? previous.substring(at) : partial.substring(partial.lastIndexOf("Machine: "));
+        int at = previous.lastIndexOf("\nMachine: ") + 1;
+        String machine = at > 0 ? previous.substring(at) : partial.substring(partial.lastIndexOf("Machine: "));
         String partialMachine = partial.substring(partial.lastIndexOf("Machine: ")).strip();
-        fresh.forEach((title, body) -> sections.put(title, body.replaceAll("(?s)Machine: .*$", "")
-                + "This section was measured in a separate run (sluice.bench.only). " + partialMachine + "\n\n"));
+        // The page's machine line starts a line; a separate run's note carries its machine inline.
+        String pageMachine = "(?ms)^Machine: .*\\z";
+        sections.replaceAll((title, body) -> body.replaceAll(pageMachine, ""));
+        fresh.forEach((title, body) -> sections.put(title, body.replaceAll(pageMachine, "").stripTrailing()
+                + "\n\nThis section was measured in a separate run (sluice.bench.only). " + partialMachine + "\n\n"));
         StringBuilder sb = new StringBuilder(head);
-        sections.forEach((title, body) -> sb.append(body.replaceAll("(?s)Machine: .*$", "")));
+        sections.values().forEach(sb::append);
         return sb.append(machine).toString();
     }
 

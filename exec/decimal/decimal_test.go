@@ -1,0 +1,50 @@
+package decimal
+
+import (
+	"math/big"
+	"testing"
+)
+
+func TestDivide38RoundsTwiceLikeBigDecimal(t *testing.T) {
+	// 1 / 3 = 0.333… rounded HALF_UP to 38 digits.
+	q, s, err := Divide38(big.NewInt(1), 0, big.NewInt(3), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Digits(q) != 38 || PlainString(q, s) != "0.33333333333333333333333333333333333333" {
+		t.Errorf("1/3 = %s (scale %d)", PlainString(q, s), s)
+	}
+	// 2 / 3 rounds the 38th digit up.
+	q, s, _ = Divide38(big.NewInt(2), 0, big.NewInt(3), 0)
+	if PlainString(q, s) != "0.66666666666666666666666666666666666667" {
+		t.Errorf("2/3 = %s", PlainString(q, s))
+	}
+	// Exact quotients stay exact.
+	q, s, _ = Divide38(big.NewInt(1), 0, big.NewInt(8), 0)
+	if r, _ := Fit(q, s, 10, 3); r.BigInt().Int64() != 125 {
+		t.Errorf("1/8 at scale 3 = %s", r.BigInt())
+	}
+	if _, _, err := Divide38(big.NewInt(1), 0, big.NewInt(0), 0); err == nil {
+		t.Error("division by zero must fail")
+	}
+}
+
+func TestNumDigitsAndPlainString(t *testing.T) {
+	for _, c := range []struct {
+		v      string
+		digits int
+		scale  int
+		plain  string
+	}{
+		{"0", 1, 2, "0.00"}, {"-5", 1, 2, "-0.05"}, {"99999", 5, 0, "99999"}, {"100000", 6, 3, "100.000"},
+		{"99999999999999999999999999999999999999", 38, 38, "0.99999999999999999999999999999999999999"},
+	} {
+		v, _ := new(big.Int).SetString(c.v, 10)
+		if got := Digits(v); got != c.digits {
+			t.Errorf("Digits(%s) = %d", c.v, got)
+		}
+		if got := PlainString(v, c.scale); got != c.plain {
+			t.Errorf("PlainString(%s, %d) = %s", c.v, c.scale, got)
+		}
+	}
+}
