@@ -188,17 +188,6 @@ func (a *Assigner) NextTrigger(windowEnd int64, empty bool) (int64, bool) {
 	return 0, false
 }
 
-// IsFired is TimeWindowUtil#isWindowFired for a time zone at a fixed offset from UTC (shift
-// milliseconds; 0 for TIMESTAMP time attributes and UTC): the window ending at windowEnd (in
-// the zone's wall-clock milliseconds) has fired once the watermark (epoch milliseconds) reaches
-// the epoch of windowEnd - 1.
-func IsFired(windowEnd, watermark, shift int64) bool {
-	if windowEnd == 1<<63-1 {
-		return false
-	}
-	return watermark >= windowEnd-1-shift
-}
-
 func abs(v int64) int64 {
 	if v < 0 {
 		return -v

@@ -24,7 +24,7 @@ type LocalOperator struct {
 	accSet
 	calls    []Call
 	assigner *Assigner
-	shift    int64
+	zone     Zone
 	keys     *rowdata.Encoder
 	// Flink's operator starts with watermark 0 and trigger point 0 (uninitialized longs).
 	watermark, nextFlush int64
@@ -77,7 +77,7 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local window aggregate: %w", err)
 	}
-	l := &LocalOperator{calls: spec.Calls, assigner: spec.Assigner, shift: spec.Shift, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
+	l := &LocalOperator{calls: spec.Calls, assigner: spec.Assigner, zone: spec.Zone, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
 	if len(spec.KeyTypes) == 1 && fixedWidth(spec.KeyTypes[0]) {
 		l.open16 = map[[16]byte][]localSlot{}
 	}
@@ -149,10 +149,10 @@ func (l *LocalOperator) AdvanceWatermark(w int64) {
 	}
 	l.watermark = w
 	if w >= l.nextFlush {
-		if IsFired(l.minPending, w, l.shift) {
+		if l.zone.IsFired(l.minPending, w) {
 			l.flush()
 		}
-		l.nextFlush = nextTrigger(w, l.assigner.slice)
+		l.nextFlush = l.zone.NextTrigger(w, l.assigner.slice)
 	}
 }
 
@@ -162,7 +162,7 @@ func (l *LocalOperator) PrepareCheckpoint() { l.flush() }
 // assignLocal finds or opens the accumulator of each row's key and slice.
 func assignLocal[K comparable](l *LocalOperator, open map[K][]localSlot, keyOf func([]byte) K, times []int64, groups []int32) {
 	for r := range groups {
-		end := l.assigner.SliceEnd(times[r] + l.shift)
+		end := l.assigner.SliceEnd(l.zone.ToUTC(times[r]))
 		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
 		k := keyOf(key)
 		g := int32(-1)

@@ -27,9 +27,9 @@ type Spec struct {
 	// Sliced marks the global phase of a two-phase aggregation: input rows are partial
 	// accumulators (every call's fields) with the end of their slice, not raw rows.
 	Sliced bool
-	// Shift is the offset in milliseconds of the session time zone from UTC when the time
-	// attribute is a TIMESTAMP_LTZ (windows then align to that zone's wall clock), else 0.
-	Shift int64
+	// Zone is the session time zone when the time attribute is a TIMESTAMP_LTZ (windows then
+	// align to that zone's wall clock), else UTC (FixedZone(0), also the zero value's meaning).
+	Zone Zone
 	// ProcTime marks processing-time windows: each row's time is when it arrived (Rowtime
 	// holds the arrival times), no row is late, and windows fire on processing-time timers
 	// (AdvanceProcessingTime), not on watermarks.
@@ -102,7 +102,7 @@ func (k *keyState) find(end int64) (int32, bool) {
 type Operator struct {
 	spec     Spec
 	assigner *Assigner
-	shift    int64
+	zone     Zone
 	hasher   *keygroup.Assigner
 	accSet
 	countStar int
@@ -150,7 +150,7 @@ func New(spec Spec) (*Operator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("window aggregate: %w", err)
 	}
-	o := &Operator{spec: spec, assigner: spec.Assigner, shift: spec.Shift, hasher: h, countStar: -1, watermark: -1 << 63, nextFlush: -1 << 63, minPending: 1<<63 - 1}
+	o := &Operator{spec: spec, assigner: spec.Assigner, zone: spec.Zone, hasher: h, countStar: -1, watermark: -1 << 63, nextFlush: -1 << 63, minPending: 1<<63 - 1}
 	for i, c := range spec.Calls {
 		a, err := newAccumulator(c)
 		if err != nil {
@@ -257,7 +257,7 @@ func (o *Operator) Process(in Input) error {
 		key := keyRows[keyOffsets[r]:keyOffsets[r+1]]
 		sliceEnd := times[r]
 		if !o.spec.Sliced {
-			sliceEnd = a.SliceEnd(sliceEnd + o.shift) // TimeWindowUtil#toUtcTimestampMills
+			sliceEnd = a.SliceEnd(o.zone.ToUTC(sliceEnd)) // TimeWindowUtil#toUtcTimestampMills
 		}
 		if o.spec.ProcTime {
 			// Flink registers a processing-time timer for every row as it arrives, even for
@@ -265,8 +265,8 @@ func (o *Operator) Process(in Input) error {
 			o.register(o.keyState(kg, key, true), sliceEnd)
 		}
 		target := sliceEnd
-		if !o.spec.ProcTime && IsFired(sliceEnd, wm, o.shift) {
-			if IsFired(a.LastWindowEnd(sliceEnd), wm, o.shift) {
+		if !o.spec.ProcTime && o.zone.IsFired(sliceEnd, wm) {
+			if o.zone.IsFired(a.LastWindowEnd(sliceEnd), wm) {
 				o.lateDropped++
 				continue
 			}
@@ -274,7 +274,7 @@ func (o *Operator) Process(in Input) error {
 			// the first unfired window gets its timer now (AbstractSliceSyncStateWindowAggProcessor).
 			target = a.MergeTarget(sliceEnd)
 			unfired := sliceEnd
-			for IsFired(unfired, wm, o.shift) {
+			for o.zone.IsFired(unfired, wm) {
 				unfired += a.slice
 			}
 			o.register(o.keyState(kg, key, true), unfired)
@@ -379,7 +379,7 @@ func (o *Operator) flush() {
 			ks := o.keyState(p.kg, o.pendingKeys[p.keyStart:p.keyEnd], true)
 			groups[p.row] = o.sliceGroup(ks, p.target)
 			// Processing-time timers were registered when the rows arrived.
-			if !o.spec.ProcTime && !IsFired(p.target, o.watermark, o.shift) {
+			if !o.spec.ProcTime && !o.zone.IsFired(p.target, o.watermark) {
 				o.register(ks, p.target)
 			}
 		}
@@ -446,7 +446,7 @@ func (o *Operator) flushPartials() {
 	for _, p := range order {
 		o.merge(o.sliceGroup(p.ks, p.target), p.g)
 		o.freeGroup(p.g)
-		if !IsFired(p.target, o.watermark, o.shift) {
+		if !o.zone.IsFired(p.target, o.watermark) {
 			o.register(p.ks, p.target)
 		}
 	}
@@ -461,19 +461,6 @@ func releaseAll(cols []arrow.Array) {
 	}
 }
 
-// nextTrigger is TimeWindowUtil#getNextTriggerWatermark for UTC: the next watermark at which
-// the window buffer flushes. The grid has no offset, whatever the window's offset.
-func nextTrigger(watermark, interval int64) int64 {
-	if watermark == 1<<63-1 {
-		return watermark
-	}
-	t := WindowStartWithOffset(watermark, 0, interval) + interval - 1
-	if t > watermark {
-		return t
-	}
-	return t + interval
-}
-
 // AdvanceWatermark moves event time to w: the window buffer is flushed if w reaches the next
 // trigger point and the earliest buffered slice is due, then every window whose end - 1 <= w fires. The results wait in the operator
 // until TakeFired.
@@ -483,10 +470,10 @@ func (o *Operator) AdvanceWatermark(w int64) {
 	}
 	if w >= o.nextFlush {
 		// RecordsWindowBuffer#advanceProgress: flush once the earliest buffered slice is due.
-		if IsFired(o.minPending, w, o.shift) {
+		if o.zone.IsFired(o.minPending, w) {
 			o.flush()
 		}
-		o.nextFlush = nextTrigger(w, o.assigner.slice)
+		o.nextFlush = o.zone.NextTrigger(w, o.assigner.slice)
 	}
 	o.watermark = w
 	o.fireDue(w)
@@ -494,7 +481,7 @@ func (o *Operator) AdvanceWatermark(w int64) {
 
 // fireDue fires every window whose timer is due at progress w.
 func (o *Operator) fireDue(w int64) {
-	for o.timers.Len() > 0 && IsFired(o.timers[0].end, w, o.shift) {
+	for o.timers.Len() > 0 && o.zone.IsFired(o.timers[0].end, w) {
 		t := heap.Pop(&o.timers).(timer)
 		ks := t.ks
 		for i, e := range ks.timers {
@@ -522,10 +509,10 @@ func (o *Operator) AdvanceProcessingTime(t int64) {
 	if t > o.watermark {
 		o.watermark = t
 		if t >= o.nextFlush {
-			if IsFired(o.minPending, t, o.shift) {
+			if o.zone.IsFired(o.minPending, t) {
 				o.flush()
 			}
-			o.nextFlush = nextTrigger(t, o.assigner.slice)
+			o.nextFlush = o.zone.NextTrigger(t, o.assigner.slice)
 		}
 	}
 	o.fireDue(t)
@@ -537,7 +524,7 @@ func (o *Operator) NextTimer() int64 {
 	if o.timers.Len() == 0 {
 		return 1<<63 - 1
 	}
-	return o.timers[0].end - 1 - o.shift // TimeWindowUtil#toEpochMillsForTimer
+	return o.zone.TimerEpoch(o.timers[0].end - 1) // SlicingWindowTimerServiceImpl
 }
 
 // PrepareCheckpoint flushes the window buffer, as Flink does before a checkpoint barrier.

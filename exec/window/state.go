@@ -31,7 +31,7 @@ var (
 
 func (o *Operator) fingerprint() uint32 {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%d|", o.assigner, o.shift)
+	fmt.Fprintf(&b, "%s|%s|", o.assigner, o.zone)
 	for _, t := range o.spec.KeyTypes {
 		fmt.Fprintf(&b, "%s,", t)
 	}

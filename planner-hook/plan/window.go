@@ -151,11 +151,11 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 		switch {
 		case t.Kind == catalog.TimestampLTZ && t.Precision <= 3:
 			// Windows align to the session time zone's wall clock.
-			shift, why := zoneShift(options)
+			zone, why := sessionZone(options)
 			if why != "" {
 				reasons = append(reasons, why)
 			}
-			p.spec.Shift = shift
+			p.spec.Zone = zone
 		case t.Kind != catalog.Timestamp || t.Precision > 3:
 			reasons = append(reasons, fmt.Sprintf("time attribute of type %s is not supported natively", t))
 		}
@@ -311,20 +311,22 @@ const (
 	OptLocalTimeZoneOffset = "sluice.local-time-zone-offset"
 )
 
-// zoneShift returns the session time zone's offset from UTC in milliseconds, or why windows in
-// that zone cannot run natively.
-func zoneShift(options map[string]string) (int64, string) {
-	zone := options[OptLocalTimeZone]
-	off, ok := options[OptLocalTimeZoneOffset]
-	if !ok {
-		return 0, fmt.Sprintf("windows on a TIMESTAMP_LTZ time attribute in time zone %q are not supported natively yet: "+
-			"only zones at a fixed offset from UTC are (daylight saving time shifts window boundaries)", zone)
+// sessionZone returns the session time zone that TIMESTAMP_LTZ windows align to, or why
+// windows in that zone cannot run natively.
+func sessionZone(options map[string]string) (window.Zone, string) {
+	name := options[OptLocalTimeZone]
+	if off, ok := options[OptLocalTimeZoneOffset]; ok {
+		secs, err := strconv.ParseInt(off, 10, 64)
+		if err != nil {
+			return window.Zone{}, fmt.Sprintf("option %s: %v", OptLocalTimeZoneOffset, err)
+		}
+		return window.FixedZone(secs * 1000), ""
 	}
-	secs, err := strconv.ParseInt(off, 10, 64)
+	zone, err := window.LoadZone(name)
 	if err != nil {
-		return 0, fmt.Sprintf("option %s: %v", OptLocalTimeZoneOffset, err)
+		return window.Zone{}, fmt.Sprintf("windows on a TIMESTAMP_LTZ time attribute: %v", err)
 	}
-	return secs * 1000, ""
+	return zone, ""
 }
 
 // runtimeSpec completes the spec with the subtask's key groups.

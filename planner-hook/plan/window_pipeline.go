@@ -281,7 +281,7 @@ func (w *WindowPipeline) emitFired() error {
 				vals[r] = f.Ends[r]
 			case WindowTime:
 				// An instant: the epoch of the window's last millisecond (toEpochMills).
-				vals[r] = f.Ends[r] - 1 - w.plan.spec.Shift
+				vals[r] = w.plan.spec.Zone.Epoch(f.Ends[r] - 1)
 			}
 		}
 		a, err := int64Column(w.mem, t, vals)

@@ -71,6 +71,33 @@ class WindowAggregateParityTest {
         return rows;
     }
 
+    /**
+     * Rows every 90 s (every ninth one 4 minutes late) over the night of each daylight-saving
+     * transition of 2024 in Los Angeles and Lord Howe, as instants.
+     */
+    static List<Row> dstRows() {
+        List<Row> out = new ArrayList<>();
+        String[] starts = {"2024-03-10T06:00:00Z", "2024-11-03T05:00:00Z", "2024-04-06T12:00:00Z", "2024-10-05T12:00:00Z"};
+        Random rnd = new Random(11);
+        for (String start : starts) {
+            java.time.Instant t0 = java.time.Instant.parse(start);
+            for (int n = 0; n < 400; n++) {
+                java.time.Instant ts = t0.plusSeconds(90L * n - (n % 9 == 4 ? 240 : 0));
+                out.add(Row.of(new String[] {"a", "b", "c"}[rnd.nextInt(3)], (long) rnd.nextInt(1000),
+                        rnd.nextDouble(), rnd.nextInt(50), ts));
+            }
+        }
+        return out;
+    }
+
+    static ParityCase dst(String name, String zone, String window, boolean twoPhase) {
+        ParityCase c = nativeCase(name + (twoPhase ? "-2phase" : ""), LTZ_SCHEMA, dstRows(),
+                        query(window, "k", "COUNT(*) AS c, SUM(v) AS sv, MAX(d) AS mxd"))
+                .with("table.local-time-zone", zone)
+                .asMultiset();
+        return twoPhase ? c : c.with("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+    }
+
     static ParityCase ltz(String name, String zone, String window, boolean twoPhase) {
         ParityCase c = nativeCase(name + (twoPhase ? "-2phase" : ""), LTZ_SCHEMA, ltzRows(),
                         query(window, "k", "COUNT(*) AS c, SUM(v) AS sv, MAX(d) AS mxd"))
@@ -166,9 +193,13 @@ class WindowAggregateParityTest {
                 ltz("ltz-utc", "UTC", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", true),
                 ltz("ltz-plus8", "GMT+08:00", "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '2' SECOND)", false),
                 ltz("ltz-minus0330", "GMT-03:30", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", true),
-                fallback("ltz-dst", LTZ_SCHEMA, ltzRows(), query(tumble, "k", "COUNT(*) AS c"), "fixed offset")
-                        .with("table.local-time-zone", "America/Los_Angeles")
-                        .asMultiset(),
+                // Daylight saving time: windows over Los Angeles' spring-forward gap and fall-back
+                // overlap (23- and 25-hour days), and Lord Howe's 30-minute shifts.
+                dst("dst-tumble-hour", "America/Los_Angeles", "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR)", false),
+                dst("dst-tumble-day", "America/Los_Angeles", "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' DAY)", true),
+                dst("dst-hop", "America/Los_Angeles", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '30' MINUTE, INTERVAL '2' HOUR)", true),
+                dst("dst-cumulate", "America/Los_Angeles", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '1' DAY)", false),
+                dst("dst-lord-howe", "Australia/Lord_Howe", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '15' MINUTE, INTERVAL '1' HOUR)", true),
                 nativeCase("decimal", DECIMAL_SCHEMA, decimalRows(),
                         query(tumble, "k", "COUNT(*) AS c, SUM(p) AS sp, MIN(p) AS mnp, MAX(p) AS mxp, SUM(w) AS sw, MAX(w) AS mxw"))
                         .with("table.optimizer.agg-phase-strategy", "ONE_PHASE").asMultiset(),
