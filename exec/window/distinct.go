@@ -3,10 +3,12 @@ package window
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -65,6 +67,13 @@ func newDistinctAccumulator(c Call) (accumulator, error) {
 		return &distinctAcc[int64]{resultType: resultType{c.Result}, arg: c.Arg, read: int64Reader(c.Arg), bytes: 8}, nil
 	case c.Func == Count && (c.Arg.IsString() || c.Arg.IsBinary()):
 		return &distinctAcc[string]{resultType: resultType{c.Result}, arg: c.Arg, read: stringReader, bytes: 24}, nil
+	case c.Func == Count && (k == catalog.Float || k == catalog.Double):
+		// Flink's view is keyed by the boxed value: Double#equals compares doubleToLongBits, so
+		// every NaN is one value and 0.0 and -0.0 are two.
+		return &distinctAcc[int64]{resultType: resultType{c.Result}, arg: c.Arg, read: floatBitsReader(k), bytes: 8}, nil
+	case c.Func == Count && k == catalog.Decimal:
+		// One scale per column: equal values have equal unscaled values.
+		return &distinctAcc[string]{resultType: resultType{c.Result}, arg: c.Arg, read: decimalReader, bytes: 32}, nil
 	case c.Func == Sum && c.Arg.IsIntegral() && c.Result.Equal(c.Arg.WithNullable(true)):
 		return &distinctAcc[int64]{resultType: resultType{c.Result}, sum: true, arg: c.Arg, read: int64Reader(c.Arg), bytes: 8}, nil
 	}
@@ -97,6 +106,42 @@ func int64Reader(t catalog.Type) func(arrow.Array) func(int) int64 {
 func widen[T ~int8 | ~int16 | ~int32 | ~int64](a arrow.Array) func(int) int64 {
 	vals := column.Values[T](a)
 	return func(r int) int64 { return int64(vals[r]) }
+}
+
+// floatBitsReader reads FLOAT or DOUBLE values as their canonical bits (Float#floatToIntBits,
+// Double#doubleToLongBits: one NaN).
+func floatBitsReader(k catalog.Kind) func(arrow.Array) func(int) int64 {
+	if k == catalog.Float {
+		return func(a arrow.Array) func(int) int64 {
+			vals := column.Values[float32](a)
+			return func(r int) int64 {
+				if v := vals[r]; v != v {
+					return 0x7fc00000
+				}
+				return int64(math.Float32bits(vals[r]))
+			}
+		}
+	}
+	return func(a arrow.Array) func(int) int64 {
+		vals := column.Values[float64](a)
+		return func(r int) int64 {
+			if v := vals[r]; v != v {
+				return 0x7ff8000000000000
+			}
+			return int64(math.Float64bits(vals[r]))
+		}
+	}
+}
+
+// decimalReader reads DECIMAL values as the 16 bytes of their unscaled values.
+func decimalReader(a arrow.Array) func(int) string {
+	vals := column.Values[decimal128.Num](a)
+	return func(r int) string {
+		var b [16]byte
+		binary.LittleEndian.PutUint64(b[:8], vals[r].LowBits())
+		binary.LittleEndian.PutUint64(b[8:], uint64(vals[r].HighBits()))
+		return string(b[:])
+	}
 }
 
 func stringReader(a arrow.Array) func(int) string {

@@ -227,7 +227,17 @@ class WindowAggregateParityTest {
                         "COUNT(*) AS c, COUNT(DISTINCT v) AS cdv, COUNT(DISTINCT i) AS cdi, COUNT(DISTINCT k) AS cdk, SUM(v) AS sv"),
                 twoPhase("distinct-tumble", tumble, "i",
                         "COUNT(DISTINCT k) AS cdk, SUM(DISTINCT v) AS sdv, COUNT(DISTINCT v) AS cdv, MAX(DISTINCT v) AS mdv"),
-                twoPhase("distinct-tumble", tumble, "i", "COUNT(DISTINCT k) AS cdk, SUM(v) AS sv").withParallelism(2));
+                twoPhase("distinct-tumble", tumble, "i", "COUNT(DISTINCT k) AS cdk, SUM(v) AS sv").withParallelism(2),
+                // COUNT(DISTINCT) of floating-point values: one NaN, 0.0 and -0.0 apart (Double#equals).
+                onePhase("distinct-double", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k",
+                        "COUNT(*) AS c, COUNT(DISTINCT d) AS cdd"),
+                twoPhase("distinct-double", tumble, "k", "COUNT(DISTINCT d) AS cdd, COUNT(DISTINCT CAST(d AS FLOAT)) AS cdf")
+                        .withParallelism(2),
+                nativeCase("distinct-decimal", DECIMAL_SCHEMA, decimalRows(),
+                        query(tumble, "k", "COUNT(*) AS c, COUNT(DISTINCT p) AS cdp, COUNT(DISTINCT w) AS cdw"))
+                        .with("table.optimizer.agg-phase-strategy", "ONE_PHASE").asMultiset(),
+                nativeCase("distinct-decimal-2phase", DECIMAL_SCHEMA, decimalRows(),
+                        query(tumble, "k", "COUNT(DISTINCT p) AS cdp, COUNT(DISTINCT w) AS cdw")).asMultiset());
     }
 
     @ParameterizedTest(name = "{0}")
