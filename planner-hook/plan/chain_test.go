@@ -258,3 +258,90 @@ func TestBatchInputRejectsForeignBatches(t *testing.T) {
 		t.Fatal("a batch of another row type was accepted")
 	}
 }
+
+// bidsWithBidders encodes n rows (auction INT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3))
+// like the window benchmark's source: 10,000 auctions, 100,000 bidders, 100 rows per ms.
+func bidsWithBidders(t testing.TB, n int, start int64) ([]byte, []int32) {
+	t.Helper()
+	types := []catalog.Type{catalog.IntType(true), catalog.BigIntType(true), catalog.BigIntType(true), catalog.TimestampType(3, true)}
+	schema, err := catalog.ArrowSchema([]string{"auction", "bidder", "price", "ts"}, types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
+	defer b.Release()
+	for i := 0; i < n; i++ {
+		b.Field(0).(*array.Int32Builder).Append(int32((i * 7919) % 10_000))
+		b.Field(1).(*array.Int64Builder).Append(int64((i * 104_729) % 100_000))
+		b.Field(2).(*array.Int64Builder).Append(int64(i%1000 + 1))
+		b.Field(3).(*array.TimestampBuilder).Append(arrow.Timestamp(start + int64(i/100)))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	data, offsets, err := rowgen.Encode(rec, types, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, offsets
+}
+
+// BenchmarkWindowDistinctChains runs the window benchmark's COUNT(DISTINCT) query through both
+// native chains of one subtask: watermark assigner -> Calc -> local aggregate, the columnar
+// exchange, global aggregate -> Calc. ns/row is per input row.
+func BenchmarkWindowDistinctChains(b *testing.B) {
+	const n, batches = 8192, 64
+	var inputs [][2]any
+	for i := 0; i < batches; i++ {
+		data, offsets := bidsWithBidders(b, n, 10_000+int64(i*n/100))
+		inputs = append(inputs, [2]any{data, offsets})
+	}
+	open := func() (*ChainPipeline, *ChainPipeline) {
+		local, err := Open(withOptions(b, readIsland(b, "bench_window_distinct_local_chain.json"), map[string]string{
+			OptAutoWatermarkInterval: "200", OptExchangeKeys: "[0]", OptExchangeParallelism: "1", OptExchangeMaxParallelism: "128"}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		global, err := Open(withOptions(b, readIsland(b, "bench_window_distinct_global_chain.json"), map[string]string{
+			OptMaxParallelism: "128", OptKeyGroupStart: "0", OptKeyGroupEnd: "127", OptBatchInput: "true"}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return local, global
+	}
+	forward := func(local, global *ChainPipeline) {
+		from := 0
+		for _, m := range append(local.Markers(), Marker{Pos: int32(local.OutputRows())}) {
+			if int(m.Pos) > from {
+				parts, err := local.Partition(from, int(m.Pos))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, p := range parts {
+					if err := global.ProcessBatch(p.Batch); err != nil {
+						b.Fatal(err)
+					}
+					p.Batch.Release()
+				}
+				from = int(m.Pos)
+			}
+			if m.Watermark != 0 {
+				if err := global.AdvanceWatermark(m.Watermark); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	var local, global *ChainPipeline
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%batches == 0 {
+			local, global = open()
+		}
+		in := inputs[i%batches]
+		if err := local.Process(in[0].([]byte), in[1].([]int32)); err != nil {
+			b.Fatal(err)
+		}
+		forward(local, global)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+}
