@@ -44,6 +44,10 @@ type Call struct {
 	Distinct bool
 	// Filtered marks a call with a FILTER clause.
 	Filtered bool
+	// FilterArg identifies the call's FILTER (the input field Flink's plan names, the same in
+	// both phases of a two-phase aggregation; -1 for none): DISTINCT calls of one view with
+	// different filters keep different sets.
+	FilterArg int
 	// DistinctGroup numbers the DISTINCT calls that share one set of values (the same
 	// argument), in order of first appearance, as Flink numbers its distinct views
 	// (distinct$0, distinct$1, ...); -1 for other calls.

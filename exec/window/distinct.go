@@ -241,41 +241,78 @@ func (a *distinctAcc[K]) fields(mem memory.Allocator, groups []int32) ([]arrow.A
 // mergeFields ignores the running value: the set arrives in the distinct view (mergeSets).
 func (a *distinctAcc[K]) mergeFields([]arrow.Array, []int32) {}
 
-// setBytes encodes each group's set for a distinct view column.
-func (a *distinctAcc[K]) setBytes(mem memory.Allocator, groups []int32) arrow.Array {
-	b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
-	defer b.Release()
-	var buf []byte
-	for _, g := range groups {
-		buf = a.encode(buf[:0], g)
-		b.Append(buf)
-	}
-	return b.NewArray()
-}
-
 // mergeSets adds the values of each row's encoded set (a distinct view column) to group
-// groups[r]; rows with a negative group are skipped.
-func (a *distinctAcc[K]) mergeSets(col arrow.Array, groups []int32) error {
+// groups[r]; rows with a negative group are skipped. A view holds one set per FILTER of its
+// calls; this call's set follows skip others.
+func (a *distinctAcc[K]) mergeSets(col arrow.Array, groups []int32, skip int) error {
 	views := col.(*array.Binary)
 	for r, g := range groups {
 		if g < 0 || views.IsNull(r) {
 			continue
 		}
-		if _, err := a.decodeInto(views.Value(r), g); err != nil {
+		src := views.Value(r)
+		var err error
+		for i := 0; i < skip && err == nil; i++ {
+			src, err = skipSet(src)
+		}
+		if err == nil {
+			_, err = a.decodeInto(src, g)
+		}
+		if err != nil {
 			return fmt.Errorf("distinct view of row %d: %w", r, err)
 		}
 	}
 	return nil
 }
 
+// skipSet returns what follows an encoded set (of int64 or string values: a string is a
+// length and bytes, an int64 8 bytes; the set's first value tells which when lengths agree).
+func skipSet(src []byte) ([]byte, error) {
+	if len(src) < 5 {
+		return nil, errTruncated
+	}
+	kind, n, rest := src[0], binary.LittleEndian.Uint32(src[1:5]), src[5:]
+	switch kind {
+	case setOfInt64:
+		if uint64(len(rest)) < 8*uint64(n) {
+			return nil, errTruncated
+		}
+		return rest[8*n:], nil
+	case setOfString:
+		for i := uint32(0); i < n; i++ {
+			l, r, err := readU32(rest)
+			if err != nil {
+				return nil, err
+			}
+			if uint32(len(r)) < l {
+				return nil, errTruncated
+			}
+			rest = r[l:]
+		}
+		return rest, nil
+	}
+	return nil, fmt.Errorf("unknown set kind %d", kind)
+}
+
 // distinctSets is implemented by the accumulators of DISTINCT calls.
 type distinctSets interface {
-	setBytes(mem memory.Allocator, groups []int32) arrow.Array
-	mergeSets(col arrow.Array, groups []int32) error
+	mergeSets(col arrow.Array, groups []int32, skip int) error
 }
+
+// Kinds of encoded sets.
+const (
+	setOfInt64  byte = 1
+	setOfString byte = 2
+)
 
 func (a *distinctAcc[K]) encode(dst []byte, g int32) []byte {
 	set := a.set(g)
+	var k K
+	if _, ok := any(k).(int64); ok {
+		dst = append(dst, setOfInt64)
+	} else {
+		dst = append(dst, setOfString)
+	}
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(set)))
 	for _, v := range set {
 		switch x := any(v).(type) {
@@ -296,7 +333,18 @@ func (a *distinctAcc[K]) decode(src []byte, g int32) ([]byte, error) {
 
 // decodeInto adds the values of an encoded set to group g.
 func (a *distinctAcc[K]) decodeInto(src []byte, g int32) ([]byte, error) {
-	n, src, err := readU32(src)
+	if len(src) < 1 {
+		return nil, errTruncated
+	}
+	var k K
+	want := setOfString
+	if _, ok := any(k).(int64); ok {
+		want = setOfInt64
+	}
+	if src[0] != want {
+		return nil, fmt.Errorf("a set of kind %d where kind %d belongs", src[0], want)
+	}
+	n, src, err := readU32(src[1:])
 	if err != nil {
 		return nil, err
 	}

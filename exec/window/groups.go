@@ -91,28 +91,46 @@ func viewCalls(calls []Call) [][]int {
 	return out
 }
 
-// viewColumns encodes the distinct views of groups: one column per view, from the view's first
-// call that keeps a set (the calls of a view hold the same set); a view of MIN/MAX calls only,
-// which need no set, gets empty values.
+// viewSets returns, for the calls of one view, the calls whose sets the view carries (one per
+// FILTER among the calls that keep a set, in order of first appearance) and, for each call,
+// the position of its set (-1 for calls without a set).
+func (s *accSet) viewSets(calls []Call, members []int) (carried []int, position map[int]int) {
+	position = map[int]int{}
+	byFilter := map[int]int{}
+	for _, i := range members {
+		if _, ok := s.accs[i].(distinctSets); !ok {
+			position[i] = -1
+			continue
+		}
+		pos, ok := byFilter[calls[i].FilterArg]
+		if !ok {
+			pos = len(carried)
+			byFilter[calls[i].FilterArg] = pos
+			carried = append(carried, i)
+		}
+		position[i] = pos
+	}
+	return carried, position
+}
+
+// viewColumns encodes the distinct views of groups: one column per view holding the sets of
+// the view's calls, one per FILTER (calls with the same filter hold the same set); a view of
+// MIN/MAX calls only, which need no set, gets empty values.
 func (s *accSet) viewColumns(mem memory.Allocator, calls []Call, groups []int32) []arrow.Array {
 	var cols []arrow.Array
 	for _, members := range viewCalls(calls) {
-		var col arrow.Array
-		for _, i := range members {
-			if d, ok := s.accs[i].(distinctSets); ok {
-				col = d.setBytes(mem, groups)
-				break
+		carried, _ := s.viewSets(calls, members)
+		b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+		var buf []byte
+		for _, g := range groups {
+			buf = buf[:0]
+			for _, i := range carried {
+				buf = s.accs[i].encode(buf, g)
 			}
+			b.Append(buf)
 		}
-		if col == nil {
-			b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
-			for range groups {
-				b.Append(nil)
-			}
-			col = b.NewArray()
-			b.Release()
-		}
-		cols = append(cols, col)
+		cols = append(cols, b.NewArray())
+		b.Release()
 	}
 	return cols
 }
@@ -120,9 +138,10 @@ func (s *accSet) viewColumns(mem memory.Allocator, calls []Call, groups []int32)
 // mergeViews merges distinct view columns into every call of each view that keeps a set.
 func (s *accSet) mergeViews(calls []Call, cols []arrow.Array, groups []int32) error {
 	for v, members := range viewCalls(calls) {
+		_, position := s.viewSets(calls, members)
 		for _, i := range members {
 			if d, ok := s.accs[i].(distinctSets); ok {
-				if err := d.mergeSets(cols[v], groups); err != nil {
+				if err := d.mergeSets(cols[v], groups, position[i]); err != nil {
 					return err
 				}
 			}

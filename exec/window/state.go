@@ -21,7 +21,8 @@ import (
 // into a different aggregation by mistake.
 const (
 	stateMagic   = "SLWA"
-	stateVersion = 1
+	// Version 2: distinct sets start with a byte for the kind of their values.
+	stateVersion = 2
 )
 
 var (

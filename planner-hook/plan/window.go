@@ -353,8 +353,6 @@ func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, arg
 	switch {
 	case !ok:
 		return call, 0, fmt.Sprintf("%s: aggregate function %s is not supported natively yet", label, name), nil
-	case c.Distinct && c.FilterArg >= 0:
-		return call, 0, fmt.Sprintf("%s: DISTINCT aggregates with a FILTER clause are not supported natively yet", label), nil
 	case c.Approximate || c.IgnoreNulls:
 		return call, 0, fmt.Sprintf("%s: approximate or IGNORE NULLS aggregates are not supported natively", label), nil
 	}
@@ -365,6 +363,7 @@ func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, arg
 	}
 	call.Distinct = c.Distinct
 	call.Filtered = c.FilterArg >= 0
+	call.FilterArg = c.FilterArg
 	switch {
 	case kind == window.Count && len(c.ArgList) == 0:
 		call.Func, argCol = window.CountStar, -1

@@ -233,6 +233,17 @@ class WindowAggregateParityTest {
                         "COUNT(*) AS c, COUNT(DISTINCT d) AS cdd"),
                 twoPhase("distinct-double", tumble, "k", "COUNT(DISTINCT d) AS cdd, COUNT(DISTINCT CAST(d AS FLOAT)) AS cdf")
                         .withParallelism(2),
+                // DISTINCT with FILTER: calls of one argument keep one set per filter (Flink: one view
+                // per argument, with a bit per filter).
+                onePhase("distinct-filter", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k",
+                        "COUNT(*) AS c, COUNT(DISTINCT v) AS cdv, COUNT(DISTINCT v) FILTER (WHERE i > 1) AS cdvf, "
+                                + "COUNT(DISTINCT v) FILTER (WHERE d > 0) AS cdvd"),
+                onePhase("distinct-filter-tumble", tumble, "k",
+                        "SUM(DISTINCT i) AS sdi, SUM(DISTINCT i) FILTER (WHERE v > 0) AS sdif, COUNT(DISTINCT i) FILTER (WHERE v > 0) AS cdif"),
+                twoPhase("distinct-filter", tumble, "k",
+                        "COUNT(DISTINCT v) AS cdv, COUNT(DISTINCT v) FILTER (WHERE i > 1) AS cdvf, "
+                                + "COUNT(DISTINCT v) FILTER (WHERE d > 0) AS cdvd, COUNT(DISTINCT k) FILTER (WHERE v < 0) AS cdk")
+                        .withParallelism(2),
                 nativeCase("distinct-decimal", DECIMAL_SCHEMA, decimalRows(),
                         query(tumble, "k", "COUNT(*) AS c, COUNT(DISTINCT p) AS cdp, COUNT(DISTINCT w) AS cdw"))
                         .with("table.optimizer.agg-phase-strategy", "ONE_PHASE").asMultiset(),
