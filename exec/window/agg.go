@@ -107,6 +107,9 @@ func newAccumulator(c Call) (accumulator, error) {
 	if c.Arg.Kind == catalog.Decimal {
 		return decimalAccumulator(c)
 	}
+	if c.Arg.IsString() || c.Arg.IsBinary() {
+		return newBytesAccumulator(c)
+	}
 	if c.Func == Sum0 {
 		// Flink's Sum0AggFunction: the argument's own type, never NULL.
 		if !c.Result.WithNullable(true).Equal(c.Arg.WithNullable(true)) {

@@ -233,6 +233,11 @@ class WindowAggregateParityTest {
                         "COUNT(*) AS c, COUNT(DISTINCT d) AS cdd"),
                 twoPhase("distinct-double", tumble, "k", "COUNT(DISTINCT d) AS cdd, COUNT(DISTINCT CAST(d AS FLOAT)) AS cdf")
                         .withParallelism(2),
+                // Strings: MIN/MAX by unsigned UTF-8 bytes ("Grüße" after ASCII), FIRST/LAST_VALUE.
+                onePhase("string-min-max", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "i",
+                        "COUNT(*) AS c, MIN(k) AS mnk, MAX(k) AS mxk"),
+                twoPhase("string-min-max", tumble, "i", "MIN(k) AS mnk, MAX(k) AS mxk, MAX(DISTINCT k) AS mdk").withParallelism(2),
+                onePhase("first-last-string", tumble, "i", "FIRST_VALUE(k) AS fk, LAST_VALUE(k) AS lk, COUNT(k) AS ck"),
                 // DISTINCT with FILTER: calls of one argument keep one set per filter (Flink: one view
                 // per argument, with a bit per filter).
                 onePhase("distinct-filter", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k",
