@@ -359,3 +359,31 @@ func TestStringHelpers(t *testing.T) {
 		t.Errorf("utf16 = %q", got)
 	}
 }
+
+func TestInstrAndFromBase64(t *testing.T) {
+	for _, c := range []struct {
+		s, sub     string
+		start, nth int
+		want       int
+	}{
+		{"abcabc", "bc", 1, 1, 2}, {"abcabc", "bc", 1, 2, 5}, {"abcabc", "bc", 3, 1, 5}, {"abcabc", "bc", 1, 3, 0},
+		{"abcabc", "bc", -1, 1, 5}, {"abcabc", "bc", -1, 2, 2}, {"abcabc", "bc", -3, 1, 2}, {"abcabc", "bc", 0, 1, 0},
+		{"Grüße Grüße", "ü", 1, 2, 9}, {"Grüße Grüße", "ße", -1, 1, 10}, {"abc", "", 2, 1, 1}, {"abc", "x", 9, 1, 0},
+	} {
+		if got := instr([]byte(c.s), []byte(c.sub), c.start, c.nth); got != c.want {
+			t.Errorf("INSTR(%q, %q, %d, %d) = %d, want %d", c.s, c.sub, c.start, c.nth, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		in, want string
+		fails    bool
+	}{
+		{"QQ==", "A", false}, {"QQ", "A", false}, {"QUI=", "AB", false}, {"QUI", "AB", false}, {"", "", false},
+		{"QQ=", "", true}, {"Q", "", true}, {"QQ==QQ==", "", true}, {"QU\nI=", "", true}, {"QU I=", "", true}, {"Q*==", "", true},
+	} {
+		got, err := decodeBase64(nil, []byte(c.in))
+		if (err != nil) != c.fails || (err == nil && string(got) != c.want) {
+			t.Errorf("FROM_BASE64(%q) = %q, %v; want %q, fails %v", c.in, got, err, c.want, c.fails)
+		}
+	}
+}

@@ -36,6 +36,9 @@ type stringFn struct {
 	str func(dst []byte, vals [][]byte) (out []byte, ok bool)
 	i32 func(vals [][]byte) (int32, bool)
 	bl  func(vals [][]byte) (bool, bool)
+	// fails, when set, is called on each row's values before the result function: a non-nil
+	// error fails the evaluation, as the Java exception Flink's function throws fails the job.
+	fails func(vals [][]byte) error
 }
 
 func (e *stringFn) Type() catalog.Type { return e.typ }
@@ -65,6 +68,7 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	for k, c := range cols {
 		readers[k] = newBytesReader(c)
 	}
+	var failure error
 	row := func(i int) bool {
 		for k := range readers {
 			r := &readers[k]
@@ -73,7 +77,10 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			}
 			vals[k] = r.at(i)
 		}
-		return true
+		if e.fails != nil && failure == nil {
+			failure = e.fails(vals)
+		}
+		return failure == nil
 	}
 	switch {
 	case e.str != nil:
@@ -92,6 +99,11 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			}
 		}
 		offs[n] = int32(len(data))
+		if failure != nil {
+			offBuf.Release()
+			valid.Release()
+			return nil, failure
+		}
 		return column.MakeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
 	case e.i32 != nil:
 		buf, dst := column.NewValues[int32](ctx.Mem, n)
@@ -103,6 +115,11 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 					bitutil.SetBit(vbits, i)
 				}
 			}
+		}
+		if failure != nil {
+			buf.Release()
+			valid.Release()
+			return nil, failure
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"hash"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -31,6 +32,8 @@ func init() {
 	register(&Function{Name: "TO_BASE64", Family: "string", Doc: "standard Base64 with padding of the UTF-8 bytes", compile: compileStringUnary})
 	register(&Function{Name: "REPEAT", Family: "string", Doc: "REPEAT(s, n): empty for n <= 0", compile: compileRepeat})
 	register(&Function{Name: "POSITION", Family: "string", Doc: "POSITION(x IN s): 1-based character position, 0 if absent, 1 for an empty x", compile: compilePosition})
+	register(&Function{Name: "INSTR", Family: "string", Doc: "INSTR(s, sub [, start [, nth]]) as SqlFunctionUtils#instr: character positions, a negative start searches backwards, nth <= 0 fails as in Flink", compile: compileInstr})
+	register(&Function{Name: "FROM_BASE64", Family: "string", Doc: "java.util.Base64's basic decoder: padding optional, any other character than the alphabet (line breaks too) fails as in Flink", compile: compileFromBase64})
 	register(&Function{Name: "LOCATE", Family: "string", Doc: "LOCATE(x, s [, from]), as POSITION from character `from`", compile: compilePosition})
 	register(&Function{Name: "IF", Family: "conditional", Doc: "IF(c, a, b) as CASE WHEN c THEN a ELSE b END", compile: compileCase})
 	register(&Function{Name: "IFNULL", Family: "conditional", Doc: "IFNULL(a, b): both operands evaluated, as Flink's IfNullFunction", compile: compileCoalesce})
@@ -419,3 +422,102 @@ func initcap(dst, s []byte) []byte {
 	}
 	return dst
 }
+
+func compileInstr(n *Node, args []Expr) (Expr, error) {
+	if len(args) < 2 || len(args) > 4 {
+		return nil, unsupported("INSTR with %d operands", len(args))
+	}
+	if err := requireStrings(n, args[:2], 0); err != nil {
+		return nil, err
+	}
+	for _, a := range args[2:] {
+		if a.Type().Kind != catalog.Int {
+			return nil, unsupported("INSTR with a %s position", a.Type())
+		}
+	}
+	pos := func(v [][]byte) (start, nth int) {
+		start, nth = 1, 1
+		if len(v) > 2 {
+			start = int(intOf(v[2]))
+		}
+		if len(v) > 3 {
+			nth = int(intOf(v[3]))
+		}
+		return start, nth
+	}
+	return &stringFn{args: args, typ: n.Type,
+		fails: func(v [][]byte) error {
+			if _, nth := pos(v); nth <= 0 {
+				return errNthAppearance
+			}
+			return nil
+		},
+		i32: func(v [][]byte) (int32, bool) {
+			start, nth := pos(v)
+			return int32(instr(v[0], v[1], start, nth)), true
+		}}, nil
+}
+
+var errNthAppearance = errors.New("java.lang.IllegalArgumentException: nthAppearance must be positive!")
+
+// instr is SqlFunctionUtils#instr: the character position of the nth occurrence of sub in s
+// searching from character start (backwards from the end for a negative start), 0 if none.
+func instr(s, sub []byte, start, nth int) int {
+	switch {
+	case start == 0:
+		return 0
+	case start > 0:
+		index := 0
+		for i := 0; i < nth; i++ {
+			index = indexOfChars(s, sub, start-1) + 1
+			if index == 0 {
+				return 0
+			}
+			start = index + 1
+		}
+		return index
+	}
+	pos := instr(reverseChars(nil, s), reverseChars(nil, sub), -start, nth)
+	if pos == 0 {
+		return 0
+	}
+	return numChars(s) + 2 - pos - numChars(sub)
+}
+
+func compileFromBase64(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 {
+		return nil, unsupported("FROM_BASE64 with %d operands", len(args))
+	}
+	if err := requireStrings(n, args, 0); err != nil {
+		return nil, err
+	}
+	return &stringFn{args: args, typ: n.Type,
+		fails: func(v [][]byte) error {
+			_, err := decodeBase64(nil, v[0])
+			return err
+		},
+		str: func(dst []byte, v [][]byte) ([]byte, bool) {
+			out, err := decodeBase64(dst, v[0])
+			return out, err == nil
+		}}, nil
+}
+
+// decodeBase64 appends the bytes of s decoded as java.util.Base64.getDecoder() does: the
+// standard alphabet only (no line breaks, which Go's decoder would skip), '=' padding optional
+// but exact when present, nothing after it.
+func decodeBase64(dst, s []byte) ([]byte, error) {
+	if bytes.ContainsAny(s, "\r\n") {
+		return nil, errBase64
+	}
+	enc := base64.RawStdEncoding
+	if bytes.IndexByte(s, '=') >= 0 {
+		enc = base64.StdEncoding
+	}
+	out, err := enc.AppendDecode(dst, s)
+	if err != nil {
+		return nil, errBase64
+	}
+	return out, nil
+}
+
+var errBase64 = errors.New("java.lang.IllegalArgumentException: Illegal base64 character or ending")

@@ -205,6 +205,11 @@ class CalcParityTest {
                 n("replace", "SELECT REPLACE(s, 'b', 'XY'), REPLACE(s, 'ab', ''), REPLACE(s, ' ', '_') FROM t"),
                 fallback("fallback-replace-column", ALL, allRows(), "SELECT REPLACE(s, s, 'x') FROM t", "constant, non-empty"),
                 n("digests", "SELECT MD5(s), SHA1(s), SHA256(s), TO_BASE64(s) FROM t"),
+                n("instr", "SELECT INSTR(s, 'b'), INSTR(s, 'b', 2), INSTR(s, 'b', -1), INSTR(s, 'b', 1, 2), INSTR(s, 'b', -2, 2), "
+                        + "INSTR(s, '', 3), INSTR(s, '🌍', -1, 1), INSTR(s, s), INSTR(s, 'c', 0) FROM t"),
+                n("instr-nth-zero-fails", "SELECT INSTR(s, 'b', 1, i - i) FROM t"),
+                n("from-base64", "SELECT FROM_BASE64(TO_BASE64(s)), FROM_BASE64(CASE WHEN i > 0 THEN 'QQ' WHEN i < 0 THEN 'QUI=' ELSE '8J+MjQ' END) FROM t"),
+                text("from-base64-invalid-fails", "SELECT FROM_BASE64(s) FROM t"),
                 n("position-locate", "SELECT POSITION('b' IN s), POSITION('' IN s), LOCATE('c', s), LOCATE('a', s, 2), LOCATE('🌍', s) FROM t"),
                 // IN and BETWEEN (SEARCH)
                 n("in-list", "SELECT i IN (1, 2, 3), s IN ('abc', 'xyz'), l NOT IN (10, 5) FROM t"),
