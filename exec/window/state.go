@@ -20,7 +20,7 @@ import (
 // The fingerprint covers the window and the aggregates' types, so state cannot be restored
 // into a different aggregation by mistake.
 const (
-	stateMagic   = "SLWA"
+	stateMagic = "SLWA"
 	// Version 2: distinct sets start with a byte for the kind of their values.
 	stateVersion = 2
 )
