@@ -110,6 +110,9 @@ func newAccumulator(c Call) (accumulator, error) {
 	if c.Arg.IsString() || c.Arg.IsBinary() {
 		return newBytesAccumulator(c)
 	}
+	if c.Arg.Kind == catalog.Boolean && c.Func != Count && c.Func != CountStar {
+		return newBoolAccumulator(c)
+	}
 	if c.Func == Sum0 {
 		// Flink's Sum0AggFunction: the argument's own type, never NULL.
 		if !c.Result.WithNullable(true).Equal(c.Arg.WithNullable(true)) {

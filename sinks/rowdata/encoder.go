@@ -144,6 +144,9 @@ func (e *Encoder) Encode(cols []arrow.Array, kinds []int8, n int, offsets []int3
 }
 
 func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offsets, cursors []int32, dst []byte) error {
+	if n == 0 {
+		return nil // nothing to write; an empty column may have no value buffers at all
+	}
 	slot := binaryrow.SlotOffset(e.arity, i)
 	nb, mask := binaryrow.NullByte(i), binaryrow.NullMask(i)
 	// null(r) reads the validity bitmap directly: no interface call per row.

@@ -141,3 +141,24 @@ func BenchmarkEncode(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
 }
+
+// An empty batch encodes to nothing, whatever its columns' buffers (a builder's empty BOOLEAN
+// array has no value buffer).
+func TestEncodeEmptyColumns(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	bb := array.NewBooleanBuilder(mem)
+	defer bb.Release()
+	col := bb.NewArray()
+	defer col.Release()
+	enc, err := sink.NewEncoder([]catalog.Type{catalog.BooleanType(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offsets := []int32{0}
+	if err := enc.Layout([]arrow.Array{col}, 0, offsets); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Encode([]arrow.Array{col}, nil, 0, offsets, nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -237,6 +237,10 @@ class WindowAggregateParityTest {
                 onePhase("string-min-max", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "i",
                         "COUNT(*) AS c, MIN(k) AS mnk, MAX(k) AS mxk"),
                 twoPhase("string-min-max", tumble, "i", "MIN(k) AS mnk, MAX(k) AS mxk, MAX(DISTINCT k) AS mdk").withParallelism(2),
+                onePhase("bool-min-max", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k",
+                        "COUNT(*) AS c, MIN(v > 0) AS mnb, MAX(v > 0) AS mxb"),
+                twoPhase("bool-min-max", tumble, "k", "MIN(v > 0) AS mnb, MAX(i < 2) AS mxb").withParallelism(2),
+                onePhase("first-last-bool", tumble, "k", "FIRST_VALUE(v > 0) AS fb, LAST_VALUE(i < 2) AS lb"),
                 onePhase("first-last-string", tumble, "i", "FIRST_VALUE(k) AS fk, LAST_VALUE(k) AS lk, COUNT(k) AS ck"),
                 // DISTINCT with FILTER: calls of one argument keep one set per filter (Flink: one view
                 // per argument, with a bit per filter).
