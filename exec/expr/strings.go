@@ -37,7 +37,8 @@ type stringFn struct {
 	i32 func(vals [][]byte) (int32, bool)
 	bl  func(vals [][]byte) (bool, bool)
 	// fails, when set, is called on each row's values before the result function: a non-nil
-	// error fails the evaluation, as the Java exception Flink's function throws fails the job.
+	// error fails that row (Ctx.fail), as the Java exception Flink's function throws; the row
+	// is NULL, and the failure counts only where Flink would have evaluated the call.
 	fails func(vals [][]byte) error
 }
 
@@ -68,7 +69,6 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	for k, c := range cols {
 		readers[k] = newBytesReader(c)
 	}
-	var failure error
 	row := func(i int) bool {
 		for k := range readers {
 			r := &readers[k]
@@ -77,10 +77,13 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			}
 			vals[k] = r.at(i)
 		}
-		if e.fails != nil && failure == nil {
-			failure = e.fails(vals)
+		if e.fails != nil {
+			if err := e.fails(vals); err != nil {
+				ctx.fail(i, err)
+				return false
+			}
 		}
-		return failure == nil
+		return true
 	}
 	switch {
 	case e.str != nil:
@@ -99,11 +102,6 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			}
 		}
 		offs[n] = int32(len(data))
-		if failure != nil {
-			offBuf.Release()
-			valid.Release()
-			return nil, failure
-		}
 		return column.MakeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
 	case e.i32 != nil:
 		buf, dst := column.NewValues[int32](ctx.Mem, n)
@@ -115,11 +113,6 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 					bitutil.SetBit(vbits, i)
 				}
 			}
-		}
-		if failure != nil {
-			buf.Release()
-			valid.Release()
-			return nil, failure
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}

@@ -54,7 +54,12 @@ type distinctAcc[K distinctKey] struct {
 	sets  []valueSet[K]
 	read  func(arrow.Array) func(r int) K
 	bytes int // memory estimate per value
+	// unmarked: encoded sets lack the kind byte (window state version 1).
+	unmarked bool
 }
+
+// setUnmarked makes decoding expect sets without their kind byte (state version 1).
+func (a *distinctAcc[K]) setUnmarked(on bool) { a.unmarked = on }
 
 // newDistinctAccumulator returns the accumulator of a DISTINCT call, or why it cannot run
 // natively.
@@ -333,18 +338,21 @@ func (a *distinctAcc[K]) decode(src []byte, g int32) ([]byte, error) {
 
 // decodeInto adds the values of an encoded set to group g.
 func (a *distinctAcc[K]) decodeInto(src []byte, g int32) ([]byte, error) {
-	if len(src) < 1 {
-		return nil, errTruncated
+	if !a.unmarked {
+		if len(src) < 1 {
+			return nil, errTruncated
+		}
+		var k K
+		want := setOfString
+		if _, ok := any(k).(int64); ok {
+			want = setOfInt64
+		}
+		if src[0] != want {
+			return nil, fmt.Errorf("a set of kind %d where kind %d belongs", src[0], want)
+		}
+		src = src[1:]
 	}
-	var k K
-	want := setOfString
-	if _, ok := any(k).(int64); ok {
-		want = setOfInt64
-	}
-	if src[0] != want {
-		return nil, fmt.Errorf("a set of kind %d where kind %d belongs", src[0], want)
-	}
-	n, src, err := readU32(src[1:])
+	n, src, err := readU32(src)
 	if err != nil {
 		return nil, err
 	}

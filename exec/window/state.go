@@ -99,8 +99,16 @@ func (o *Operator) restore(kg int, blob []byte) error {
 	if got := crc32.Checksum(body, castagnoli); got != sum {
 		return fmt.Errorf("checksum mismatch (stored %08x, computed %08x)", sum, got)
 	}
-	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
-		return fmt.Errorf("state version %d, this library reads %d", v, stateVersion)
+	v := binary.LittleEndian.Uint16(body[4:])
+	if v != stateVersion && v != 1 {
+		return fmt.Errorf("state version %d, this library reads 1 and %d", v, stateVersion)
+	}
+	// Version 1 wrote distinct sets without their kind byte.
+	for _, a := range o.accs {
+		if d, ok := a.(interface{ setUnmarked(bool) }); ok {
+			d.setUnmarked(v == 1)
+			defer d.setUnmarked(false)
+		}
 	}
 	if fp := binary.LittleEndian.Uint32(body[6:]); fp != o.fingerprint() {
 		return errors.New("state was written by a different window aggregation (window, keys or aggregates changed)")

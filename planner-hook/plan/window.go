@@ -124,9 +124,11 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 	if _, p.outTypes, err = rowFields(out); err != nil {
 		return nil, nil, fmt.Errorf("window aggregate %s output type: %w", n.Name, err)
 	}
+	// col returns an input field's type; colErr says why a reference is out of range.
+	var colErr error
 	col := func(i int, what string) (catalog.Type, bool) {
 		if i < 0 || i >= len(p.inTypes) {
-			err = fmt.Errorf("window aggregate %s: %s refers to input field %d of %d", n.Name, what, i, len(p.inTypes))
+			colErr = fmt.Errorf("window aggregate %s: %s refers to input field %d of %d", n.Name, what, i, len(p.inTypes))
 			return catalog.Type{}, false
 		}
 		return p.inTypes[i], true
@@ -164,7 +166,7 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 			p.timeCol = w.SliceEnd
 		}
 		if _, ok := col(p.timeCol, "the time attribute"); !ok {
-			return nil, nil, err
+			return nil, nil, colErr
 		}
 	}
 	if p.spec.Assigner, err = assignerOf(j.Windowing.Window.Type, w.Window.Size, w.Window.Slide, w.Window.MaxSize, w.Window.Step, w.Window.Offset); err != nil {
@@ -177,7 +179,7 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 	for _, k := range j.Grouping {
 		t, ok := col(k, "a grouping key")
 		if !ok {
-			return nil, nil, err
+			return nil, nil, colErr
 		}
 		if ok, why := binaryrow.Supported(t); !ok {
 			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s", p.inNames[k], why))
@@ -210,7 +212,7 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 		if c.FilterArg >= 0 && phase != globalPhase {
 			t, ok := col(c.FilterArg, "a FILTER clause")
 			if !ok {
-				return nil, nil, err
+				return nil, nil, colErr
 			}
 			if t.Kind != catalog.Boolean {
 				return nil, nil, fmt.Errorf("window aggregate %s: FILTER column %d is %s, not BOOLEAN", n.Name, c.FilterArg, t)

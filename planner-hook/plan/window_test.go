@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -52,5 +53,33 @@ func TestWindowVerdicts(t *testing.T) {
 				t.Errorf("%s: reasons %q lack %q", c.file, all, want)
 			}
 		}
+	}
+}
+
+// A FILTER referring to a field the input does not have is malformed input: an error, not a
+// plan without reasons.
+func TestWindowAggregateRejectsBadFilterField(t *testing.T) {
+	raw := readIsland(t, "window_hop_one_phase.json")
+	var is Island
+	if err := json.Unmarshal(raw, &is); err != nil {
+		t.Fatal(err)
+	}
+	var node map[string]any
+	n := len(is.Nodes) - 1
+	for i := range is.Nodes {
+		if h, _ := is.Nodes[i].Header(); h.Type == WindowAggregateType {
+			n = i
+		}
+	}
+	if err := json.Unmarshal(is.Nodes[n].Exec, &node); err != nil {
+		t.Fatal(err)
+	}
+	calls := node["aggCalls"].([]any)
+	calls[0].(map[string]any)["filterArg"] = 99
+	exec, _ := json.Marshal(node)
+	is.Nodes[n].Exec = exec
+	p, reasons, err := compileWindowAggregate(&is.Nodes[n], onePhase, is.Options)
+	if err == nil {
+		t.Fatalf("accepted a FILTER on field 99: plan %v, reasons %v", p != nil, reasons)
 	}
 }

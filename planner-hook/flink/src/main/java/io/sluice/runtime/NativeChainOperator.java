@@ -337,12 +337,21 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         }
         if (in.add(element)) {
             flush();
-        } else if (in.rows() == 1 && maxDelayMillis > 0) {
+        } else if (in.rows() == 1 && flushDelayMillis() > 0) {
             // Bound the latency of a partly filled batch. A timer that fires after its batch was
             // flushed only flushes the next batch early.
             ProcessingTimeService time = getProcessingTimeService();
-            time.registerTimer(time.getCurrentProcessingTime() + maxDelayMillis, t -> flush());
+            time.registerTimer(time.getCurrentProcessingTime() + flushDelayMillis(), t -> flush());
         }
+    }
+
+    /**
+     * How long a partly filled batch may wait: sluice.batch.max-delay, except that a chain of
+     * processing-time windows always flushes within the option's default (100 ms), because its
+     * windows' timers exist only once their rows have reached Go.
+     */
+    private long flushDelayMillis() {
+        return shape.procTime() && maxDelayMillis <= 0 ? 100 : maxDelayMillis;
     }
 
     /** Records that rows from firstRow of the buffer on arrived at time. */
