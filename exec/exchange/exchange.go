@@ -31,6 +31,7 @@ type Splitter struct {
 
 	groups []int32
 	counts []int32
+	next   []int32
 	sel    []int32
 	keys   []arrow.Array
 }
@@ -106,7 +107,8 @@ func (s *Splitter) Split(b arrow.RecordBatch) ([]Part, error) {
 		s.sel = make([]int32, n, 2*n)
 	}
 	sel := s.sel[:n]
-	next := append([]int32(nil), counts[:s.parallelism]...)
+	s.next = append(s.next[:0], counts[:s.parallelism]...)
+	next := s.next
 	for r, ch := range groups {
 		sel[next[ch]] = int32(r)
 		next[ch]++

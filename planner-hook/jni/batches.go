@@ -6,9 +6,7 @@ package main
 import "C"
 
 import (
-	"fmt"
 	"runtime/cgo"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -135,13 +133,10 @@ func Java_io_sluice_jni_NativeLib_exchangeBatches(env *C.JNIEnv, _ C.jclass, h C
 		throw(env, err.Error())
 		return 0
 	}
-	dst, err := directBuffer(env, out)
+	// Room for a pair per channel, checked before any batch handle is made.
+	longs, err := pairBuffer(env, out, p.Channels(), "exchange batches")
 	if err != nil {
-		throw(env, "exchange batches: "+err.Error())
-		return 0
-	}
-	if len(dst) < 16*p.Channels() {
-		throw(env, fmt.Sprintf("exchange batches: %d bytes for %d channels", len(dst), p.Channels()))
+		throw(env, err.Error())
 		return 0
 	}
 	parts, err := p.Partition(int(from), int(to))
@@ -150,7 +145,6 @@ func Java_io_sluice_jni_NativeLib_exchangeBatches(env *C.JNIEnv, _ C.jclass, h C
 		return 0
 	}
 	// (channel | rows << 32, batch handle) pairs; Java releases each batch once emitted.
-	longs := unsafe.Slice((*int64)(unsafe.Pointer(&dst[0])), 2*len(parts))
 	for i, part := range parts {
 		longs[2*i] = int64(part.Channel) | part.Batch.NumRows()<<32
 		longs[2*i+1] = int64(cgo.NewHandle(part.Batch))

@@ -78,6 +78,22 @@ func directBuffer(env *C.JNIEnv, buf C.jobject) ([]byte, error) {
 	return unsafe.Slice((*byte)(addr), capacity), nil
 }
 
+// pairBuffer returns the first 2*n longs of a direct ByteBuffer that holds n pairs of longs
+// (markers, arrival runs, exchange parts), or an error naming what when it is too small.
+func pairBuffer(env *C.JNIEnv, buf C.jobject, n int, what string) ([]int64, error) {
+	b, err := directBuffer(env, buf)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if n < 0 || len(b) < 16*n {
+		return nil, fmt.Errorf("%s: %d bytes for %d pairs", what, len(b), n)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return unsafe.Slice((*int64)(unsafe.Pointer(&b[0])), 2*n), nil
+}
+
 func int32s(b []byte) []int32 {
 	if len(b) < 4 {
 		return nil
@@ -326,22 +342,14 @@ func Java_io_sluice_jni_NativeLib_arrivals(env *C.JNIEnv, _ C.jclass, h C.jlong,
 		throw(env, err.Error())
 		return
 	}
-	src, err := directBuffer(env, runs)
+	longs, err := pairBuffer(env, runs, int(count), "arrivals")
 	if err != nil {
-		throw(env, "arrivals: "+err.Error())
+		throw(env, err.Error())
 		return
 	}
-	n := int(count)
-	if n < 0 || len(src) < 16*n {
-		throw(env, fmt.Sprintf("arrivals: %d bytes for %d runs", len(src), n))
-		return
-	}
-	list := make([]plan.Arrival, n)
-	if n > 0 {
-		longs := unsafe.Slice((*int64)(unsafe.Pointer(&src[0])), 2*n)
-		for i := range list {
-			list[i] = plan.Arrival{FirstRow: longs[2*i], Time: longs[2*i+1]}
-		}
+	list := make([]plan.Arrival, int(count))
+	for i := range list {
+		list[i] = plan.Arrival{FirstRow: longs[2*i], Time: longs[2*i+1]}
 	}
 	if err := p.SetArrivals(list); err != nil {
 		throw(env, err.Error())
@@ -375,17 +383,12 @@ func Java_io_sluice_jni_NativeLib_markers(env *C.JNIEnv, _ C.jclass, h C.jlong, 
 		throw(env, err.Error())
 		return 0
 	}
-	dst, err := directBuffer(env, out)
-	if err != nil {
-		throw(env, "markers: "+err.Error())
-		return 0
-	}
 	ms := p.Markers()
-	if len(dst) < 16*len(ms) {
-		throw(env, fmt.Sprintf("markers: %d bytes for %d watermarks", len(dst), len(ms)))
+	longs, err := pairBuffer(env, out, len(ms), "markers")
+	if err != nil {
+		throw(env, err.Error())
 		return 0
 	}
-	longs := unsafe.Slice((*int64)(unsafe.Pointer(&dst[0])), 2*len(ms))
 	for i, m := range ms {
 		longs[2*i], longs[2*i+1] = int64(m.Pos), m.Watermark
 	}

@@ -39,19 +39,39 @@ func withOptions(t testing.TB, island []byte, opts map[string]string) []byte {
 // bids encodes n rows (auction INT, price BIGINT, ts TIMESTAMP(3)): auctions cycle through
 // keys, event time advances one millisecond every msEvery rows from start.
 func bids(t testing.TB, n, keys, msEvery int, start int64) ([]byte, []int32) {
+	return encodeBids(t, n, keys, msEvery, start, false)
+}
+
+// encodeBids encodes bids, with a bidder BIGINT column after the auction (100,000 bidders)
+// when withBidder is set.
+func encodeBids(t testing.TB, n, keys, msEvery int, start int64, withBidder bool) ([]byte, []int32) {
 	t.Helper()
-	mem := memory.NewGoAllocator()
+	names := []string{"auction", "price", "ts"}
 	types := []catalog.Type{catalog.IntType(true), catalog.BigIntType(true), catalog.TimestampType(3, true)}
-	schema, err := catalog.ArrowSchema([]string{"auction", "price", "ts"}, types)
+	if withBidder {
+		names = []string{"auction", "bidder", "price", "ts"}
+		types = []catalog.Type{catalog.IntType(true), catalog.BigIntType(true), catalog.BigIntType(true), catalog.TimestampType(3, true)}
+	}
+	schema, err := catalog.ArrowSchema(names, types)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := array.NewRecordBuilder(mem, schema)
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
 	defer b.Release()
+	f := 0
+	next := func() array.Builder { f++; return b.Field(f - 1) }
+	auction, bidder := next().(*array.Int32Builder), (*array.Int64Builder)(nil)
+	if withBidder {
+		bidder = next().(*array.Int64Builder)
+	}
+	price, ts := next().(*array.Int64Builder), next().(*array.TimestampBuilder)
 	for i := 0; i < n; i++ {
-		b.Field(0).(*array.Int32Builder).Append(int32((i * 7919) % keys))
-		b.Field(1).(*array.Int64Builder).Append(int64(i%1000 + 1))
-		b.Field(2).(*array.TimestampBuilder).Append(arrow.Timestamp(start + int64(i/msEvery)))
+		auction.Append(int32((i * 7919) % keys))
+		if bidder != nil {
+			bidder.Append(int64((i * 104_729) % 100_000))
+		}
+		price.Append(int64(i%1000 + 1))
+		ts.Append(arrow.Timestamp(start + int64(i/msEvery)))
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
@@ -259,32 +279,6 @@ func TestBatchInputRejectsForeignBatches(t *testing.T) {
 	}
 }
 
-// bidsWithBidders encodes n rows (auction INT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3))
-// like the window benchmark's source: 10,000 auctions, 100,000 bidders, 100 rows per ms.
-func bidsWithBidders(t testing.TB, n int, start int64) ([]byte, []int32) {
-	t.Helper()
-	types := []catalog.Type{catalog.IntType(true), catalog.BigIntType(true), catalog.BigIntType(true), catalog.TimestampType(3, true)}
-	schema, err := catalog.ArrowSchema([]string{"auction", "bidder", "price", "ts"}, types)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
-	defer b.Release()
-	for i := 0; i < n; i++ {
-		b.Field(0).(*array.Int32Builder).Append(int32((i * 7919) % 10_000))
-		b.Field(1).(*array.Int64Builder).Append(int64((i * 104_729) % 100_000))
-		b.Field(2).(*array.Int64Builder).Append(int64(i%1000 + 1))
-		b.Field(3).(*array.TimestampBuilder).Append(arrow.Timestamp(start + int64(i/100)))
-	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	data, offsets, err := rowgen.Encode(rec, types, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data, offsets
-}
-
 // BenchmarkWindowDistinctChains runs the window benchmark's COUNT(DISTINCT) query through both
 // native chains of one subtask: watermark assigner -> Calc -> local aggregate, the columnar
 // exchange, global aggregate -> Calc. ns/row is per input row.
@@ -292,7 +286,7 @@ func BenchmarkWindowDistinctChains(b *testing.B) {
 	const n, batches = 8192, 64
 	var inputs [][2]any
 	for i := 0; i < batches; i++ {
-		data, offsets := bidsWithBidders(b, n, 10_000+int64(i*n/100))
+		data, offsets := encodeBids(b, n, 10_000, 100, 10_000+int64(i*n/100), true)
 		inputs = append(inputs, [2]any{data, offsets})
 	}
 	open := func() (*ChainPipeline, *ChainPipeline) {
