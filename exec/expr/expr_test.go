@@ -224,37 +224,6 @@ func TestSubstringSQL(t *testing.T) {
 	}
 }
 
-func TestLike(t *testing.T) {
-	cases := []struct {
-		pat    string
-		escape rune
-		s      string
-		want   bool
-	}{
-		{"a%", 0, "abc", true},
-		{"a_c", 0, "abc", true},
-		{"a_c", 0, "a\nc", false},
-		{"%", 0, "line\nbreak", true},
-		{"a.c", 0, "abc", false},
-		{"100!%", '!', "100%", true},
-		{"100!%", '!', "1000", false},
-		{"", 0, "", true},
-		{"_", 0, "🌍", true},
-	}
-	for _, c := range cases {
-		re, err := likeRegexp(c.pat, c.escape)
-		if err != nil {
-			t.Fatalf("%q: %v", c.pat, err)
-		}
-		if got := re.MatchString(c.s); got != c.want {
-			t.Errorf("%q LIKE %q = %v", c.s, c.pat, got)
-		}
-	}
-	if _, err := likeRegexp("a!b", '!'); err == nil {
-		t.Error("an escape before an ordinary character is invalid in Flink")
-	}
-}
-
 func TestUnsupportedHasReason(t *testing.T) {
 	_, err := Compile(call("EXP", dblT, ref(0, dblT)), []catalog.Type{dblT})
 	if u, ok := err.(*Unsupported); !ok || u.Reason == "" {

@@ -30,7 +30,7 @@ func compileMath(n *Node, args []Expr) (Expr, error) {
 		return nil, unsupported("%s of %s is not supported natively yet", n.Op, t)
 	}
 	if (n.Op == "ABS" || n.Op == "SIGN") && (t.Kind == catalog.TinyInt || t.Kind == catalog.SmallInt) {
-		// Flink 2.2's generated code for these does not compile (int assigned to byte/short):
+		// Flink 2.1's generated code for these does not compile (int assigned to byte/short):
 		// the job must fail as it does on Flink, so it runs there.
 		return nil, unsupported("%s of %s fails in Flink's code generation; it runs on Flink", n.Op, t)
 	}

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -24,7 +23,6 @@ func init() {
 	register(&Function{Name: "CHAR_LENGTH", Family: "string", Doc: "number of code points", compile: compileCharLength})
 	register(&Function{Name: "SUBSTRING", Family: "string", Doc: "SUBSTRING(s FROM pos [FOR len]) in code points, Flink's rules for pos ≤ 0 and negative len", compile: compileSubstring})
 	register(&Function{Name: "TRIM", Family: "string", Doc: "BOTH/LEADING/TRAILING with a constant set of characters", compile: compileTrim})
-	register(&Function{Name: "LIKE", Family: "string", Doc: "constant pattern, optional constant ESCAPE; '_' does not match line terminators (as java.util.regex '.')", compile: compileLike})
 }
 
 // stringFn is a kernel over string (and INT) operands applied to the rows where no operand is
@@ -441,67 +439,4 @@ func trimChars(s, set []byte, leading, trailing bool) string {
 		str = strings.TrimRightFunc(str, func(r rune) bool { return strings.ContainsRune(cut, r) })
 	}
 	return str
-}
-
-func compileLike(n *Node, args []Expr) (Expr, error) {
-	if len(n.Args) != 2 && len(n.Args) != 3 {
-		return nil, unsupported("LIKE with %d operands", len(n.Args))
-	}
-	if err := requireStrings(n, args[:1], 0); err != nil {
-		return nil, err
-	}
-	pat, ok := n.Args[1].Value.(string)
-	if n.Args[1].Kind != Literal || !ok {
-		return nil, unsupported("LIKE with a pattern that is not a constant string")
-	}
-	escape := rune(0)
-	if len(n.Args) == 3 {
-		esc, ok := n.Args[2].Value.(string)
-		if n.Args[2].Kind != Literal || !ok {
-			return nil, unsupported("LIKE with an ESCAPE that is not a constant string")
-		}
-		if utf8.RuneCountInString(esc) != 1 {
-			return nil, unsupported("LIKE with an ESCAPE of %d characters (Flink rejects it)", utf8.RuneCountInString(esc))
-		}
-		escape, _ = utf8.DecodeRuneInString(esc)
-	}
-	re, err := likeRegexp(pat, escape)
-	if err != nil {
-		return nil, err
-	}
-	return &stringFn{args: args[:1], typ: n.Type, bl: func(v [][]byte) (bool, bool) {
-		return re.Match(v[0]), true
-	}}, nil
-}
-
-// likeRegexp translates a LIKE pattern as Flink does: '%' matches any sequence, '_' one
-// character other than a line terminator, the escape character makes the next '%', '_' or
-// escape literal.
-func likeRegexp(pat string, escape rune) (*regexp.Regexp, error) {
-	var sb strings.Builder
-	sb.WriteString(`^`)
-	rs := []rune(pat)
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		switch {
-		case escape != 0 && c == escape:
-			if i+1 >= len(rs) {
-				return nil, unsupported("LIKE pattern %q ends with its escape character (Flink rejects it)", pat)
-			}
-			next := rs[i+1]
-			if next != '%' && next != '_' && next != escape {
-				return nil, unsupported("LIKE pattern %q has an invalid escape sequence (Flink rejects it)", pat)
-			}
-			sb.WriteString(regexp.QuoteMeta(string(next)))
-			i++
-		case c == '%':
-			sb.WriteString(`(?s:.*)`)
-		case c == '_':
-			sb.WriteString(`[^\n\r\x{85}\x{2028}\x{2029}]`)
-		default:
-			sb.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	sb.WriteString(`$`)
-	return regexp.Compile(sb.String())
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 )
 
-// The expected values below were printed by Flink 2.2.1 itself (MathUtils, BinaryRowData,
-// KeyGroupRangeAssignment in jshell). The property test against Flink on random keys of every
+// The expected values below were printed by Flink itself (MathUtils, BinaryRowData,
+// KeyGroupRangeAssignment in jshell; those classes are the same in 2.1.1 and 2.2.1). The property test against Flink on random keys of every
 // type is planner-hook/flink's KeyGroupParityTest.
 
 func TestMurmur(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 // TestZoneMatchesFlink compares Zone with Flink's TimeWindowUtil on wall-clock times and
 // instants around daylight-saving transitions (gaps, overlaps, a 30-minute shift, a zone whose
-// daylight saving time ended in 1991). testdata/timewindowutil.txt holds what Flink 2.2.1
+// daylight saving time ended in 1991). testdata/timewindowutil.txt holds what Flink's TimeWindowUtil
 // computed; io.sluice.tools.TimeWindowGolden regenerates it.
 func TestZoneMatchesFlink(t *testing.T) {
 	f, err := os.Open("testdata/timewindowutil.txt")

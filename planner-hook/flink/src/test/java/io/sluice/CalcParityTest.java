@@ -65,6 +65,16 @@ class CalcParityTest {
                 r((byte) -5, (short) 300, 3.4e38f, LocalDate.of(1, 1, 1), LocalTime.of(6, 30, 0)));
     }
 
+    /** Strings that tell Flink 2.1's LIKE quick path, chain checker and regex path apart. */
+    static List<Row> likeRows() {
+        List<Row> rows = new ArrayList<>();
+        for (String v : new String[] {"", "abc", "a%b", "a%xb", "axxbyy", "a_c", "axc", "a!", "100%", "1000",
+                "a\\b", "a_", "ab", "abbc", "x\nb", "xy\\b", "u00E9x", "éx", "a_b", "a\"b", null}) {
+            rows.add(r(v));
+        }
+        return rows;
+    }
+
     static ParityCase small(String name, String query) {
         return nativeCase(name, SMALL, smallRows(), query);
     }
@@ -185,6 +195,14 @@ class CalcParityTest {
                 n("like", "SELECT s LIKE 'a%', s LIKE '%c', s LIKE '%b%', s LIKE 'a_c', s LIKE '', s LIKE '%', s LIKE '_%_' FROM t"),
                 n("like-escape", "SELECT s LIKE 'a\\%b%' ESCAPE '\\', s LIKE 'a!_b%' ESCAPE '!' FROM t"),
                 n("not-like", "SELECT s FROM t WHERE s NOT LIKE '%b%'"),
+                nativeCase("like-flink21-paths", "s STRING", likeRows(),
+                        "SELECT s, s LIKE '', s LIKE 'a\\%b%' ESCAPE '\\', s LIKE 'a!_%' ESCAPE '!', s LIKE '100!%' ESCAPE '!', "
+                                + "s LIKE '%!%' ESCAPE '!', s LIKE 'a%b', s LIKE 'a%b%c', s LIKE '_b%' FROM t"),
+                nativeCase("like-flink21-escaping", "s STRING", likeRows(),
+                        "SELECT s, s LIKE 'a\\_', s LIKE 'x%\\b', s LIKE 'é%' ESCAPE '!', s LIKE 'é%', "
+                                + "s LIKE 'a\\_b' ESCAPE '\\', s LIKE 'a\"%' FROM t"),
+                fallback("like-escape-quote-in-java", "s STRING", likeRows(), "SELECT s LIKE 'a\"%' ESCAPE '!' FROM t", "unescaped"),
+                fallback("like-escape-backslash-in-java", "s STRING", likeRows(), "SELECT s LIKE 'a\\%' ESCAPE '!' FROM t", "unescaped"),
                 n("abs-sign", "SELECT ABS(i), ABS(l), ABS(d), ABS(dc), ABS(dw), SIGN(i), SIGN(l), SIGN(d), SIGN(dc) FROM t"),
                 small("abs-sign-float", "SELECT ABS(f), SIGN(f), FLOOR(f), CEIL(f) FROM t"),
                 fallback("fallback-abs-tinyint", SMALL, smallRows(), "SELECT ABS(a) FROM t", "fails in Flink's code generation"),

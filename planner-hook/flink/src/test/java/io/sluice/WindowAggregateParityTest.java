@@ -214,7 +214,7 @@ class WindowAggregateParityTest {
                         query("HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k",
                                 "COUNT(*) AS c, AVG(p) AS ap, AVG(w) AS aw")).withParallelism(2).asMultiset(),
                 twoPhase("first-last", tumble, "k",
-                        "COUNT(*) AS c, FIRST_VALUE(v) AS fv, LAST_VALUE(v) AS lv, FIRST_VALUE(d) AS fd, LAST_VALUE(ts) AS lts"),
+                        "COUNT(*) AS c, FIRST_VALUE(v) AS fv, LAST_VALUE(v) AS lv, FIRST_VALUE(d) AS fd, LAST_VALUE(d) AS ld"),
                 fallback("legacy-group-window", SCHEMA, rows(),
                         "SELECT k, TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, COUNT(*) AS c, SUM(v) AS sv FROM t "
                                 + "GROUP BY k, TUMBLE(ts, INTERVAL '5' SECOND)",

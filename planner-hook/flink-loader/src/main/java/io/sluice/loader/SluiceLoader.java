@@ -20,7 +20,7 @@ import java.util.List;
  */
 public final class SluiceLoader {
     /** The Flink release Sluice is built and verified against. */
-    public static final String SUPPORTED_FLINK_VERSION = "2.2.1";
+    public static final String SUPPORTED_FLINK_VERSION = "2.1.1";
 
     /** Set to "false" to load Flink's planner without Sluice. */
     public static final String ENABLED_PROPERTY = "sluice.loader.enabled";

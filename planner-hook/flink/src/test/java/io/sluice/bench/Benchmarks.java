@@ -37,7 +37,7 @@ public final class Benchmarks {
         md.append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
                 .append(Runtime.getRuntime().maxMemory() / (1 << 20)).append(" MiB max heap, ")
                 .append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
-                .append(", ").append(cpuModel()).append(". Flink 2.2.1 MiniCluster, JVM args ")
+                .append(", ").append(cpuModel()).append(". Flink ").append(org.apache.flink.runtime.util.EnvironmentInformation.getVersion()).append(" MiniCluster, JVM args ")
                 .append(ManagementFactory.getRuntimeMXBean().getInputArguments()).append(".\n");
         Files.createDirectories(out.toAbsolutePath().getParent());
         String text = md.toString();
