@@ -14,10 +14,10 @@ import (
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
-// Native batches and the Parquet split readers that make them. A batch handle owns one
+// Native batches and the split readers (Parquet files, Iceberg data files) that make them. A batch handle owns one
 // reference to an arrow.RecordBatch; closing the handle releases it.
 
-// splitReader is the native object behind a Parquet reader handle.
+// splitReader is the native object behind a split reader handle.
 type splitReader struct {
 	r plan.SplitBatches
 }
@@ -41,9 +41,25 @@ func Java_io_sluice_jni_NativeLib_parquetOpen(env *C.JNIEnv, _ C.jclass, scanJSO
 	return C.jlong(cgo.NewHandle(&splitReader{r: r}))
 }
 
-//export Java_io_sluice_jni_NativeLib_parquetNext
-func Java_io_sluice_jni_NativeLib_parquetNext(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
-	defer guard(env, "parquetNext")
+//export Java_io_sluice_jni_NativeLib_icebergOpen
+func Java_io_sluice_jni_NativeLib_icebergOpen(env *C.JNIEnv, _ C.jclass, scanJSON, path C.jbyteArray, start, length, skip C.jlong) C.jlong {
+	defer guard(env, "icebergOpen")
+	sr, err := plan.OpenIcebergScan(goBytes(env, scanJSON))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	r, err := sr.OpenFile(string(goBytes(env, path)), int64(start), int64(length), int64(skip))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(&splitReader{r: r}))
+}
+
+//export Java_io_sluice_jni_NativeLib_splitNext
+func Java_io_sluice_jni_NativeLib_splitNext(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
+	defer guard(env, "splitNext")
 	s, err := handleOf[*splitReader](h)
 	if err != nil {
 		throw(env, err.Error())

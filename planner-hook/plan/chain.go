@@ -49,7 +49,7 @@ type ChainPipeline struct {
 	wa *WatermarkPipeline // nil when the chain has no watermark assigner
 	// scan is set when the chain starts with a native scan: it then reads Arrow batches
 	// (ProcessBatch); scanRows encodes them when no stage reads batches itself.
-	scan     *scanPlan
+	scan     []catalog.Type // the scan's column types; nil without a scan
 	scanRows *sinkrows.Encoder
 	// batchIn is set when the chain reads the batches of a columnar exchange.
 	batchIn bool
@@ -113,21 +113,18 @@ func openChain(is *Island) (*ChainPipeline, error) {
 	for i := range is.Nodes {
 		sub := *is
 		sub.Nodes = is.Nodes[i : i+1]
-		if h, err := sub.Nodes[0].Header(); err == nil && h.Type == ScanType {
+		if h, err := sub.Nodes[0].Header(); err == nil && (h.Type == ScanType || h.Type == IcebergScanType) {
 			if i != 0 {
 				return nil, fmt.Errorf("chain node %d (%s): a scan must start its chain", i, is.Nodes[i].Name)
 			}
-			sp, reasons, err := compileScan(&sub.Nodes[0], is.Options)
-			if err == nil && len(reasons) > 0 {
-				err = fmt.Errorf("%v", reasons)
-			}
+			types, err := scanColumns(&sub.Nodes[0], h.Type, is.Options)
 			if err != nil {
 				return nil, fmt.Errorf("chain node 0 (%s): %w", is.Nodes[i].Name, err)
 			}
-			c.scan = sp
+			c.scan = types
 			// Rows come out of batches, not input rows: no row mapping.
 			c.rowMapping = false
-			if c.scanRows, err = sinkrows.NewEncoder(sp.schema.Types); err != nil {
+			if c.scanRows, err = sinkrows.NewEncoder(types); err != nil {
 				return nil, fmt.Errorf("chain node 0 (%s): %w", is.Nodes[i].Name, err)
 			}
 			continue
@@ -172,6 +169,28 @@ func (c *ChainPipeline) reset() {
 		c.outBatch.Release()
 		c.outBatch = nil
 	}
+}
+
+// scanColumns compiles the scan that starts a chain and returns the types of its columns.
+func scanColumns(n *IslandNode, typ string, options map[string]string) ([]catalog.Type, error) {
+	var types []catalog.Type
+	var reasons []string
+	var err error
+	if typ == IcebergScanType {
+		var s *icebergScan
+		if s, reasons, err = compileIcebergScan(n, options); err == nil {
+			types = s.types()
+		}
+	} else {
+		var s *scanPlan
+		if s, reasons, err = compileScan(n, options); err == nil {
+			types = s.schema.Types
+		}
+	}
+	if err == nil && len(reasons) > 0 {
+		err = fmt.Errorf("%v", reasons)
+	}
+	return types, err
 }
 
 // columnar reports whether a batch-output chain can hand over its output without encoding

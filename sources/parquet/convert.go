@@ -16,15 +16,16 @@ import (
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
-// converter turns a column as pqarrow reads it into the Arrow column Sluice holds for the
-// column's Flink type (catalog.ArrowType), with the value Flink's reader would produce.
-type converter func(in arrow.Array, mem memory.Allocator) (arrow.Array, error)
+// Converter turns a column as pqarrow reads it into the Arrow column Sluice holds for the
+// column's Flink type (catalog.ArrowType), with the value the table format's reader would
+// produce (Flink's Parquet format unless Options.Convert says otherwise).
+type Converter func(in arrow.Array, mem memory.Allocator) (arrow.Array, error)
 
 // converterFor chooses the conversion of a file column into a Flink type once per split, or
 // says why the file column cannot be read as that type. Flink's reader
 // (ParquetSplitReaderUtil#createWritableColumnVector) checks only the column's physical type,
 // so the checks here are on the physical type too; the conversions are the reader's.
-func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catalog.Type, opts Options) (converter, error) {
+func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catalog.Type, opts Options) (Converter, error) {
 	want, err := catalog.ArrowType(t)
 	if err != nil {
 		return nil, fmt.Errorf("column %s: %w", name, err)
@@ -34,32 +35,32 @@ func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catal
 	switch t.Kind {
 	case catalog.Boolean:
 		if phys == parquet.Types.Boolean {
-			return retype(want), nil
+			return Retype(want), nil
 		}
 	case catalog.TinyInt:
 		if phys == parquet.Types.Int32 && integral {
-			return integerTo[int8](have, want), nil
+			return IntegerTo[int8](have, want), nil
 		}
 	case catalog.SmallInt:
 		if phys == parquet.Types.Int32 && integral {
-			return integerTo[int16](have, want), nil
+			return IntegerTo[int16](have, want), nil
 		}
 	case catalog.Int, catalog.Date, catalog.Time:
 		// DATE and TIME are the raw INT32 (epoch days, milliseconds of the day).
 		if phys == parquet.Types.Int32 && (integral || have.ID() == arrow.DATE32 || have.ID() == arrow.TIME32) {
-			return integerTo[int32](have, want), nil
+			return IntegerTo[int32](have, want), nil
 		}
 	case catalog.BigInt:
 		if phys == parquet.Types.Int64 && integral {
-			return integerTo[int64](have, want), nil
+			return IntegerTo[int64](have, want), nil
 		}
 	case catalog.Float:
 		if phys == parquet.Types.Float {
-			return retype(want), nil
+			return Retype(want), nil
 		}
 	case catalog.Double:
 		if phys == parquet.Types.Double {
-			return retype(want), nil
+			return Retype(want), nil
 		}
 	case catalog.Decimal:
 		if _, ok := have.(*arrow.Decimal128Type); !ok {
@@ -75,7 +76,7 @@ func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catal
 		}
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
 		if phys == parquet.Types.ByteArray && (have.ID() == arrow.STRING || have.ID() == arrow.BINARY) {
-			return retype(want), nil
+			return Retype(want), nil
 		}
 	case catalog.Timestamp, catalog.TimestampLTZ:
 		// INT96 columns are read by int96Column, not through pqarrow.
@@ -89,16 +90,16 @@ func converterFor(name string, f pqarrow.SchemaField, phys parquet.Type, t catal
 		name, phys, have, t)
 }
 
-// retype gives a column Sluice's Arrow type for it without copying (same layout).
-func retype(want arrow.DataType) converter {
+// Retype gives a column Sluice's Arrow type for it without copying (same layout).
+func Retype(want arrow.DataType) Converter {
 	return func(in arrow.Array, _ memory.Allocator) (arrow.Array, error) {
 		return column.Retype(in, want), nil
 	}
 }
 
-// integerTo converts any integer column to To as Java's casts do (two's-complement wrap), or
+// IntegerTo converts any integer column to To as Java's casts do (two's-complement wrap), or
 // passes it through when it already is To.
-func integerTo[To int8 | int16 | int32 | int64](have, want arrow.DataType) converter {
+func IntegerTo[To int8 | int16 | int32 | int64](have, want arrow.DataType) Converter {
 	switch have.ID() {
 	case arrow.INT8:
 		return convertInts[int8, To](want)
@@ -119,12 +120,12 @@ func integerTo[To int8 | int16 | int32 | int64](have, want arrow.DataType) conve
 	}
 }
 
-func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64, To int8 | int16 | int32 | int64](want arrow.DataType) converter {
+func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64, To int8 | int16 | int32 | int64](want arrow.DataType) Converter {
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 		var zf From
 		var zt To
 		if unsafe.Sizeof(zf) == unsafe.Sizeof(zt) {
-			return retype(want)(in, mem) // same bits
+			return Retype(want)(in, mem) // same bits
 		}
 		src := column.Values[From](in)
 		buf, dst := column.NewValues[To](mem, len(src))
@@ -141,7 +142,7 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 // below the millisecond is dropped with TIMESTAMP(3)), otherwise its wall clock in the JVM's
 // zone (java.sql.Timestamp). Values Flink's reader rejects (negative fractions that
 // TimestampData or Timestamp#setNanos refuse) are errors here too.
-func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Options) converter {
+func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Options) Converter {
 	shift := opts.ZoneOffsetSeconds * 1000
 	utc := opts.UTCTimestamps
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
@@ -179,7 +180,7 @@ func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Opt
 // decimalAs relabels unscaled decimal values with the table's precision and scale, as Flink's
 // reader does; a value with more digits than the precision is NULL for DECIMAL(p > 18)
 // (DecimalData#fromBigDecimal) and an error for compact decimals (whose long Flink would wrap).
-func decimalAs(name string, want *arrow.Decimal128Type) converter {
+func decimalAs(name string, want *arrow.Decimal128Type) Converter {
 	limit := decimal128.GetMaxValue(want.Precision)
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 		src := column.Values[decimal128.Num](in)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -26,6 +27,9 @@ import (
 type Schema struct {
 	Names []string
 	Types []catalog.Type
+	// FieldIDs, when set, match the columns with the file's columns by Parquet field id (as
+	// Iceberg does) instead of by name; a column whose id is not in the file reads as NULLs.
+	FieldIDs []int
 }
 
 // Options are the format options that change what is read.
@@ -37,7 +41,14 @@ type Options struct {
 	// time zone, whose fixed offset is ZoneOffsetSeconds.
 	UTCTimestamps     bool
 	ZoneOffsetSeconds int64
+	// Convert, when set, replaces Flink's Parquet conversions (ConvertFlink): a table format
+	// such as Iceberg reads the same physical columns into the table's types by its own rules.
+	Convert ConvertFunc
 }
+
+// ConvertFunc chooses, once per split, how the file column f (of physical type phys) becomes
+// values of the table column name of type t, or says why it cannot.
+type ConvertFunc func(name string, f pqarrow.SchemaField, phys pq.Type, t catalog.Type) (Converter, error)
 
 // Split is a byte range of a file, as Flink's FileSourceSplit describes it.
 type Split struct {
@@ -54,7 +65,7 @@ type SplitReader struct {
 
 	file   *file.Reader
 	rr     pqarrow.RecordReader // nil when no requested column is in the file
-	conv   []converter          // per requested column; nil entries are missing columns
+	conv   []Converter          // per requested column; nil entries are missing columns
 	source []int                // per requested column, its position in rr's batches, or -1
 	int96  []*int96Column       // per requested column, its own INT96 reader, or nil
 	left   int64                // rows of the split not yet returned
@@ -97,16 +108,31 @@ func (r *SplitReader) open() error {
 	}
 	fields := fr.Manifest.Fields
 	byName := make(map[string]int, len(fields))
+	byID := make(map[int]int, len(fields))
 	for i, f := range fields {
 		byName[f.Field.Name] = i
+		if id := f.Field.Metadata.FindKey("PARQUET:field_id"); id >= 0 {
+			if n, err := strconv.Atoi(f.Field.Metadata.Values()[id]); err == nil {
+				byID[n] = i
+			}
+		}
 	}
-	r.conv = make([]converter, len(r.schema.Names))
+	convert := r.opts.Convert
+	if convert == nil {
+		convert = func(name string, f pqarrow.SchemaField, phys pq.Type, t catalog.Type) (Converter, error) {
+			return converterFor(name, f, phys, t, r.opts)
+		}
+	}
+	r.conv = make([]Converter, len(r.schema.Names))
 	r.source = make([]int, len(r.schema.Names))
 	r.int96 = make([]*int96Column, len(r.schema.Names))
 	var leaves, int96Cols []int
 	for c, name := range r.schema.Names {
 		r.source[c] = -1
 		i, ok := byName[name]
+		if r.schema.FieldIDs != nil {
+			i, ok = byID[r.schema.FieldIDs[c]]
+		}
 		if !ok {
 			continue // Flink reads a column missing from the file as NULLs
 		}
@@ -115,11 +141,11 @@ func (r *SplitReader) open() error {
 			return fmt.Errorf("column %s: nested Parquet columns are not read natively", name)
 		}
 		phys := r.file.MetaData().Schema.Column(f.ColIndex).PhysicalType()
-		if k := r.schema.Types[c].Kind; phys == pq.Types.Int96 && (k == catalog.Timestamp || k == catalog.TimestampLTZ) {
+		if k := r.schema.Types[c].Kind; r.opts.Convert == nil && phys == pq.Types.Int96 && (k == catalog.Timestamp || k == catalog.TimestampLTZ) {
 			int96Cols = append(int96Cols, c)
 			continue
 		}
-		conv, err := converterFor(name, f, phys, r.schema.Types[c], r.opts)
+		conv, err := convert(name, f, phys, r.schema.Types[c])
 		if err != nil {
 			return err
 		}

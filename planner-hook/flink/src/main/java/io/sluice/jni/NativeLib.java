@@ -204,8 +204,18 @@ public final class NativeLib {
     /** Completes a Parquet file; returns its last bytes (the footer). */
     public static native byte[] parquetWriterFinish(long writer);
 
-    /** Reads the next batch of a Parquet split; returns its handle, or 0 after the last batch. */
-    public static native long parquetNext(long reader);
+    /**
+     * Opens the byte range [start, start + length) of an Iceberg data file for reading, skipping
+     * its first skipRows rows, with the island JSON of the Iceberg scan node. Returns the reader's
+     * handle.
+     */
+    public static native long icebergOpen(byte[] scanJson, byte[] path, long start, long length, long skipRows);
+
+    /**
+     * Reads the next batch of a split reader (Parquet split, Iceberg file range); returns its
+     * handle, or 0 after the last batch.
+     */
+    public static native long splitNext(long reader);
 
     /** The row count of a native batch. */
     public static native int batchRows(long batch);

@@ -1,5 +1,7 @@
 package io.sluice.planner;
 
+import io.sluice.sources.NativeSource;
+
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.serde.CompiledPlanSerdeUtil;
 import org.apache.flink.table.planner.plan.nodes.exec.serde.SerdeContext;
@@ -31,8 +33,17 @@ public final class IslandPlan {
 
     private IslandPlan() {}
 
-    /** One node of an island: its exec node and the row type it reads. */
-    public record Entry(String name, LogicalType inputType, ExecNode<?> exec) {}
+    /**
+     * One node of an island: its exec node and the row type it reads. A node Flink cannot
+     * serialize but Sluice reads natively (an Iceberg scan) carries its own description instead
+     * (rawExec), and the native source that replaces it.
+     */
+    public record Entry(String name, LogicalType inputType, ExecNode<?> exec, JsonNode rawExec, NativeSource source) {
+        /** A node described by Flink's exec-node JSON. */
+        public Entry(String name, LogicalType inputType, ExecNode<?> exec) {
+            this(name, inputType, exec, null, null);
+        }
+    }
 
     /** Serializes the island made of {@code nodes}. */
     public static byte[] toJson(SerdeContext ctx, List<Entry> nodes, Map<String, String> options) {
@@ -48,10 +59,14 @@ public final class IslandPlan {
                     n.set("inputType", MAPPER.readTree(writer.writeValueAsString(e.inputType())));
                 }
                 JsonNode exec;
-                try {
-                    exec = MAPPER.readTree(writer.writeValueAsString(e.exec()));
-                } catch (Exception ex) {
-                    exec = MAPPER.createObjectNode().put("type", "unserializable:" + e.name());
+                if (e.rawExec() != null) {
+                    exec = e.rawExec();
+                } else {
+                    try {
+                        exec = MAPPER.readTree(writer.writeValueAsString(e.exec()));
+                    } catch (Exception ex) {
+                        exec = MAPPER.createObjectNode().put("type", "unserializable:" + e.name());
+                    }
                 }
                 n.set("exec", exec);
             }

@@ -1,5 +1,8 @@
 package io.sluice.planner;
 
+import io.sluice.sources.NativeSource;
+import io.sluice.sources.ParquetFileSource;
+
 import io.sluice.SluiceOptions;
 import io.sluice.jni.NativeLib;
 import io.sluice.runtime.ChainShape;
@@ -86,8 +89,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         // Flink's sources (row edges) and the verdict says why.
         List<String> edgeNotes = new ArrayList<>();
         Map<RelNode, Boolean> nativeScans = new IdentityHashMap<>();
+        Map<RelNode, IslandPlan.Entry> scanEntries = new IdentityHashMap<>();
         for (RelNode scan : scanCandidates(root)) {
-            Verdict v = judge(serde, List.of(entry(scan)), options);
+            IslandPlan.Entry se = entry(scan);
+            scanEntries.put(scan, se);
+            Verdict v = judge(serde, List.of(se), options);
             if (v.isNative()) {
                 nativeScans.put(scan, Boolean.TRUE);
             } else {
@@ -100,7 +106,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         List<IslandPlan.Entry> entries = new ArrayList<>();
         Map<RelNode, IslandPlan.Entry> entryOf = new IdentityHashMap<>();
         for (RelNode rel : island) {
-            IslandPlan.Entry e = entry(rel);
+            IslandPlan.Entry e = scanEntries.containsKey(rel) ? scanEntries.get(rel) : entry(rel);
             entries.add(e);
             entryOf.put(rel, e);
         }
@@ -266,6 +272,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-local-window-aggregate_1";
         } else if (rel instanceof StreamPhysicalGlobalWindowAggregate) {
             return "stream-exec-global-window-aggregate_1";
+        } else if (isIcebergScan(rel)) {
+            return "sluice-iceberg-scan_1";
         } else if (rel instanceof StreamPhysicalTableSourceScan) {
             return "stream-exec-table-source-scan_1";
         }
@@ -302,19 +310,27 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         if (bottom instanceof StreamPhysicalTableSourceScan) {
             // The chain reads the Arrow batches of a native scan (no Java rows in between).
             StreamPhysicalTableSourceScan scan = (StreamPhysicalTableSourceScan) bottom;
-            List<Map<String, String>> pushed = null;
-            for (SourceAbilitySpec a : scan.tableSourceTable().abilitySpecs()) {
-                if (a instanceof PartitionPushDownSpec) {
-                    pushed = ((PartitionPushDownSpec) a).getPartitions();
+            IslandPlan.Entry scanEntry = entryOf.get(bottom);
+            byte[] scanJson = IslandPlan.toJson(serde, List.of(scanEntry), options);
+            NativeSource source;
+            if (scanEntry.source() != null) {
+                source = scanEntry.source().withScanJson(scanJson);
+            } else {
+                List<Map<String, String>> pushed = null;
+                for (SourceAbilitySpec a : scan.tableSourceTable().abilitySpecs()) {
+                    if (a instanceof PartitionPushDownSpec) {
+                        pushed = ((PartitionPushDownSpec) a).getPartitions();
+                    }
                 }
+                var table = scan.tableSourceTable().contextResolvedTable().getResolvedTable();
+                source = new ParquetFileSource(
+                        scan.tableSourceTable().contextResolvedTable().getIdentifier().asSummaryString(),
+                        scanJson, table.getOptions(),
+                        table instanceof ResolvedCatalogTable ? ((ResolvedCatalogTable) table).getPartitionKeys() : List.of(),
+                        pushed);
             }
-            var table = scan.tableSourceTable().contextResolvedTable().getResolvedTable();
             input = new StreamPhysicalSluiceScan(
-                    bottom.getCluster(), bottom.getTraitSet(), bottom.getRowType(),
-                    IslandPlan.toJson(serde, List.of(entryOf.get(bottom)), options),
-                    table.getOptions(),
-                    table instanceof ResolvedCatalogTable ? ((ResolvedCatalogTable) table).getPartitionKeys() : List.of(),
-                    pushed,
+                    bottom.getCluster(), bottom.getTraitSet(), bottom.getRowType(), source,
                     ((FlinkPhysicalRel) bottom).getRelDetailedDescription());
         }
         boolean watermarkAssigner = chain.stream().anyMatch(r -> r instanceof StreamPhysicalWatermarkAssigner);
@@ -438,7 +454,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return;
         }
         rel.getInputs().forEach(in -> collectScans(in, out, seen));
-        if (rel instanceof StreamPhysicalTableSourceScan) {
+        if (isIcebergScan(rel)) {
+            out.add(rel);
+        } else if (rel instanceof StreamPhysicalTableSourceScan) {
             Map<String, String> opts = ((StreamPhysicalTableSourceScan) rel).tableSourceTable()
                     .contextResolvedTable().getResolvedTable().getOptions();
             if ("filesystem".equals(opts.get("connector")) && "parquet".equals(opts.get("format"))) {
@@ -451,7 +469,30 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         return rel.getRelTypeName().replaceFirst("^StreamPhysical", "") + "#" + rel.getId();
     }
 
+    /** True for a scan of Flink's Iceberg table source (checked by name: the connector is optional). */
+    static boolean isIcebergScan(RelNode rel) {
+        return rel instanceof StreamPhysicalTableSourceScan
+                && ((StreamPhysicalTableSourceScan) rel).tableSourceTable().tableSource().getClass().getName()
+                        .equals("org.apache.iceberg.flink.source.IcebergTableSource");
+    }
+
     private static IslandPlan.Entry entry(RelNode rel) {
+        if (isIcebergScan(rel)) {
+            StreamPhysicalTableSourceScan scan = (StreamPhysicalTableSourceScan) rel;
+            String table = scan.tableSourceTable().contextResolvedTable().getIdentifier().asSummaryString();
+            try {
+                io.sluice.sources.iceberg.IcebergScan s =
+                        io.sluice.sources.iceberg.IcebergScan.of(table, scan.tableSourceTable().tableSource());
+                return new IslandPlan.Entry(nodeName(rel), null, null, s.describe(), s);
+            } catch (RuntimeException | LinkageError e) {
+                // The table cannot be inspected (catalog unreachable, another connector version):
+                // the scan stays Flink's, and the verdict says why.
+                var node = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper()
+                        .createObjectNode().put("type", "sluice-iceberg-scan_1").put("table", table);
+                node.putArray("unsupported").add("cannot inspect the Iceberg table: " + e);
+                return new IslandPlan.Entry(nodeName(rel), null, null, node, null);
+            }
+        }
         LogicalType inputType = rel.getInputs().size() == 1
                 ? FlinkTypeFactory.toLogicalRowType(rel.getInput(0).getRowType())
                 : null;

@@ -88,7 +88,7 @@ public final class NativeParquetFormat implements BulkFormat<NativeBatch, FileSo
 
         @Override
         public RecordIterator<NativeBatch> readBatch() {
-            long batch = NativeLib.parquetNext(reader);
+            long batch = NativeLib.splitNext(reader);
             if (batch == 0) {
                 return null;
             }

@@ -1,0 +1,198 @@
+package io.sluice;
+
+import io.sluice.planner.Verdict;
+import io.sluice.runtime.NativeChainOperator;
+import io.sluice.testing.ParityHarness;
+import io.sluice.testing.SluiceMiniCluster;
+
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The native Iceberg scan against Flink's own Iceberg connector (iceberg-flink-runtime-2.1), on
+ * the same tables of one Hadoop catalog, written by Flink: every row and field of the same
+ * queries, with the scan verified native (batches read by Go reached a native chain).
+ */
+class IcebergParityTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
+
+    @TempDir
+    static Path warehouse;
+
+    static final String SCAN = "sluice-iceberg-scan_1";
+
+    /** Every Flink type the native reader supports, and one it does not (TIMESTAMP(6)). */
+    static final String SCHEMA = "i INT, l BIGINT, f FLOAT, d DOUBLE, s STRING, b BOOLEAN, dc DECIMAL(10, 2), "
+            + "dw DECIMAL(30, 8), dt DATE, tm TIME, bs BYTES, fx BINARY(3), ts TIMESTAMP(6)";
+
+    /** The columns of SCHEMA read natively. */
+    static final String NATIVE = "i, l, f, d, s, b, dc, dw, dt, tm, bs, fx";
+
+    static String catalogDdl() {
+        return "CREATE CATALOG lake WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop', 'warehouse' = '"
+                + warehouse.toUri() + "')";
+    }
+
+    static StreamTableEnvironment env(int parallelism, boolean sluice) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        // Flink's Iceberg sink (1.11 on Flink 2.1) needs object reuse: without it Kryo copies
+        // its committables and fails.
+        tEnv.getConfig().set("pipeline.object-reuse", "true");
+        if (sluice) {
+            Sluice.install(tEnv);
+        }
+        tEnv.executeSql(catalogDdl());
+        tEnv.executeSql("CREATE TABLE IF NOT EXISTS iceberg_t (" + SCHEMA + ") WITH ('connector' = 'iceberg', "
+                + "'catalog-name' = 'lake', 'catalog-type' = 'hadoop', 'warehouse' = '" + warehouse.toUri()
+                + "', 'catalog-database' = 'db', 'catalog-table' = 't')");
+        return tEnv;
+    }
+
+    static final String ROWS_1 = "(1, 10, CAST(1.5 AS FLOAT), 2.25, 'abc', TRUE, 12.34, CAST('1234567890123456789012.12345678' AS DECIMAL(30, 8)), "
+            + "DATE '2024-02-29', TIME '12:34:56', x'0102', x'010203', TIMESTAMP '2024-01-01 00:00:00.123456'), "
+            + "(CAST(NULL AS INT), CAST(NULL AS BIGINT), CAST(NULL AS FLOAT), CAST(NULL AS DOUBLE), CAST(NULL AS STRING), "
+            + "CAST(NULL AS BOOLEAN), CAST(NULL AS DECIMAL(10, 2)), CAST(NULL AS DECIMAL(30, 8)), CAST(NULL AS DATE), "
+            + "CAST(NULL AS TIME), CAST(NULL AS BYTES), CAST(NULL AS BINARY(3)), CAST(NULL AS TIMESTAMP(6))), "
+            + "(2147483647, -9223372036854775808, CAST(-1.25 AS FLOAT), -0.0, 'Grüße, 世界 🌍', FALSE, -99999999.99, "
+            + "-0.00000001, DATE '1969-12-31', TIME '00:00:01', x'', x'000000', CAST(NULL AS TIMESTAMP(6)))";
+
+    static final String ROWS_2 = "(-7, 3, CAST(-0.0 AS FLOAT), 1.7976931348623157E308, '', FALSE, 0.05, 1.00000000, "
+            + "DATE '0001-01-01', TIME '23:59:59', x'ff00', x'ffffff', TIMESTAMP '1970-01-01 00:00:00'), "
+            + "(42, 7, 3.4e38, -1e300, 'xyz', TRUE, 5.00, -3.33333333, DATE '2038-01-19', TIME '03:14:07', x'7f', x'7f7f7f', CAST(NULL AS TIMESTAMP(6)))";
+
+    @BeforeAll
+    static void writeTables() throws Exception {
+        StreamTableEnvironment w = env(1, false);
+        w.executeSql("CREATE DATABASE lake.db");
+        w.executeSql("CREATE TABLE lake.db.t (" + SCHEMA + ")");
+        // Two inserts: two snapshots, two data files.
+        w.executeSql("INSERT INTO lake.db.t VALUES " + ROWS_1).await();
+        w.executeSql("INSERT INTO lake.db.t VALUES " + ROWS_2).await();
+        // Schema evolution: a column added after the first file was written, one renamed.
+        w.executeSql("CREATE TABLE lake.db.evolve (k INT, v STRING)");
+        w.executeSql("INSERT INTO lake.db.evolve VALUES (1, 'one'), (2, 'two')").await();
+        w.executeSql("ALTER TABLE lake.db.evolve ADD (extra BIGINT)");
+        w.executeSql("ALTER TABLE lake.db.evolve RENAME v TO name");
+        w.executeSql("INSERT INTO lake.db.evolve VALUES (3, 'three', 33), (4, CAST(NULL AS STRING), CAST(NULL AS BIGINT))").await();
+        // Many rows in several files, for parallel reads.
+        w.executeSql("CREATE TABLE lake.db.big (k INT, v BIGINT, s STRING)");
+        w.executeSql("CREATE TEMPORARY TABLE gen (x BIGINT) WITH ('connector' = 'datagen', "
+                + "'fields.x.kind' = 'sequence', 'fields.x.start' = '0', 'fields.x.end' = '14999')");
+        for (int f = 0; f < 3; f++) {
+            w.executeSql("INSERT INTO lake.db.big SELECT CAST(x AS INT), x * 7, CONCAT('s', CAST(x % 13 AS STRING)) "
+                    + "FROM gen WHERE x >= " + (f * 5000) + " AND x < " + ((f + 1) * 5000)).await();
+        }
+        w.executeSql("CREATE TABLE lake.db.orc (k INT) WITH ('write.format.default' = 'orc')");
+        w.executeSql("INSERT INTO lake.db.orc VALUES (1)").await();
+    }
+
+    record Case(String name, String query, int parallelism, boolean ordered) {}
+
+    static List<Case> cases() {
+        return List.of(
+                new Case("all-native-types", "SELECT " + NATIVE + " FROM lake.db.t", 1, false),
+                new Case("connector-table", "SELECT " + NATIVE + " FROM iceberg_t", 1, false),
+                new Case("projection-filter", "SELECT s, i + 1, dc * 2, fx FROM lake.db.t WHERE d > 0 OR s IS NULL", 1, false),
+                new Case("filter-pushed", "SELECT i, s FROM lake.db.t WHERE i = 42", 1, false),
+                new Case("evolved-schema", "SELECT k, name, extra FROM lake.db.evolve", 1, false),
+                new Case("parallel", "SELECT k, v, s FROM lake.db.big WHERE k % 3 = 0", 2, false),
+                new Case("parallel-aggregate-input", "SELECT s, v FROM lake.db.big", 2, false));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> parity() {
+        return cases().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(c)));
+    }
+
+    static void check(Case c) {
+        ParityHarness.Outcome flink = ParityHarness.collect(env(c.parallelism(), false), c.query());
+        StreamTableEnvironment tEnv = env(c.parallelism(), true);
+        Verdict verdict = Sluice.verdict(tEnv, c.query());
+        assertTrue(verdict.isNative() && verdict.edgeNotes().isEmpty(),
+                () -> c.name() + ": expected a native scan, got\n" + verdict);
+        long before = NativeChainOperator.batches(SCAN);
+        ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
+        assertFalse(flink.failed(), () -> c.name() + ": stock Flink failed: " + flink.failure());
+        assertFalse(flink.rows().isEmpty(), c.name() + ": Flink read no rows");
+        assertTrue(NativeChainOperator.batches(SCAN) > before,
+                () -> c.name() + ": no batch of the native scan reached a native chain"
+                        + (sluice.failed() ? "; Sluice failed: " + rootCause(sluice.failure()) : ""));
+        ParityHarness.compareOutcomes(c.name(), flink, sluice, !c.ordered());
+    }
+
+    /** Scans the native reader does not handle stay Flink's reader, and the verdict says why. */
+    @Test
+    void unsupportedScansStayFlinksWithAReason() {
+        StreamTableEnvironment tEnv = env(1, true);
+        String[][] cases = {
+            {"SELECT i, ts FROM lake.db.t", "TIMESTAMP(6)"},
+            {"SELECT k FROM lake.db.orc", "\"orc\""},
+            {"SELECT i FROM lake.db.t /*+ OPTIONS('streaming' = 'true', 'monitor-interval' = '1s') */", "streaming"},
+            {"SELECT i FROM lake.db.t LIMIT 2", "LIMIT"},
+        };
+        for (String[] c : cases) {
+            Verdict v = Sluice.verdict(tEnv, c[0]);
+            String notes = String.join("\n", v.edgeNotes()) + "\n" + String.join("\n", v.reasons());
+            assertTrue(notes.contains(c[1]) && notes.contains("lake.db"),
+                    () -> c[0] + ": expected the scan to stay Flink's because of " + c[1] + ", got\n" + v);
+        }
+        // The scan that stays Flink's still feeds a native Calc through a row edge, same rows.
+        String q = "SELECT i, ts FROM lake.db.t WHERE i IS NOT NULL";
+        ParityHarness.compareOutcomes("timestamp-edge", ParityHarness.collect(env(1, false), q),
+                ParityHarness.collect(tEnv, q), true);
+    }
+
+    /** A truncated data file fails both engines; Sluice's error names the file. */
+    @Test
+    void corruptDataFileNamesTheFile() throws Exception {
+        StreamTableEnvironment w = env(1, false);
+        w.executeSql("CREATE TABLE lake.db.broken (k INT, s STRING)");
+        w.executeSql("INSERT INTO lake.db.broken VALUES (1, 'a'), (2, 'b')").await();
+        Path data;
+        try (Stream<Path> files = Files.walk(warehouse.resolve("db").resolve("broken").resolve("data"))) {
+            data = files.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(data);
+        Files.write(data, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        String q = "SELECT k, s FROM lake.db.broken";
+        ParityHarness.Outcome flink = ParityHarness.collect(env(1, false), q);
+        ParityHarness.Outcome sluice = ParityHarness.collect(env(1, true), q);
+        assertTrue(flink.failed(), "stock Flink read a truncated file");
+        assertTrue(sluice.failed(), "Sluice read a truncated file");
+        assertTrue(String.valueOf(rootCause(sluice.failure()).getMessage()).contains(data.getFileName().toString()),
+                () -> "Sluice's error does not name the file: " + rootCause(sluice.failure()));
+    }
+
+    static Throwable rootCause(Throwable t) {
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    @Test
+    void icebergWarehouseIsLocal() throws IOException {
+        assertEquals("file", warehouse.toUri().getScheme());
+    }
+}
