@@ -24,6 +24,8 @@ type icebergScanExec struct {
 		Name string `json:"name"`
 		Type string `json:"type"`
 	} `json:"fields"`
+	// Streaming is 'streaming' = 'true': Flink's Iceberg source then reads the current
+	// snapshot and the appends of later ones; the reader is the same.
 	Streaming       bool   `json:"streaming"`
 	Limit           *int64 `json:"limit"`
 	WatermarkColumn string `json:"watermarkColumn"`
@@ -58,9 +60,6 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 	}
 	s := &icebergScan{table: j.Table, batchRows: 8192}
 	var reasons []string
-	if j.Streaming {
-		reasons = append(reasons, fmt.Sprintf("table %s: streaming (incremental) Iceberg reads are not native yet", j.Table))
-	}
 	if j.Limit != nil {
 		reasons = append(reasons, fmt.Sprintf("table %s: a LIMIT pushed into the Iceberg source is not native yet", j.Table))
 	}

@@ -31,7 +31,7 @@ func TestIcebergScanVerdict(t *testing.T) {
 		reason string // "" for native
 	}{
 		{"native", with("", nil), ""},
-		{"streaming", with("streaming", true), "streaming"},
+		{"streaming", with("streaming", true), ""},
 		{"limit", with("limit", 3), "LIMIT"},
 		{"orc", with("fileFormat", "orc"), `"orc"`},
 		{"deletes", with("deleteFiles", 2), "2 delete files"},

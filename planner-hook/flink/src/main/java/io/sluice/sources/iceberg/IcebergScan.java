@@ -26,7 +26,9 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.flink.FlinkConfigOptions;
 import org.apache.iceberg.flink.FlinkReadConf;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.FlinkReadOptions;
 import org.apache.iceberg.flink.source.IcebergSource;
+import org.apache.iceberg.flink.source.StreamingStartingStrategy;
 import org.apache.iceberg.types.Types;
 
 import java.lang.reflect.Field;
@@ -167,6 +169,13 @@ public final class IcebergScan implements NativeSource {
                 || conf.startTag() != null || conf.endTag() != null) {
             unsupported.add("reads of a branch, tag or timestamp are not native yet");
         }
+        if (conf.streaming() && !flip27() && (conf.startSnapshotId() != null || conf.startSnapshotTimestamp() != null
+                || conf.endSnapshotId() != null || properties.containsKey(FlinkReadOptions.STARTING_STRATEGY)
+                || readableConfig.getOptional(FlinkReadOptions.STARTING_STRATEGY_OPTION).isPresent())) {
+            // Flink SQL's default (legacy) streaming source reads from a start snapshot exclusively;
+            // the FLIP-27 source the native scan uses has other starting strategies.
+            unsupported.add("streaming reads with start or end options are not native yet");
+        }
         Snapshot snapshot = conf.snapshotId() != null ? t.snapshot(conf.snapshotId()) : t.currentSnapshot();
         if (snapshot != null) {
             String deletes = snapshot.summary().getOrDefault("total-delete-files", "0");
@@ -181,9 +190,22 @@ public final class IcebergScan implements NativeSource {
         return this;
     }
 
+    /** True when Flink SQL plans Iceberg scans with the FLIP-27 source too (not the default). */
+    private boolean flip27() {
+        return readableConfig.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_USE_FLIP27_SOURCE);
+    }
+
     @Override
     public Transformation<NativeBatch> transformation(StreamExecutionEnvironment env) {
-        IcebergSource<NativeBatch> source = IcebergSource.<NativeBatch>builder()
+        IcebergSource.Builder<NativeBatch> builder = IcebergSource.<NativeBatch>builder();
+        if (!flip27()) {
+            // Flink SQL's default streaming source (StreamingMonitorFunction) reads the table's
+            // current snapshot, then the appends of every later snapshot: the FLIP-27 source's
+            // TABLE_SCAN_THEN_INCREMENTAL (its own default, used when Flink SQL is configured to
+            // plan FLIP-27 sources, starts from the latest snapshot instead).
+            builder.streamingStartingStrategy(StreamingStartingStrategy.TABLE_SCAN_THEN_INCREMENTAL);
+        }
+        IcebergSource<NativeBatch> source = builder
                 .tableLoader(loader.clone())
                 .assignerFactory(readableConfig.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE).factory())
                 .setAll(properties)
