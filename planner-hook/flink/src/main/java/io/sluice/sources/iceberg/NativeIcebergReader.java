@@ -25,11 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * the connector positions rows (file offset within the split, rows of that file emitted), so a
  * restored split skips exactly the rows already emitted.
  */
-final class NativeIcebergReader implements ReaderFunction<NativeBatch> {
+public final class NativeIcebergReader implements ReaderFunction<NativeBatch> {
     private static final long serialVersionUID = 1L;
 
     /** Splits restored at a position inside them in this JVM (tests use it to prove restores). */
-    static final AtomicLong SPLITS_RESTORED_MID_WAY = new AtomicLong();
+    public static final AtomicLong SPLITS_RESTORED_MID_WAY = new AtomicLong();
 
     private final byte[] scanJson;
 
