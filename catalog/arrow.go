@@ -10,7 +10,9 @@ import (
 //
 // DECIMAL(p, s) is Decimal128(p, s) at every precision; TIME is Time32 in milliseconds of the
 // day (Flink's internal int); TIMESTAMP(p ≤ 3) is a millisecond timestamp without zone and
-// TIMESTAMP_LTZ(p ≤ 3) one in UTC. Higher timestamp precisions are not mapped yet.
+// TIMESTAMP_LTZ(p ≤ 3) one in UTC; precisions 4 to 6 are microsecond timestamps (Flink's
+// TimestampData of millis and nanos-of-milli, whose nanos are whole microseconds at those
+// precisions). Precisions 7 to 9 are not mapped yet.
 func ArrowType(t Type) (arrow.DataType, error) {
 	switch t.Kind {
 	case Boolean:
@@ -41,13 +43,16 @@ func ArrowType(t Type) (arrow.DataType, error) {
 		return arrow.FixedWidthTypes.Date32, nil
 	case Time:
 		return arrow.FixedWidthTypes.Time32ms, nil
-	case Timestamp:
-		if t.Precision <= 3 {
-			return &arrow.TimestampType{Unit: arrow.Millisecond}, nil
+	case Timestamp, TimestampLTZ:
+		zone := ""
+		if t.Kind == TimestampLTZ {
+			zone = "UTC"
 		}
-	case TimestampLTZ:
-		if t.Precision <= 3 {
-			return &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, nil
+		switch {
+		case t.Precision <= 3:
+			return &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: zone}, nil
+		case t.Precision <= 6:
+			return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: zone}, nil
 		}
 	case IntervalDayTime:
 		// Flink's internal long of milliseconds.

@@ -54,8 +54,8 @@ func Supported(t catalog.Type) (bool, string) {
 		}
 		return true, ""
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if !IsCompactTimestamp(t.Precision) {
-			return false, t.Kind.String() + " with precision above 3 is not supported yet"
+		if t.Precision > 6 {
+			return false, t.Kind.String() + " with precision above 6 is not supported yet"
 		}
 		return true, ""
 	}

@@ -18,7 +18,7 @@ func init() {
 		Doc:     "as CAST, but a string that does not parse yields NULL",
 		compile: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers), BOOLEAN to and from numbers, widening of string and binary types; FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or temporal types fall back",
+		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 3) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers), BOOLEAN to and from numbers, widening of string and binary types, TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or temporal types fall back",
 		compile: compileCast})
 }
 
@@ -46,7 +46,8 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 		}
 		c.kind = castNumericKind
 	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.IsIntegral() || from.Kind == catalog.Decimal ||
-		from.Kind == catalog.Boolean || from.Kind == catalog.Date || from.Kind == catalog.Time || from.Kind == catalog.Timestamp):
+		from.Kind == catalog.Boolean || from.Kind == catalog.Date || from.Kind == catalog.Time ||
+		(from.Kind == catalog.Timestamp && !microsTimestamp(from))):
 		c.kind = castToString
 	case to.IsString() && (from.Kind == catalog.Float || from.Kind == catalog.Double):
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)
@@ -54,8 +55,15 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 		to.Kind == catalog.VarBinary && from.IsBinary() && to.Length >= from.Length:
 		// Widening a string or binary type keeps the stored bytes (Flink neither pads nor trims).
 		c.kind = castIdentity
-	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ) && to.Precision >= from.Precision:
-		c.kind = castIdentity
+	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ):
+		if to.Precision >= from.Precision && microsTimestamp(from) == microsTimestamp(to) {
+			c.kind = castIdentity
+			break
+		}
+		if to.Precision > 6 || from.Precision > 6 {
+			return nil, unsupported("CAST from %s to %s is not supported natively yet", from, to)
+		}
+		c.kind = castTimestampPrecision
 	default:
 		return nil, unsupported("CAST from %s to %s is not supported natively yet", from, to)
 	}
@@ -68,6 +76,7 @@ const (
 	castIdentity castKind = iota
 	castNumericKind
 	castToString
+	castTimestampPrecision
 )
 
 type cast struct {
@@ -83,6 +92,8 @@ func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		return castNumeric(ctx, a, e.arg.Type(), e.typ)
 	case castToString:
 		return toStrings(ctx, a, e.arg.Type()), nil
+	case castTimestampPrecision:
+		return castTimestamp(ctx, a, e.arg.Type(), e.typ)
 	}
 	a.Retain()
 	return a, nil

@@ -18,7 +18,7 @@ import (
 func init() {
 	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
 		register(&Function{Name: op, Family: "comparison",
-			Doc:     "on numeric types (Java promotion; DECIMAL exact, DECIMAL vs floating by Double.compare), strings (UTF-8 bytes), BOOLEAN, DATE, TIME, TIMESTAMP",
+			Doc:     "on numeric types (Java promotion; DECIMAL exact, DECIMAL vs floating by Double.compare), strings (UTF-8 bytes), BOOLEAN, DATE, TIME, TIMESTAMP (both sides of precision up to 3, or both 4 to 6)",
 			compile: compileCompare})
 	}
 }
@@ -60,7 +60,10 @@ func compileCompare(n *Node, args []Expr) (Expr, error) {
 		k = cmpBytes
 	case l.Kind == catalog.Boolean && r.Kind == catalog.Boolean:
 		k = cmpBool
-	case l.Kind == r.Kind && (l.Kind == catalog.Date || l.Kind == catalog.Time || l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ):
+	case l.Kind == r.Kind && (l.Kind == catalog.Date || l.Kind == catalog.Time):
+		k = cmpInt64
+	case l.Kind == r.Kind && (l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ) && microsTimestamp(l) == microsTimestamp(r):
+		// Both sides in the same unit (milliseconds up to precision 3, microseconds above).
 		k = cmpInt64
 	default:
 		return nil, unsupported("comparison %s of %s is not supported natively yet", n.Op, typeNames(args))

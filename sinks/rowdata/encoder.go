@@ -91,6 +91,15 @@ func (e *Encoder) Layout(cols []arrow.Array, n int, offsets []int32) error {
 					sizes[r] += int32(binaryrow.RoundUp8(int(l)))
 				}
 			}
+		case catalog.Timestamp, catalog.TimestampLTZ:
+			// Non-compact timestamps keep their epoch millis in the variable part.
+			if !binaryrow.IsCompactTimestamp(t.Precision) {
+				for r := 0; r < n; r++ {
+					if e.nulls == WriterNulls || !c.IsNull(r) {
+						sizes[r] += 8
+					}
+				}
+			}
 		case catalog.Decimal:
 			if !t.IsCompactDecimal() {
 				for r := 0; r < n; r++ {
@@ -183,7 +192,29 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 	case catalog.BigInt:
 		writeFixed(c.(*array.Int64).Int64Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		writeFixed(c.(*array.Timestamp).TimestampValues(), vbits, voff, offsets, slot, dst)
+		vals := c.(*array.Timestamp).TimestampValues()
+		if binaryrow.IsCompactTimestamp(t.Precision) {
+			writeFixed(vals, vbits, voff, offsets, slot, dst)
+			break
+		}
+		// BinaryWriter#writeTimestamp: the millis in the variable part, the slot holding
+		// (offset << 32 | nanoOfMillisecond); a null reserves its 8 bytes too.
+		for r := 0; r < n; r++ {
+			row := int(offsets[r])
+			cur := int(cursors[r])
+			if null(r) {
+				if e.nulls == WriterNulls {
+					binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cur)<<32)
+					cursors[r] += 8
+				}
+				continue
+			}
+			us := int64(vals[r])
+			ms, sub := floorDivMod(us, 1000)
+			binary.LittleEndian.PutUint64(dst[row+cur:], uint64(ms))
+			binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cur)<<32|uint64(sub*1000))
+			cursors[r] += 8
+		}
 	case catalog.Float:
 		writeFixed(c.(*array.Float32).Float32Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Double:
@@ -292,4 +323,13 @@ func DecimalToBigEndian(v decimal128.Num) []byte {
 		}
 	}
 	return full[i:]
+}
+
+// floorDivMod is Java's Math.floorDiv and Math.floorMod.
+func floorDivMod(a, b int64) (q, m int64) {
+	q, m = a/b, a%b
+	if m < 0 {
+		q, m = q-1, m+b
+	}
+	return q, m
 }

@@ -64,6 +64,12 @@ func convertColumn(name string, f pqarrow.SchemaField, phys pq.Type, t catalog.T
 		if phys == pq.Types.ByteArray && (have.ID() == arrow.STRING || have.ID() == arrow.BINARY) {
 			return parquet.Retype(want), nil
 		}
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		// Microseconds since the epoch (UTC wall clock for timestamp, instant for timestamptz),
+		// the value of Flink's TimestampData at precision 6.
+		if ts, ok := have.(*arrow.TimestampType); ok && phys == pq.Types.Int64 && ts.Unit == arrow.Microsecond {
+			return parquet.Retype(want), nil
+		}
 	case catalog.VarBinary, catalog.Binary:
 		switch {
 		case phys == pq.Types.ByteArray && (have.ID() == arrow.STRING || have.ID() == arrow.BINARY):

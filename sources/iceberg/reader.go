@@ -37,6 +37,11 @@ func Supported(t catalog.Type) error {
 	case catalog.Boolean, catalog.Int, catalog.BigInt, catalog.Float, catalog.Double, catalog.Decimal,
 		catalog.VarChar, catalog.VarBinary, catalog.Binary, catalog.Date, catalog.Time:
 		return nil
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		// Iceberg's timestamp and timestamptz: TIMESTAMP(6) and TIMESTAMP_LTZ(6) in Flink.
+		if t.Precision == 6 {
+			return nil
+		}
 	}
 	return fmt.Errorf("Iceberg columns of Flink type %s are not read natively yet", t)
 }

@@ -117,9 +117,9 @@ func TestRefusesWhatItCannotRead(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "column s") || !strings.Contains(err.Error(), path) {
 		t.Errorf("a string column read as INT: %v", err)
 	}
-	_, err = OpenFile(FileRange{Path: path, Length: st.Size()}, []Field{{ID: 1, Name: "ts", Type: catalog.TimestampType(6, true)}}, 10, 0, nil)
+	_, err = OpenFile(FileRange{Path: path, Length: st.Size()}, []Field{{ID: 1, Name: "ts", Type: catalog.TimestampType(9, true)}}, 10, 0, nil)
 	if err == nil || !strings.Contains(err.Error(), "not read natively") {
-		t.Errorf("TIMESTAMP(6): %v", err)
+		t.Errorf("TIMESTAMP(9): %v", err)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.parquet")
 	os.WriteFile(bad, []byte("PAR1 not really"), 0o644)

@@ -176,8 +176,17 @@ func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, starts, ends 
 		return newArray(at, n, valid, nulls, readFixed[int16](d.mem, data, starts, slot)), nil
 	case catalog.Int, catalog.Date, catalog.Time:
 		return newArray(at, n, valid, nulls, readFixed[int32](d.mem, data, starts, slot)), nil
-	case catalog.BigInt, catalog.Timestamp, catalog.TimestampLTZ:
+	case catalog.BigInt:
 		return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, starts, slot)), nil
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		if binaryrow.IsCompactTimestamp(t.Precision) {
+			return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, starts, slot)), nil
+		}
+		buf, err := readTimestampMicros(d.mem, data, starts, ends, slot, validBytes)
+		if err != nil {
+			return nil, fmt.Errorf("column %d (%s): %w", i, t, err)
+		}
+		return newArray(at, n, valid, nulls, buf), nil
 	case catalog.Float:
 		return newArray(at, n, valid, nulls, readFixed[float32](d.mem, data, starts, slot)), nil
 	case catalog.Double:
@@ -262,6 +271,37 @@ func readVarLen(mem memory.Allocator, data []byte, starts, ends []int32, slot in
 	}
 	outOffs[n] = int32(len(vals))
 	return offBuf, memory.NewBufferBytes(vals), nil
+}
+
+// readTimestampMicros reads non-compact timestamps (BinaryRowData#getTimestamp: the slot holds
+// offset << 32 | nanoOfMillisecond, the variable part the epoch millis) as microseconds.
+// Precisions up to 6 hold whole microseconds; a value with nanoseconds below that is an error,
+// not a silent truncation.
+func readTimestampMicros(mem memory.Allocator, data []byte, starts, ends []int32, slot int, valid []byte) (*memory.Buffer, error) {
+	n := len(starts)
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * 8)
+	out := arrow.Int64Traits.CastFromBytes(buf.Bytes())
+	for r := 0; r < n; r++ {
+		if valid != nil && !bitutil.BitIsSet(valid, r) {
+			out[r] = 0
+			continue
+		}
+		start := int(starts[r])
+		v := binary.LittleEndian.Uint64(data[start+slot:])
+		off, nanos := int(v>>32), int64(uint32(v))
+		if off < 0 || start+off+8 > int(ends[r]) {
+			buf.Release()
+			return nil, fmt.Errorf("row %d: timestamp offset %d invalid in row of %d bytes", r, off, int(ends[r])-start)
+		}
+		if nanos >= 1_000_000 || nanos%1000 != 0 {
+			buf.Release()
+			return nil, fmt.Errorf("row %d: timestamp with %d nanoseconds of its millisecond, which a precision up to 6 cannot hold", r, nanos)
+		}
+		ms := int64(binary.LittleEndian.Uint64(data[start+off:]))
+		out[r] = ms*1000 + nanos/1000
+	}
+	return buf, nil
 }
 
 func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, starts, ends []int32, slot int, valid []byte) (*memory.Buffer, error) {

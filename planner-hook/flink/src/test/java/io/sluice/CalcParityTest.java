@@ -180,6 +180,17 @@ class CalcParityTest {
                                 r(LocalTime.of(0, 0, 0), LocalDateTime.of(1, 1, 1, 0, 0)),
                                 r(LocalTime.of(23, 59, 59, 123_000_000), null)),
                         "SELECT CAST(tm AS STRING), CAST(ts AS STRING) FROM t"),
+                nativeCase("timestamp-micros", "ts TIMESTAMP(6), lt TIMESTAMP_LTZ(6), t3 TIMESTAMP(3), t4 TIMESTAMP(4)",
+                        List.of(r(LocalDateTime.of(2024, 1, 1, 0, 0, 0, 123_456_000), java.time.Instant.ofEpochSecond(1_700_000_000, 999_999_000),
+                                        LocalDateTime.of(2024, 1, 1, 0, 0, 0, 123_000_000), LocalDateTime.of(2024, 1, 1, 0, 0, 0, 123_400_000)),
+                                r(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000), java.time.Instant.ofEpochSecond(-1, 1_000),
+                                        LocalDateTime.of(1969, 12, 31, 23, 59, 59, 500_000_000), LocalDateTime.of(1969, 12, 31, 23, 59, 59, 100_000)),
+                                r(null, null, null, null),
+                                r(LocalDateTime.of(1, 1, 1, 0, 0, 0, 1_000), java.time.Instant.ofEpochSecond(0), LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_000_000),
+                                        LocalDateTime.of(2000, 2, 29, 12, 0, 0, 1_000))),
+                        "SELECT ts, lt, t4, CAST(ts AS TIMESTAMP(3)), CAST(ts AS TIMESTAMP(0)), CAST(ts AS TIMESTAMP(4)), CAST(t3 AS TIMESTAMP(6)), "
+                                + "CAST(t4 AS TIMESTAMP(6)), CAST(t3 AS TIMESTAMP(0)), ts > TIMESTAMP '1969-12-31 23:59:59.999998', ts = ts, lt <= lt, "
+                                + "CASE WHEN ts IS NULL THEN TIMESTAMP '2000-01-01 00:00:00.000007' ELSE ts END FROM t WHERE ts IS NULL OR ts <> TIMESTAMP '1970-01-01 00:00:00.000001'"),
                 nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
                         List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
                                 r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),
@@ -245,9 +256,12 @@ class CalcParityTest {
                 fallback("fallback-function", ALL, allRows(), "SELECT EXP(d) FROM t", "EXP"),
                 fallback("fallback-double-to-string", ALL, allRows(), "SELECT CAST(d AS STRING) FROM t", "Double.toString"),
                 fallback("fallback-aggregate", ALL, allRows(), "SELECT s, COUNT(*) FROM t GROUP BY s", "not supported natively yet"),
-                fallback("fallback-timestamp6", "ts TIMESTAMP(6), i INT",
-                        List.of(r(LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123456000), 1)),
-                        "SELECT ts, i + 1 FROM t", "precision above 3"),
+                fallback("fallback-timestamp9", "ts TIMESTAMP(9), i INT",
+                        List.of(r(LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123456789), 1)),
+                        "SELECT ts, i + 1 FROM t", "precision above 6"),
+                fallback("fallback-timestamp6-to-string", "ts TIMESTAMP(6)",
+                        List.of(r(LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123456000))),
+                        "SELECT CAST(ts AS STRING) FROM t", "CAST from TIMESTAMP(6)"),
                 fallback("fallback-like-column", ALL, allRows(), "SELECT s LIKE s FROM t", "not a constant"),
                 fallback("fallback-nondeterministic", ALL, allRows(), "SELECT i, RAND() < 2 FROM t", "RAND"));
     }

@@ -54,7 +54,8 @@ class RowEdgeRoundTripTest {
             new FloatType(), new DoubleType(), new DecimalType(10, 2), new DecimalType(18, 0),
             new DecimalType(19, 4), new DecimalType(38, 10), new VarCharType(VarCharType.MAX_LENGTH),
             new CharType(5), new VarBinaryType(VarBinaryType.MAX_LENGTH), new BinaryType(3), new DateType(),
-            new TimeType(0), new TimestampType(3), new TimestampType(0), new LocalZonedTimestampType(3));
+            new TimeType(0), new TimestampType(3), new TimestampType(0), new LocalZonedTimestampType(3),
+            new TimestampType(6), new LocalZonedTimestampType(6), new TimestampType(4));
 
     static String identityIsland(RowType rowType) {
         StringBuilder proj = new StringBuilder();
@@ -121,8 +122,17 @@ class RowEdgeRoundTripTest {
                 return b;
             }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return TimestampData.fromEpochMillis(rnd.nextLong() % 253_402_300_799_000L);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+                long millis = rnd.nextLong() % 253_402_300_799_000L;
+                int precision = t instanceof TimestampType ? ((TimestampType) t).getPrecision()
+                        : ((LocalZonedTimestampType) t).getPrecision();
+                if (precision <= 3) {
+                    return TimestampData.fromEpochMillis(millis);
+                }
+                // Whole units of the precision below the millisecond.
+                int unit = (int) Math.pow(10, 9 - precision);
+                return TimestampData.fromEpochMillis(millis, rnd.nextInt(1_000_000 / unit) * unit);
+            }
             default:
                 throw new IllegalArgumentException(t.toString());
         }

@@ -1,0 +1,88 @@
+package expr
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+)
+
+// microsTimestamp reports whether t's values are microseconds (TIMESTAMP and TIMESTAMP_LTZ of
+// precision 4 to 6) rather than milliseconds (precision up to 3); see catalog.ArrowType.
+func microsTimestamp(t catalog.Type) bool {
+	return (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && t.Precision > 3
+}
+
+// castTimestamp converts timestamps between precisions (and so between milliseconds and
+// microseconds) as Flink's TimestampToTimestampCastRule: widening keeps the value, narrowing is
+// DateTimeUtils#truncate.
+func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, error) {
+	want, err := catalog.ArrowType(to)
+	if err != nil {
+		return nil, err
+	}
+	src := column.Values[int64](a)
+	buf, dst := column.NewValues[int64](ctx.Mem, len(src))
+	fromMicros, toMicros := microsTimestamp(from), microsTimestamp(to)
+	target := to.Precision
+	if from.Kind == catalog.Timestamp && to.Kind == catalog.Timestamp && (from.TimeAttr != catalog.Regular || to.TimeAttr != catalog.Regular) {
+		target = 3 // a cast from or to a time attribute truncates to milliseconds only
+	}
+	narrow := target < from.Precision
+	for i, v := range src {
+		ms, nanoOfMilli := v, int64(0)
+		if fromMicros {
+			var sub int64
+			ms, sub = floorDivMod64(v, 1000)
+			nanoOfMilli = sub * 1000
+		}
+		if narrow {
+			ms, nanoOfMilli = truncateTimestamp(ms, nanoOfMilli, target)
+		}
+		if toMicros {
+			dst[i] = ms*1000 + nanoOfMilli/1000
+		} else {
+			dst[i] = ms
+		}
+	}
+	return column.MakeArray(want, len(src), column.CopyValidity(a, ctx.Mem), buf), nil
+}
+
+// truncateTimestamp is DateTimeUtils#truncate on (millisecond, nanoOfMillisecond): unchanged
+// when the nano-of-second's decimal digits fit the precision; otherwise the digits beyond it
+// are zeroed, of the milliseconds (towards zero, as Java's division) for precisions up to 3, of
+// the nanos of the millisecond above.
+func truncateTimestamp(ms, nanoOfMilli int64, precision int) (int64, int64) {
+	_, msOfSecond := floorDivMod64(ms, 1000)
+	nano := msOfSecond*1_000_000 + nanoOfMilli
+	digits := 1
+	for x := nano; x >= 10; x /= 10 {
+		digits++
+	}
+	if digits <= precision {
+		return ms, nanoOfMilli
+	}
+	if precision <= 3 {
+		p := pow10(3 - precision)
+		return ms / p * p, 0
+	}
+	p := pow10(9 - precision)
+	return ms, nanoOfMilli / p * p
+}
+
+func pow10(n int) int64 {
+	p := int64(1)
+	for ; n > 0; n-- {
+		p *= 10
+	}
+	return p
+}
+
+// floorDivMod64 is Java's Math.floorDiv and Math.floorMod.
+func floorDivMod64(a, b int64) (int64, int64) {
+	q, m := a/b, a%b
+	if m < 0 {
+		q, m = q-1, m+b
+	}
+	return q, m
+}
