@@ -69,6 +69,12 @@ class IcebergParityTest {
         tEnv.executeSql("CREATE TABLE IF NOT EXISTS iceberg_t (" + SCHEMA + ") WITH ('connector' = 'iceberg', "
                 + "'catalog-name' = 'lake', 'catalog-type' = 'hadoop', 'warehouse' = '" + warehouse.toUri()
                 + "', 'catalog-database' = 'db', 'catalog-table' = 't')");
+        // An Iceberg table with an event-time attribute: a computed TIMESTAMP(3) column and a
+        // watermark on it, as a Flink user declares one over an Iceberg table.
+        tEnv.executeSql("CREATE TABLE IF NOT EXISTS events (auction INT, price BIGINT, bidder STRING, ts TIMESTAMP(6), "
+                + "ts3 AS CAST(ts AS TIMESTAMP(3)), WATERMARK FOR ts3 AS ts3 - INTERVAL '1' SECOND) WITH ("
+                + "'connector' = 'iceberg', 'catalog-name' = 'lake', 'catalog-type' = 'hadoop', 'warehouse' = '"
+                + warehouse.toUri() + "', 'catalog-database' = 'db', 'catalog-table' = 'events')");
         return tEnv;
     }
 
@@ -106,11 +112,15 @@ class IcebergParityTest {
         // Many rows in several files, for parallel reads.
         w.executeSql("CREATE TABLE lake.db.big (k INT, v BIGINT, s STRING)");
         w.executeSql("CREATE TEMPORARY TABLE gen (x BIGINT) WITH ('connector' = 'datagen', "
-                + "'fields.x.kind' = 'sequence', 'fields.x.start' = '0', 'fields.x.end' = '14999')");
+                + "'fields.x.kind' = 'sequence', 'fields.x.start' = '0', 'fields.x.end' = '19999')");
         for (int f = 0; f < 3; f++) {
             w.executeSql("INSERT INTO lake.db.big SELECT CAST(x AS INT), x * 7, CONCAT('s', CAST(x % 13 AS STRING)) "
                     + "FROM gen WHERE x >= " + (f * 5000) + " AND x < " + ((f + 1) * 5000)).await();
         }
+        // 20,000 bids in one file, up to 3 s out of order.
+        w.executeSql("CREATE TABLE lake.db.events (auction INT, price BIGINT, bidder STRING, ts TIMESTAMP(6))");
+        w.executeSql("INSERT INTO lake.db.events SELECT CAST(x % 50 AS INT), x % 97, CONCAT('b', CAST(x % 11 AS STRING)), "
+                + "CAST(TO_TIMESTAMP_LTZ(1704067200000 + x * 37 - (x % 7) * 500, 3) AS TIMESTAMP(6)) FROM gen WHERE x < 20000").await();
         w.executeSql("CREATE TABLE lake.db.nested (k INT, arr ARRAY<INT>)");
         w.executeSql("INSERT INTO lake.db.nested VALUES (1, ARRAY[1, 2]), (2, ARRAY[3])").await();
         w.executeSql("CREATE TABLE lake.db.orc (k INT) WITH ('write.format.default' = 'orc')");
@@ -118,6 +128,10 @@ class IcebergParityTest {
     }
 
     record Case(String name, String query, int parallelism, boolean ordered) {}
+
+    /** A 10-second TUMBLE aggregation over the Iceberg table's event time. */
+    static final String WINDOW_QUERY = "SELECT auction, window_start, window_end, COUNT(*), SUM(price), MAX(price), AVG(price) "
+            + "FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts3), INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end";
 
     static List<Case> cases() {
         return List.of(
@@ -129,7 +143,15 @@ class IcebergParityTest {
                 new Case("filter-pushed", "SELECT i, s FROM lake.db.t WHERE i = 42", 1, false),
                 new Case("evolved-schema", "SELECT k, name, extra FROM lake.db.evolve", 1, false),
                 new Case("parallel", "SELECT k, v, s FROM lake.db.big WHERE k % 3 = 0", 2, false),
-                new Case("parallel-aggregate-input", "SELECT s, v FROM lake.db.big", 2, false));
+                new Case("parallel-aggregate-input", "SELECT s, v FROM lake.db.big", 2, false),
+                new Case("tumble-window", WINDOW_QUERY, 1, false),
+                new Case("tumble-window-p2", WINDOW_QUERY, 2, false),
+                new Case("hop-window", "SELECT auction, window_start, window_end, COUNT(*), AVG(price) "
+                        + "FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts3), INTERVAL '5' SECOND, INTERVAL '15' SECOND)) "
+                        + "GROUP BY auction, window_start, window_end", 2, false),
+                new Case("tumble-window-distinct", "SELECT auction, window_start, COUNT(DISTINCT bidder), MAX(price) "
+                        + "FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts3), INTERVAL '10' SECOND)) "
+                        + "GROUP BY auction, window_start, window_end", 2, false));
     }
 
     @TestFactory
