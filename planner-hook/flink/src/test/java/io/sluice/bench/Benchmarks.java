@@ -31,6 +31,9 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("parquet")) {
             md.append(ParquetBenchmark.section());
         }
+        if (only.isEmpty() || only.equals("iceberg")) {
+            md.append(IcebergBenchmark.section());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }
