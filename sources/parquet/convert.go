@@ -136,8 +136,8 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 	}
 }
 
-// timestampAs converts INT64 timestamps (MILLIS, MICROS or NANOS) to Flink's TIMESTAMP(p ≤ 3)
-// value in milliseconds as TimestampColumnReader#int64ToTimestamp does: Java's truncating
+// timestampAs converts INT64 timestamps (MILLIS, MICROS or NANOS) to Flink's TIMESTAMP value
+// (milliseconds for p ≤ 3, microseconds for p ≤ 6) as TimestampColumnReader#int64ToTimestamp does: Java's truncating
 // division into milliseconds and a fraction; with 'utc-timezone' the instant (the fraction
 // below the millisecond is dropped with TIMESTAMP(3)), otherwise its wall clock in the JVM's
 // zone (java.sql.Timestamp). Values Flink's reader rejects (negative fractions that
@@ -145,6 +145,7 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Options) Converter {
 	shift := opts.ZoneOffsetSeconds * 1000
 	utc := opts.UTCTimestamps
+	micros := want.(*arrow.TimestampType).Unit == arrow.Microsecond
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 		src := column.Values[int64](in)
 		buf, dst := column.NewValues[int64](mem, len(src))
@@ -167,10 +168,18 @@ func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Opt
 			case utc && nos%1_000_000 < 0, !utc && nos < 0:
 				buf.Release()
 				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has a negative fraction, which Flink's Parquet reader rejects", name, v, unit)
-			case utc:
+			case micros && nos%1000 != 0:
+				buf.Release()
+				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has nanoseconds that a precision up to 6 cannot hold", name, v, unit)
+			}
+			if !utc {
+				ms = javatime.LocalMillis(ms, nos, shift)
+			}
+			if micros {
+				// TimestampData's nanos of the millisecond: the fraction's last six digits.
+				dst[i] = ms*1000 + nos%1_000_000/1000
+			} else {
 				dst[i] = ms
-			default:
-				dst[i] = javatime.LocalMillis(ms, nos, shift)
 			}
 		}
 		return column.MakeArray(want, len(src), column.CopyValidity(in, mem), buf), nil

@@ -39,8 +39,10 @@ func newInt96Column(name string, f *file.Reader, col int, groups []int, want arr
 		maxDef: f.MetaData().Schema.Column(col).MaxDefinitionLevel()}
 }
 
-// read returns the next n rows of the column as Flink's TIMESTAMP(p ≤ 3) milliseconds.
+// read returns the next n rows of the column as Flink's TIMESTAMP value: milliseconds for
+// precisions up to 3, microseconds above (c.want's unit).
 func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
+	micros := c.want.(*arrow.TimestampType).Unit == arrow.Microsecond
 	buf, dst := column.NewValues[int64](mem, n)
 	valid := column.NewBitmap(mem, n)
 	bits := valid.Bytes()
@@ -89,12 +91,12 @@ func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
 				nulls++
 				continue
 			}
-			ms, err := int96Millis(vals[k], c.opts)
+			v, err := int96Timestamp(vals[k], c.opts, micros)
 			k++
 			if err != nil {
 				return fail(err)
 			}
-			dst[row] = ms
+			dst[row] = v
 			bitutil.SetBit(bits, row)
 		}
 		done += int(levels)
@@ -110,7 +112,10 @@ func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
 // plus the nanoseconds of the day divided (truncating, as Java) by 10^6; with 'utc-timezone'
 // that instant, otherwise its wall clock in the JVM's zone with the nanoseconds replaced by
 // nanosOfDay % 10^9 (java.sql.Timestamp#setNanos). Negative fractions fail as they fail there.
-func int96Millis(v pq.Int96, opts Options) (int64, error) {
+//
+// With micros, the result is microseconds (TIMESTAMP(4..6)): the same milliseconds and the
+// TimestampData's nanos of the millisecond, which must be whole microseconds.
+func int96Timestamp(v pq.Int96, opts Options, micros bool) (int64, error) {
 	nanosOfDay := int64(binary.LittleEndian.Uint64(v[:8]))
 	julianDay := int64(int32(binary.LittleEndian.Uint32(v[8:])))
 	ms := (julianDay-2_440_588)*86_400_000 + nanosOfDay/1_000_000
@@ -118,11 +123,22 @@ func int96Millis(v pq.Int96, opts Options) (int64, error) {
 		if nanosOfDay%1_000_000 < 0 {
 			return 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a millisecond, which Flink's reader rejects", julianDay, nanosOfDay)
 		}
-		return ms, nil
+		return withMicros(ms, nanosOfDay%1_000_000, micros, julianDay, nanosOfDay)
 	}
 	nanos := nanosOfDay % 1_000_000_000
 	if nanos < 0 {
 		return 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a second, which Flink's reader rejects (java.sql.Timestamp#setNanos)", julianDay, nanosOfDay)
 	}
-	return javatime.LocalMillis(ms, nanos, opts.ZoneOffsetSeconds*1000), nil
+	return withMicros(javatime.LocalMillis(ms, nanos, opts.ZoneOffsetSeconds*1000), nanos%1_000_000, micros, julianDay, nanosOfDay)
+}
+
+// withMicros returns ms, or with micros the microseconds of ms and nanoOfMilli.
+func withMicros(ms, nanoOfMilli int64, micros bool, julianDay, nanosOfDay int64) (int64, error) {
+	if !micros {
+		return ms, nil
+	}
+	if nanoOfMilli%1000 != 0 {
+		return 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has nanoseconds that a precision up to 6 cannot hold", julianDay, nanosOfDay)
+	}
+	return ms*1000 + nanoOfMilli/1000, nil
 }

@@ -209,7 +209,25 @@ func TestInt96AsFlinkReadsIt(t *testing.T) {
 		{"day before the epoch, local", int96(epochDay-1, 86_399_999_000_000), ist, -1 + 19_800_000, false},
 	}
 	for _, c := range cases {
-		got, err := int96Millis(c.v, c.opts)
+		got, err := int96Timestamp(c.v, c.opts, false)
+		if (err != nil) != c.wantErr || (err == nil && got != c.want) {
+			t.Errorf("%s: got %d, %v; want %d (error %v)", c.name, got, err, c.want, c.wantErr)
+		}
+	}
+	// TIMESTAMP(6): the same milliseconds plus the microseconds of the millisecond.
+	micros := []struct {
+		name    string
+		v       pq.Int96
+		opts    Options
+		want    int64
+		wantErr bool
+	}{
+		{"micros utc", int96(epochDay, 1_234_567_000), utc, 1_234_567, false},
+		{"micros local", int96(epochDay, 1_123_456_000), ist, 19_801_123_456, false},
+		{"sub-microsecond nanos", int96(epochDay, 1_234_567_890), utc, 0, true},
+	}
+	for _, c := range micros {
+		got, err := int96Timestamp(c.v, c.opts, true)
 		if (err != nil) != c.wantErr || (err == nil && got != c.want) {
 			t.Errorf("%s: got %d, %v; want %d (error %v)", c.name, got, err, c.want, c.wantErr)
 		}

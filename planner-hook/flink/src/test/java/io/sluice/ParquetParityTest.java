@@ -53,10 +53,10 @@ class ParquetParityTest {
     /** Every type the native reader supports. */
     static final String SCHEMA = "i INT, l BIGINT, d DOUBLE, s STRING, b BOOLEAN, dc DECIMAL(10, 2), "
             + "dw DECIMAL(30, 8), ts TIMESTAMP(3), ti TINYINT, sm SMALLINT, f FLOAT, dt DATE, tm TIME(0), "
-            + "bs BYTES, lt TIMESTAMP_LTZ(3), d5 DECIMAL(5, 1)";
+            + "bs BYTES, lt TIMESTAMP_LTZ(3), d5 DECIMAL(5, 1), t6 TIMESTAMP(6)";
 
     /** The columns of SCHEMA. */
-    static final String NATIVE = "i, l, d, s, b, dc, dw, ts, ti, sm, f, dt, tm, bs, lt, d5";
+    static final String NATIVE = "i, l, d, s, b, dc, dw, ts, ti, sm, f, dt, tm, bs, lt, d5, t6";
 
     /** The JVM zone while the files are written and read: Flink's reader shows timestamps in it. */
     static final TimeZone ZONE = TimeZone.getTimeZone("GMT+05:30");
@@ -103,7 +103,7 @@ class ParquetParityTest {
         w.executeSql("INSERT INTO pq1 SELECT * FROM t").await();
         // Flink cannot read back a pre-1970 INT96 timestamp with a fraction of a second that it
         // wrote in a zone east of UTC (java.sql.Timestamp#setNanos rejects the negative nanos).
-        String negative = "SELECT i, l, d, s, b, dc, dw, TIMESTAMP '1969-12-31 23:59:59.999', ti, sm, f, dt, tm, bs, lt, d5 "
+        String negative = "SELECT i, l, d, s, b, dc, dw, TIMESTAMP '1969-12-31 23:59:59.999', ti, sm, f, dt, tm, bs, lt, d5, t6 "
                 + "FROM t WHERE i = 1";
         int96Negative = parquetTable(w, "pq96neg", SCHEMA, "");
         w.executeSql("INSERT INTO pq96neg " + negative).await();
@@ -112,7 +112,7 @@ class ParquetParityTest {
         ew.executeSql("INSERT INTO ev SELECT * FROM t").await();
         int64Files = parquetTable(w, "pq64", SCHEMA, ", 'parquet.write.int64.timestamp' = 'true'");
         w.executeSql("INSERT INTO pq64 SELECT * FROM t WHERE (ts IS NULL OR ts >= TIMESTAMP '1970-01-01 00:00:00') "
-                + "AND (lt IS NULL OR lt >= TO_TIMESTAMP_LTZ(0, 3))").await();
+                + "AND (lt IS NULL OR lt >= TO_TIMESTAMP_LTZ(0, 3)) AND (t6 IS NULL OR t6 >= TIMESTAMP '1970-01-01 00:00:00')").await();
         int64Negative = parquetTable(w, "pq64neg", SCHEMA, ", 'parquet.write.int64.timestamp' = 'true'");
         w.executeSql("INSERT INTO pq64neg " + negative).await();
         // Two jobs, two files.
@@ -173,19 +173,21 @@ class ParquetParityTest {
         List<Row> rows = new ArrayList<>();
         rows.add(r(1, 10L, 1.5, "abc", true, new BigDecimal("12.34"), new BigDecimal("1234567890123456789012.12345678"),
                 LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123_000_000), (byte) 1, (short) 2, 1.5f, LocalDate.of(2020, 1, 1),
-                LocalTime.of(12, 0, 0), new byte[] {1, 2, 3}, Instant.ofEpochMilli(1_600_000_000_123L), new BigDecimal("1.5")));
-        rows.add(r(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+                LocalTime.of(12, 0, 0), new byte[] {1, 2, 3}, Instant.ofEpochMilli(1_600_000_000_123L), new BigDecimal("1.5"),
+                LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123_456_000)));
+        rows.add(r(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
         rows.add(r(Integer.MAX_VALUE, Long.MAX_VALUE, Double.NaN, "", false, new BigDecimal("-99999999.99"),
                 new BigDecimal("-0.00000001"), LocalDateTime.of(1969, 12, 31, 23, 59, 59), Byte.MAX_VALUE,
                 Short.MIN_VALUE, Float.NaN, LocalDate.of(1969, 12, 31), LocalTime.of(0, 0, 1), new byte[0],
-                Instant.ofEpochMilli(-1000L), new BigDecimal("-9999.9")));
+                Instant.ofEpochMilli(-1000L), new BigDecimal("-9999.9"), LocalDateTime.of(1969, 12, 31, 23, 59, 59)));
         rows.add(r(Integer.MIN_VALUE, Long.MIN_VALUE, -0.0, "Grüße, 世界 🌍", true, new BigDecimal("0.00"), new BigDecimal("0E-8"),
                 LocalDateTime.of(2024, 2, 29, 12, 30, 0), Byte.MIN_VALUE, Short.MAX_VALUE, -0.0f, LocalDate.of(2024, 2, 29),
-                LocalTime.of(23, 59, 59), new byte[] {-1, 0, 127}, Instant.ofEpochMilli(0L), new BigDecimal("0.0")));
+                LocalTime.of(23, 59, 59), new byte[] {-1, 0, 127}, Instant.ofEpochMilli(0L), new BigDecimal("0.0"),
+                LocalDateTime.of(2024, 2, 29, 12, 30, 0, 1_000)));
         rows.add(r(-7, -3L, Double.POSITIVE_INFINITY, "  padded  ", false, new BigDecimal("0.05"),
                 new BigDecimal("99999999999999999999.99999999"), LocalDateTime.of(1500, 3, 1, 10, 0, 0), (byte) -5,
                 (short) 300, 3.4e38f, LocalDate.of(1, 1, 1), LocalTime.of(6, 30, 0), new byte[] {9},
-                Instant.parse("1600-01-01T00:00:00Z"), new BigDecimal("9999.9")));
+                Instant.parse("1600-01-01T00:00:00Z"), new BigDecimal("9999.9"), LocalDateTime.of(1500, 3, 1, 10, 0, 0)));
         Random rnd = new Random(42);
         for (int k = 0; k < 6000; k++) {
             Object[] f = new Object[] {
@@ -196,7 +198,10 @@ class ParquetParityTest {
                 (byte) rnd.nextInt(), (short) rnd.nextInt(), rnd.nextFloat(), LocalDate.ofEpochDay(rnd.nextInt(40000) - 20000),
                 LocalTime.ofSecondOfDay(rnd.nextInt(86400)), new byte[] {(byte) rnd.nextInt(), (byte) k},
                 Instant.ofEpochMilli(1_700_000_000_000L + rnd.nextInt(1_000_000_000)),
-                BigDecimal.valueOf(rnd.nextInt(199_999) - 99_999, 1)
+                BigDecimal.valueOf(rnd.nextInt(199_999) - 99_999, 1),
+                // After the epoch: Flink's reader fails on pre-1970 fractions it wrote itself.
+                LocalDateTime.of(2020, 1, 1, 0, 0).plusNanos(Math.abs(rnd.nextLong() % 1_500_000_000_000_000_000L))
+                        .truncatedTo(java.time.temporal.ChronoUnit.MICROS)
             };
             f[rnd.nextInt(f.length)] = null;
             rows.add(Row.of(f));
@@ -230,13 +235,13 @@ class ParquetParityTest {
                 new Case("type-mismatch", "", SCHEMA.replace("i INT", "i BIGINT"), "SELECT i FROM pq", 1, true),
                 // Timestamps: INT96 values (some with negative nanoseconds of the day, written
                 // in GMT+05:30) in the JVM's zone, and as UTC.
-                new Case("timestamps", "", SCHEMA, "SELECT ts, lt, i + 1 FROM pq", 1, true),
+                new Case("timestamps", "", SCHEMA, "SELECT ts, lt, t6, i + 1 FROM pq", 1, true),
                 new Case("utc-timezone", ", 'parquet.utc-timezone' = 'true'", SCHEMA,
-                        "SELECT ts, lt, i + 1 FROM pq", 1, true),
+                        "SELECT ts, lt, t6, i + 1 FROM pq", 1, true),
                 // INT64 timestamps (micros), written with 'parquet.write.int64.timestamp'.
-                new Case("int64-timestamps", "", SCHEMA, "SELECT ts, lt, i FROM pq64", 1, true),
+                new Case("int64-timestamps", "", SCHEMA, "SELECT ts, lt, t6, i FROM pq64", 1, true),
                 new Case("int64-timestamps-utc", ", 'parquet.utc-timezone' = 'true'", SCHEMA,
-                        "SELECT ts, lt, i FROM pq64", 1, true),
+                        "SELECT ts, lt, t6, i FROM pq64", 1, true),
                 // A pre-1970 INT64 timestamp with a fraction of a second: Flink's reader fails
                 // (java.sql.Timestamp#setNanos), so does Sluice's.
                 new Case("int64-negative-fraction-fails", "", SCHEMA, "SELECT ts FROM pq64neg", 1, true),
@@ -440,7 +445,8 @@ class ParquetParityTest {
     Stream<DynamicTest> parquetSink() {
         record S(String name, String columns, String select) {}
         return Stream.of(
-                new S("copy", SCHEMA, "SELECT * FROM pq"),
+                // TIMESTAMP(6) is not written natively yet: the copy leaves t6 out.
+                new S("copy", SCHEMA.replace(", t6 TIMESTAMP(6)", ""), "SELECT " + NATIVE.replace(", t6", "") + " FROM pq"),
                 new S("filter-and-projection", "i INT, s STRING, dw DECIMAL(30, 8), ts TIMESTAMP(3), x DOUBLE",
                         "SELECT i + 1, UPPER(s), dw, ts, d * 2 FROM pq WHERE i > 0 OR s LIKE 's1%'"),
                 new S("window", "k INT, ws TIMESTAMP(3), we TIMESTAMP(3), c BIGINT, sv BIGINT, mx DOUBLE",
