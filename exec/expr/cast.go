@@ -18,7 +18,7 @@ func init() {
 		Doc:     "as CAST, but a string that does not parse yields NULL",
 		compile: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 3) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers), BOOLEAN to and from numbers, widening of string and binary types, TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or temporal types fall back",
+		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers), BOOLEAN to and from numbers, widening of string and binary types, TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or temporal types fall back",
 		compile: compileCast})
 }
 
@@ -47,7 +47,7 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 		c.kind = castNumericKind
 	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.IsIntegral() || from.Kind == catalog.Decimal ||
 		from.Kind == catalog.Boolean || from.Kind == catalog.Date || from.Kind == catalog.Time ||
-		(from.Kind == catalog.Timestamp && !microsTimestamp(from))):
+		(from.Kind == catalog.Timestamp && from.Precision <= 6)):
 		c.kind = castToString
 	case to.IsString() && (from.Kind == catalog.Float || from.Kind == catalog.Double):
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)

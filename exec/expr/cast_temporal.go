@@ -56,8 +56,12 @@ func appendTime(b []byte, t int32, precision int) []byte {
 }
 
 // appendTimestamp is DateTimeUtils#formatTimestamp(TimestampData, int) for epoch millis.
-func appendTimestamp(b []byte, millis int64, precision int) []byte {
-	t := time.UnixMilli(millis).UTC()
+func appendTimestamp(b []byte, v int64, precision int) []byte {
+	// v is epoch milliseconds up to precision 3, microseconds above (catalog.ArrowType).
+	t := time.UnixMilli(v).UTC()
+	if precision > 3 {
+		t = time.UnixMicro(v).UTC()
+	}
 	b = appendInt4(b, t.Year())
 	b = append(b, '-')
 	b = appendInt2(b, int(t.Month()))

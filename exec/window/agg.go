@@ -151,7 +151,8 @@ func newAccumulator(c Call) (accumulator, error) {
 		switch {
 		case k == catalog.Date || k == catalog.Time:
 			acc = &extremeAcc[int32]{max: max}
-		case (k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 3:
+		case (k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 6:
+			// Milliseconds or microseconds (catalog.ArrowType): ordered as TimestampData.
 			acc = &extremeAcc[int64]{max: max}
 		default:
 			acc = numeric[typedAccumulator](k, &extremeAcc[int8]{max: max}, &extremeAcc[int16]{max: max}, &extremeAcc[int32]{max: max},

@@ -66,7 +66,7 @@ func (a *distinctAcc[K]) setUnmarked(on bool) { a.unmarked = on }
 func newDistinctAccumulator(c Call) (accumulator, error) {
 	k := c.Arg.Kind
 	intLike := c.Arg.IsIntegral() || k == catalog.Date || k == catalog.Time || k == catalog.Boolean ||
-		((k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 3)
+		((k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 6)
 	switch {
 	case c.Func == Count && intLike:
 		return &distinctAcc[int64]{resultType: resultType{c.Result}, arg: c.Arg, read: int64Reader(c.Arg), bytes: 8}, nil

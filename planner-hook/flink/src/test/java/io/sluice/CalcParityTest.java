@@ -259,9 +259,12 @@ class CalcParityTest {
                 fallback("fallback-timestamp9", "ts TIMESTAMP(9), i INT",
                         List.of(r(LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123456789), 1)),
                         "SELECT ts, i + 1 FROM t", "precision above 6"),
-                fallback("fallback-timestamp6-to-string", "ts TIMESTAMP(6)",
-                        List.of(r(LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123456000))),
-                        "SELECT CAST(ts AS STRING) FROM t", "CAST from TIMESTAMP(6)"),
+                nativeCase("timestamp-micros-to-string", "ts TIMESTAMP(6), t4 TIMESTAMP(4)",
+                        List.of(r(LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123456000), LocalDateTime.of(2020, 1, 1, 0, 0, 0, 123400000)),
+                                r(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999999000), LocalDateTime.of(1, 1, 1, 0, 0, 0, 100000)),
+                                r(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 1000), null),
+                                r(null, LocalDateTime.of(2024, 2, 29, 12, 0))),
+                        "SELECT CAST(ts AS STRING), CAST(t4 AS STRING), CAST(ts AS STRING) || '|' FROM t"),
                 fallback("fallback-like-column", ALL, allRows(), "SELECT s LIKE s FROM t", "not a constant"),
                 fallback("fallback-nondeterministic", ALL, allRows(), "SELECT i, RAND() < 2 FROM t", "RAND"));
     }

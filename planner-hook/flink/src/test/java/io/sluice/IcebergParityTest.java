@@ -149,7 +149,8 @@ class IcebergParityTest {
                 new Case("hop-window", "SELECT auction, window_start, window_end, COUNT(*), AVG(price) "
                         + "FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts3), INTERVAL '5' SECOND, INTERVAL '15' SECOND)) "
                         + "GROUP BY auction, window_start, window_end", 2, false),
-                new Case("tumble-window-distinct", "SELECT auction, window_start, COUNT(DISTINCT bidder), MAX(price) "
+                new Case("tumble-window-distinct", "SELECT auction, window_start, COUNT(DISTINCT bidder), MAX(price), "
+                        + "MIN(ts), MAX(ts), COUNT(DISTINCT ts) "
                         + "FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts3), INTERVAL '10' SECOND)) "
                         + "GROUP BY auction, window_start, window_end", 2, false));
     }
