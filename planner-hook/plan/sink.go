@@ -155,7 +155,7 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 			catalog.Decimal, catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Date, catalog.Time:
 		case catalog.Timestamp, catalog.TimestampLTZ:
 			hasTimestamps = true
-			if ft.Precision > 3 {
+			if ft.Precision > 6 {
 				reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
 			}
 		default:

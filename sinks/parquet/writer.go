@@ -127,7 +127,7 @@ func NewWriter(names []string, types []catalog.Type, opts Options, out io.Writer
 func fileType(t catalog.Type, opts Options) (arrow.DataType, error) {
 	switch t.Kind {
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if t.Precision > 3 {
+		if t.Precision > 6 {
 			return nil, fmt.Errorf("%s is not written natively yet", t)
 		}
 		if opts.Int64Timestamps {
@@ -187,9 +187,9 @@ func (w *Writer) flushRowGroup() error {
 			defs := w.defLevels(in, t.Nullable)
 			if t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ {
 				if !w.opts.Int64Timestamps {
-					err = w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs)
+					err = w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs, t.Precision > 3)
 				} else {
-					col := w.int64Timestamps(i, in)
+					col := w.int64Timestamps(i, in, t.Precision > 3)
 					err = pqarrow.WriteArrowToColumn(ctx, cw, col, defs, nil, t.Nullable)
 					col.Release()
 				}
@@ -229,26 +229,39 @@ func (w *Writer) defLevels(in arrow.Array, nullable bool) []int16 {
 	return defs
 }
 
-// writeInt96 writes TIMESTAMP(p ≤ 3) values as Flink's writer stores them in INT96
+// timestampParts splits a TIMESTAMP value into TimestampData's milliseconds and nanoseconds of
+// the millisecond (values are milliseconds up to precision 3, microseconds above).
+func timestampParts(v int64, micros bool) (ms, nanoOfMilli int64) {
+	if !micros {
+		return v, 0
+	}
+	ms = javatime.FloorDiv(v, 1000)
+	return ms, (v - ms*1000) * 1000
+}
+
+// writeInt96 writes TIMESTAMP values as Flink's writer stores them in INT96
 // (ParquetRowDataWriter#timestampToInt96): the instant's milliseconds split by truncating
 // division into a Julian day and nanoseconds of the day (negative before 1970), the
 // nanoseconds of the second from the local date-time.
-func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, defs []int16) error {
+func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, defs []int16, micros bool) error {
 	src := column.Values[int64](in)
 	if cap(w.int96) < len(src) {
 		w.int96 = make([]pq.Int96, len(src))
 	}
 	vals := w.int96[:0]
 	offset := w.opts.ZoneOffsetSeconds * 1000
-	for i, local := range src {
+	for i, v := range src {
 		if in.IsNull(i) {
 			continue
 		}
-		ms, nanos := local, (local-javatime.FloorDiv(local, 1000)*1000)*1_000_000
+		local, nanoOfMilli := timestampParts(v, micros)
+		ms := local
 		var nanosOfDay int64
 		if w.opts.UTCTimestamps {
-			nanosOfDay = (ms%86_400_000)*1_000_000 + nanos%1_000_000
+			nanosOfDay = (ms%86_400_000)*1_000_000 + nanoOfMilli
 		} else {
+			// Timestamp#getNanos: the local date-time's nanoseconds of the second.
+			nanos := (local-javatime.FloorDiv(local, 1000)*1000)*1_000_000 + nanoOfMilli
 			ms = javatime.InstantOf(local, offset)
 			nanosOfDay = ((ms%86_400_000)/1000)*1_000_000_000 + nanos
 		}
@@ -262,10 +275,11 @@ func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, def
 	return err
 }
 
-// int64Timestamps converts TIMESTAMP(p ≤ 3) milliseconds to the INT64 value Flink's writer
-// stores (ParquetRowDataWriter#timestampToInt64): the instant (the local date-time's in the
-// JVM's zone, unless 'utc-timezone') in the configured unit.
-func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
+// int64Timestamps converts TIMESTAMP values to the INT64 value Flink's writer stores
+// (ParquetRowDataWriter#timestampToInt64): the instant (the local date-time's in the JVM's
+// zone, unless 'utc-timezone') in the configured unit, with the nanoseconds of the millisecond
+// for MICROS and NANOS.
+func (w *Writer) int64Timestamps(col int, in arrow.Array, micros bool) arrow.Array {
 	src := column.Values[int64](in)
 	buf, dst := column.NewValues[int64](w.mem, len(src))
 	per := int64(1000)
@@ -277,10 +291,18 @@ func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
 	}
 	offset := w.opts.ZoneOffsetSeconds * 1000
 	for i, v := range src {
+		ms, nanoOfMilli := timestampParts(v, micros)
 		if !w.opts.UTCTimestamps {
-			v = javatime.InstantOf(v, offset)
+			ms = javatime.InstantOf(ms, offset)
 		}
-		dst[i] = v * per
+		switch w.opts.TimestampUnit {
+		case arrow.Microsecond:
+			dst[i] = ms*per + nanoOfMilli/1000
+		case arrow.Nanosecond:
+			dst[i] = ms*per + nanoOfMilli
+		default:
+			dst[i] = ms * per
+		}
 	}
 	return column.MakeArray(w.sch.Field(col).Type, len(src), column.CopyValidity(in, w.mem), buf)
 }
