@@ -184,6 +184,7 @@ class IcebergParityTest {
             {"SELECT k, arr FROM lake.db.nested", "ARRAY"},
             {"SELECT k FROM lake.db.orc", "\"orc\""},
             {"SELECT i FROM lake.db.t LIMIT 2", "LIMIT"},
+            {"SELECT i FROM lake.db.t /*+ OPTIONS('scan.parallelism' = '1') */", "scan.parallelism"},
         };
         for (String[] c : cases) {
             Verdict v = Sluice.verdict(tEnv, c[0]);

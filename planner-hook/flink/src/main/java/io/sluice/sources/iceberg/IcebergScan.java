@@ -176,6 +176,10 @@ public final class IcebergScan implements NativeSource {
             // the FLIP-27 source the native scan uses has other starting strategies.
             unsupported.add("streaming reads with start or end options are not native yet");
         }
+        if (properties.containsKey("scan.parallelism")) {
+            // Flink's planner sets it on the connector's stream; the native scan infers its own.
+            unsupported.add("'scan.parallelism' is not native yet");
+        }
         Snapshot snapshot = conf.snapshotId() != null ? t.snapshot(conf.snapshotId()) : t.currentSnapshot();
         if (snapshot != null) {
             String deletes = snapshot.summary().getOrDefault("total-delete-files", "0");
