@@ -11,7 +11,7 @@ JAR       := planner-hook/flink/target/sluice-flink-0.1.0-SNAPSHOT.jar
 
 export CGO_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
-.PHONY: all native build test test-go test-java test-long demo bench docs docs-check clean
+.PHONY: all native build test test-go test-java test-long demo demo-calc bench docs docs-check clean
 
 all: build
 
@@ -45,8 +45,13 @@ docs-check:
 	$(GO) run ./testkit/cmd/supportmatrix | diff -u docs/support-matrix.md - \
 		|| (echo "docs/support-matrix.md is stale: run 'make docs'" && exit 1)
 
-## demo: a streaming Calc job on generated rows, on stock Flink and on Sluice.
+## demo: the lakehouse job (generated bids in a local Iceberg table -> 10 s TUMBLE -> Iceberg),
+## on stock Flink and on Sluice; `make demo-calc` runs the earlier Calc-only demo.
 demo: $(NATIVE)
+	$(MVN) -q test-compile
+	bin/sluice-java io.sluice.cli.LakehouseDemo
+
+demo-calc: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.cli.Demo
 
