@@ -1,6 +1,7 @@
 package rowdata_test
 
 import (
+	"encoding/binary"
 	"math"
 	"testing"
 
@@ -19,9 +20,9 @@ func TestRoundTrip(t *testing.T) {
 	types := []catalog.Type{
 		catalog.BooleanType(true), catalog.IntType(true), catalog.BigIntType(true),
 		catalog.DoubleType(true), catalog.StringType(true), catalog.DecimalType(10, 2, true),
-		catalog.DecimalType(30, 5, true), catalog.TimestampType(3, true),
+		catalog.DecimalType(30, 5, true), catalog.TimestampType(3, true), catalog.TimestampType(6, true),
 	}
-	names := []string{"b", "i", "l", "d", "s", "dc", "dw", "ts"}
+	names := []string{"b", "i", "l", "d", "s", "dc", "dw", "ts", "t6"}
 	schema, err := catalog.ArrowSchema(names, types)
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +37,8 @@ func TestRoundTrip(t *testing.T) {
 	bld.Field(5).(*array.Decimal128Builder).AppendValues([]decimal128.Num{decimal128.FromI64(-12345), decimal128.FromI64(0), decimal128.FromI64(99999999)}, []bool{true, false, true})
 	bld.Field(6).(*array.Decimal128Builder).AppendValues([]decimal128.Num{decimal128.FromI64(-1), decimal128.New(1<<40, 12345), decimal128.FromI64(128)}, nil)
 	bld.Field(7).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{-1, 0, 1700000000123}, []bool{true, true, false})
+	// Microseconds before and after the epoch (millis -1 with 999 µs, ...), and a NULL.
+	bld.Field(8).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{-1, 1700000000123456, 0}, []bool{true, true, false})
 	rec := bld.NewRecordBatch()
 	defer rec.Release()
 
@@ -160,5 +163,47 @@ func TestEncodeEmptyColumns(t *testing.T) {
 	}
 	if err := enc.Encode([]arrow.Array{col}, nil, 0, offsets, nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A non-compact timestamp is the epoch millis in the variable part and (offset << 32 |
+// nanoOfMillisecond) in the slot; WriterNulls reserves the 8 bytes of a NULL as Flink's
+// BinaryRowWriter#writeTimestamp(pos, null, precision) does.
+func TestNonCompactTimestampLayout(t *testing.T) {
+	types := []catalog.Type{catalog.TimestampType(6, true)}
+	schema, err := catalog.ArrowSchema([]string{"t"}, types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer bld.Release()
+	bld.Field(0).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{-1, 0}, []bool{true, false})
+	rec := bld.NewRecordBatch()
+	defer rec.Release()
+	for _, c := range []struct {
+		nulls     sink.NullLayout
+		nullBytes int32
+	}{{sink.SerializerNulls, 16}, {sink.WriterNulls, 24}} {
+		enc, err := sink.NewEncoderWithNulls(types, c.nulls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		offsets := make([]int32, 3)
+		if err := enc.Layout(rec.Columns(), 2, offsets); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, offsets[2])
+		if err := enc.Encode(rec.Columns(), nil, 2, offsets, buf); err != nil {
+			t.Fatal(err)
+		}
+		// Row 0: header 8 bytes, slot 8 bytes, millis -1 at offset 16, 999 µs = 999000 ns.
+		slot := binary.LittleEndian.Uint64(buf[8:])
+		millis := int64(binary.LittleEndian.Uint64(buf[16:]))
+		if slot != 16<<32|999_000 || millis != -1 || offsets[1] != 24 {
+			t.Errorf("nulls %v: row 0 slot %#x millis %d size %d", c.nulls, slot, millis, offsets[1])
+		}
+		if got := offsets[2] - offsets[1]; got != c.nullBytes {
+			t.Errorf("nulls %v: NULL row of %d bytes, want %d", c.nulls, got, c.nullBytes)
+		}
 	}
 }
