@@ -76,6 +76,10 @@ func convertColumn(name string, f pqarrow.SchemaField, phys pq.Type, t catalog.T
 			return parquet.Retype(want), nil
 		case phys == pq.Types.FixedLenByteArray && have.ID() == arrow.FIXED_SIZE_BINARY:
 			return fixedAsBinary(want), nil
+		case phys == pq.Types.FixedLenByteArray && have.ID() == arrow.EXTENSION &&
+			have.(arrow.ExtensionType).StorageType().ID() == arrow.FIXED_SIZE_BINARY:
+			// uuid: pqarrow reads the UUID annotation as the arrow.uuid extension type.
+			return fixedAsBinary(want), nil
 		}
 	}
 	return nil, fmt.Errorf("column %s: the file's %s column (read as %s) cannot be read as %s", name, phys, have, t)
@@ -109,6 +113,9 @@ func microsToMillis(want arrow.DataType) parquet.Converter {
 // Sluice's batches use for BINARY(L).
 func fixedAsBinary(want arrow.DataType) parquet.Converter {
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
+		if ext, ok := in.(array.ExtensionArray); ok {
+			in = ext.Storage()
+		}
 		fixed := in.(*array.FixedSizeBinary)
 		b := array.NewBinaryBuilder(mem, want.(arrow.BinaryDataType))
 		defer b.Release()

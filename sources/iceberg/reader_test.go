@@ -1,6 +1,8 @@
 package iceberg
 
 import (
+	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/google/uuid"
 	"math"
 	"os"
 	"path/filepath"
@@ -126,5 +128,65 @@ func TestRefusesWhatItCannotRead(t *testing.T) {
 	_, err = OpenFile(FileRange{Path: bad, Length: 15}, []Field{{ID: 1, Name: "k", Type: catalog.IntType(true)}}, 10, 0, nil)
 	if err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("corrupt file: %v", err)
+	}
+}
+
+func TestUUIDAndFilesWithoutFieldIDs(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	dir := t.TempDir()
+	write := func(name string, schema *arrow.Schema, fill func(*array.RecordBuilder)) string {
+		b := array.NewRecordBuilder(mem, schema)
+		defer b.Release()
+		fill(b)
+		rec := b.NewRecordBatch()
+		defer rec.Release()
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := pqarrow.NewFileWriter(schema, f, nil, pqarrow.DefaultWriterProps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// A uuid column (FIXED(16) with the UUID annotation) reads as BINARY(16).
+	id := [16]byte{0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x12, 0xd3, 0xa4, 0x56, 0x42, 0x66, 0x14, 0x17, 0x40, 0x00}
+	uuidPath := write("uuid.parquet", arrow.NewSchema([]arrow.Field{
+		{Name: "u", Type: extensions.NewUUIDType(), Nullable: true, Metadata: withID(1)},
+	}, nil), func(b *array.RecordBuilder) {
+		ub := b.Field(0).(*extensions.UUIDBuilder)
+		ub.Append(uuid.UUID(id))
+		ub.AppendNull()
+	})
+	st, _ := os.Stat(uuidPath)
+	r, err := OpenFile(FileRange{Path: uuidPath, Length: st.Size()}, []Field{{ID: 1, Name: "u", Type: catalog.Type{Kind: catalog.Binary, Length: 16, Nullable: true}}}, 10, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := b.Column(0).(*array.Binary)
+	if string(col.Value(0)) != string(id[:]) || !col.IsNull(1) {
+		t.Errorf("uuid read as %v", col)
+	}
+	b.Release()
+	r.Close()
+	// A file without field ids (not written by Iceberg) is an error, not a column of NULLs.
+	plain := write("plain.parquet", arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil),
+		func(b *array.RecordBuilder) { b.Field(0).(*array.Int32Builder).Append(1) })
+	st, _ = os.Stat(plain)
+	_, err = OpenFile(FileRange{Path: plain, Length: st.Size()}, []Field{{ID: 1, Name: "k", Type: catalog.IntType(true)}}, 10, 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "no Parquet field ids") || !strings.Contains(err.Error(), plain) {
+		t.Errorf("file without field ids: %v", err)
 	}
 }

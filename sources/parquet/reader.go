@@ -112,10 +112,15 @@ func (r *SplitReader) open() error {
 	for i, f := range fields {
 		byName[f.Field.Name] = i
 		if id := f.Field.Metadata.FindKey("PARQUET:field_id"); id >= 0 {
-			if n, err := strconv.Atoi(f.Field.Metadata.Values()[id]); err == nil {
-				byID[n] = i
+			if n, err := strconv.Atoi(f.Field.Metadata.Values()[id]); err == nil && n >= 0 {
+				byID[n] = i // pqarrow reports -1 for a column without an id
 			}
 		}
+	}
+	if r.schema.FieldIDs != nil && len(byID) == 0 && len(fields) > 0 {
+		// Iceberg reads such files (imported, not written by Iceberg) through a name mapping
+		// or fallback ids; reading them as all-NULL columns would lose data.
+		return fmt.Errorf("the file has no Parquet field ids (a file not written by Iceberg); reading it by field id is not supported natively")
 	}
 	convert := r.opts.Convert
 	if convert == nil {
