@@ -5,6 +5,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // microsTimestamp reports whether t's values are microseconds (TIMESTAMP and TIMESTAMP_LTZ of
@@ -32,9 +33,7 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array,
 	for i, v := range src {
 		ms, nanoOfMilli := v, int64(0)
 		if fromMicros {
-			var sub int64
-			ms, sub = floorDivMod64(v, 1000)
-			nanoOfMilli = sub * 1000
+			ms, nanoOfMilli = javatime.SplitMicros(v)
 		}
 		if narrow {
 			ms, nanoOfMilli = truncateTimestamp(ms, nanoOfMilli, target)
@@ -53,8 +52,7 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array,
 // are zeroed, of the milliseconds (towards zero, as Java's division) for precisions up to 3, of
 // the nanos of the millisecond above.
 func truncateTimestamp(ms, nanoOfMilli int64, precision int) (int64, int64) {
-	_, msOfSecond := floorDivMod64(ms, 1000)
-	nano := msOfSecond*1_000_000 + nanoOfMilli
+	nano := javatime.FloorMod(ms, 1000)*1_000_000 + nanoOfMilli
 	digits := 1
 	for x := nano; x >= 10; x /= 10 {
 		digits++
@@ -76,13 +74,4 @@ func pow10(n int) int64 {
 		p *= 10
 	}
 	return p
-}
-
-// floorDivMod64 is Java's Math.floorDiv and Math.floorMod.
-func floorDivMod64(a, b int64) (int64, int64) {
-	q, m := a/b, a%b
-	if m < 0 {
-		q, m = q-1, m+b
-	}
-	return q, m
 }

@@ -32,6 +32,18 @@ func FloorDiv(a, b int64) int64 {
 	return q
 }
 
+// FloorMod is Math.floorMod.
+func FloorMod(a, b int64) int64 {
+	return a - FloorDiv(a, b)*b
+}
+
+// SplitMicros splits epoch microseconds into TimestampData's millisecond and nanoOfMillisecond
+// (0..999,000), as TimestampData#fromInstant would.
+func SplitMicros(us int64) (ms, nanoOfMilli int64) {
+	ms = FloorDiv(us, 1000)
+	return ms, (us - ms*1000) * 1000
+}
+
 // julianDate returns the Julian-calendar date of an epoch day (days since 1970-01-01 in the
 // proleptic Gregorian calendar).
 func julianDate(epochDay int64) (y, m, d int64) {

@@ -100,12 +100,9 @@ type IcebergScanReader struct {
 
 // OpenIcebergScan compiles the island JSON of an Iceberg scan node for reading its files.
 func OpenIcebergScan(data []byte) (*IcebergScanReader, error) {
-	is, err := Decode(data)
+	is, err := decodeScanIsland(data)
 	if err != nil {
 		return nil, err
-	}
-	if len(is.Nodes) != 1 {
-		return nil, fmt.Errorf("iceberg scan: %d nodes, a scan island has one", len(is.Nodes))
 	}
 	s, reasons, err := compileIcebergScan(&is.Nodes[0], is.Options)
 	if err != nil {

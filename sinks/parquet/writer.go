@@ -235,8 +235,7 @@ func timestampParts(v int64, micros bool) (ms, nanoOfMilli int64) {
 	if !micros {
 		return v, 0
 	}
-	ms = javatime.FloorDiv(v, 1000)
-	return ms, (v - ms*1000) * 1000
+	return javatime.SplitMicros(v)
 }
 
 // writeInt96 writes TIMESTAMP values as Flink's writer stores them in INT96

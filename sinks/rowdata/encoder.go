@@ -16,6 +16,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/catalog/binaryrow"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // NullLayout says how a null DECIMAL with precision > 18 is written. Flink has two writers that
@@ -210,9 +211,9 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 				continue
 			}
 			us := int64(vals[r])
-			ms, sub := floorDivMod(us, 1000)
+			ms, nanoOfMilli := javatime.SplitMicros(us)
 			binary.LittleEndian.PutUint64(dst[row+cur:], uint64(ms))
-			binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cur)<<32|uint64(sub*1000))
+			binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cur)<<32|uint64(nanoOfMilli))
 			cursors[r] += 8
 		}
 	case catalog.Float:
@@ -323,13 +324,4 @@ func DecimalToBigEndian(v decimal128.Num) []byte {
 		}
 	}
 	return full[i:]
-}
-
-// floorDivMod is Java's Math.floorDiv and Math.floorMod.
-func floorDivMod(a, b int64) (q, m int64) {
-	q, m = a/b, a%b
-	if m < 0 {
-		q, m = q-1, m+b
-	}
-	return q, m
 }

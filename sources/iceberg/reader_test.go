@@ -22,28 +22,15 @@ func withID(id int) arrow.Metadata {
 	return arrow.NewMetadata([]string{"PARQUET:field_id"}, []string{strconv.Itoa(id)})
 }
 
-// writeFile writes a Parquet file as Iceberg's writer lays it out: every column with its
-// field id, TIME in microseconds, FIXED for fixed-length binaries.
-func writeFile(t *testing.T) string {
+// writeParquet writes one batch, filled by fill, as a Parquet file under dir.
+func writeParquet(t *testing.T, dir, name string, schema *arrow.Schema, fill func(*array.RecordBuilder)) string {
 	t.Helper()
-	mem := memory.NewGoAllocator()
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true, Metadata: withID(1)},
-		{Name: "f", Type: arrow.PrimitiveTypes.Float32, Nullable: true, Metadata: withID(2)},
-		{Name: "tm", Type: arrow.FixedWidthTypes.Time64us, Nullable: true, Metadata: withID(3)},
-		{Name: "fx", Type: &arrow.FixedSizeBinaryType{ByteWidth: 3}, Nullable: true, Metadata: withID(4)},
-		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true, Metadata: withID(5)},
-	}, nil)
-	b := array.NewRecordBuilder(mem, schema)
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
 	defer b.Release()
-	b.Field(0).(*array.Int32Builder).AppendValues([]int32{1, -2, 3}, []bool{true, true, false})
-	b.Field(1).(*array.Float32Builder).AppendValues([]float32{0.1, float32(math.Copysign(0, -1)), 3}, nil)
-	b.Field(2).(*array.Time64Builder).AppendValues([]arrow.Time64{45296789123, 0, 1999}, nil)
-	b.Field(3).(*array.FixedSizeBinaryBuilder).AppendValues([][]byte{{1, 2, 3}, {0, 0, 0}, nil}, []bool{true, true, false})
-	b.Field(4).(*array.StringBuilder).AppendValues([]string{"a", "", "Grüße"}, nil)
+	fill(b)
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "data.parquet")
+	path := filepath.Join(dir, name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +46,26 @@ func writeFile(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// writeFile writes a Parquet file as Iceberg's writer lays it out: every column with its
+// field id, TIME in microseconds, FIXED for fixed-length binaries.
+func writeFile(t *testing.T) string {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true, Metadata: withID(1)},
+		{Name: "f", Type: arrow.PrimitiveTypes.Float32, Nullable: true, Metadata: withID(2)},
+		{Name: "tm", Type: arrow.FixedWidthTypes.Time64us, Nullable: true, Metadata: withID(3)},
+		{Name: "fx", Type: &arrow.FixedSizeBinaryType{ByteWidth: 3}, Nullable: true, Metadata: withID(4)},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true, Metadata: withID(5)},
+	}, nil)
+	return writeParquet(t, t.TempDir(), "data.parquet", schema, func(b *array.RecordBuilder) {
+		b.Field(0).(*array.Int32Builder).AppendValues([]int32{1, -2, 3}, []bool{true, true, false})
+		b.Field(1).(*array.Float32Builder).AppendValues([]float32{0.1, float32(math.Copysign(0, -1)), 3}, nil)
+		b.Field(2).(*array.Time64Builder).AppendValues([]arrow.Time64{45296789123, 0, 1999}, nil)
+		b.Field(3).(*array.FixedSizeBinaryBuilder).AppendValues([][]byte{{1, 2, 3}, {0, 0, 0}, nil}, []bool{true, true, false})
+		b.Field(4).(*array.StringBuilder).AppendValues([]string{"a", "", "Grüße"}, nil)
+	})
 }
 
 func render(b arrow.RecordBatch) string {
@@ -132,30 +139,9 @@ func TestRefusesWhatItCannotRead(t *testing.T) {
 }
 
 func TestUUIDAndFilesWithoutFieldIDs(t *testing.T) {
-	mem := memory.NewGoAllocator()
 	dir := t.TempDir()
 	write := func(name string, schema *arrow.Schema, fill func(*array.RecordBuilder)) string {
-		b := array.NewRecordBuilder(mem, schema)
-		defer b.Release()
-		fill(b)
-		rec := b.NewRecordBatch()
-		defer rec.Release()
-		path := filepath.Join(dir, name)
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := pqarrow.NewFileWriter(schema, f, nil, pqarrow.DefaultWriterProps())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return path
+		return writeParquet(t, dir, name, schema, fill)
 	}
 	// A uuid column (FIXED(16) with the UUID annotation) reads as BINARY(16).
 	id := [16]byte{0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x12, 0xd3, 0xa4, 0x56, 0x42, 0x66, 0x14, 0x17, 0x40, 0x00}

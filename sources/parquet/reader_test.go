@@ -195,39 +195,25 @@ func TestInt96AsFlinkReadsIt(t *testing.T) {
 		name    string
 		v       pq.Int96
 		opts    Options
+		micros  bool // TIMESTAMP(4..6): the same milliseconds plus the microseconds of the millisecond
 		want    int64
 		wantErr bool
 	}{
-		{"epoch utc", int96(epochDay, 0), utc, 0, false},
-		{"fraction utc", int96(epochDay, 1_234_567_890), utc, 1_234, false},
+		{"epoch utc", int96(epochDay, 0), utc, false, 0, false},
+		{"fraction utc", int96(epochDay, 1_234_567_890), utc, false, 1_234, false},
 		// Flink's writer in GMT+05:30 stores 1970-01-01T00:00:01 local as day 0, -19799 s.
-		{"negative nanos of day, local", int96(epochDay, -19_799_000_000_000), ist, 1_000, false},
-		{"negative nanos of day, utc", int96(epochDay, -19_799_000_000_000), utc, -19_799_000, false},
-		{"negative fraction of a second, local", int96(epochDay, -1_500_000_000), ist, 0, true},
-		{"negative fraction of a millisecond, utc", int96(epochDay, -1_500_001), utc, 0, true},
-		{"negative fraction of a second is fine in utc", int96(epochDay, -1_500_000_000), utc, -1_500, false},
-		{"day before the epoch, local", int96(epochDay-1, 86_399_999_000_000), ist, -1 + 19_800_000, false},
+		{"negative nanos of day, local", int96(epochDay, -19_799_000_000_000), ist, false, 1_000, false},
+		{"negative nanos of day, utc", int96(epochDay, -19_799_000_000_000), utc, false, -19_799_000, false},
+		{"negative fraction of a second, local", int96(epochDay, -1_500_000_000), ist, false, 0, true},
+		{"negative fraction of a millisecond, utc", int96(epochDay, -1_500_001), utc, false, 0, true},
+		{"negative fraction of a second is fine in utc", int96(epochDay, -1_500_000_000), utc, false, -1_500, false},
+		{"day before the epoch, local", int96(epochDay-1, 86_399_999_000_000), ist, false, -1 + 19_800_000, false},
+		{"micros utc", int96(epochDay, 1_234_567_000), utc, true, 1_234_567, false},
+		{"micros local", int96(epochDay, 1_123_456_000), ist, true, 19_801_123_456, false},
+		{"sub-microsecond nanos", int96(epochDay, 1_234_567_890), utc, true, 0, true},
 	}
 	for _, c := range cases {
-		got, err := int96Timestamp(c.v, c.opts, false)
-		if (err != nil) != c.wantErr || (err == nil && got != c.want) {
-			t.Errorf("%s: got %d, %v; want %d (error %v)", c.name, got, err, c.want, c.wantErr)
-		}
-	}
-	// TIMESTAMP(6): the same milliseconds plus the microseconds of the millisecond.
-	micros := []struct {
-		name    string
-		v       pq.Int96
-		opts    Options
-		want    int64
-		wantErr bool
-	}{
-		{"micros utc", int96(epochDay, 1_234_567_000), utc, 1_234_567, false},
-		{"micros local", int96(epochDay, 1_123_456_000), ist, 19_801_123_456, false},
-		{"sub-microsecond nanos", int96(epochDay, 1_234_567_890), utc, 0, true},
-	}
-	for _, c := range micros {
-		got, err := int96Timestamp(c.v, c.opts, true)
+		got, err := int96Timestamp(c.v, c.opts, c.micros)
 		if (err != nil) != c.wantErr || (err == nil && got != c.want) {
 			t.Errorf("%s: got %d, %v; want %d (error %v)", c.name, got, err, c.want, c.wantErr)
 		}

@@ -5,8 +5,6 @@ import org.apache.flink.table.api.TableEnvironment;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -102,28 +100,12 @@ final class IcebergBenchmark {
                 + "INSERT INTO lake.db." + out + " " + WINDOW + "\n";
     }
 
-    static final java.util.Map<String, String> SPREAD = new java.util.LinkedHashMap<>();
-    static final java.util.Map<String, Double> FASTEST = new java.util.LinkedHashMap<>();
+    static final Measurements RUNS = new Measurements("iceberg");
 
     /** One engine's median throughput (3 runs after a warm-up run on the smaller table). */
     static double measure(String name, boolean sluice, Function<String, String> script) throws Exception {
-        String warm = data(WARMUP_ROWS);
         String full = data(ROWS);
-        ParquetBenchmark.run(script.apply(warm), sluice, 2, WARMUP_ROWS);
-        List<io.sluice.cli.TimedRun.Result> runs = new ArrayList<>();
-        for (int r = 0; r < CalcBenchmark.RUNS; r++) {
-            runs.add(ParquetBenchmark.run(script.apply(full), sluice, 2, ROWS));
-            System.out.printf(Locale.ROOT, "iceberg %s run %d: %.0f rows/s%n", name, r + 1, runs.get(r).rowsPerSecond());
-        }
-        FASTEST.put(name, runs.stream().mapToDouble(io.sluice.cli.TimedRun.Result::rowsPerSecond).max().orElse(0));
-        SPREAD.put(name, runs.stream().mapToDouble(io.sluice.cli.TimedRun.Result::rowsPerSecond).sorted()
-                .mapToObj(v -> Benchmarks.format("%,.0f", v)).collect(java.util.stream.Collectors.joining(" / ")));
-        return CalcBenchmark.median(runs);
-    }
-
-    static void row(StringBuilder md, String job, String name, double flink, double sluice) {
-        md.append(Benchmarks.format("| %s | %,.0f | %,.0f | %.2fx | %.2fx |%n",
-                job, flink, sluice, sluice / flink, sluice / FASTEST.get(name + "-flink")));
+        return RUNS.measure(name, sluice, script.apply(data(WARMUP_ROWS)), WARMUP_ROWS, () -> script.apply(full), ROWS);
     }
 
     static String section() throws Exception {
@@ -145,12 +127,10 @@ final class IcebergBenchmark {
         md.append("checkpoints every 10 s, the final one committing inside the measured runtime.\n\n");
         md.append("| job | stock Flink rows/s | Sluice rows/s | Sluice / Flink | Sluice / fastest stock run |\n");
         md.append("|---|---|---|---|---|\n");
-        row(md, "Calc: `SELECT auction, bidder, price * 2 + 1, ts WHERE MOD(price, 10) < 9`", "calc", calcFlink, calcSluice);
-        row(md, "TUMBLE 10 s by auction: COUNT, SUM, MAX, AVG (two phases)", "window", winFlink, winSluice);
-        row(md, "Iceberg → TUMBLE above → Iceberg (Flink's Iceberg writer)", "window-iceberg", winIceFlink, winIceSluice);
-        md.append("\nEvery run (rows/s, sorted), to show the spread on this VM:\n\n");
-        SPREAD.forEach((name, runs) -> md.append("- ").append(name).append(": ").append(runs).append('\n'));
-        md.append("\n");
+        RUNS.row(md, "Calc: `SELECT auction, bidder, price * 2 + 1, ts WHERE MOD(price, 10) < 9`", "calc", calcFlink, calcSluice);
+        RUNS.row(md, "TUMBLE 10 s by auction: COUNT, SUM, MAX, AVG (two phases)", "window", winFlink, winSluice);
+        RUNS.row(md, "Iceberg → TUMBLE above → Iceberg (Flink's Iceberg writer)", "window-iceberg", winIceFlink, winIceSluice);
+        RUNS.spread(md);
         return md.toString();
     }
 }

@@ -7,8 +7,6 @@ import org.apache.flink.table.api.TableEnvironment;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -73,16 +71,7 @@ final class ParquetBenchmark {
                 """;
     }
 
-    /** Every run's throughput per measurement, for the page (runs on this VM vary). */
-    static final java.util.Map<String, String> SPREAD = new java.util.LinkedHashMap<>();
-
-    /** The fastest run per measurement. */
-    static final java.util.Map<String, Double> FASTEST = new java.util.LinkedHashMap<>();
-
-    static void row(StringBuilder md, String job, String name, double flink, double sluice) {
-        md.append(Benchmarks.format("| %s | %,.0f | %,.0f | %.2fx | %.2fx |%n",
-                job, flink, sluice, sluice / flink, sluice / FASTEST.get(name + "-flink")));
-    }
+    static final Measurements RUNS = new Measurements("parquet");
 
     /** A fresh output directory for a Parquet sink (the previous run's files are removed). */
     static String output(String name) throws Exception {
@@ -123,19 +112,8 @@ final class ParquetBenchmark {
 
     /** One engine's median throughput (3 runs after a warm-up run on the smaller data set). */
     static double measure(String name, boolean sluice, Function<Path, String> script) throws Exception {
-        int p = 2;
-        Path warm = data(WARMUP_ROWS);
         Path full = data(ROWS);
-        run(script.apply(warm), sluice, p, WARMUP_ROWS);
-        List<TimedRun.Result> runs = new ArrayList<>();
-        for (int r = 0; r < CalcBenchmark.RUNS; r++) {
-            runs.add(run(script.apply(full), sluice, p, ROWS));
-            System.out.printf(Locale.ROOT, "parquet %s run %d: %.0f rows/s%n", name, r + 1, runs.get(r).rowsPerSecond());
-        }
-        FASTEST.put(name, runs.stream().mapToDouble(TimedRun.Result::rowsPerSecond).max().orElse(0));
-        SPREAD.put(name, runs.stream().mapToDouble(TimedRun.Result::rowsPerSecond).sorted()
-                .mapToObj(v -> Benchmarks.format("%,.0f", v)).collect(java.util.stream.Collectors.joining(" / ")));
-        return CalcBenchmark.median(runs);
+        return RUNS.measure(name, sluice, script.apply(data(WARMUP_ROWS)), WARMUP_ROWS, () -> script.apply(full), ROWS);
     }
 
     /** A timed run; a Sluice run must be native with a native scan, or the benchmark fails. */
@@ -172,18 +150,16 @@ final class ParquetBenchmark {
         md.append("writer (checkpoints every 10 s; the final checkpoint commits the files, inside the measured runtime).\n\n");
         md.append("| job | stock Flink rows/s | Sluice rows/s | Sluice / Flink | Sluice / fastest stock run |\n");
         md.append("|---|---|---|---|---|\n");
-        row(md, "Calc: `SELECT auction, bidder, price * 2 + 1, ts WHERE MOD(price, 10) < 9`", "calc", calcFlink, calcSluice);
-        row(md, "TUMBLE 10 s by auction: COUNT, SUM, MAX, AVG (two phases)", "window", winFlink, winSluice);
-        row(md, "Parquet → Parquet copy with the Calc above", "copy", copyFlink, copySluice);
-        row(md, "Parquet → TUMBLE above → Parquet", "window-parquet", winPqFlink, winPqSluice);
+        RUNS.row(md, "Calc: `SELECT auction, bidder, price * 2 + 1, ts WHERE MOD(price, 10) < 9`", "calc", calcFlink, calcSluice);
+        RUNS.row(md, "TUMBLE 10 s by auction: COUNT, SUM, MAX, AVG (two phases)", "window", winFlink, winSluice);
+        RUNS.row(md, "Parquet → Parquet copy with the Calc above", "copy", copyFlink, copySluice);
+        RUNS.row(md, "Parquet → TUMBLE above → Parquet", "window-parquet", winPqFlink, winPqSluice);
         md.append("\nStock Flink's TUMBLE → Parquet job is erratic on this VM: in one benchmark JVM its runs range from\n");
         md.append("about 0.1M to 1.2M rows/s (possibly parquet-mr's process-wide memory manager or GC across the\n");
         md.append("MiniClusters of one JVM; not investigated yet), so the last column, against stock Flink's fastest run,\n");
         md.append("is the conservative ratio. The Parquet → Parquet jobs include the columnar fast path (a scan and a\n");
         md.append("Calc hand Arrow batches to the sink without encoding rows).\n");
-        md.append("\nEvery run (rows/s, sorted), to show the spread on this VM:\n\n");
-        SPREAD.forEach((name, runs) -> md.append("- ").append(name).append(": ").append(runs).append('\n'));
-        md.append("\n");
+        RUNS.spread(md);
         return md.toString();
     }
 }
