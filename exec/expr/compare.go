@@ -68,6 +68,11 @@ func compileCompare(n *Node, args []Expr) (Expr, error) {
 	default:
 		return nil, unsupported("comparison %s of %s is not supported natively yet", n.Op, typeNames(args))
 	}
+	if k == cmpBytes && l.IsString() && len(n.Args) == 2 {
+		if err := stringCompareHazard(n.Op, n.Args[0], n.Args[1], n.Op != "=" && n.Op != "<>"); err != nil {
+			return nil, err
+		}
+	}
 	c := &compare{op: n.Op, kind: k, left: args[0], right: args[1], typ: n.Type}
 	c.prepareScalar()
 	return c, nil

@@ -35,6 +35,19 @@ func branchable(b, t catalog.Type) error {
 	return unsupported("branch of type %s for a result of type %s", b, t)
 }
 
+// caseBranch converts a CASE branch to the result type as Flink's generateIfElse does: with a
+// CAST that yields NULL where it would fail (numeric widening is left to coerce).
+func caseBranch(b Expr, t catalog.Type) (Expr, error) {
+	if branchable(b.Type(), t) == nil {
+		return b, nil
+	}
+	c, err := compileCast(&Node{Kind: Call, Op: "TRY_CAST", Type: t}, []Expr{b})
+	if err != nil {
+		return nil, unsupported("branch of type %s for a result of type %s: %v", b.Type(), t, err)
+	}
+	return c, nil
+}
+
 // coerce converts a branch value to the result type (numeric widening only; see branchable).
 func coerce(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, error) {
 	if from.IsNumeric() && to.IsNumeric() {
@@ -52,13 +65,17 @@ func compileCase(n *Node, args []Expr) (Expr, error) {
 		if args[i].Type().Kind != catalog.Boolean {
 			return nil, unsupported("CASE condition of type %s", args[i].Type())
 		}
-		if err := branchable(args[i+1].Type(), n.Type); err != nil {
+		b, err := caseBranch(args[i+1], n.Type)
+		if err != nil {
 			return nil, err
 		}
+		args[i+1] = b
 	}
-	if err := branchable(args[len(args)-1].Type(), n.Type); err != nil {
+	b, err := caseBranch(args[len(args)-1], n.Type)
+	if err != nil {
 		return nil, err
 	}
+	args[len(args)-1] = b
 	return &caseExpr{args: args, typ: n.Type}, nil
 }
 

@@ -23,6 +23,15 @@ func compileGreatestLeast(n *Node, args []Expr) (Expr, error) {
 			return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
 		}
 	}
+	if t.IsString() {
+		for i := range n.Args {
+			for j := i + 1; j < len(n.Args); j++ {
+				if err := stringCompareHazard(n.Op, n.Args[i], n.Args[j], true); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	return &greatestLeast{args: args, typ: t, greatest: n.Op == "GREATEST"}, nil
 }
 

@@ -17,8 +17,8 @@ import (
 func init() {
 	register(&Function{Name: "ABS", Family: "arithmetic", Doc: "integers wrap like Java's Math.abs (ABS of the minimum is the minimum); DOUBLE clears the sign bit", compile: compileMath})
 	register(&Function{Name: "SIGN", Family: "arithmetic", Doc: "-1, 0 or 1 in the argument's type (DECIMAL keeps its scale); DOUBLE as Math.signum (±0.0 and NaN unchanged)", compile: compileMath})
-	register(&Function{Name: "FLOOR", Family: "arithmetic", Doc: "numeric FLOOR(x) (not FLOOR(t TO unit))", compile: compileMath})
-	register(&Function{Name: "CEIL", Family: "arithmetic", Doc: "numeric CEIL(x) (not CEIL(t TO unit))", compile: compileMath})
+	register(&Function{Name: "FLOOR", Family: "arithmetic", Doc: "numeric FLOOR(x): integers unchanged, DECIMAL, FLOAT, DOUBLE (not FLOOR(t TO unit))", compile: compileMath})
+	register(&Function{Name: "CEIL", Family: "arithmetic", Doc: "numeric CEIL(x), as FLOOR (not CEIL(t TO unit))", compile: compileMath})
 }
 
 func compileMath(n *Node, args []Expr) (Expr, error) {
@@ -33,6 +33,10 @@ func compileMath(n *Node, args []Expr) (Expr, error) {
 		// Flink 2.1's generated code for these does not compile (int assigned to byte/short):
 		// the job must fail as it does on Flink, so it runs there.
 		return nil, unsupported("%s of %s fails in Flink's code generation; it runs on Flink", n.Op, t)
+	}
+	if (n.Op == "FLOOR" || n.Op == "CEIL") && t.IsIntegral() && t.WithNullable(true).Equal(n.Type.WithNullable(true)) {
+		// Flink's FLOOR and CEIL of an integer are the integer itself.
+		return &cast{unary: unary{args[0], n.Type}, kind: castIdentity}, nil
 	}
 	if n.Op != "ABS" && n.Op != "SIGN" && t.Kind != catalog.Decimal && t.Kind != catalog.Double && t.Kind != catalog.Float {
 		return nil, unsupported("%s of %s is not supported natively yet", n.Op, t)

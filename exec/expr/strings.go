@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 
@@ -21,7 +22,8 @@ func init() {
 	register(&Function{Name: "UPPER", Family: "string", Doc: "ASCII exactly as Flink; other text by Unicode full case mapping (see divergences)", compile: compileCaseMap})
 	register(&Function{Name: "LOWER", Family: "string", Doc: "as UPPER", compile: compileCaseMap})
 	register(&Function{Name: "CHAR_LENGTH", Family: "string", Doc: "number of code points", compile: compileCharLength})
-	register(&Function{Name: "SUBSTRING", Family: "string", Doc: "SUBSTRING(s FROM pos [FOR len]) in code points, Flink's rules for pos ≤ 0 and negative len", compile: compileSubstring})
+	register(&Function{Name: "SUBSTRING", Family: "string", Doc: "SUBSTRING(s FROM pos [FOR len]) in code points, Flink's rules for pos ≤ 0 and negative len; pos and len of TINYINT, SMALLINT or INT (a BIGINT fails in Flink's generated code, so it runs there)", compile: compileSubstring})
+	register(&Function{Name: "SUBSTR", Family: "string", Doc: "SUBSTR(s, pos [, len]), as SUBSTRING", compile: compileSubstring})
 	register(&Function{Name: "TRIM", Family: "string", Doc: "BOTH/LEADING/TRAILING with a constant set of characters", compile: compileTrim})
 }
 
@@ -136,9 +138,10 @@ type bytesReader struct {
 	offs  []int32
 	data  []byte
 	ints  []int32
+	longs []int64
 	valid []byte
 	voff  int
-	tmp   [4]byte
+	tmp   [8]byte
 }
 
 func newBytesReader(c arrow.Array) bytesReader {
@@ -151,6 +154,8 @@ func newBytesReader(c arrow.Array) bytesReader {
 		r.offs, r.data = a.ValueOffsets(), a.ValueBytes()
 	case *array.Int32:
 		r.ints = a.Int32Values()
+	case *array.Int64:
+		r.longs = a.Int64Values()
 	}
 	return r
 }
@@ -162,15 +167,42 @@ func (r *bytesReader) isValid(i int) bool {
 func (r *bytesReader) at(i int) []byte {
 	if r.ints != nil {
 		v := uint32(r.ints[i])
-		r.tmp = [4]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
+		r.tmp = [8]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
+		return r.tmp[:4]
+	}
+	if r.longs != nil {
+		binary.LittleEndian.PutUint64(r.tmp[:], uint64(r.longs[i]))
 		return r.tmp[:]
 	}
 	base := r.offs[0]
 	return r.data[r.offs[i]-base : r.offs[i+1]-base]
 }
 
+func longOf(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) }
+
 func intOf(b []byte) int32 {
 	return int32(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+}
+
+// intArgs lets the arguments at idx be any integer type Java passes to an int parameter: TINYINT
+// and SMALLINT are widened to INT in place. A BIGINT does not convert implicitly in Java, so
+// Flink's generated code for it does not compile (the job fails on Flink, and runs there).
+func intArgs(n *Node, args []Expr, idx ...int) error {
+	for _, i := range idx {
+		if i >= len(args) {
+			continue
+		}
+		switch t := args[i].Type(); t.Kind {
+		case catalog.Int:
+		case catalog.TinyInt, catalog.SmallInt:
+			args[i] = &cast{unary: unary{args[i], catalog.IntType(t.Nullable)}, kind: castNumericKind}
+		case catalog.BigInt:
+			return unsupported("%s with a BIGINT argument fails in Flink's code generation (no long overload); it runs on Flink", n.Op)
+		default:
+			return unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
+		}
+	}
+	return nil
 }
 
 func requireStrings(n *Node, args []Expr, from int) error {
@@ -365,10 +397,8 @@ func compileSubstring(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, args[:1], 0); err != nil {
 		return nil, err
 	}
-	for _, a := range args[1:] {
-		if k := a.Type().Kind; k != catalog.Int {
-			return nil, unsupported("SUBSTRING with a %s position or length", a.Type())
-		}
+	if err := intArgs(n, args, 1, 2); err != nil {
+		return nil, err
 	}
 	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		pos := int(intOf(v[1]))

@@ -163,8 +163,11 @@ func reverseChars(dst, s []byte) []byte {
 }
 
 func compileRepeat(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 2 || args[1].Type().Kind != catalog.Int {
+	if len(args) != 2 {
 		return nil, unsupported("REPEAT of %s is not supported natively yet", typeNames(args))
+	}
+	if err := intArgs(n, args, 1); err != nil {
+		return nil, err
 	}
 	if err := requireStrings(n, args[:1], 0); err != nil {
 		return nil, err
@@ -184,8 +187,8 @@ func compilePosition(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, args[:2], 0); err != nil {
 		return nil, err
 	}
-	if len(args) == 3 && args[2].Type().Kind != catalog.Int {
-		return nil, unsupported("%s with a %s start", n.Op, args[2].Type())
+	if err := intArgs(n, args, 2); err != nil {
+		return nil, err
 	}
 	return &stringFn{args: args, typ: n.Type, i32: func(v [][]byte) (int32, bool) {
 		from := 1
@@ -223,8 +226,11 @@ func indexOfChars(s, seek []byte, from int) int {
 }
 
 func compileLeftRight(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 2 || args[1].Type().Kind != catalog.Int {
+	if len(args) != 2 {
 		return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
+	}
+	if err := intArgs(n, args, 1); err != nil {
+		return nil, err
 	}
 	if err := requireStrings(n, args[:1], 0); err != nil {
 		return nil, err
@@ -262,11 +268,15 @@ func compileASCII(n *Node, args []Expr) (Expr, error) {
 }
 
 func compileChr(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 1 || args[0].Type().Kind != catalog.Int {
+	if len(args) != 1 || !args[0].Type().IsIntegral() {
 		return nil, unsupported("CHR of %s is not supported natively yet", typeNames(args))
 	}
+	// SqlFunctionUtils#chr(long): every integer type widens to a long.
+	if t := args[0].Type(); t.Kind != catalog.BigInt {
+		args = []Expr{&cast{unary: unary{args[0], catalog.BigIntType(t.Nullable)}, kind: castNumericKind}}
+	}
 	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
-		c := intOf(v[0])
+		c := longOf(v[0])
 		if c < 0 {
 			return dst, true
 		}
@@ -299,8 +309,11 @@ func compileReplace(n *Node, args []Expr) (Expr, error) {
 }
 
 func compilePad(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 3 || args[1].Type().Kind != catalog.Int {
+	if len(args) != 3 {
 		return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
+	}
+	if err := intArgs(n, args, 1); err != nil {
+		return nil, err
 	}
 	if err := requireStrings(n, []Expr{args[0], args[2]}, 0); err != nil {
 		return nil, err
@@ -360,8 +373,11 @@ func appendJavaUTF16(dst []byte, u []uint16) []byte {
 }
 
 func compileSplitIndex(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 3 || args[2].Type().Kind != catalog.Int {
+	if len(args) != 3 {
 		return nil, unsupported("SPLIT_INDEX of %s is not supported natively yet", typeNames(args))
+	}
+	if err := intArgs(n, args, 2); err != nil {
+		return nil, err
 	}
 	if err := requireStrings(n, args[:2], 0); err != nil {
 		return nil, err
@@ -430,10 +446,8 @@ func compileInstr(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, args[:2], 0); err != nil {
 		return nil, err
 	}
-	for _, a := range args[2:] {
-		if a.Type().Kind != catalog.Int {
-			return nil, unsupported("INSTR with a %s position", a.Type())
-		}
+	if err := intArgs(n, args, 2, 3); err != nil {
+		return nil, err
 	}
 	pos := func(v [][]byte) (start, nth int) {
 		start, nth = 1, 1

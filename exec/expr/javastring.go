@@ -1,0 +1,56 @@
+package expr
+
+// Flink's BinaryStringData compares two values by their Java Strings (UTF-16 code units) when
+// both still carry one (BinaryStringData#compareTo and #equals check javaObject first), and by
+// UTF-8 bytes otherwise. Values read from a row carry none; literals and the results of
+// functions that build a String (LPAD, UPPER, CAST to STRING, ...) do. The two orders differ for
+// supplementary characters against U+E000..U+FFFF, and for lone surrogates (which LPAD and RPAD
+// can cut out of a pair, and which become '?' only once the value is written). Sluice compares
+// UTF-8 bytes, so it takes a string comparison natively only where both orders agree.
+
+// stringCompareHazard returns a reason if comparing the string operands a and b by UTF-8 bytes
+// could differ from Flink; ordering is false for = and <> (only lone surrogates matter there).
+func stringCompareHazard(op string, a, b *Node, ordering bool) error {
+	if a == nil || b == nil || a.Kind == InputRef || b.Kind == InputRef {
+		// A column value is never a Java String: Flink compares bytes too.
+		return nil
+	}
+	if cutsSurrogates(a) || cutsSurrogates(b) {
+		return unsupported("%s of strings built by LPAD/RPAD: Flink compares their Java Strings, lone surrogates included", op)
+	}
+	if !ordering {
+		return nil
+	}
+	if belowSurrogates(a) || belowSurrogates(b) {
+		// Against a literal of characters below U+D800, UTF-16 and UTF-8 orders agree.
+		return nil
+	}
+	return unsupported("%s of two computed strings: Flink may compare them as Java Strings (UTF-16 order), not reproduced yet", op)
+}
+
+// cutsSurrogates reports whether the tree calls a function that can split a surrogate pair.
+func cutsSurrogates(n *Node) bool {
+	if n.Kind == Call && (n.Op == "LPAD" || n.Op == "RPAD") {
+		return true
+	}
+	for _, a := range n.Args {
+		if cutsSurrogates(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// belowSurrogates reports whether n is a string literal whose characters are all below U+D800.
+func belowSurrogates(n *Node) bool {
+	s, ok := n.Value.(string)
+	if n.Kind != Literal || !ok {
+		return false
+	}
+	for _, r := range s {
+		if r >= 0xD800 {
+			return false
+		}
+	}
+	return true
+}
