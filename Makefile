@@ -11,7 +11,7 @@ JAR       := planner-hook/flink/target/sluice-flink-0.1.0-SNAPSHOT.jar
 
 export CGO_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
-.PHONY: all native build test test-go test-java test-long demo demo-calc bench docs docs-check clean
+.PHONY: all native build test test-go test-java test-long demo demo-calc bench fuzz docs docs-check clean
 
 all: build
 
@@ -59,6 +59,14 @@ demo-calc: $(NATIVE)
 bench: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.bench.Benchmarks docs/benchmarks.md
+
+## fuzz: the differential expression fuzzer for DURATION (e.g. 10m, 2h) from SEED (default: the
+## clock); shrunk mismatches are saved under testkit/fuzz/testdata/regressions.
+DURATION ?= 5m
+SEED     ?=
+fuzz: $(NATIVE)
+	$(MVN) -q test-compile
+	bin/sluice-java io.sluice.fuzz.Fuzz $(DURATION) $(SEED)
 
 clean:
 	rm -rf build planner-hook/flink/target

@@ -19,7 +19,10 @@ type Function struct {
 	// Family groups functions in the support matrix, e.g. "arithmetic".
 	Family string
 	// Doc says what is supported and any limits.
-	Doc     string
+	Doc string
+	// Shapes are the function's call shapes in the differential fuzzer's notation (see
+	// shapes.go): the grammar testkit/fuzz draws expressions from.
+	Shapes  []string
 	compile func(n *Node, args []Expr) (Expr, error)
 }
 
@@ -29,6 +32,11 @@ func register(f *Function) {
 	if _, dup := registry[f.Name]; dup {
 		panic("expr: function registered twice: " + f.Name)
 	}
+	s, ok := shapes[f.Name]
+	if !ok {
+		panic("expr: no call shapes for function " + f.Name + " (add them to shapes.go)")
+	}
+	f.Shapes = s
 	registry[f.Name] = f
 }
 

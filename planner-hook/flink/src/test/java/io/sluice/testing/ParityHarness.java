@@ -121,27 +121,39 @@ public final class ParityHarness {
         for (Row r : rows) {
             sb.append(r.getKind().shortString()).append('(');
             for (int i = 0; i < r.getArity(); i++) {
-                Object v = r.getField(i);
                 if (i > 0) {
                     sb.append(", ");
                 }
-                if (v == null) {
-                    sb.append("null");
-                } else if (v instanceof Double d) {
-                    sb.append(d).append("d#").append(Long.toHexString(Double.doubleToRawLongBits(d)));
-                } else if (v instanceof Float f) {
-                    sb.append(f).append("f#").append(Integer.toHexString(Float.floatToRawIntBits(f)));
-                } else if (v instanceof byte[] bytes) {
-                    sb.append(java.util.Arrays.toString(bytes)).append(":bytes");
-                } else if (v instanceof java.math.BigDecimal b) {
-                    sb.append(b.toPlainString()).append("@").append(b.scale());
-                } else {
-                    sb.append(v).append(':').append(v.getClass().getSimpleName());
-                }
+                sb.append(renderValue(r.getField(i)));
             }
             sb.append(")\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * Renders one field exactly: its Java class, doubles and floats by their bits. NaNs render
+     * without their bits: Java leaves open which NaN an operation returns (the interpreter and
+     * the JIT differ, e.g. Math.abs on JDK 17), so Flink itself is not consistent about them
+     * (docs/divergences.md).
+     */
+    public static String renderValue(Object v) {
+        if (v == null) {
+            return "null";
+        } else if (v instanceof Double d && d.isNaN()) {
+            return "NaN:Double";
+        } else if (v instanceof Float f && f.isNaN()) {
+            return "NaN:Float";
+        } else if (v instanceof Double d) {
+            return d + "d#" + Long.toHexString(Double.doubleToRawLongBits(d));
+        } else if (v instanceof Float f) {
+            return f + "f#" + Integer.toHexString(Float.floatToRawIntBits(f));
+        } else if (v instanceof byte[] bytes) {
+            return java.util.Arrays.toString(bytes) + ":bytes";
+        } else if (v instanceof java.math.BigDecimal b) {
+            return b.toPlainString() + "@" + b.scale();
+        }
+        return v + ":" + v.getClass().getSimpleName();
     }
 
     public static Outcome run(ParityCase c, boolean sluice) {

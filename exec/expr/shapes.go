@@ -1,0 +1,168 @@
+package expr
+
+// Call shapes of the registered functions: the grammar of the differential fuzzer
+// (testkit/fuzz), kept here so that the registry stays the single source of what is native.
+//
+// Notation of one shape: "<result> <- <SQL template>", optionally followed by
+// "; <V> in <class> <class> ..." which expands the shape once per class bound to the variable V.
+// Holes in the template:
+//
+//	{c}    any expression of class c (a column, a literal or a nested call)
+//	{c!}   a literal of class c
+//	{pat}  a LIKE pattern literal
+//	{digits} a small unsigned number, for interval literals
+//	{small}  a small integer literal, possibly negative, for counts, lengths and positions
+//	{V}    an expression of the class bound to variable V
+//
+// Classes: bool, int (TINYINT to BIGINT), approx (FLOAT, DOUBLE), dec (DECIMAL), str (CHAR,
+// VARCHAR), bin (BINARY, VARBINARY), date, time, ts (TIMESTAMP up to precision 3), ts6
+// (TIMESTAMP(4..6)), ltz (TIMESTAMP_LTZ(3)).
+//
+// Package-level variables are initialised before any init function runs, so register can attach
+// these to the functions it registers.
+var shapes = map[string][]string{
+	"+": {
+		"A <- {A} + {A} ; A in int approx dec",
+		"dec <- {dec} + {int}",
+		"approx <- {int} + {approx}",
+		"ts <- {ts} + INTERVAL '{digits}' SECOND",
+		"ts <- {ts} + INTERVAL '1 02:03:04.005' DAY TO SECOND",
+		"ltz <- {ltz} + INTERVAL '{digits}' HOUR",
+	},
+	"-": {
+		"A <- {A} - {A} ; A in int approx dec",
+		"dec <- {int} - {dec}",
+		"A <- -{A} ; A in int approx dec",
+		"ts <- {ts} - INTERVAL '{digits}' MINUTE",
+	},
+	"*": {
+		"A <- {A} * {A} ; A in int approx dec",
+		"dec <- {dec} * {int}",
+		"approx <- {approx} * {int}",
+	},
+	"/": {
+		"A <- {A} / NULLIF({A}, 0) ; A in int approx dec",
+		"approx <- {approx} / {approx}",
+		"dec <- {dec} / NULLIF({int}, 0)",
+	},
+	"%": {
+		"A <- {A} % NULLIF({A}, 0) ; A in int dec",
+		"int <- {int} % {int!}",
+	},
+	"MOD": {
+		"int <- MOD({int}, NULLIF({int}, 0))",
+		"dec <- MOD({dec}, NULLIF({dec}, 0))",
+	},
+	"ABS":   {"A <- ABS({A}) ; A in int approx dec"},
+	"SIGN":  {"A <- SIGN({A}) ; A in int approx dec"},
+	"FLOOR": {"A <- FLOOR({A}) ; A in int approx dec"},
+	"CEIL":  {"A <- CEIL({A}) ; A in int approx dec"},
+	"ROUND": {
+		"A <- ROUND({A}, {small}) ; A in int dec",
+		"dec <- ROUND({dec})",
+	},
+	"TRUNCATE": {"dec <- TRUNCATE({dec}, {small})"},
+	"<":        {"bool <- {A} < {A} ; A in int approx dec str bin bool date time ts ts6 ltz"},
+	"<=":       {"bool <- {A} <= {A} ; A in int approx dec str date ts", "bool <- {dec} <= {approx}"},
+	">":        {"bool <- {A} > {A} ; A in int approx dec str date time ts", "bool <- {int} > {dec}"},
+	">=":       {"bool <- {A} >= {A} ; A in int approx dec str bin ts6"},
+	"=":        {"bool <- {A} = {A} ; A in int approx dec str bin bool date time ts ts6 ltz", "bool <- {approx} = {dec}"},
+	"<>":       {"bool <- {A} <> {A} ; A in int approx dec str bool date ts"},
+	"SEARCH": {
+		"bool <- {A} BETWEEN {A!} AND {A!} ; A in int dec str date ts",
+		"bool <- {A} NOT BETWEEN {A!} AND {A!} ; A in int approx",
+		"bool <- {A} IN ({A!}, {A!}, {A!}) ; A in int approx dec str date",
+		"bool <- {A} NOT IN ({A!}, {A!}) ; A in int str",
+		"bool <- ({int} > {int!} AND {int} < {int!}) OR {int} = {int!}",
+	},
+	"CASE": {
+		"A <- CASE WHEN {bool} THEN {A} WHEN {bool} THEN {A} ELSE {A} END ; A in int approx dec str bin date ts bool",
+		"A <- CASE WHEN {bool} THEN {A} END ; A in int str dec",
+		"A <- CASE {int} WHEN {int!} THEN {A} WHEN {int!} THEN {A} ELSE {A} END ; A in int str",
+	},
+	"COALESCE": {"A <- COALESCE({A}, {A}, {A}) ; A in int approx dec str bin date ts"},
+	"GREATEST": {"A <- GREATEST({A}, {A}) ; A in int approx dec str", "A <- GREATEST({A}, {A}, {A}) ; A in int str"},
+	"LEAST":    {"A <- LEAST({A}, {A}) ; A in int approx dec str", "A <- LEAST({A}, {A}, {A}) ; A in int approx"},
+	"IF":       {"A <- IF({bool}, {A}, {A}) ; A in int approx dec str date ts"},
+	"IFNULL":   {"A <- IFNULL({A}, {A}) ; A in int approx dec str"},
+	"CAST": {
+		"str <- CAST({A} AS STRING) ; A in int dec bool date time ts ts6",
+		"int <- CAST({A} AS TINYINT) ; A in int approx dec bool",
+		"int <- CAST({A} AS INT) ; A in int approx dec",
+		"int <- CAST({A} AS BIGINT) ; A in int approx dec bool",
+		"approx <- CAST({A} AS DOUBLE) ; A in int approx dec bool",
+		"approx <- CAST({A} AS FLOAT) ; A in int approx dec",
+		"dec <- CAST({A} AS DECIMAL(12, 3)) ; A in int dec",
+		"dec <- CAST({A} AS DECIMAL(38, 0)) ; A in int dec",
+		"dec <- CAST({dec} AS DECIMAL(5, 2))",
+		"bool <- CAST({A} AS BOOLEAN) ; A in int approx dec",
+		"int <- CAST({str} AS INT)",
+		"ts <- CAST({A} AS TIMESTAMP(0)) ; A in ts ts6",
+		"ts6 <- CAST({ts} AS TIMESTAMP(6))",
+		"ts <- CAST({ts6} AS TIMESTAMP(3))",
+		"ltz <- CAST({ltz} AS TIMESTAMP_LTZ(1))",
+	},
+	"TRY_CAST": {
+		"int <- TRY_CAST({str} AS INT)",
+		"int <- TRY_CAST({str} AS BIGINT)",
+		"int <- TRY_CAST({str} AS SMALLINT)",
+		"approx <- TRY_CAST({str} AS DOUBLE)",
+		"approx <- TRY_CAST({str} AS FLOAT)",
+		"bool <- TRY_CAST({str} AS BOOLEAN)",
+	},
+	"AND":          {"bool <- {bool} AND {bool}", "bool <- {bool} AND {bool} AND {bool}"},
+	"OR":           {"bool <- {bool} OR {bool}", "bool <- {bool} OR {bool} OR {bool}"},
+	"NOT":          {"bool <- NOT {bool}"},
+	"IS NULL":      {"bool <- {A} IS NULL ; A in int approx str bin date ts bool dec"},
+	"IS NOT NULL":  {"bool <- {A} IS NOT NULL ; A in int str time ltz"},
+	"IS TRUE":      {"bool <- {bool} IS TRUE"},
+	"IS FALSE":     {"bool <- {bool} IS FALSE"},
+	"IS NOT TRUE":  {"bool <- {bool} IS NOT TRUE"},
+	"IS NOT FALSE": {"bool <- {bool} IS NOT FALSE"},
+	"||":           {"str <- {str} || {str}"},
+	"CONCAT":       {"str <- CONCAT({str}, {str})", "str <- CONCAT({str}, {str}, {str})"},
+	"CONCAT_WS":    {"str <- CONCAT_WS({str}, {str}, {str})", "str <- CONCAT_WS({str!}, {str}, {str}, {str})"},
+	"UPPER":        {"str <- UPPER({str})"},
+	"LOWER":        {"str <- LOWER({str})"},
+	"INITCAP":      {"str <- INITCAP({str})"},
+	"CHAR_LENGTH":  {"int <- CHAR_LENGTH({str})"},
+	"SUBSTRING": {
+		"str <- SUBSTRING({str} FROM {int})",
+		"str <- SUBSTRING({str} FROM {int} FOR {int})",
+	},
+	"SUBSTR": {"str <- SUBSTR({str}, {small}, {small})", "str <- SUBSTR({str}, {int})"},
+	"TRIM": {
+		"str <- TRIM({str})",
+		"str <- TRIM(BOTH {str!} FROM {str})",
+		"str <- TRIM(LEADING {str!} FROM {str})",
+		"str <- TRIM(TRAILING {str!} FROM {str})",
+	},
+	"LTRIM":       {"str <- LTRIM({str})"},
+	"RTRIM":       {"str <- RTRIM({str})"},
+	"POSITION":    {"int <- POSITION({str} IN {str})"},
+	"LOCATE":      {"int <- LOCATE({str}, {str})", "int <- LOCATE({str}, {str}, {int})"},
+	"INSTR":       {"int <- INSTR({str}, {str})", "int <- INSTR({str}, {str}, {small}, {small})"},
+	"REPLACE":     {"str <- REPLACE({str}, {str!}, {str})"},
+	"LPAD":        {"str <- LPAD({str}, {small}, {str})"},
+	"RPAD":        {"str <- RPAD({str}, {small}, {str})"},
+	"REPEAT":      {"str <- REPEAT({str}, {small})"},
+	"REVERSE":     {"str <- REVERSE({str})"},
+	"SPLIT_INDEX": {"str <- SPLIT_INDEX({str}, {str!}, {small})"},
+	"LEFT":        {"str <- LEFT({str}, {small})"},
+	"RIGHT":       {"str <- RIGHT({str}, {small})"},
+	"ASCII":       {"int <- ASCII({str})"},
+	"CHR":         {"str <- CHR({int})"},
+	"LIKE": {
+		"bool <- {str} LIKE {pat}",
+		"bool <- {str} NOT LIKE {pat}",
+		"bool <- {str} LIKE {pat} ESCAPE '!'",
+	},
+	"MD5":         {"str <- MD5({str})"},
+	"SHA1":        {"str <- SHA1({str})"},
+	"SHA256":      {"str <- SHA256({str})"},
+	"TO_BASE64":   {"str <- TO_BASE64({str})"},
+	"FROM_BASE64": {"str <- FROM_BASE64(TO_BASE64({str}))"},
+	"HEX":         {"str <- HEX({str})"},
+	// PROCTIME() is NULL in rows (no shape): it only exists as a processing-time attribute.
+	"PROCTIME": {},
+}
