@@ -26,8 +26,10 @@ func branchable(b, t catalog.Type) error {
 		return nil
 	case b.IsNumeric() && t.IsNumeric() && t.Kind != catalog.Decimal && b.Kind != catalog.Decimal:
 		return nil
-	case b.IsString() && t.Kind == catalog.VarChar && t.Length >= b.Length:
-		// Flink reads a CHAR value as a VARCHAR result exactly as it is stored.
+	case b.IsString() && t.Kind == catalog.VarChar && t.Length >= b.Length,
+		b.IsBinary() && t.Kind == catalog.VarBinary && t.Length >= b.Length:
+		// Flink reads a CHAR (BINARY) value as a VARCHAR (VARBINARY) result exactly as it is
+		// stored (the types are interoperable: no cast, the same bytes).
 		return nil
 	case b.Kind == catalog.Null:
 		return nil

@@ -2,14 +2,17 @@ package expr
 
 import (
 	"bytes"
+	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 func init() {
-	register(&Function{Name: "GREATEST", Family: "conditional", Doc: "numbers (Java's boxed compareTo: NaN greatest, -0.0 < 0.0) and strings; NULL if any operand is NULL; every operand evaluated", compile: compileGreatestLeast})
+	register(&Function{Name: "GREATEST", Family: "conditional", Doc: "numbers (Java's boxed compareTo: NaN greatest, -0.0 < 0.0; DECIMALs by value after an exact conversion to the common type; a NULL DECIMAL operand of another type than the result fails the row with Flink's NullPointerException) and strings; NULL if any operand is NULL; every operand evaluated", compile: compileGreatestLeast})
 	register(&Function{Name: "LEAST", Family: "conditional", Doc: "as GREATEST", compile: compileGreatestLeast})
 }
 
@@ -17,8 +20,8 @@ func compileGreatestLeast(n *Node, args []Expr) (Expr, error) {
 	t := n.Type
 	for _, a := range args {
 		at := a.Type()
-		numeric := t.IsNumeric() && t.Kind != catalog.Decimal && at.IsNumeric() && at.Kind != catalog.Decimal
-		text := t.Kind == catalog.VarChar && at.IsString()
+		numeric := t.IsNumeric() && at.IsNumeric() && (t.Kind != catalog.Decimal || exactDecimal(at, t))
+		text := t.IsString() && at.IsString() && (t.Kind == catalog.VarChar || at.WithNullable(true).Equal(t.WithNullable(true)))
 		if !numeric && !text {
 			return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
 		}
@@ -32,14 +35,52 @@ func compileGreatestLeast(n *Node, args []Expr) (Expr, error) {
 			}
 		}
 	}
-	return &greatestLeast{args: args, typ: t, greatest: n.Op == "GREATEST"}, nil
+	e := &greatestLeast{args: args, typ: t, greatest: n.Op == "GREATEST"}
+	for k, a := range args {
+		// Flink's generated code converts a DECIMAL operand of another type than the common
+		// one without checking for NULL first: a NULL there throws a NullPointerException.
+		if at := a.Type(); at.Kind == catalog.Decimal && !at.WithNullable(true).Equal(t.WithNullable(true)) {
+			if e.npeOnNull == nil {
+				e.npeOnNull = make([]bool, len(args))
+			}
+			e.npeOnNull[k] = true
+		}
+	}
+	return e, nil
+}
+
+// exactDecimal reports whether values of an integer or DECIMAL type convert to the DECIMAL t
+// without rounding: Flink's generated GREATEST/LEAST casts every operand to the common type and
+// compares DecimalData values; where the common type had to give up scale (precision 38) the
+// rounding, and a cast overflowing to NULL, are not reproduced.
+func exactDecimal(from, t catalog.Type) bool {
+	p, s := from.Precision, from.Scale
+	switch from.Kind {
+	case catalog.TinyInt:
+		p, s = 3, 0
+	case catalog.SmallInt:
+		p, s = 5, 0
+	case catalog.Int:
+		p, s = 10, 0
+	case catalog.BigInt:
+		p, s = 19, 0
+	case catalog.Decimal:
+	default:
+		return false
+	}
+	return s <= t.Scale && p-s <= t.Precision-t.Scale
 }
 
 type greatestLeast struct {
 	args     []Expr
 	typ      catalog.Type
 	greatest bool
+	// npeOnNull marks the operands whose NULL fails the row in Flink (see compileGreatestLeast):
+	// Flink stops converting operands at the first NULL, so only the first NULL counts.
+	npeOnNull []bool
 }
+
+var errGreatestNPE = errors.New(`java.lang.NullPointerException: Cannot invoke "org.apache.flink.table.data.DecimalData.toBigDecimal()" because "dec" is null`)
 
 func (e *greatestLeast) Type() catalog.Type { return e.typ }
 
@@ -67,8 +108,15 @@ func (e *greatestLeast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			vals[k] = asFloat64(c, e.typ)
 		}
 		cmp = func(k, best, i int) int { return javaDoubleCompare(vals[k][i], vals[best][i]) }
-	case catalog.VarChar:
+	case catalog.VarChar, catalog.Char:
 		cmp = func(k, best, i int) int { return bytes.Compare(bytesAt(cols[k], i), bytesAt(cols[best], i)) }
+	case catalog.Decimal:
+		// Every operand was converted exactly to the result's scale (exactDecimal).
+		vals := make([][]decimal128.Num, len(cols))
+		for k, c := range cols {
+			vals[k] = column.Values[decimal128.Num](c)
+		}
+		cmp = func(k, best, i int) int { return vals[k][i].Cmp(vals[best][i]) }
 	default:
 		vals := make([][]int64, len(cols))
 		for k, c := range cols {
@@ -90,6 +138,9 @@ func (e *greatestLeast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		for k := range cols {
 			if cols[k].IsNull(i) {
 				best = k // any NULL operand makes the result NULL
+				if e.npeOnNull != nil && e.npeOnNull[k] {
+					ctx.fail(i, errGreatestNPE)
+				}
 				break
 			}
 			if k == 0 {

@@ -4,7 +4,8 @@ package expr
 // (testkit/fuzz), kept here so that the registry stays the single source of what is native.
 //
 // Notation of one shape: "<result> <- <SQL template>", optionally followed by
-// "; <V> in <class> <class> ..." which expands the shape once per class bound to the variable V.
+// "; <V> in <value> <value> ..." which expands the shape once per value bound to the variable V:
+// a class where V is used as {V} (a hole) or as the result, any text where it is written $V.
 // Holes in the template:
 //
 //	{c}    any expression of class c (a column, a literal or a nested call)
@@ -163,6 +164,22 @@ var shapes = map[string][]string{
 	"TO_BASE64":   {"str <- TO_BASE64({str})"},
 	"FROM_BASE64": {"str <- FROM_BASE64(TO_BASE64({str}))"},
 	"HEX":         {"str <- HEX({str})"},
+	"EXTRACT": {
+		"int <- EXTRACT(YEAR FROM {A}) ; A in date ts ts6",
+		"int <- EXTRACT(MONTH FROM {A}) ; A in date ts",
+		"int <- EXTRACT(DAY FROM {A}) ; A in date ts ts6",
+		"int <- EXTRACT(HOUR FROM {A}) ; A in time ts ts6",
+		"int <- EXTRACT(MINUTE FROM {A}) ; A in time ts",
+		"int <- EXTRACT(SECOND FROM {A}) ; A in time ts ts6",
+		"int <- EXTRACT(MILLISECOND FROM {A}) ; A in time ts ts6",
+		"int <- EXTRACT(MICROSECOND FROM {A}) ; A in ts ts6",
+		"int <- EXTRACT(NANOSECOND FROM {ts6})",
+		"int <- EXTRACT(EPOCH FROM {A}) ; A in date ts",
+		"int <- EXTRACT($U FROM {date}) ; U in QUARTER WEEK DOW DOY ISODOW ISOYEAR DECADE CENTURY MILLENNIUM",
+		"int <- EXTRACT($U FROM {ts}) ; U in QUARTER WEEK DOW DOY ISOYEAR",
+		"int <- $F({ts}) ; F in YEAR QUARTER MONTH WEEK DAYOFYEAR DAYOFMONTH DAYOFWEEK HOUR MINUTE SECOND",
+		"int <- $F({date}) ; F in YEAR MONTH DAYOFWEEK",
+	},
 	// PROCTIME() is NULL in rows (no shape): it only exists as a processing-time attribute.
 	"PROCTIME": {},
 }

@@ -24,6 +24,7 @@ func TestParseShape(t *testing.T) {
 		{src: "num <- {int}", wantErr: `unknown class "num"`},
 		{src: "int <- ABS({nope})", wantErr: `unknown class "nope"`},
 		{src: "A <- {A} ; A int", wantErr: "variable binding"},
+		{src: "int <- $F({ts}) ; F in YEAR HOUR", results: []Class{Int, Int}, holes: 1},
 	} {
 		shapes, err := ParseShape("F", tc.src)
 		if tc.wantErr != "" {

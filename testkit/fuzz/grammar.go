@@ -109,7 +109,7 @@ func ParseShape(function, src string) ([]Shape, error) {
 	}
 	var out []Shape
 	for _, c := range values[0] {
-		s, err := parseExpanded(function, src, result, tmpl, map[string]string{vars[0]: c})
+		s, err := parseExpanded(function, src, result, strings.ReplaceAll(tmpl, "$"+vars[0], c), map[string]string{vars[0]: c})
 		if err != nil {
 			return nil, err
 		}
