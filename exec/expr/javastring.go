@@ -1,24 +1,27 @@
 package expr
 
 // Flink's BinaryStringData compares two values by their Java Strings (UTF-16 code units) when
-// both still carry one (BinaryStringData#compareTo and #equals check javaObject first), and by
-// UTF-8 bytes otherwise. Values read from a row carry none; literals and the results of
-// functions that build a String (LPAD, UPPER, CAST to STRING, ...) do. The two orders differ for
+// both hold one (BinaryStringData#compareTo and #equals check javaObject first), and by UTF-8
+// bytes otherwise. Literals and the results of functions that build a String (LPAD, UPPER, CAST
+// to STRING, ...) always hold one; a value read from a row holds one once something decoded it
+// (another expression of the same generated Calc calling toString on the shared field, or a
+// source that builds its strings from Java Strings). The two orders differ only for
 // supplementary characters against U+E000..U+FFFF, and for lone surrogates (which LPAD and RPAD
-// can cut out of a pair, and which become '?' only once the value is written). Sluice compares
-// UTF-8 bytes, so it takes a string comparison natively only where both orders agree.
+// can cut out of a pair, and which become '?' once the value is written). Sluice compares UTF-8
+// bytes (code points): it runs a comparison natively where one side is a column (Flink's result
+// depends on evaluation context there; docs/divergences.md) or a literal below U+D800 (both
+// orders agree), and falls back for LPAD/RPAD results and for two computed strings.
 
 // stringCompareHazard returns a reason if comparing the string operands a and b by UTF-8 bytes
 // could differ from Flink; ordering is false for = and <> (only lone surrogates matter there).
 func stringCompareHazard(op string, a, b *Node, ordering bool) error {
-	if a == nil || b == nil || a.Kind == InputRef || b.Kind == InputRef {
-		// A column value is never a Java String: Flink compares bytes too.
+	if a == nil || b == nil {
 		return nil
 	}
 	if cutsSurrogates(a) || cutsSurrogates(b) {
 		return unsupported("%s of strings built by LPAD/RPAD: Flink compares their Java Strings, lone surrogates included", op)
 	}
-	if !ordering {
+	if !ordering || a.Kind == InputRef || b.Kind == InputRef {
 		return nil
 	}
 	if belowSurrogates(a) || belowSurrogates(b) {

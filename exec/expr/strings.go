@@ -295,8 +295,11 @@ func (m *caseMapper) appendMapped(dst, s []byte) []byte {
 		}
 		return dst
 	}
-	if !utf8.Valid(s) || (!m.upper && bytes.ContainsRune(s, 'Σ')) {
+	if !utf8.Valid(s) {
 		return append(dst, m.caser.String(string(s))...)
+	}
+	if !m.upper && bytes.ContainsRune(s, 'Σ') {
+		return m.appendLowerWithSigma(dst, s)
 	}
 	for len(s) > 0 {
 		if c := s[0]; c < utf8.RuneSelf {
@@ -312,6 +315,20 @@ func (m *caseMapper) appendMapped(dst, s []byte) []byte {
 		}
 		dst = append(dst, mapped...)
 		s = s[size:]
+	}
+	return dst
+}
+
+// appendLowerWithSigma lower-cases valid UTF-8 holding a capital sigma: each sigma as Java
+// decides (javaLowerSigma), every other character by its own mapping.
+func (m *caseMapper) appendLowerWithSigma(dst, s []byte) []byte {
+	runes := []rune(string(s))
+	for i, r := range runes {
+		if r == 'Σ' {
+			dst = utf8.AppendRune(dst, javaLowerSigma(runes, i))
+			continue
+		}
+		dst = m.appendMapped(dst, []byte(string(r)))
 	}
 	return dst
 }

@@ -160,12 +160,14 @@ func scaled(unscaled string, scale int) string {
 
 // stringPieces are the building blocks of generated strings: numbers and booleans in the
 // spellings CAST parses (and nearly parses), LIKE metacharacters, whitespace, multi-byte text
-// and characters whose case mappings change length.
+// and characters whose case mappings change length. No piece has a character in U+E000..U+FFFF:
+// against a supplementary character such as 🌍, Flink orders those by UTF-16 code units or by
+// UTF-8 bytes depending on whether an earlier expression decoded the value (docs/divergences.md).
 var stringPieces = []string{
 	"", " ", "a", "abc", "ABC", "Hello World", "hello-world_x", "x y", "12", "-7", " 42 ", "1.5e3",
 	"+3", "0x1F", "007", "2147483648", "-9223372036854775808", "true", "FALSE", "yes", "NaN",
 	"Infinity", "-0", "1.", ".5", "é", "Grüße", "世界", "🌍", "a%b", "_", "\\", "\t", "İ", "ß", "ǅ",
-	"ﬁ", "ı", "ΣΑΣ", "!", ",", "aa", "Ab1cD",
+	"ŉ", "ı", "ΣΑΣ", "!", ",", "aa", "Ab1cD",
 }
 
 func genString(length int, fixed bool) func(r *rand.Rand) string {
@@ -203,7 +205,7 @@ func genBytes(length int) func(r *rand.Rand) string {
 
 var epoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// edgeInstants are moments around the epoch, leap days and daylight-saving transitions
+// edgeInstants are moments around the epoch, leap days, daylight-saving transitions
 // (America/Los_Angeles on 2024-03-10 and 2024-11-03, Europe/Berlin on 2024-03-31).
 var edgeInstants = []time.Time{
 	epoch, epoch.Add(-time.Millisecond), epoch.Add(-time.Microsecond),
@@ -212,6 +214,9 @@ var edgeInstants = []time.Time{
 	time.Date(2024, 11, 3, 8, 30, 0, 0, time.UTC), time.Date(2024, 11, 3, 9, 30, 0, 0, time.UTC),
 	time.Date(2024, 3, 31, 1, 0, 0, 0, time.UTC), time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC),
 	time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999_000_000, time.UTC),
+	// Around the Gregorian reform, where Calcite's julianDateFloor switches calendars.
+	time.Date(1582, 10, 4, 12, 0, 0, 0, time.UTC), time.Date(1582, 10, 15, 0, 0, 0, 0, time.UTC),
+	time.Date(1000, 6, 15, 6, 0, 0, 0, time.UTC), time.Date(1583, 1, 1, 0, 0, 0, 0, time.UTC),
 }
 
 func randomInstant(r *rand.Rand, unit time.Duration) time.Time {

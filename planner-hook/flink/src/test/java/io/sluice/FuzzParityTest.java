@@ -27,11 +27,12 @@ class FuzzParityTest {
     static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
 
     static final int CASES = Integer.getInteger("sluice.fuzz.cases", 60);
+    static final int FIRST = Integer.getInteger("sluice.fuzz.first", 1);
 
     @Test
     void fixedSeeds() {
         FuzzRunner runner = new FuzzRunner(FuzzCases.regressionDir());
-        for (FuzzCase c : FuzzCases.generate(1, CASES, 40, 24)) {
+        for (FuzzCase c : FuzzCases.generate(FIRST, CASES, 40, 24)) {
             runner.run(c);
         }
         FuzzRunner.Report r = runner.report();

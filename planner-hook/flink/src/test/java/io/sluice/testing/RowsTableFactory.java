@@ -46,6 +46,13 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
     /** Milliseconds the source sleeps before each row (0: emit as fast as possible). */
     static final ConfigOption<Integer> DELAY_MS = ConfigOptions.key("delay-ms").intType().defaultValue(0);
 
+    /**
+     * Emit BinaryRowData instead of the converter's GenericRowData: strings then carry no Java
+     * String, as from a binary source (Parquet, Iceberg, any exchange). Flink compares two strings
+     * that both carry one by UTF-16 code units, others by UTF-8 bytes (docs/divergences.md).
+     */
+    static final ConfigOption<Boolean> BINARY_ROWS = ConfigOptions.key("binary-rows").booleanType().defaultValue(false);
+
     /** Registers rows and returns the id to put in the table's 'data-id' option. */
     public static String register(List<Row> rows) {
         String id = "rows-" + IDS.incrementAndGet();
@@ -65,7 +72,7 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(DELAY_MS);
+        return Set.of(DELAY_MS, BINARY_ROWS);
     }
 
     @Override
@@ -77,7 +84,8 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
         if (rows == null) {
             throw new IllegalArgumentException("no rows registered under data-id " + id);
         }
-        return new Source(context.getPhysicalRowDataType(), rows, helper.getOptions().get(DELAY_MS));
+        return new Source(context.getPhysicalRowDataType(), rows, helper.getOptions().get(DELAY_MS),
+                helper.getOptions().get(BINARY_ROWS));
     }
 
     /** A one-subtask source that sleeps before each row, so that rows arrive one at a time. */
@@ -108,8 +116,10 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
         private final DataType type;
         private final List<Row> rows;
         private final int delayMs;
+        private final boolean binaryRows;
 
-        Source(DataType type, List<Row> rows, int delayMs) {
+        Source(DataType type, List<Row> rows, int delayMs, boolean binaryRows) {
+            this.binaryRows = binaryRows;
             this.type = type;
             this.rows = rows;
             this.delayMs = delayMs;
@@ -134,6 +144,9 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
                     List<RowData> data = new ArrayList<>();
                     for (Row r : rows) {
                         RowData rd = (RowData) converter.toInternal(r);
+                        if (binaryRows) {
+                            rd = new RowDataSerializer(rowType).toBinaryRow(rd).copy();
+                        }
                         rd.setRowKind(r.getKind());
                         data.add(rd);
                     }
@@ -152,7 +165,7 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
 
         @Override
         public DynamicTableSource copy() {
-            return new Source(type, rows, delayMs);
+            return new Source(type, rows, delayMs, binaryRows);
         }
 
         @Override
