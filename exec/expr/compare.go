@@ -29,6 +29,7 @@ type cmpKind int
 const (
 	cmpInt64 cmpKind = iota
 	cmpFloat64
+	cmpFloatBits     // Double#doubleToLongBits equality (SEARCH points of floating values)
 	cmpDecimal       // exact, both converted to unscaled big integers at a common scale
 	cmpDecimalDouble // Double.compare(doubleValue(decimal), double)
 	cmpBytes
@@ -67,6 +68,9 @@ func compileCompare(n *Node, args []Expr) (Expr, error) {
 		k = cmpInt64
 	default:
 		return nil, unsupported("comparison %s of %s is not supported natively yet", n.Op, typeNames(args))
+	}
+	if k == cmpFloat64 && n.bitsEqual {
+		k = cmpFloatBits
 	}
 	if k == cmpBytes && l.IsString() && len(n.Args) == 2 {
 		if err := stringCompareHazard(n.Op, n.Args[0], n.Args[1], n.Op != "=" && n.Op != "<>"); err != nil {
@@ -231,6 +235,13 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		// compares the same after widening to double.
 		a, b := asFloat64(la, lt), asFloat64(ra, rt)
 		cmpOrdered(e.op, a, b, bits)
+	case cmpFloatBits:
+		a, b := asFloat64(la, lt), asFloat64(ra, rt)
+		for i := 0; i < n; i++ {
+			if javaDoubleBits(a[i]) == javaDoubleBits(b[i]) {
+				bitutil.SetBit(bits, i)
+			}
+		}
 	case cmpDecimal:
 		av, as := decimalOperand(la, lt)
 		bv, bs := decimalOperand(ra, rt)

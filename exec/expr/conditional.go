@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&Function{Name: "CASE", Family: "conditional", Doc: "CASE WHEN ... THEN ... ELSE ... END; branches evaluated only for the rows that take them", compile: compileCase})
 	register(&Function{Name: "COALESCE", Family: "conditional", Doc: "first non-NULL operand; every operand is evaluated for every row, as Flink's COALESCE does", compile: compileCoalesce})
-	register(&Function{Name: "SEARCH", Family: "comparison", Doc: "IN lists, BETWEEN and ranges (Calcite SARG), with Flink's NULL handling", compile: nil})
+	register(&Function{Name: "SEARCH", Family: "comparison", Doc: "IN lists, BETWEEN and ranges (Calcite SARG), with Flink's NULL handling; IN and NOT IN lists of FLOAT/DOUBLE values compare by Double#doubleToLongBits as Flink's hash sets do (-0.0 is not 0.0, NaN NOT IN (...) is TRUE), ranges by value", compile: nil})
 }
 
 // branchable checks that a branch of type b can produce the result type t.
@@ -333,6 +333,33 @@ func expandSearch(n *Node) (*Node, error) {
 	cmp := func(op string, v any) *Node {
 		return &Node{Kind: Call, Op: op, Type: boolType, Args: []*Node{x, {Kind: Literal, Type: valueType, Value: v}}}
 	}
+	// Flink looks IN-list points up in a hash set and ranges up by comparisons; for FLOAT and
+	// DOUBLE the two differ (-0.0 and NaN), so points of floating values compare by bits.
+	floating := func(t catalog.Type) bool { return t.Kind == catalog.Float || t.Kind == catalog.Double }
+	if floating(x.Type) || floating(valueType) {
+		negate := false
+		points, ok := sargPoints(sarg)
+		if !ok {
+			points, ok = sargComplementedPoints(sarg)
+			negate = true
+		}
+		if ok {
+			var eqs []*Node
+			for _, p := range points {
+				eq := cmp("=", p)
+				eq.bitsEqual = true
+				eqs = append(eqs, eq)
+			}
+			body := eqs[0]
+			if len(eqs) > 1 {
+				body = &Node{Kind: Call, Op: "OR", Type: boolType, Args: eqs}
+			}
+			if negate {
+				body = &Node{Kind: Call, Op: "NOT", Type: boolType, Args: []*Node{body}}
+			}
+			return withNullAs(n, x, sarg, body), nil
+		}
+	}
 	var ors []*Node
 	for _, r := range sarg.Ranges {
 		var ands []*Node
@@ -372,11 +399,46 @@ func expandSearch(n *Node) (*Node, error) {
 	default:
 		body = &Node{Kind: Call, Op: "OR", Type: boolType, Args: ors}
 	}
+	return withNullAs(n, x, sarg, body), nil
+}
+
+// withNullAs applies the SARG's answer for a NULL operand.
+func withNullAs(n, x *Node, sarg *Sarg, body *Node) *Node {
 	switch sarg.NullAs {
 	case "TRUE", "FALSE":
 		isNull := &Node{Kind: Call, Op: "IS NULL", Type: catalog.BooleanType(false), Args: []*Node{x}}
 		return &Node{Kind: Call, Op: "CASE", Type: n.Type, Args: []*Node{
-			isNull, {Kind: Literal, Type: catalog.BooleanType(false), Value: sarg.NullAs == "TRUE"}, body}}, nil
+			isNull, {Kind: Literal, Type: catalog.BooleanType(false), Value: sarg.NullAs == "TRUE"}, body}}
 	}
-	return body, nil
+	return body
+}
+
+// sargPoints returns the values of a SARG made only of points (an IN list).
+func sargPoints(s *Sarg) ([]any, bool) {
+	var out []any
+	for _, r := range s.Ranges {
+		if r.Lower == nil || r.Upper == nil || !r.Lower.Closed || !r.Upper.Closed || fmt.Sprint(r.Lower.Value) != fmt.Sprint(r.Upper.Value) {
+			return nil, false
+		}
+		out = append(out, r.Lower.Value)
+	}
+	return out, len(out) > 0
+}
+
+// sargComplementedPoints returns the points whose complement the SARG is (a NOT IN list):
+// open ranges from minus to plus infinity that meet at each point.
+func sargComplementedPoints(s *Sarg) ([]any, bool) {
+	rs := s.Ranges
+	if len(rs) < 2 || rs[0].Lower != nil || rs[len(rs)-1].Upper != nil {
+		return nil, false
+	}
+	var out []any
+	for i := 0; i+1 < len(rs); i++ {
+		u, l := rs[i].Upper, rs[i+1].Lower
+		if u == nil || l == nil || u.Closed || l.Closed || fmt.Sprint(u.Value) != fmt.Sprint(l.Value) {
+			return nil, false
+		}
+		out = append(out, u.Value)
+	}
+	return out, true
 }

@@ -3,6 +3,7 @@ package expr
 import (
 	"github.com/sluice-project/sluice/exec/decimal"
 	"strings"
+	"time"
 
 	"math"
 	"math/big"
@@ -387,6 +388,70 @@ func TestJavaFinalSigma(t *testing.T) {
 		m := newCaseMapper(false)
 		if got := string(m.appendMapped(nil, []byte(in))); got != want {
 			t.Errorf("LOWER(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// DATE_FORMAT patterns print as java.time's DateTimeFormatter prints them (expected values from
+// JDK 17: LocalDateTime.of(...).format(DateTimeFormatter.ofPattern(p))).
+func TestDateFormatPatterns(t *testing.T) {
+	ts := time.Date(2024, 2, 9, 7, 5, 3, 123456000, time.UTC)
+	for p, want := range map[string]string{
+		"yyyy-MM-dd HH:mm:ss":     "2024-02-09 07:05:03",
+		"yy/M/d H:m:s":            "24/2/9 7:5:3",
+		"D/DD/DDD":                "40/40/040",
+		"S-SS-SSS-SSSSSS":         "1-12-123-123456",
+		"yyyy'T'HH'h'''":          "2024T07h'",
+		"''dd":                    "'09",
+		"y-yyy-yyyyy":             "2024-2024-02024",
+		"yyyyMMddHHmmssSSS":       "20240209070503123",
+		"yyyy-MM-dd'T'HH:mm:ss.S": "2024-02-09T07:05:03.1",
+	} {
+		fields, err := parseJavaPattern(p)
+		if err != nil {
+			t.Fatalf("%q: %v", p, err)
+		}
+		e := &dateFormat{fields: fields}
+		if got := string(e.appendFormatted(nil, ts)); got != want {
+			t.Errorf("%q: got %q, want %q", p, got, want)
+		}
+	}
+	for _, c := range []struct {
+		year     int
+		pattern  string
+		expected string
+	}{{12345, "yyyy", "+12345"}, {12345, "yy", "45"}, {5, "y yyy yyyy", "5 005 0005"}} {
+		fields, _ := parseJavaPattern(c.pattern)
+		e := &dateFormat{fields: fields}
+		if got := string(e.appendFormatted(nil, time.Date(c.year, 1, 1, 0, 0, 0, 0, time.UTC))); got != c.expected {
+			t.Errorf("year %d %q: got %q, want %q", c.year, c.pattern, got, c.expected)
+		}
+	}
+	for _, p := range []string{"MMM", "EEE", "a", "[yyyy]", "yyyy'", "ddd", "HHH", "z"} {
+		if _, err := parseJavaPattern(p); err == nil {
+			t.Errorf("%q should fall back", p)
+		}
+	}
+}
+
+// CAST(string AS DATE) accepts what DateTimeUtils#parseDate accepts.
+func TestParseJavaDate(t *testing.T) {
+	day := func(y, m, d int) int32 {
+		return int32(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+	}
+	for in, want := range map[string]int32{
+		"2024-02-29": day(2024, 2, 29), "1999-9-9": day(1999, 9, 9), " 2020 - 1 - 31 ": day(2020, 1, 31),
+		"2020": day(2020, 1, 1), "2020-3": day(2020, 3, 1), "2017-12-12 09:30:00.0": day(2017, 12, 12),
+		"0-1-1": day(0, 1, 1), "9999-12-31": day(9999, 12, 31), "\t7-07-07\n": day(7, 7, 7),
+	} {
+		if got, ok := parseJavaDate([]byte(in)); !ok || got != want {
+			t.Errorf("%q: got %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", " ", "2023-02-29", "2024-04-31", "10000-01-01", "-1-01-01", "2024-1-1-1",
+		"+2024-01-01", "2024/01/01", "٢٠٢٤-01-01", "99999999999-1-1", "2024-13-01", "2024-00-10", "2024-01-"} {
+		if got, ok := parseJavaDate([]byte(in)); ok {
+			t.Errorf("%q: got %d, want a failure", in, got)
 		}
 	}
 }

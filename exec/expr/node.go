@@ -40,6 +40,10 @@ type Node struct {
 	// "CAST", "UPPER", "IS NOT NULL".
 	Op   string
 	Args []*Node
+	// bitsEqual marks an "=" that SEARCH expansion made from an IN-list point of a FLOAT or
+	// DOUBLE value: Flink looks those up in a Double/FloatHashSet, i.e. compares
+	// Double#doubleToLongBits (NaN equals NaN, -0.0 differs from 0.0).
+	bitsEqual bool
 }
 
 // Symbol is a literal flag such as the BOTH of TRIM(BOTH ' ' FROM s).

@@ -111,6 +111,7 @@ var shapes = map[string][]string{
 		"dec <- CAST({dec} AS DECIMAL(5, 2))",
 		"bool <- CAST({A} AS BOOLEAN) ; A in int approx dec",
 		"int <- CAST({str} AS INT)",
+		"date <- CAST(CAST({date} AS STRING) AS DATE)",
 		"ts <- CAST({A} AS TIMESTAMP(0)) ; A in ts ts6",
 		"ts6 <- CAST({ts} AS TIMESTAMP(6))",
 		"ts <- CAST({ts6} AS TIMESTAMP(3))",
@@ -123,6 +124,8 @@ var shapes = map[string][]string{
 		"approx <- TRY_CAST({str} AS DOUBLE)",
 		"approx <- TRY_CAST({str} AS FLOAT)",
 		"bool <- TRY_CAST({str} AS BOOLEAN)",
+		"date <- TRY_CAST({str} AS DATE)",
+		"date <- TRY_CAST(CAST({date} AS STRING) AS DATE)",
 	},
 	"AND":          {"bool <- {bool} AND {bool}", "bool <- {bool} AND {bool} AND {bool}"},
 	"OR":           {"bool <- {bool} OR {bool}", "bool <- {bool} OR {bool} OR {bool}"},
@@ -192,6 +195,11 @@ var shapes = map[string][]string{
 		"int <- EXTRACT($U FROM {ts}) ; U in QUARTER WEEK DOW DOY ISOYEAR",
 		"int <- $F({ts}) ; F in YEAR QUARTER MONTH WEEK DAYOFYEAR DAYOFMONTH DAYOFWEEK HOUR MINUTE SECOND",
 		"int <- $F({date}) ; F in YEAR MONTH DAYOFWEEK",
+	},
+	"DATE_FORMAT": {
+		"str <- DATE_FORMAT({A}, 'yyyy-MM-dd HH:mm:ss') ; A in ts ts6",
+		"str <- DATE_FORMAT({ts}, $F) ; F in 'yyyy-MM-dd' 'HH' 'yyyyMMddHHmmssSSS' 'D/DD/DDD' 'yy/M/d' 'H:m:s' 'y-yyy-yyyyy' 'yyyy''T''HH''h''dd'",
+		"str <- DATE_FORMAT({ts6}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd''T''HH:mm:ss.SSSSSS' 'mm:ss'",
 	},
 	// PROCTIME() is NULL in rows (no shape): it only exists as a processing-time attribute.
 	"PROCTIME": {},

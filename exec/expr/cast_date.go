@@ -1,0 +1,135 @@
+package expr
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+)
+
+// stringToDate is CAST(string AS DATE): BinaryStringDataUtil#toDate, i.e. DateTimeUtils#parseDate
+// on the Java String; a string it rejects fails the row (NULL for TRY_CAST).
+type stringToDate struct {
+	arg Expr
+	typ catalog.Type
+	try bool
+}
+
+func (e *stringToDate) Type() catalog.Type { return e.typ }
+
+func (e *stringToDate) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	a, err := e.arg.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Release()
+	n := ctx.N
+	r := newBytesReader(a)
+	valid := column.NewBitmap(ctx.Mem, n)
+	buf, dst := column.NewValues[int32](ctx.Mem, n)
+	for i := 0; i < n; i++ {
+		if !r.isValid(i) {
+			continue
+		}
+		s := r.at(i)
+		d, ok := parseJavaDate(s)
+		if !ok {
+			if !e.try {
+				ctx.fail(i, fmt.Errorf("java.time.DateTimeException: For input string: '%s'.", s))
+			}
+			continue
+		}
+		dst[i] = d
+		bitutil.SetBit(valid.Bytes(), i)
+	}
+	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+}
+
+// parseJavaDate is DateTimeUtils#parseDate(String): [y][-m[-d]] up to the first space (a space
+// at the very start is kept), each part trimmed as String#trim does and made of ASCII digits
+// only, then checked as a date of years 0 to 9999. ok is false where Flink returns null or
+// Integer#parseInt throws (a part beyond int).
+func parseJavaDate(s []byte) (int32, bool) {
+	if ws := bytes.IndexByte(s, ' '); ws > 0 {
+		s = s[:ws]
+	}
+	y, m, d := int32(0), int32(1), int32(1)
+	var ok bool
+	h1 := bytes.IndexByte(s, '-')
+	if h1 < 0 {
+		y, ok = javaDigits(s)
+		if !ok {
+			return 0, false
+		}
+	} else {
+		if y, ok = javaDigits(s[:h1]); !ok {
+			return 0, false
+		}
+		rest := s[h1+1:]
+		h2 := bytes.IndexByte(rest, '-')
+		if h2 < 0 {
+			if m, ok = javaDigits(rest); !ok {
+				return 0, false
+			}
+		} else {
+			if m, ok = javaDigits(rest[:h2]); !ok {
+				return 0, false
+			}
+			if d, ok = javaDigits(rest[h2+1:]); !ok {
+				return 0, false
+			}
+		}
+	}
+	if !legalDate(y, m, d) {
+		return 0, false
+	}
+	return ymdToJulian(y, m, d) - julianEpoch, true
+}
+
+// javaDigits is isInteger(s.trim()) followed by Integer.parseInt: a non-empty run of ASCII
+// digits after trimming the characters up to U+0020; false also where parseInt would overflow.
+func javaDigits(s []byte) (int32, bool) {
+	for len(s) > 0 && s[0] <= ' ' {
+		s = s[1:]
+	}
+	for len(s) > 0 && s[len(s)-1] <= ' ' {
+		s = s[:len(s)-1]
+	}
+	if len(s) == 0 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+		if v > 1<<31-1 {
+			return 0, false
+		}
+	}
+	return int32(v), true
+}
+
+// legalDate is DateTimeUtils#isIllegalDate (which returns true for legal dates).
+func legalDate(y, m, d int32) bool {
+	if y < 0 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return false
+	}
+	leap := y%400 == 0 || y%4 == 0 && y%100 != 0
+	if m == 2 && d > 28 && !(leap && d == 29) {
+		return false
+	}
+	if d == 31 {
+		switch m {
+		case 1, 3, 5, 7, 8, 10, 12:
+			return true
+		}
+		return false
+	}
+	return true
+}
