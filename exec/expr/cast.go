@@ -18,7 +18,7 @@ func init() {
 		Doc:     "as CAST, but a string that does not parse yields NULL",
 		compile: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL, TIME or TIMESTAMP fall back",
+		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (trimmed to n characters where the source type is longer, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL, TIME or TIMESTAMP fall back",
 		compile: compileCast})
 }
 
@@ -32,6 +32,8 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 	switch {
 	case from.IsString() && (to.IsIntegral() || to.Kind == catalog.Boolean || to.Kind == catalog.Float || to.Kind == catalog.Double):
 		return &fromString{arg: args[0], typ: to, try: try}, nil
+	case from.IsString() && to.Kind == catalog.Char:
+		return charTrimPad(args[0], to), nil
 	case from.IsString() && to.Kind == catalog.Date:
 		return &stringToDate{arg: args[0], typ: to, try: try}, nil
 	case from.IsString() && to.IsNumeric():

@@ -40,7 +40,8 @@ func branchable(b, t catalog.Type) error {
 // caseBranch converts a CASE branch to the result type as Flink's generateIfElse does: with a
 // CAST that yields NULL where it would fail (numeric widening is left to coerce).
 func caseBranch(b Expr, t catalog.Type) (Expr, error) {
-	if branchable(b.Type(), t) == nil {
+	if branchable(b.Type(), t) == nil && !(t.Kind == catalog.Char && b.Type().IsString()) {
+		// (A CHAR result pads every string branch, even one of the same type.)
 		return b, nil
 	}
 	c, err := compileCast(&Node{Kind: Call, Op: "TRY_CAST", Type: t}, []Expr{b})

@@ -111,6 +111,7 @@ var shapes = map[string][]string{
 		"dec <- CAST({dec} AS DECIMAL(5, 2))",
 		"bool <- CAST({A} AS BOOLEAN) ; A in int approx dec",
 		"int <- CAST({str} AS INT)",
+		"str <- CAST({str} AS CHAR(4))",
 		"date <- CAST(CAST({date} AS STRING) AS DATE)",
 		"ts <- CAST({A} AS TIMESTAMP(0)) ; A in ts ts6",
 		"ts6 <- CAST({ts} AS TIMESTAMP(6))",
