@@ -218,9 +218,10 @@ func compileConcat(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, args, 0); err != nil {
 		return nil, err
 	}
-	if n.Type.Kind != catalog.VarChar {
+	if !n.Type.IsString() {
 		return nil, unsupported("|| producing %s", n.Type)
 	}
+	// Flink concatenates the Java Strings (a CHAR(n) result of two CHARs is not padded again).
 	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		for _, p := range v {
 			dst = append(dst, p...)

@@ -230,6 +230,7 @@ class CalcParityTest {
                 // literals in UTF-16 units, so '🌍x' is a CHAR(3) of two characters (fuzzer).
                 n("case-char-pad", "SELECT CASE WHEN b THEN '🌍x' END, CASE WHEN b THEN 'ab' ELSE 'abc' END,"
                         + " CAST(s AS CHAR(4)), CAST(s AS CHAR(40)) FROM t"),
+                n("concat-char", "SELECT CAST(s AS CHAR(2)) || CAST(s AS CHAR(3)), 'a' || 'bc ' || CAST(s AS CHAR(1)) FROM t"),
                 fallback("fallback-abs-tinyint", SMALL, smallRows(), "SELECT ABS(a) FROM t", "fails in Flink's code generation"),
                 n("floor-ceil", "SELECT FLOOR(d), CEIL(d), FLOOR(dc), CEIL(dc), FLOOR(dw), CEIL(dw) FROM t"),
                 n("round-truncate", "SELECT ROUND(dc), ROUND(dc, 1), ROUND(dc, -1), ROUND(dc, 5), ROUND(dw, 3), ROUND(dw, -2), "
