@@ -30,12 +30,10 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 	c := &cast{unary: unary{args[0], to}}
 	try := n.Op == "TRY_CAST"
 	switch {
-	case from.IsString() && (to.IsIntegral() || to.Kind == catalog.Boolean || to.Kind == catalog.Float || to.Kind == catalog.Double):
+	case from.IsString() && (to.IsIntegral() || to.Kind == catalog.Boolean || to.Kind == catalog.Float || to.Kind == catalog.Double || to.Kind == catalog.Date):
 		return &fromString{arg: args[0], typ: to, try: try}, nil
 	case from.IsString() && to.Kind == catalog.Char:
 		return charTrimPad(args[0], to), nil
-	case from.IsString() && to.Kind == catalog.Date:
-		return &stringToDate{arg: args[0], typ: to, try: try}, nil
 	case from.IsString() && to.IsNumeric():
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java's number parsing is not reproduced)", from, to)
 	case from.Kind == catalog.Boolean && to.IsNumeric():

@@ -1,55 +1,8 @@
 package expr
 
-import (
-	"bytes"
-	"fmt"
+import "bytes"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
-
-	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/column"
-)
-
-// stringToDate is CAST(string AS DATE): BinaryStringDataUtil#toDate, i.e. DateTimeUtils#parseDate
-// on the Java String; a string it rejects fails the row (NULL for TRY_CAST).
-type stringToDate struct {
-	arg Expr
-	typ catalog.Type
-	try bool
-}
-
-func (e *stringToDate) Type() catalog.Type { return e.typ }
-
-func (e *stringToDate) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	a, err := e.arg.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Release()
-	n := ctx.N
-	r := newBytesReader(a)
-	valid := column.NewBitmap(ctx.Mem, n)
-	buf, dst := column.NewValues[int32](ctx.Mem, n)
-	for i := 0; i < n; i++ {
-		if !r.isValid(i) {
-			continue
-		}
-		s := r.at(i)
-		d, ok := parseJavaDate(s)
-		if !ok {
-			if !e.try {
-				ctx.fail(i, fmt.Errorf("java.time.DateTimeException: For input string: '%s'.", s))
-			}
-			continue
-		}
-		dst[i] = d
-		bitutil.SetBit(valid.Bytes(), i)
-	}
-	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
-}
-
-// parseJavaDate is DateTimeUtils#parseDate(String): [y][-m[-d]] up to the first space (a space
+// parseJavaDate is DateTimeUtils#parseDate(String), for CAST(string AS DATE) (fromString): [y][-m[-d]] up to the first space (a space
 // at the very start is kept), each part trimmed as String#trim does and made of ASCII digits
 // only, then checked as a date of years 0 to 9999. ok is false where Flink returns null or
 // Integer#parseInt throws (a part beyond int).

@@ -153,6 +153,23 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 		return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, valid, out), nil
 	}
+	if e.typ.Kind == catalog.Date {
+		buf, dst := column.NewValues[int32](ctx.Mem, n)
+		for i := 0; i < n; i++ {
+			if !r.isValid(i) {
+				continue
+			}
+			s := r.at(i)
+			d, ok := parseJavaDate(s)
+			if !ok {
+				fail(i, fmt.Errorf("java.time.DateTimeException: For input string: '%s'.", s))
+				continue
+			}
+			dst[i] = d
+			bitutil.SetBit(vbits, i)
+		}
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	}
 	if e.typ.Kind == catalog.Float || e.typ.Kind == catalog.Double {
 		width := 64
 		if e.typ.Kind == catalog.Float {

@@ -95,9 +95,10 @@ func (e *temporalFloorCeil) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 				r++
 			}
 		case e.floor:
-			r = floorInt64(ms, m)
+			r = ms - javatime.FloorMod(ms, m) // SqlFunctionUtils#floor(long, long)
 		default:
-			r = floorInt64(ms+m-1, m) // SqlFunctionUtils#ceil(long, long)
+			c := ms + m - 1 // SqlFunctionUtils#ceil(long, long): floor(b0 + b1 - 1, b1)
+			r = c - javatime.FloorMod(c, m)
 		}
 		if e.micros {
 			r *= 1000 // TimestampData.fromEpochMillis: no sub-millisecond part
@@ -107,23 +108,8 @@ func (e *temporalFloorCeil) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 }
 
-// floorInt64 is SqlFunctionUtils#floor(long, long).
-func floorInt64(b0, b1 int64) int64 {
-	r := b0 % b1
-	if r < 0 {
-		r += b1
-	}
-	return b0 - r
-}
-
 // floorInt32 is SqlFunctionUtils#floor(int, int).
-func floorInt32(b0, b1 int32) int32 {
-	r := b0 % b1
-	if r < 0 {
-		r += b1
-	}
-	return b0 - r
-}
+func floorInt32(b0, b1 int32) int32 { return b0 - int32(javatime.FloorMod(int64(b0), int64(b1))) }
 
 // ceilInt32 is SqlFunctionUtils#ceil(int, int).
 func ceilInt32(b0, b1 int32) int32 {

@@ -91,25 +91,17 @@ func ParseShape(function, src string) ([]Shape, error) {
 		return nil, fmt.Errorf("shape %q of %s: missing ' <- '", src, function)
 	}
 	result = strings.TrimSpace(result)
-	bindings := map[string][]string{}
-	if hasVar {
-		v, classes, ok := strings.Cut(binding, " in ")
-		if !ok {
-			return nil, fmt.Errorf("shape %q of %s: variable binding must read 'V in c1 c2 ...'", src, function)
-		}
-		bindings[strings.TrimSpace(v)] = strings.Fields(classes)
-	}
-	var vars []string
-	var values [][]string
-	for v, cs := range bindings {
-		vars, values = append(vars, v), append(values, cs)
-	}
-	if len(vars) == 0 {
+	if !hasVar {
 		return parseExpanded(function, src, result, tmpl, nil)
 	}
+	v, values, ok := strings.Cut(binding, " in ")
+	if !ok {
+		return nil, fmt.Errorf("shape %q of %s: variable binding must read 'V in c1 c2 ...'", src, function)
+	}
+	v = strings.TrimSpace(v)
 	var out []Shape
-	for _, c := range values[0] {
-		s, err := parseExpanded(function, src, result, strings.ReplaceAll(tmpl, "$"+vars[0], c), map[string]string{vars[0]: c})
+	for _, c := range strings.Fields(values) {
+		s, err := parseExpanded(function, src, result, strings.ReplaceAll(tmpl, "$"+v, c), map[string]string{v: c})
 		if err != nil {
 			return nil, err
 		}

@@ -4,10 +4,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sluice-project/sluice/exec/decimal"
 )
 
 // Column is one column of the fuzz table. Values travel as text in the case file; the Flink side
@@ -142,20 +145,10 @@ func genDecimal(precision, scale int) func(r *rand.Rand) string {
 	}
 }
 
-// scaled places the decimal point of an unscaled integer text scale digits from the right.
+// scaled renders an unscaled integer text at a scale, as BigDecimal#toPlainString does.
 func scaled(unscaled string, scale int) string {
-	neg := strings.HasPrefix(unscaled, "-")
-	digits := strings.TrimPrefix(unscaled, "-")
-	if scale > 0 {
-		for len(digits) <= scale {
-			digits = "0" + digits
-		}
-		digits = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
-	}
-	if neg {
-		return "-" + digits
-	}
-	return digits
+	v, _ := new(big.Int).SetString(unscaled, 10)
+	return decimal.PlainString(v, scale)
 }
 
 // stringPieces are the building blocks of generated strings: numbers and booleans in the
