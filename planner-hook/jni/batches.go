@@ -179,6 +179,33 @@ func Java_io_sluice_jni_NativeLib_parquetWriterOpen(env *C.JNIEnv, _ C.jclass, s
 	return C.jlong(cgo.NewHandle(w))
 }
 
+//export Java_io_sluice_jni_NativeLib_icebergWriterOpen
+func Java_io_sluice_jni_NativeLib_icebergWriterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
+	defer guard(env, "icebergWriterOpen")
+	w, err := plan.OpenIcebergSinkWriter(goBytes(env, sinkJSON))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(w))
+}
+
+//export Java_io_sluice_jni_NativeLib_icebergWriterFloatMetrics
+func Java_io_sluice_jni_NativeLib_icebergWriterFloatMetrics(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
+	defer guard(env, "icebergWriterFloatMetrics")
+	w, err := handleOf[*plan.SinkWriter](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	out, err := w.FloatMetrics()
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}
+
 //export Java_io_sluice_jni_NativeLib_parquetWriterWrite
 func Java_io_sluice_jni_NativeLib_parquetWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
 	defer guard(env, "parquetWriterWrite")

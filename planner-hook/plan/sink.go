@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	sinkiceberg "github.com/sluice-project/sluice/sinks/iceberg"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
 	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
@@ -170,11 +171,17 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	return p, reasons, nil
 }
 
-// SinkWriter writes one Parquet part file natively; Flink's file sink owns the file's
-// lifecycle (in-progress, pending, committed) and receives the bytes.
+// SinkWriter writes one file natively (a Parquet part file of a filesystem table, an Iceberg
+// data file); Flink's sink owns the file's lifecycle (in-progress, pending, committed) and
+// receives the bytes.
 type SinkWriter struct {
-	w   *sinkparquet.Writer
+	w interface {
+		Write(arrow.RecordBatch) error
+		Close() error
+	}
 	buf bytes.Buffer
+	// floats returns the float metrics of an Iceberg data file (nil for other files).
+	floats func() []sinkiceberg.FloatMetrics
 }
 
 // OpenSinkWriter compiles the island JSON of a sink node and starts a file. zoneOffsetSeconds
@@ -205,9 +212,11 @@ func OpenSinkWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*Sink
 		p.opts.ZoneOffsetSeconds = zoneOffsetSeconds
 	}
 	sw := &SinkWriter{}
-	if sw.w, err = sinkparquet.NewWriter(p.names, p.types, p.opts, &sw.buf, nil); err != nil {
+	w, err := sinkparquet.NewWriter(p.names, p.types, p.opts, &sw.buf, nil)
+	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", p.table, err)
 	}
+	sw.w = w
 	return sw, nil
 }
 
@@ -226,6 +235,15 @@ func (s *SinkWriter) Finish() ([]byte, error) {
 		return nil, err
 	}
 	return s.take(), nil
+}
+
+// FloatMetrics returns, for an Iceberg data file, the metrics of its float and double columns
+// as JSON (call after Finish).
+func (s *SinkWriter) FloatMetrics() ([]byte, error) {
+	if s.floats == nil {
+		return nil, fmt.Errorf("sink writer: only Iceberg data files have float metrics")
+	}
+	return encodeFloatMetrics(s.floats())
 }
 
 // take returns the buffered file bytes and empties the buffer.

@@ -65,21 +65,16 @@ func ParseCompression(s string) (compress.Compression, error) {
 	return compress.Codecs.Uncompressed, fmt.Errorf("parquet.compression '%s' is not supported natively (UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW, BROTLI are)", s)
 }
 
-// Writer writes batches of one row type into one Parquet file. Batches are kept until they
-// make a row group ('parquet.block.size' of Arrow data, or Close), then written column by
-// column: INT96 timestamps by Sluice (their range goes beyond Arrow's nanosecond timestamps),
-// every other column by pqarrow.
+// Writer writes batches of one row type into one Parquet file, row group by row group:
+// INT96 timestamps by Sluice (their range goes beyond Arrow's nanosecond timestamps), every
+// other column by pqarrow.
 type Writer struct {
-	types   []catalog.Type
-	opts    Options
-	fw      *file.Writer
-	sch     *arrow.Schema
-	mem     memory.Allocator
-	pending []arrow.RecordBatch
-	bytes   int64
-
+	*ColumnFile
+	opts  Options
+	sch   *arrow.Schema
+	mem   memory.Allocator
+	ctx   context.Context
 	int96 []pq.Int96
-	defs  []int16
 }
 
 // NewWriter starts a file on out for rows of the given column names and types.
@@ -115,11 +110,38 @@ func NewWriter(names []string, types []catalog.Type, opts Options, out io.Writer
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer: %w", err)
 	}
-	fw, err := file.NewParquetWriterWithError(out, psch.Root(), file.WithWriterProps(wprops))
-	if err != nil {
-		return nil, fmt.Errorf("parquet writer: %w", err)
+	w := &Writer{opts: opts, sch: sch, mem: mem, ctx: pqarrow.NewArrowWriteContext(context.Background(), nil)}
+	cols := make([]FileColumn, len(types))
+	for i, t := range types {
+		cols[i] = FileColumn{Name: names[i], Nullable: t.Nullable, Write: w.columnFunc(i, t)}
 	}
-	return &Writer{types: types, opts: opts, fw: fw, sch: sch, mem: mem}, nil
+	if w.ColumnFile, err = NewColumnFile(out, psch.Root(), wprops, nil, cols, opts.RowGroupBytes); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// columnFunc is how column i (of type t) is written: timestamps converted as Flink's writer
+// stores them, every other column as is through pqarrow.
+func (w *Writer) columnFunc(i int, t catalog.Type) ColumnFunc {
+	micros := t.Precision > 3
+	switch {
+	case (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && !w.opts.Int64Timestamps:
+		return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
+			return w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs, micros)
+		}
+	case t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ:
+		return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
+			col := w.int64Timestamps(i, in, micros)
+			defer col.Release()
+			return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, t.Nullable)
+		}
+	}
+	return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
+		col := column.Retype(in, w.sch.Field(i).Type)
+		defer col.Release()
+		return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, t.Nullable)
+	}
 }
 
 // fileType is the Arrow type a column is written from: pqarrow maps it to the physical type
@@ -138,95 +160,6 @@ func fileType(t catalog.Type, opts Options) (arrow.DataType, error) {
 		return nil, fmt.Errorf("%s cannot be written to Parquet", t)
 	}
 	return catalog.ArrowType(t)
-}
-
-// Write appends a batch of rows (columns in Sluice's Arrow types). The writer keeps a
-// reference to the batch until its row group is written.
-func (w *Writer) Write(b arrow.RecordBatch) error {
-	if int(b.NumCols()) != len(w.types) {
-		return fmt.Errorf("parquet writer: a batch of %d columns for a file of %d", b.NumCols(), len(w.types))
-	}
-	b.Retain()
-	w.pending = append(w.pending, b)
-	for _, c := range b.Columns() {
-		for _, buf := range c.Data().Buffers() {
-			if buf != nil {
-				w.bytes += int64(buf.Len())
-			}
-		}
-	}
-	if w.bytes >= w.opts.RowGroupBytes {
-		return w.flushRowGroup()
-	}
-	return nil
-}
-
-// flushRowGroup writes the pending batches as one row group.
-func (w *Writer) flushRowGroup() error {
-	if len(w.pending) == 0 {
-		return nil
-	}
-	defer func() {
-		for _, b := range w.pending {
-			b.Release()
-		}
-		w.pending, w.bytes = w.pending[:0], 0
-	}()
-	rgw, err := w.fw.AppendRowGroupChecked()
-	if err != nil {
-		return fmt.Errorf("parquet writer: %w", err)
-	}
-	ctx := pqarrow.NewArrowWriteContext(context.Background(), nil)
-	for i, t := range w.types {
-		cw, err := rgw.NextColumn()
-		if err != nil {
-			return fmt.Errorf("parquet writer: column %s: %w", w.sch.Field(i).Name, err)
-		}
-		for _, b := range w.pending {
-			in := b.Column(i)
-			defs := w.defLevels(in, t.Nullable)
-			if t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ {
-				if !w.opts.Int64Timestamps {
-					err = w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs, t.Precision > 3)
-				} else {
-					col := w.int64Timestamps(i, in, t.Precision > 3)
-					err = pqarrow.WriteArrowToColumn(ctx, cw, col, defs, nil, t.Nullable)
-					col.Release()
-				}
-			} else {
-				col := column.Retype(in, w.sch.Field(i).Type)
-				err = pqarrow.WriteArrowToColumn(ctx, cw, col, defs, nil, t.Nullable)
-				col.Release()
-			}
-			if err != nil {
-				return fmt.Errorf("parquet writer: column %s: %w", w.sch.Field(i).Name, err)
-			}
-		}
-	}
-	if err := rgw.Close(); err != nil {
-		return fmt.Errorf("parquet writer: %w", err)
-	}
-	return nil
-}
-
-// defLevels returns the definition levels of a flat column (nil when it is REQUIRED).
-func (w *Writer) defLevels(in arrow.Array, nullable bool) []int16 {
-	if !nullable {
-		return nil
-	}
-	n := in.Len()
-	if cap(w.defs) < n {
-		w.defs = make([]int16, n)
-	}
-	defs := w.defs[:n]
-	for i := range defs {
-		if in.IsValid(i) {
-			defs[i] = 1
-		} else {
-			defs[i] = 0
-		}
-	}
-	return defs
 }
 
 // timestampParts splits a TIMESTAMP value into TimestampData's milliseconds and nanoseconds of
@@ -304,15 +237,4 @@ func (w *Writer) int64Timestamps(col int, in arrow.Array, micros bool) arrow.Arr
 		}
 	}
 	return column.MakeArray(w.sch.Field(col).Type, len(src), column.CopyValidity(in, w.mem), buf)
-}
-
-// Close writes the last row group and the footer.
-func (w *Writer) Close() error {
-	if err := w.flushRowGroup(); err != nil {
-		return err
-	}
-	if err := w.fw.Close(); err != nil {
-		return fmt.Errorf("parquet writer: %w", err)
-	}
-	return nil
 }

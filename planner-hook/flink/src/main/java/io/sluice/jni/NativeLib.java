@@ -205,6 +205,19 @@ public final class NativeLib {
     public static native byte[] parquetWriterFinish(long writer);
 
     /**
+     * Starts an Iceberg data file (Iceberg's Parquet schema and value conventions) for the sink
+     * island {@code sinkJson}; batches and the end go through {@link #parquetWriterWrite} and
+     * {@link #parquetWriterFinish}, which return the file's bytes.
+     */
+    public static native long icebergWriterOpen(byte[] sinkJson);
+
+    /**
+     * The metrics Iceberg's float and double writers collect, of a finished data file: JSON
+     * [{"id", "values", "nulls", "nans", "lower", "upper"}], bounds as double bits.
+     */
+    public static native byte[] icebergWriterFloatMetrics(long writer);
+
+    /**
      * Opens the byte range [start, start + length) of an Iceberg data file for reading, skipping
      * its first skipRows rows, with the island JSON of the Iceberg scan node. Returns the reader's
      * handle.

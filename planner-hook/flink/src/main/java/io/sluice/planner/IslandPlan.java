@@ -1,5 +1,6 @@
 package io.sluice.planner;
 
+import io.sluice.sinks.NativeSink;
 import io.sluice.sources.NativeSource;
 
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
@@ -35,13 +36,14 @@ public final class IslandPlan {
 
     /**
      * One node of an island: its exec node and the row type it reads. A node Flink cannot
-     * serialize but Sluice reads natively (an Iceberg scan) carries its own description instead
-     * (rawExec), and the native source that replaces it.
+     * serialize but Sluice reads or writes natively (an Iceberg scan or sink) carries its own
+     * description instead (rawExec), and the native source or sink that replaces it.
      */
-    public record Entry(String name, LogicalType inputType, ExecNode<?> exec, JsonNode rawExec, NativeSource source) {
+    public record Entry(
+            String name, LogicalType inputType, ExecNode<?> exec, JsonNode rawExec, NativeSource source, NativeSink sink) {
         /** A node described by Flink's exec-node JSON. */
         public Entry(String name, LogicalType inputType, ExecNode<?> exec) {
-            this(name, inputType, exec, null, null);
+            this(name, inputType, exec, null, null, null);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.planner;
 
+import io.sluice.sinks.NativeSink;
+import io.sluice.sinks.ParquetSink;
 import io.sluice.sources.NativeSource;
 import io.sluice.sources.ParquetFileSource;
 
@@ -32,6 +34,7 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalW
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
 import org.apache.flink.table.planner.plan.optimize.program.FlinkOptimizeProgram;
 import org.apache.flink.table.planner.plan.optimize.program.StreamOptimizeContext;
+import org.apache.flink.table.planner.plan.utils.ChangelogPlanUtils;
 import org.apache.flink.table.planner.utils.TableConfigUtils;
 import org.apache.flink.table.types.logical.LogicalType;
 
@@ -123,7 +126,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         // A columnar sink whose input is the end of a native chain is written natively: the
         // chain then hands it Arrow batches.
         List<String> sinkNotes = new ArrayList<>();
-        Map<RelNode, byte[]> nativeSinks = new IdentityHashMap<>();
+        Map<RelNode, SinkEdge> nativeSinks = new IdentityHashMap<>();
         Map<List<RelNode>, Boolean> batchOutput = new IdentityHashMap<>();
         for (RelNode sink : sinkCandidates(root)) {
             RelNode in = sink.getInput(0);
@@ -135,7 +138,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             } else if (!v.isNative()) {
                 v.reasons().forEach(r -> sinkNotes.add(r + " (the sink runs on Flink's writer)"));
             } else {
-                nativeSinks.put(sink, IslandPlan.toJson(serde, List.of(e), options));
+                NativeSink writer = e.sink() != null
+                        ? e.sink()
+                        : new ParquetSink(((StreamPhysicalSink) sink).contextResolvedTable().getResolvedTable().getOptions(),
+                                ((StreamPhysicalSink) sink).contextResolvedTable().getIdentifier());
+                nativeSinks.put(sink, new SinkEdge(IslandPlan.toJson(serde, List.of(e), options), writer));
                 batchOutput.put(chain, Boolean.TRUE);
             }
         }
@@ -155,10 +162,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
      * same keys) and the chains reading them.
      */
     private record Edges(
-            Map<RelNode, byte[]> nativeSinks,
+            Map<RelNode, SinkEdge> nativeSinks,
             Map<List<RelNode>, Boolean> batchOutput,
             Map<RelNode, int[]> exchanges,
             Map<List<RelNode>, Boolean> batchInput) {}
+
+    /** A native sink: the island JSON of its node and the sink that runs it. */
+    private record SinkEdge(byte[] json, NativeSink sink) {}
 
     /**
      * Finds the hash (and single-subtask) exchanges that can carry Arrow batches: those between the last node of one
@@ -196,9 +206,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         }
     }
 
-    /** The sinks of the plan that Go may write natively: filesystem tables in Parquet. */
+    /** The sinks of the plan that Go may write natively: filesystem tables in Parquet, Iceberg tables. */
     static List<RelNode> sinkCandidates(RelNode root) {
         List<RelNode> out = new ArrayList<>();
+        if (isIcebergSink(root)) {
+            out.add(root);
+            return out;
+        }
         if (root instanceof StreamPhysicalSink && !((StreamPhysicalSink) root).contextResolvedTable().isAnonymous()) {
             Map<String, String> opts;
             try {
@@ -476,21 +490,42 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                         .equals("org.apache.iceberg.flink.source.IcebergTableSource");
     }
 
+    /** True for a sink into Flink's Iceberg table sink (checked by name: the connector is optional). */
+    static boolean isIcebergSink(RelNode rel) {
+        return rel instanceof StreamPhysicalSink
+                && ((StreamPhysicalSink) rel).tableSink().getClass().getName().equals("org.apache.iceberg.flink.IcebergTableSink");
+    }
+
     private static IslandPlan.Entry entry(RelNode rel) {
+        if (isIcebergSink(rel)) {
+            StreamPhysicalSink sink = (StreamPhysicalSink) rel;
+            String table = sink.contextResolvedTable().getIdentifier().asSummaryString();
+            LogicalType inputType = FlinkTypeFactory.toLogicalRowType(sink.getInput().getRowType());
+            try {
+                io.sluice.sinks.iceberg.IcebergSinkTarget t = io.sluice.sinks.iceberg.IcebergSinkTarget.of(
+                        table, sink.tableSink(), ChangelogPlanUtils.isInsertOnly((StreamPhysicalRel) sink.getInput()));
+                return new IslandPlan.Entry(nodeName(rel), inputType, null, t.describe(), null, t);
+            } catch (RuntimeException | LinkageError e) {
+                var node = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper()
+                        .createObjectNode().put("type", "sluice-iceberg-sink_1").put("table", table);
+                node.putArray("unsupported").add("cannot inspect the Iceberg table: " + e);
+                return new IslandPlan.Entry(nodeName(rel), inputType, null, node, null, null);
+            }
+        }
         if (isIcebergScan(rel)) {
             StreamPhysicalTableSourceScan scan = (StreamPhysicalTableSourceScan) rel;
             String table = scan.tableSourceTable().contextResolvedTable().getIdentifier().asSummaryString();
             try {
                 io.sluice.sources.iceberg.IcebergScan s =
                         io.sluice.sources.iceberg.IcebergScan.of(table, scan.tableSourceTable().tableSource());
-                return new IslandPlan.Entry(nodeName(rel), null, null, s.describe(), s);
+                return new IslandPlan.Entry(nodeName(rel), null, null, s.describe(), s, null);
             } catch (RuntimeException | LinkageError e) {
                 // The table cannot be inspected (catalog unreachable, another connector version):
                 // the scan stays Flink's, and the verdict says why.
                 var node = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper()
                         .createObjectNode().put("type", "sluice-iceberg-scan_1").put("table", table);
                 node.putArray("unsupported").add("cannot inspect the Iceberg table: " + e);
-                return new IslandPlan.Entry(nodeName(rel), null, null, node, null);
+                return new IslandPlan.Entry(nodeName(rel), null, null, node, null, null);
             }
         }
         LogicalType inputType = rel.getInputs().size() == 1
@@ -554,10 +589,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         if (edges.nativeSinks().containsKey(rel)) {
             StreamPhysicalSink sink = (StreamPhysicalSink) rel;
             RelNode input = replace(sink.getInput(), chains, serde, entryOf, options, edges, done);
+            SinkEdge edge = edges.nativeSinks().get(rel);
             result = new StreamPhysicalSluiceSink(
-                    sink.getCluster(), sink.getTraitSet(), input, edges.nativeSinks().get(rel),
-                    sink.contextResolvedTable().getResolvedTable().getOptions(),
-                    sink.contextResolvedTable().getIdentifier(), sink.getRelDetailedDescription());
+                    sink.getCluster(), sink.getTraitSet(), input, edge.json(), edge.sink(), sink.getRelDetailedDescription());
         } else if (chain != null) {
             // rel is the last node of its chain (earlier members are reached only through it).
             // A chain that starts with a native scan has no input: it reads the scan's batches.

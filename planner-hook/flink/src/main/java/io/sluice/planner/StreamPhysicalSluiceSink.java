@@ -1,6 +1,7 @@
 package io.sluice.planner;
 
-import org.apache.flink.table.catalog.ObjectIdentifier;
+import io.sluice.sinks.NativeSink;
+
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
@@ -13,18 +14,16 @@ import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.SingleRel;
 
 import java.util.List;
-import java.util.Map;
 
 import static org.apache.flink.table.planner.utils.ShortcutUtils.unwrapTableConfig;
 
 /**
- * A table sink that Go writes natively (a filesystem table in Parquet), fed with the Arrow
+ * A table sink that Go writes natively (a filesystem table in Parquet, an Iceberg table), fed with the Arrow
  * batches of the native chain below it. Explain shows it as {@code SluiceSink}.
  */
 public class StreamPhysicalSluiceSink extends SingleRel implements StreamPhysicalRel {
     private final byte[] sinkJson;
-    private final Map<String, String> tableOptions;
-    private final ObjectIdentifier table;
+    private final NativeSink sink;
     private final String description;
 
     public StreamPhysicalSluiceSink(
@@ -32,19 +31,17 @@ public class StreamPhysicalSluiceSink extends SingleRel implements StreamPhysica
             RelTraitSet traitSet,
             RelNode input,
             byte[] sinkJson,
-            Map<String, String> tableOptions,
-            ObjectIdentifier table,
+            NativeSink sink,
             String description) {
         super(cluster, traitSet, input);
         this.sinkJson = sinkJson;
-        this.tableOptions = tableOptions;
-        this.table = table;
+        this.sink = sink;
         this.description = description;
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new StreamPhysicalSluiceSink(getCluster(), traitSet, inputs.get(0), sinkJson, tableOptions, table, description);
+        return new StreamPhysicalSluiceSink(getCluster(), traitSet, inputs.get(0), sinkJson, sink, description);
     }
 
     @Override
@@ -60,7 +57,7 @@ public class StreamPhysicalSluiceSink extends SingleRel implements StreamPhysica
     @Override
     public ExecNode<?> translateToExecNode() {
         return new StreamExecSluiceSink(
-                unwrapTableConfig(this), sinkJson, tableOptions, table,
+                unwrapTableConfig(this), sinkJson, sink,
                 (RowType) FlinkTypeFactory.toLogicalRowType(getInput().getRowType()), description);
     }
 }

@@ -1,6 +1,9 @@
 package io.sluice.sources.iceberg;
 
 import io.sluice.runtime.NativeBatch;
+
+import static io.sluice.iceberg.IcebergConnector.field;
+import static io.sluice.iceberg.IcebergConnector.invoke;
 import io.sluice.runtime.NativeBatchTypeInfo;
 import io.sluice.sources.NativeSource;
 
@@ -34,8 +37,6 @@ import org.apache.iceberg.flink.source.StreamingStartingStrategy;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -88,19 +89,6 @@ public final class IcebergScan implements NativeSource {
     /** The native scan of an Iceberg table source ({@link #isIcebergSource} must hold). */
     public static IcebergScan of(String table, DynamicTableSource source) {
         return new IcebergScan(table, source);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T field(Object o, String name) {
-        try {
-            Field f = o.getClass().getDeclaredField(name);
-            f.setAccessible(true);
-            return (T) f.get(o);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(
-                    "Sluice cannot read field " + name + " of " + o.getClass().getName()
-                            + " (is the Iceberg connector a version other than 1.11?)", e);
-        }
     }
 
     @Override
@@ -252,18 +240,5 @@ public final class IcebergScan implements NativeSource {
                     new Class<?>[] {ReadableConfig.class, StreamExecutionEnvironment.class}, readableConfig, env));
         }
         return stream.getTransformation();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T invoke(Object o, String name, Class<?>[] types, Object... args) {
-        try {
-            Method m = o.getClass().getDeclaredMethod(name, types);
-            m.setAccessible(true);
-            return (T) m.invoke(o, args);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(
-                    "Sluice cannot call " + name + " of " + o.getClass().getName()
-                            + " (is the Iceberg connector a version other than 1.11?)", e);
-        }
     }
 }

@@ -1,0 +1,84 @@
+package io.sluice.sinks;
+
+import io.sluice.runtime.NativeBatch;
+
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.file.table.EmptyMetaStoreFactory;
+import org.apache.flink.connector.file.table.FileSystemConnectorOptions;
+import org.apache.flink.connector.file.table.stream.PartitionCommitInfo;
+import org.apache.flink.connector.file.table.stream.StreamingSink;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
+import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
+import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.SimpleVersionedStringSerializer;
+import org.apache.flink.streaming.api.functions.sink.filesystem.legacy.StreamingFileSink;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.connector.ProviderContext;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A filesystem table in Parquet written natively: Flink's own streaming file writer (buckets,
+ * rolling on checkpoints and by size or time, part files committed when checkpoints complete),
+ * fed with the native batches of the chain below, whose Parquet bytes Go writes.
+ */
+public final class ParquetSink implements NativeSink {
+    private final Map<String, String> tableOptions;
+    private final ObjectIdentifier table;
+
+    /** The sink of the filesystem table {@code table} with its options. */
+    public ParquetSink(Map<String, String> tableOptions, ObjectIdentifier table) {
+        this.tableOptions = tableOptions;
+        this.table = table;
+    }
+
+    @Override
+    public String operatorName() {
+        return "sluice-parquet-sink";
+    }
+
+    @Override
+    public Transformation<?> transformation(DataStream<NativeBatch> input, byte[] sinkJson, String uidPrefix) {
+        Configuration options = Configuration.fromMap(tableOptions);
+        Path path = new Path(tableOptions.get("path"));
+        NativeBatchRollingPolicy rolling = new NativeBatchRollingPolicy(
+                options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_FILE_SIZE).getBytes(),
+                options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_ROLLOVER_INTERVAL).toMillis(),
+                options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_INACTIVITY_INTERVAL).toMillis());
+        StreamingFileSink.BulkFormatBuilder<NativeBatch, String, ?> buckets = StreamingFileSink
+                .forBulkFormat(path, new NativeParquetWriterFactory(sinkJson))
+                .withBucketAssigner(new TableRootAssigner())
+                .withOutputFileConfig(OutputFileConfig.builder().withPartPrefix("part-" + UUID.randomUUID()).build())
+                .withRollingPolicy(rolling);
+        ProviderContext uids = name -> Optional.of(uidPrefix + "-" + name);
+        DataStream<PartitionCommitInfo> writer = StreamingSink.writer(
+                uids, input,
+                options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_CHECK_INTERVAL).toMillis(),
+                buckets, input.getParallelism(), List.of(), options, false);
+        return StreamingSink.sink(
+                        uids, writer, path, table, List.of(), new EmptyMetaStoreFactory(path), FileSystem::get, options)
+                .getTransformation();
+    }
+
+    /** Every row of a table without partitions goes to the table's directory (bucket ""). */
+    static final class TableRootAssigner implements BucketAssigner<NativeBatch, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getBucketId(NativeBatch element, Context context) {
+            return "";
+        }
+
+        @Override
+        public SimpleVersionedSerializer<String> getSerializer() {
+            return SimpleVersionedStringSerializer.INSTANCE;
+        }
+    }
+}

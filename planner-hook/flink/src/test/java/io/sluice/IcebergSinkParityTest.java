@@ -1,0 +1,243 @@
+package io.sluice;
+
+import io.sluice.planner.Verdict;
+import io.sluice.sinks.iceberg.NativeIcebergTaskWriter;
+import io.sluice.testing.ParityHarness;
+import io.sluice.testing.SluiceMiniCluster;
+
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The native Iceberg sink against Flink's own Iceberg connector: the same INSERT on stock Flink
+ * and on Sluice into two tables of one Hadoop catalog; both tables read back by stock Flink hold
+ * the same rows, and the data files Go wrote carry the Parquet schema and the metrics Flink's
+ * Iceberg writer gives the same rows. The sink is verified native (SluiceSink in the plan, data
+ * files completed by the native task writer).
+ */
+class IcebergSinkParityTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
+
+    @TempDir
+    static Path warehouse;
+
+    static StreamTableEnvironment env(int parallelism, boolean sluice, boolean v2Sink) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        // Flink's v1 Iceberg sink (1.11 on Flink 2.1) needs object reuse: without it Kryo copies
+        // its committables and fails (docs/connectors/iceberg.md).
+        tEnv.getConfig().set("pipeline.object-reuse", "true");
+        tEnv.getConfig().set("table.exec.iceberg.use-v2-sink", String.valueOf(v2Sink));
+        if (sluice) {
+            Sluice.install(tEnv);
+        }
+        tEnv.executeSql("CREATE CATALOG lake WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop', 'warehouse' = '"
+                + warehouse.toUri() + "')");
+        tEnv.executeSql("CREATE TABLE IF NOT EXISTS events (auction INT, price BIGINT, bidder STRING, ts TIMESTAMP(6), "
+                + "ts3 AS CAST(ts AS TIMESTAMP(3)), WATERMARK FOR ts3 AS ts3 - INTERVAL '1' SECOND) WITH ("
+                + "'connector' = 'iceberg', 'catalog-name' = 'lake', 'catalog-type' = 'hadoop', 'warehouse' = '"
+                + warehouse.toUri() + "', 'catalog-database' = 'db', 'catalog-table' = 'events')");
+        return tEnv;
+    }
+
+    @BeforeAll
+    static void writeSources() throws Exception {
+        StreamTableEnvironment w = env(1, false, false);
+        w.executeSql("CREATE DATABASE lake.db");
+        w.executeSql("CREATE TABLE lake.db.src (" + IcebergParityTest.SCHEMA + ")");
+        w.executeSql("INSERT INTO lake.db.src VALUES " + IcebergParityTest.ROWS_1 + ", " + IcebergParityTest.ROWS_2).await();
+        w.executeSql("CREATE TABLE lake.db.big (k INT, v BIGINT, s STRING, f DOUBLE)");
+        w.executeSql("CREATE TEMPORARY TABLE gen (x BIGINT) WITH ('connector' = 'datagen', "
+                + "'fields.x.kind' = 'sequence', 'fields.x.start' = '0', 'fields.x.end' = '19999')");
+        w.executeSql("INSERT INTO lake.db.big SELECT CAST(x AS INT), x * 7, CONCAT('s', CAST(x % 13 AS STRING)), "
+                + "CAST(x AS DOUBLE) / 8 - 100 FROM gen WHERE x < 15000").await();
+        w.executeSql("CREATE TABLE lake.db.events (auction INT, price BIGINT, bidder STRING, ts TIMESTAMP(6))");
+        w.executeSql("INSERT INTO lake.db.events SELECT CAST(x % 50 AS INT), x % 97, CONCAT('b', CAST(x % 11 AS STRING)), "
+                + "CAST(TO_TIMESTAMP_LTZ(1704067200000 + x * 37 - (x % 7) * 500, 3) AS TIMESTAMP(6)) FROM gen").await();
+    }
+
+    static Table table(String name) {
+        HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
+        return catalog.loadTable(TableIdentifier.of("db", name));
+    }
+
+    /** Runs the same INSERT (with %s for the target) on stock Flink and on Sluice, asserting the sink native. */
+    static void insertBoth(String query, String stockTable, String sluiceTable, int parallelism, boolean v2Sink) throws Exception {
+        env(parallelism, false, v2Sink).executeSql(String.format(query, "lake.db." + stockTable)).await();
+        StreamTableEnvironment tEnv = env(parallelism, true, v2Sink);
+        String insert = String.format(query, "lake.db." + sluiceTable);
+        Verdict verdict = Sluice.verdict(tEnv, insert);
+        assertTrue(verdict.isNative() && verdict.edgeNotes().isEmpty(), () -> "expected a native job, got\n" + verdict);
+        String plan = tEnv.explainSql(insert);
+        assertTrue(plan.contains("SluiceSink("), () -> "the sink is not native:\n" + plan);
+        long files = NativeIcebergTaskWriter.DATA_FILES.get();
+        tEnv.executeSql(insert).await();
+        assertTrue(NativeIcebergTaskWriter.DATA_FILES.get() > files, "no data file was written natively");
+    }
+
+    /** Both tables read back by stock Flink hold the same rows; returns how many. */
+    static int sameRows(String name, String stockTable, String sluiceTable) {
+        String q = "SELECT * FROM lake.db.%s";
+        ParityHarness.Outcome stock = ParityHarness.collect(env(1, false, false), String.format(q, stockTable));
+        ParityHarness.Outcome sluice = ParityHarness.collect(env(1, false, false), String.format(q, sluiceTable));
+        assertFalse(stock.failed(), () -> "stock Flink failed: " + stock.failure());
+        assertFalse(stock.rows().isEmpty(), name + ": stock Flink wrote no rows");
+        ParityHarness.compareOutcomes(name, stock, sluice, true);
+        return sluice.rows().size();
+    }
+
+    /** Every type, through the v1 sink (Flink SQL's default) and the v2 sink, at parallelism 1 and 2. */
+    @TestFactory
+    Stream<DynamicTest> everyTypeIsWrittenAsFlinkWritesIt() {
+        record Variant(String name, boolean v2, int parallelism) {}
+        return Stream.of(new Variant("v1_p1", false, 1), new Variant("v2_p1", true, 1), new Variant("v2_p2", true, 2))
+                .map(v -> DynamicTest.dynamicTest(v.name(), () -> {
+                    String stock = "types_stock_" + v.name(), sluice = "types_sluice_" + v.name();
+                    StreamTableEnvironment ddl = env(1, false, false);
+                    ddl.executeSql("CREATE TABLE lake.db." + stock + " (" + IcebergParityTest.SCHEMA + ")");
+                    ddl.executeSql("CREATE TABLE lake.db." + sluice + " (" + IcebergParityTest.SCHEMA + ")");
+                    insertBoth("INSERT INTO %s SELECT * FROM lake.db.src WHERE i IS NULL OR i <> 42",
+                            stock, sluice, v.parallelism(), v.v2());
+                    sameRows(v.name(), stock, sluice);
+                    Snapshot a = table(stock).currentSnapshot();
+                    Snapshot b = table(sluice).currentSnapshot();
+                    for (String key : List.of("flink.job-id", "flink.max-committed-checkpoint-id", "added-records")) {
+                        assertNotNull(a.summary().get(key), key + " missing from stock Flink's snapshot " + a.summary());
+                        assertNotNull(b.summary().get(key), key + " missing from Sluice's snapshot " + b.summary());
+                    }
+                    assertEquals(a.summary().get("added-records"), b.summary().get("added-records"));
+                    if (v.parallelism() == 1) {
+                        sameDataFile(table(stock), table(sluice));
+                    }
+                }));
+    }
+
+    /**
+     * One data file each (parallelism 1): the Parquet schema Iceberg's writer makes, and the
+     * metrics Iceberg records for it (counts, NaN counts, bounds; not column sizes, which depend
+     * on the encoder).
+     */
+    static void sameDataFile(Table stock, Table sluice) throws Exception {
+        DataFile a = onlyFile(stock);
+        DataFile b = onlyFile(sluice);
+        assertEquals(a.recordCount(), b.recordCount(), "record count");
+        assertEquals(a.valueCounts(), b.valueCounts(), "value counts");
+        assertEquals(a.nullValueCounts(), b.nullValueCounts(), "null counts");
+        assertEquals(a.nanValueCounts(), b.nanValueCounts(), "NaN counts");
+        assertEquals(a.lowerBounds(), b.lowerBounds(), "lower bounds");
+        assertEquals(a.upperBounds(), b.upperBounds(), "upper bounds");
+        assertEquals(a.splitOffsets().size(), b.splitOffsets().size(), "row groups");
+        assertEquals(parquetSchema(a), parquetSchema(b), "Parquet schema");
+    }
+
+    static DataFile onlyFile(Table t) {
+        List<DataFile> files = new ArrayList<>();
+        t.currentSnapshot().addedDataFiles(t.io()).forEach(files::add);
+        assertEquals(1, files.size(), () -> "data files of " + t.name() + ": " + files);
+        return files.get(0);
+    }
+
+    static String parquetSchema(DataFile f) throws Exception {
+        try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(Path.of(new URI(f.location()))))) {
+            return r.getFooter().getFileMetaData().getSchema().toString();
+        }
+    }
+
+    /**
+     * Failures while data files are open: checkpoints every 100 ms, batches of 10 rows, three
+     * injected failures (Go panic, Java exception, Go panic). Flink restores from the last
+     * checkpoint; the connector's committer commits each checkpoint's files once, so the table
+     * holds exactly the rows of a failure-free stock run. (The v2 sink: the v1 sink's recovery
+     * with injected failures is not covered yet.)
+     */
+    @TestFactory
+    Stream<DynamicTest> exactlyOnceAcrossFailures() {
+        return Stream.of(true).map(v2 -> DynamicTest.dynamicTest(v2 ? "v2" : "v1", () -> {
+            String stock = "rec_stock_" + v2, sluice = "rec_sluice_" + v2;
+            StreamTableEnvironment ddl = env(1, false, false);
+            ddl.executeSql("CREATE TABLE lake.db." + stock + " (k INT, v BIGINT, s STRING, f DOUBLE)");
+            ddl.executeSql("CREATE TABLE lake.db." + sluice + " (k INT, v BIGINT, s STRING, f DOUBLE)");
+            String query = "INSERT INTO %s SELECT k, v, s, f FROM lake.db.big WHERE MOD(k, 2) = 0";
+            env(1, false, v2).executeSql(String.format(query, "lake.db." + stock)).await();
+            StreamTableEnvironment tEnv = env(1, true, v2);
+            ParityHarness.injectFailures(tEnv, 150, 1);
+            String insert = String.format(query, "lake.db." + sluice);
+            assertTrue(tEnv.explainSql(insert).contains("SluiceSink("), "the sink is not native");
+            tEnv.executeSql(insert).await();
+            List<Snapshot> snapshots = new ArrayList<>();
+            table(sluice).snapshots().forEach(snapshots::add);
+            assertTrue(snapshots.size() > 1, "the job should have committed several checkpoints, got " + snapshots);
+            assertEquals(7500, sameRows("recovery-" + v2, stock, sluice), "rows lost or repeated");
+        }));
+    }
+
+    /** Iceberg -> event-time window aggregation -> Iceberg, native from the scan to the data files. */
+    @Test
+    void windowAggregationIntoIceberg() throws Exception {
+        String columns = "(auction INT, window_start TIMESTAMP(6), window_end TIMESTAMP(6), c BIGINT, s BIGINT, m BIGINT)";
+        StreamTableEnvironment ddl = env(1, false, false);
+        ddl.executeSql("CREATE TABLE lake.db.win_stock " + columns);
+        ddl.executeSql("CREATE TABLE lake.db.win_sluice " + columns);
+        insertBoth("INSERT INTO %s SELECT auction, window_start, window_end, COUNT(*), SUM(price), MAX(price) "
+                + "FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts3), INTERVAL '10' SECOND)) "
+                + "GROUP BY auction, window_start, window_end", "win_stock", "win_sluice", 2, true);
+        sameRows("window", "win_stock", "win_sluice");
+    }
+
+    /** Inserts the native writer does not handle run on the connector's writer, and the verdict says why. */
+    @Test
+    void unsupportedSinksStayFlinksWithAReason() {
+        StreamTableEnvironment ddl = env(1, false, false);
+        ddl.executeSql("CREATE TABLE lake.db.parted (k INT, s STRING) PARTITIONED BY (s)");
+        ddl.executeSql("CREATE TABLE lake.db.keyed (k INT, s STRING, PRIMARY KEY (k) NOT ENFORCED) WITH ('format-version' = '2')");
+        ddl.executeSql("CREATE TABLE lake.db.orc_out (k INT, s STRING) WITH ('write.format.default' = 'orc')");
+        ddl.executeSql("CREATE TABLE lake.db.plain (k INT, s STRING)");
+        ddl.executeSql("CREATE TABLE lake.db.bloom (k INT, s STRING) WITH ('write.parquet.bloom-filter-enabled.column.k' = 'true')");
+        StreamTableEnvironment tEnv = env(1, true, true);
+        String from = " SELECT k, s FROM lake.db.big WHERE k > 5";
+        Map<String, String> cases = Map.of(
+                "INSERT INTO lake.db.parted" + from, "partitioned",
+                "INSERT INTO lake.db.keyed" + from, "primary keys",
+                "INSERT INTO lake.db.orc_out" + from, "ORC",
+                "INSERT INTO lake.db.plain /*+ OPTIONS('write-parallelism' = '1') */" + from, "write-parallelism",
+                "INSERT INTO lake.db.bloom" + from, "bloom-filter");
+        cases.forEach((insert, reason) -> {
+            Verdict v = Sluice.verdict(tEnv, insert);
+            String notes = String.join("\n", v.edgeNotes());
+            assertTrue(notes.contains(reason) && notes.contains("lake.db"),
+                    () -> insert + ": expected the sink to stay Flink's because of " + reason + ", got\n" + v);
+            assertFalse(tEnv.explainSql(insert).contains("SluiceSink("), insert);
+        });
+    }
+}

@@ -1,0 +1,156 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/parquet/compress"
+
+	sinkiceberg "github.com/sluice-project/sluice/sinks/iceberg"
+	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
+)
+
+// IcebergSinkType is the node type under which the planner sends a sink into an Iceberg table
+// (Flink's IcebergTableSink): the Java side describes the table's schema (field ids, Iceberg
+// types), its write properties and what else decides whether Go can write its data files.
+const IcebergSinkType = "sluice-iceberg-sink_1"
+
+// icebergSinkExec is the description of an Iceberg sink.
+type icebergSinkExec struct {
+	Table string `json:"table"`
+	// Fields are the table's columns in the order of the sink's input row.
+	Fields []struct {
+		ID       int    `json:"id"`
+		Name     string `json:"name"`
+		Type     string `json:"type"`
+		Required bool   `json:"required"`
+	} `json:"fields"`
+	// Schema is the table schema as Iceberg's SchemaParser prints it.
+	Schema  string `json:"schema"`
+	Parquet struct {
+		Codec         string `json:"codec"`
+		Level         *int   `json:"level"`
+		RowGroupBytes int64  `json:"rowGroupBytes"`
+		PageBytes     int64  `json:"pageBytes"`
+		DictBytes     int64  `json:"dictBytes"`
+	} `json:"parquet"`
+	// Unsupported lists what the Java side found that the native writer does not do.
+	Unsupported []string `json:"unsupported"`
+}
+
+// icebergSink is a native Iceberg sink compiled.
+type icebergSink struct {
+	table  string
+	fields []sinkiceberg.Field
+	schema string
+	opts   sinkiceberg.Options
+}
+
+// compileIcebergSink decides whether Go writes an Iceberg sink's data files and compiles it.
+func compileIcebergSink(n *IslandNode) (*icebergSink, []string, error) {
+	var j icebergSinkExec
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("iceberg sink %s: %w", n.Name, err)
+	}
+	var reasons []string
+	for _, u := range j.Unsupported {
+		reasons = append(reasons, fmt.Sprintf("table %s: %s", j.Table, u))
+	}
+	if len(j.Unsupported) > 0 && len(j.Fields) == 0 {
+		return nil, reasons, nil // the table could not be described
+	}
+	_, inTypes, err := n.RowFields()
+	if err != nil {
+		return nil, nil, fmt.Errorf("iceberg sink %s: %w", n.Name, err)
+	}
+	if len(inTypes) != len(j.Fields) {
+		return nil, append(reasons, fmt.Sprintf("table %s: the sink's input has %d columns for %d table columns", j.Table, len(inTypes), len(j.Fields))), nil
+	}
+	s := &icebergSink{table: j.Table, schema: j.Schema, opts: sinkiceberg.DefaultOptions()}
+	for i, f := range j.Fields {
+		if err := sinkiceberg.Check(inTypes[i], f.Type); err != nil {
+			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", j.Table, f.Name, err))
+		}
+		s.fields = append(s.fields, sinkiceberg.Field{ID: f.ID, Name: f.Name, Required: f.Required, Iceberg: f.Type, Type: inTypes[i]})
+	}
+	p := j.Parquet
+	if p.Codec != "" {
+		c, err := sinkparquet.ParseCompression(p.Codec)
+		if err != nil {
+			reasons = append(reasons, fmt.Sprintf("table %s: write.parquet.compression-codec: %v", j.Table, err))
+		}
+		s.opts.Compression = c
+	}
+	if p.Level != nil {
+		s.opts.CompressionLevel = *p.Level
+		if s.opts.Compression != compress.Codecs.Zstd && s.opts.Compression != compress.Codecs.Gzip && s.opts.Compression != compress.Codecs.Brotli {
+			reasons = append(reasons, fmt.Sprintf("table %s: a compression level for %s is not applied natively", j.Table, p.Codec))
+		}
+	}
+	for _, v := range []struct {
+		name string
+		src  int64
+		dst  *int64
+	}{
+		{"write.parquet.row-group-size-bytes", p.RowGroupBytes, &s.opts.RowGroupBytes},
+		{"write.parquet.page-size-bytes", p.PageBytes, &s.opts.PageBytes},
+		{"write.parquet.dict-size-bytes", p.DictBytes, &s.opts.DictBytes},
+	} {
+		switch {
+		case v.src > 0:
+			*v.dst = v.src
+		case v.src < 0:
+			reasons = append(reasons, fmt.Sprintf("table %s: %s = %d is not a positive number of bytes", j.Table, v.name, v.src))
+		}
+	}
+	return s, reasons, nil
+}
+
+// OpenIcebergSinkWriter compiles the island JSON of an Iceberg sink node and starts a data
+// file; Flink's Iceberg sink (the Java side) owns the file's location and commit.
+func OpenIcebergSinkWriter(data []byte) (*SinkWriter, error) {
+	is, err := decodeScanIsland(data)
+	if err != nil {
+		return nil, err
+	}
+	s, reasons, err := compileIcebergSink(&is.Nodes[0])
+	if err == nil && len(reasons) > 0 {
+		err = fmt.Errorf("iceberg sink %s cannot run natively: %s", is.Nodes[0].Name, strings.Join(reasons, "; "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	sw := &SinkWriter{}
+	w, err := sinkiceberg.NewWriter(s.fields, s.schema, s.opts, &sw.buf, nil)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	sw.w, sw.floats = w, w.FloatMetrics
+	return sw, nil
+}
+
+// floatMetricsJSON is how an Iceberg data file's float metrics go to the Java side: bounds as
+// the bits of a double, so that -0.0 survives.
+type floatMetricsJSON struct {
+	ID     int    `json:"id"`
+	Values int64  `json:"values"`
+	Nulls  int64  `json:"nulls"`
+	NaNs   int64  `json:"nans"`
+	Lower  *int64 `json:"lower,omitempty"`
+	Upper  *int64 `json:"upper,omitempty"`
+}
+
+// encodeFloatMetrics renders float metrics for the Java side.
+func encodeFloatMetrics(ms []sinkiceberg.FloatMetrics) ([]byte, error) {
+	out := make([]floatMetricsJSON, len(ms))
+	for i, m := range ms {
+		out[i] = floatMetricsJSON{ID: m.ID, Values: m.Values, Nulls: m.Nulls, NaNs: m.NaNs}
+		if m.HasBounds {
+			lo, hi := int64(math.Float64bits(m.Lower)), int64(math.Float64bits(m.Upper))
+			out[i].Lower, out[i].Upper = &lo, &hi
+		}
+	}
+	return json.Marshal(out)
+}

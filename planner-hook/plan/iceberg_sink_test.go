@@ -1,0 +1,124 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+)
+
+// icebergSinkNode is the island node of an Iceberg sink of (k BIGINT, d DOUBLE, s STRING) with
+// one entry of the description replaced (key "" keeps the base).
+func icebergSinkNode(key string, v any) IslandNode {
+	exec := map[string]any{
+		"id": 0, "type": IcebergSinkType, "table": "lake.db.out", "schema": `{"type":"struct","schema-id":0,"fields":[]}`,
+		"fields": []map[string]any{
+			{"id": 1, "name": "k", "type": "long", "required": true},
+			{"id": 2, "name": "d", "type": "double", "required": false},
+			{"id": 3, "name": "s", "type": "string", "required": false},
+		},
+		"parquet": map[string]any{"codec": "zstd", "rowGroupBytes": 1 << 20, "pageBytes": 1 << 16, "dictBytes": 1 << 16},
+	}
+	if key != "" {
+		exec[key] = v
+	}
+	raw, _ := json.Marshal(exec)
+	return IslandNode{Name: "Sink#1", InputType: json.RawMessage(`"ROW<` + "`k` BIGINT NOT NULL, `d` DOUBLE, `s` VARCHAR(2147483647)" + `>"`), Exec: raw}
+}
+
+func TestIcebergSinkVerdict(t *testing.T) {
+	cases := []struct {
+		name   string
+		key    string
+		value  any
+		reason string // "" for native
+	}{
+		{"native", "", nil, ""},
+		{"java side", "unsupported", []string{"partitioned Iceberg tables are not written natively yet"}, "partitioned"},
+		{"type mismatch", "fields", []map[string]any{{"id": 1, "name": "k", "type": "int"}, {"id": 2, "name": "d", "type": "double"}, {"id": 3, "name": "s", "type": "string"}}, "column k"},
+		{"arity", "fields", []map[string]any{{"id": 1, "name": "k", "type": "long"}}, "3 columns for 1"},
+		{"uuid", "fields", []map[string]any{{"id": 1, "name": "k", "type": "long"}, {"id": 2, "name": "d", "type": "double"}, {"id": 3, "name": "s", "type": "uuid"}}, "uuid"},
+		{"lz4", "parquet", map[string]any{"codec": "lz4"}, "compression-codec"},
+		{"level without a leveled codec", "parquet", map[string]any{"codec": "snappy", "level": 3}, "compression level"},
+		{"negative size", "parquet", map[string]any{"codec": "zstd", "pageBytes": -1}, "page-size-bytes"},
+	}
+	for _, c := range cases {
+		n := icebergSinkNode(c.key, c.value)
+		s, reasons, err := compileIcebergSink(&n)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := strings.Join(reasons, "; ")
+		switch {
+		case c.reason == "" && got != "":
+			t.Errorf("%s: want native, got %s", c.name, got)
+		case c.reason != "" && (!strings.Contains(got, c.reason) || !strings.Contains(got, "lake.db.out")):
+			t.Errorf("%s: want a reason with %q naming the table, got %q", c.name, c.reason, got)
+		}
+		if c.name == "native" && (len(s.fields) != 3 || !s.fields[0].Required || s.opts.Compression != compress.Codecs.Zstd || s.opts.PageBytes != 1<<16) {
+			t.Errorf("%s: compiled %+v", c.name, s)
+		}
+	}
+	undescribed := IslandNode{Name: "Sink#1", Exec: []byte(`{"table":"lake.db.x","unsupported":["cannot inspect the Iceberg table: boom"]}`)}
+	if _, reasons, err := compileIcebergSink(&undescribed); err != nil || len(reasons) != 1 || !strings.Contains(reasons[0], "boom") {
+		t.Errorf("an undescribed table: %v, %v", reasons, err)
+	}
+}
+
+// TestIcebergSinkWriterWritesAFileAndItsFloatMetrics drives the writer as the JNI layer does:
+// batches in, file bytes out, then the float metrics of the finished file.
+func TestIcebergSinkWriterWritesAFileAndItsFloatMetrics(t *testing.T) {
+	n := icebergSinkNode("", nil)
+	island, _ := json.Marshal(map[string]any{"version": 1, "nodes": []any{n}, "options": map[string]string{}})
+	w, err := OpenIcebergSinkWriter(island)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.DefaultAllocator
+	kb := array.NewInt64Builder(mem)
+	kb.AppendValues([]int64{1, 2, 3}, nil)
+	db := array.NewFloat64Builder(mem)
+	db.AppendValues([]float64{math.NaN(), math.Copysign(0, -1), 0}, []bool{true, true, true})
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"a", "", "c"}, []bool{true, false, true})
+	cols := []arrow.Array{kb.NewArray(), db.NewArray(), sb.NewArray()}
+	sch := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64}, {Name: "d", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	batch := array.NewRecordBatch(sch, cols, 3)
+	var file bytes.Buffer
+	head, err := w.Write(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file.Write(head)
+	tail, err := w.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file.Write(tail)
+	if b := file.Bytes(); len(b) < 12 || string(b[:4]) != "PAR1" || string(b[len(b)-4:]) != "PAR1" {
+		t.Fatalf("not a Parquet file: %d bytes", len(b))
+	}
+	js, err := w.FloatMetrics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []floatMetricsJSON
+	if err := json.Unmarshal(js, &ms); err != nil {
+		t.Fatal(err)
+	}
+	negZero := int64(math.Float64bits(math.Copysign(0, -1)))
+	if len(ms) != 1 || ms[0].ID != 2 || ms[0].Values != 3 || ms[0].NaNs != 1 || ms[0].Lower == nil || *ms[0].Lower != negZero || *ms[0].Upper != 0 {
+		t.Errorf("float metrics %s", js)
+	}
+	parquetOnly := &SinkWriter{}
+	if _, err := parquetOnly.FloatMetrics(); err == nil {
+		t.Error("a Parquet part file has no float metrics")
+	}
+}

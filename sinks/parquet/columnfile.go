@@ -1,0 +1,139 @@
+package parquet
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pq "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+)
+
+// ColumnFunc writes one column of a batch into its column chunk. defs are the column's
+// definition levels (nil for a REQUIRED column).
+type ColumnFunc func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error
+
+// FileColumn is one flat column of a ColumnFile: its name (for errors), whether it is
+// OPTIONAL, and how a batch's column is written.
+type FileColumn struct {
+	Name     string
+	Nullable bool
+	Write    ColumnFunc
+}
+
+// ColumnFile writes batches into one Parquet file of flat columns. Batches are kept until they
+// make a row group (rowGroupBytes of Arrow data, or Close), then written column by column, each
+// by its FileColumn's function. The file formats that Sluice writes (Flink's filesystem
+// format, Iceberg data files) differ in their schema and value conversions, not in this.
+type ColumnFile struct {
+	fw            *file.Writer
+	cols          []FileColumn
+	rowGroupBytes int64
+	pending       []arrow.RecordBatch
+	bytes         int64
+	defs          []int16
+}
+
+// NewColumnFile starts a file on out with the given Parquet schema (one primitive field per
+// column, in order), writer properties and key-value metadata (may be nil).
+func NewColumnFile(out io.Writer, root *schema.GroupNode, props *pq.WriterProperties, meta metadata.KeyValueMetadata, cols []FileColumn, rowGroupBytes int64) (*ColumnFile, error) {
+	if root.NumFields() != len(cols) {
+		return nil, fmt.Errorf("parquet writer: a schema of %d fields for %d columns", root.NumFields(), len(cols))
+	}
+	opts := []file.WriteOption{file.WithWriterProps(props)}
+	if meta != nil {
+		opts = append(opts, file.WithWriteMetadata(meta))
+	}
+	fw, err := file.NewParquetWriterWithError(out, root, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer: %w", err)
+	}
+	return &ColumnFile{fw: fw, cols: cols, rowGroupBytes: rowGroupBytes}, nil
+}
+
+// Write appends a batch of rows. The file keeps a reference to the batch until its row group
+// is written.
+func (w *ColumnFile) Write(b arrow.RecordBatch) error {
+	if int(b.NumCols()) != len(w.cols) {
+		return fmt.Errorf("parquet writer: a batch of %d columns for a file of %d", b.NumCols(), len(w.cols))
+	}
+	b.Retain()
+	w.pending = append(w.pending, b)
+	for _, c := range b.Columns() {
+		for _, buf := range c.Data().Buffers() {
+			if buf != nil {
+				w.bytes += int64(buf.Len())
+			}
+		}
+	}
+	if w.bytes >= w.rowGroupBytes {
+		return w.flushRowGroup()
+	}
+	return nil
+}
+
+// flushRowGroup writes the pending batches as one row group.
+func (w *ColumnFile) flushRowGroup() error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	defer func() {
+		for _, b := range w.pending {
+			b.Release()
+		}
+		w.pending, w.bytes = w.pending[:0], 0
+	}()
+	rgw, err := w.fw.AppendRowGroupChecked()
+	if err != nil {
+		return fmt.Errorf("parquet writer: %w", err)
+	}
+	for i, c := range w.cols {
+		cw, err := rgw.NextColumn()
+		if err != nil {
+			return fmt.Errorf("parquet writer: column %s: %w", c.Name, err)
+		}
+		for _, b := range w.pending {
+			in := b.Column(i)
+			if err := c.Write(cw, in, w.defLevels(in, c.Nullable)); err != nil {
+				return fmt.Errorf("parquet writer: column %s: %w", c.Name, err)
+			}
+		}
+	}
+	if err := rgw.Close(); err != nil {
+		return fmt.Errorf("parquet writer: %w", err)
+	}
+	return nil
+}
+
+// defLevels returns the definition levels of a flat column (nil when it is REQUIRED).
+func (w *ColumnFile) defLevels(in arrow.Array, nullable bool) []int16 {
+	if !nullable {
+		return nil
+	}
+	n := in.Len()
+	if cap(w.defs) < n {
+		w.defs = make([]int16, n)
+	}
+	defs := w.defs[:n]
+	for i := range defs {
+		if in.IsValid(i) {
+			defs[i] = 1
+		} else {
+			defs[i] = 0
+		}
+	}
+	return defs
+}
+
+// Close writes the last row group and the footer.
+func (w *ColumnFile) Close() error {
+	if err := w.flushRowGroup(); err != nil {
+		return err
+	}
+	if err := w.fw.Close(); err != nil {
+		return fmt.Errorf("parquet writer: %w", err)
+	}
+	return nil
+}
