@@ -47,6 +47,9 @@ type Marker struct {
 // aggregation after a hash exchange) can only start a chain.
 type ChainPipeline struct {
 	wa *WatermarkPipeline // nil when the chain has no watermark assigner
+	// preWatermark is the number of stages before the watermark assigner (a Calc between a
+	// native scan and the assigner), which run before it.
+	preWatermark int
 	// scan is set when the chain starts with a native scan: it then reads Arrow batches
 	// (ProcessBatch); scanRows encodes them when no stage reads batches itself.
 	scan     []catalog.Type // the scan's column types; nil without a scan
@@ -135,10 +138,16 @@ func openChain(is *Island) (*ChainPipeline, error) {
 		}
 		switch s := p.(type) {
 		case *WatermarkPipeline:
-			if i != 0 && !(i == 1 && c.scan != nil) {
-				return nil, fmt.Errorf("chain node %d (%s): a watermark assigner must start its chain (or follow its native scan)", i, is.Nodes[i].Name)
+			// After a native scan, a Calc may come first (a computed event-time column): its
+			// output rows are what the watermark expression reads.
+			afterScanCalc := c.scan != nil && i == 2 && len(c.stages) == 1
+			if afterScanCalc {
+				_, afterScanCalc = c.stages[0].(*RowPipeline)
 			}
-			c.wa = s
+			if i != 0 && !(i == 1 && c.scan != nil) && !afterScanCalc {
+				return nil, fmt.Errorf("chain node %d (%s): a watermark assigner must start its chain (or follow its native scan, or a Calc on it)", i, is.Nodes[i].Name)
+			}
+			c.wa, c.preWatermark = s, len(c.stages)
 			iv, err := intOption(is, OptAutoWatermarkInterval)
 			if err != nil {
 				return nil, fmt.Errorf("chain: %w", err)
@@ -329,6 +338,23 @@ func (c *ChainPipeline) processRows(data []byte, offsets []int32) error {
 	if c.wa == nil {
 		return c.push(0, data, offsets, sel)
 	}
+	if c.preWatermark == 1 {
+		// The Calc before the watermark assigner runs first (rows of a native scan's batch).
+		st := c.stages[0]
+		if err := st.Process(data, offsets); err != nil {
+			return err
+		}
+		data, offsets, _ = st.Output()
+		return c.assignWatermarks(1, data, offsets, identity(len(offsets)-1))
+	}
+	return c.assignWatermarks(0, data, offsets, sel)
+}
+
+// assignWatermarks runs rows through the watermark assigner, then through the stages from
+// stage k on, emitting a watermark wherever the assigner's rules emit one (on a jump past the
+// auto-watermark interval).
+func (c *ChainPipeline) assignWatermarks(k int, data []byte, offsets []int32, sel []int32) error {
+	n := len(offsets) - 1
 	if err := c.wa.Process(data, offsets); err != nil {
 		return err
 	}
@@ -339,17 +365,17 @@ func (c *ChainPipeline) processRows(data []byte, offsets []int32) error {
 			c.current = max(c.current, marks[r])
 		}
 		if c.current-c.last > c.interval && c.current > c.last {
-			if err := c.push(0, data, offsets[start:r+2], sel[start:r+1]); err != nil {
+			if err := c.push(k, data, offsets[start:r+2], sel[start:r+1]); err != nil {
 				return err
 			}
 			start = r + 1
 			c.last = c.current
-			if err := c.watermark(0, c.current); err != nil {
+			if err := c.watermark(k, c.current); err != nil {
 				return err
 			}
 		}
 	}
-	return c.push(0, data, offsets[start:], sel[start:])
+	return c.push(k, data, offsets[start:], sel[start:])
 }
 
 // BatchPipeline is a stage that can read Arrow batches directly (a Calc after a native scan).
@@ -378,12 +404,16 @@ func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 		c.outBatch = calc.TakeBatch()
 		return nil
 	}
-	if len(c.stages) > 0 && c.wa == nil {
+	if len(c.stages) > 0 && (c.wa == nil || c.preWatermark == 1) {
 		if st, ok := c.stages[0].(BatchPipeline); ok {
 			if err := st.ProcessBatch(b); err != nil {
 				return err
 			}
 			data, offsets, _ := st.Output()
+			if c.wa != nil {
+				// The Calc before the watermark assigner: its rows get the watermarks.
+				return c.assignWatermarks(1, data, offsets, identity(len(offsets)-1))
+			}
 			return c.push(1, data, offsets, nil)
 		}
 	}

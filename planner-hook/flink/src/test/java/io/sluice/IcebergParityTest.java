@@ -176,6 +176,20 @@ class IcebergParityTest {
         ParityHarness.compareOutcomes(c.name(), flink, sluice, !c.ordered());
     }
 
+    /**
+     * A computed event-time column: the scan, the Calc computing it, the watermark assigner and
+     * the local window aggregate run as one native chain, with no Java row in between (Flink
+     * chains them too).
+     */
+    @Test
+    void computedRowtimeChainsWithTheScan() {
+        String plan = env(2, true).explainSql(WINDOW_QUERY);
+        assertTrue(java.util.regex.Pattern.compile(
+                        "SluiceChain\\(nodes=\\[TableSourceScan\\(.*\\) -> Calc\\(.*\\) -> WatermarkAssigner\\(.*\\) -> LocalWindowAggregate\\(")
+                        .matcher(plan).find(),
+                () -> "expected one chain from the scan to the local aggregate:\n" + plan);
+    }
+
     /** Scans the native reader does not handle stay Flink's reader, and the verdict says why. */
     @Test
     void unsupportedScansStayFlinksWithAReason() {

@@ -18,8 +18,8 @@ import java.util.stream.Stream;
  * verdict, both throughputs, whether the two result tables hold the same rows, and the first
  * result rows.
  *
- * <p>Needs Flink's Iceberg connector on the class path (as a user has it in lib/); the scan and the
- * window aggregation run natively, the Iceberg sink is still Flink's writer.
+ * <p>Needs Flink's Iceberg connector on the class path (as a user has it in lib/); the scan, the
+ * window aggregation and the result's data files run natively (the connector's sink commits).
  */
 public final class LakehouseDemo {
     private LakehouseDemo() {}

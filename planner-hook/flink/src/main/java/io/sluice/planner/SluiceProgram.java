@@ -251,9 +251,10 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 continue;
             }
             RelNode in = rel.getInputs().size() == 1 ? rel.getInput(0) : null;
-            // A watermark assigner joins the chain of the native scan it reads (Flink chains a
-            // source and its watermark assigner too): batches then reach it without Java rows.
-            boolean afterScan = rel instanceof StreamPhysicalWatermarkAssigner && in instanceof StreamPhysicalTableSourceScan;
+            // A watermark assigner joins the chain of the native scan it reads, directly or
+            // through Calcs (a computed event-time column): Flink chains a source, its Calcs and
+            // its watermark assigner too, and batches then reach it without Java rows.
+            boolean afterScan = rel instanceof StreamPhysicalWatermarkAssigner && scanChain(chainOf.get(in));
             boolean joins = in != null
                     && (!startsChain(rel) || afterScan)
                     && chainOf.containsKey(in)
@@ -263,6 +264,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             chainOf.put(rel, chain);
         }
         return chainOf;
+    }
+
+    /** True for a chain made of a native scan and Calcs only. */
+    private static boolean scanChain(List<RelNode> chain) {
+        return chain != null
+                && chain.get(0) instanceof StreamPhysicalTableSourceScan
+                && chain.stream().skip(1).allMatch(r -> r instanceof StreamPhysicalCalc);
     }
 
     private static void countConsumers(RelNode rel, Map<RelNode, Integer> consumers, Map<RelNode, Boolean> seen) {

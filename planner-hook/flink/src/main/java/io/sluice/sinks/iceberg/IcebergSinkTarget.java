@@ -158,6 +158,9 @@ public final class IcebergSinkTarget implements NativeSink {
         if (conf.writeParallelism() != null) {
             unsupported.add("'write-parallelism' is not native yet");
         }
+        if (conf.tableRefreshInterval() != null) {
+            unsupported.add("'table-refresh-interval' is not native yet (the native writer keeps the table of the job's start)");
+        }
         if (conf.distributionMode() == DistributionMode.RANGE) {
             unsupported.add("the RANGE write distribution mode is not native yet");
         }

@@ -96,10 +96,12 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
         try {
             tail = NativeLib.parquetWriterFinish(writer);
             floats = NativeLib.icebergWriterFloatMetrics(writer);
-        } finally {
-            NativeLib.close(writer);
-            writer = 0;
+        } catch (RuntimeException e) {
+            close(); // releases the writer and deletes the unfinished file
+            throw e;
         }
+        NativeLib.close(writer);
+        writer = 0;
         out.write(tail);
         long length = out.getPos();
         out.close();
