@@ -89,7 +89,11 @@ public final class LakehouseDemo {
         }
         System.out.printf(Locale.ROOT, "Sluice lakehouse demo: %,d bids in an Iceberg table (%s)%n"
                 + "-> 10 s TUMBLE per auction -> Iceberg table, on stock Flink and on Sluice%n%n", rows, warehouse);
-        TimedRun.run(generate(warehouse, rows), false, 2, rows);
+        // One writer, one data file in event-time order (at most 1.2 s out of order, under the
+        // 2 s watermark delay): with several files, which subtask reads which file first decides
+        // which rows arrive late and are dropped, on either engine, and the results would differ
+        // from run to run.
+        TimedRun.run(generate(warehouse, rows), false, 1, rows);
         System.out.println(job(warehouse, "bid_stats"));
         TimedRun.Result flink = TimedRun.run(job(warehouse, "bid_stats_flink"), false, 2, rows);
         TimedRun.Result sluice = TimedRun.run(job(warehouse, "bid_stats_sluice"), true, 2, rows);
