@@ -182,7 +182,7 @@ func Java_io_sluice_jni_NativeLib_parquetWriterOpen(env *C.JNIEnv, _ C.jclass, s
 //export Java_io_sluice_jni_NativeLib_icebergWriterOpen
 func Java_io_sluice_jni_NativeLib_icebergWriterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
 	defer guard(env, "icebergWriterOpen")
-	w, err := plan.OpenIcebergSinkWriter(goBytes(env, sinkJSON))
+	w, err := plan.OpenIcebergWriter(goBytes(env, sinkJSON))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -190,20 +190,58 @@ func Java_io_sluice_jni_NativeLib_icebergWriterOpen(env *C.JNIEnv, _ C.jclass, s
 	return C.jlong(cgo.NewHandle(w))
 }
 
-//export Java_io_sluice_jni_NativeLib_icebergWriterFloatMetrics
-func Java_io_sluice_jni_NativeLib_icebergWriterFloatMetrics(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
-	defer guard(env, "icebergWriterFloatMetrics")
-	w, err := handleOf[*plan.SinkWriter](h)
+//export Java_io_sluice_jni_NativeLib_icebergWriterWrite
+func Java_io_sluice_jni_NativeLib_icebergWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
+	defer guard(env, "icebergWriterWrite")
+	w, err := handleOf[*plan.IcebergWriter](h)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
-	out, err := w.FloatMetrics()
+	b, err := handleOf[arrow.RecordBatch](batch)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	out, err := w.Write(b)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
 	return javaBytes(env, out)
+}
+
+// icebergPartitionCall runs one per-partition call of an Iceberg writer and returns its bytes.
+func icebergPartitionCall(env *C.JNIEnv, h C.jlong, f func(*plan.IcebergWriter) ([]byte, error)) C.jbyteArray {
+	w, err := handleOf[*plan.IcebergWriter](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	out, err := f(w)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}
+
+//export Java_io_sluice_jni_NativeLib_icebergWriterFinish
+func Java_io_sluice_jni_NativeLib_icebergWriterFinish(env *C.JNIEnv, _ C.jclass, h C.jlong, partition C.jint) C.jbyteArray {
+	defer guard(env, "icebergWriterFinish")
+	return icebergPartitionCall(env, h, func(w *plan.IcebergWriter) ([]byte, error) { return w.Finish(int32(partition)) })
+}
+
+//export Java_io_sluice_jni_NativeLib_icebergWriterFloatMetrics
+func Java_io_sluice_jni_NativeLib_icebergWriterFloatMetrics(env *C.JNIEnv, _ C.jclass, h C.jlong, partition C.jint) C.jbyteArray {
+	defer guard(env, "icebergWriterFloatMetrics")
+	return icebergPartitionCall(env, h, func(w *plan.IcebergWriter) ([]byte, error) { return w.FloatMetricsJSON(int32(partition)) })
+}
+
+//export Java_io_sluice_jni_NativeLib_icebergWriterPartition
+func Java_io_sluice_jni_NativeLib_icebergWriterPartition(env *C.JNIEnv, _ C.jclass, h C.jlong, partition C.jint) C.jbyteArray {
+	defer guard(env, "icebergWriterPartition")
+	return icebergPartitionCall(env, h, func(w *plan.IcebergWriter) ([]byte, error) { return w.PartitionJSON(int32(partition)) })
 }
 
 //export Java_io_sluice_jni_NativeLib_parquetWriterWrite

@@ -1,11 +1,13 @@
 package plan
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
 	sinkiceberg "github.com/sluice-project/sluice/sinks/iceberg"
@@ -27,6 +29,11 @@ type icebergSinkExec struct {
 		Type     string `json:"type"`
 		Required bool   `json:"required"`
 	} `json:"fields"`
+	// Partition is the table's partition spec: each field's source field id and transform.
+	Partition []struct {
+		SourceID  int    `json:"sourceId"`
+		Transform string `json:"transform"`
+	} `json:"partition"`
 	// Schema is the table schema as Iceberg's SchemaParser prints it.
 	Schema  string `json:"schema"`
 	Parquet struct {
@@ -44,6 +51,7 @@ type icebergSinkExec struct {
 type icebergSink struct {
 	table  string
 	fields []sinkiceberg.Field
+	spec   []sinkiceberg.PartitionField
 	schema string
 	opts   sinkiceberg.Options
 }
@@ -74,6 +82,22 @@ func compileIcebergSink(n *IslandNode) (*icebergSink, []string, error) {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", j.Table, f.Name, err))
 		}
 		s.fields = append(s.fields, sinkiceberg.Field{ID: f.ID, Name: f.Name, Required: f.Required, Iceberg: f.Type, Type: inTypes[i]})
+	}
+	for _, pf := range j.Partition {
+		col := -1
+		for i, f := range j.Fields {
+			if f.ID == pf.SourceID {
+				col = i
+			}
+		}
+		if col < 0 {
+			reasons = append(reasons, fmt.Sprintf("table %s: the partition source field %d is not a written column", j.Table, pf.SourceID))
+			continue
+		}
+		if err := sinkiceberg.CheckPartition(inTypes[col], pf.Transform); err != nil {
+			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", j.Table, j.Fields[col].Name, err))
+		}
+		s.spec = append(s.spec, sinkiceberg.PartitionField{Column: col, Transform: pf.Transform})
 	}
 	p := j.Parquet
 	if p.Codec != "" {
@@ -108,9 +132,15 @@ func compileIcebergSink(n *IslandNode) (*icebergSink, []string, error) {
 	return s, reasons, nil
 }
 
-// OpenIcebergSinkWriter compiles the island JSON of an Iceberg sink node and starts a data
-// file; Flink's Iceberg sink (the Java side) owns the file's location and commit.
-func OpenIcebergSinkWriter(data []byte) (*SinkWriter, error) {
+// IcebergWriter writes the data files of one Iceberg sink subtask: one open file per
+// partition; Flink's Iceberg sink (the Java side) owns the files' locations and commits.
+type IcebergWriter struct {
+	table string
+	w     *sinkiceberg.FanoutWriter
+}
+
+// OpenIcebergWriter compiles the island JSON of an Iceberg sink node.
+func OpenIcebergWriter(data []byte) (*IcebergWriter, error) {
 	is, err := decodeScanIsland(data)
 	if err != nil {
 		return nil, err
@@ -122,13 +152,71 @@ func OpenIcebergSinkWriter(data []byte) (*SinkWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	sw := &SinkWriter{}
-	w, err := sinkiceberg.NewWriter(s.fields, s.schema, s.opts, &sw.buf, nil)
+	w, err := sinkiceberg.NewFanoutWriter(s.fields, s.spec, s.schema, s.opts, nil)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.table, err)
 	}
-	sw.w, sw.floats = w, w.FloatMetrics
-	return sw, nil
+	return &IcebergWriter{table: s.table, w: w}, nil
+}
+
+// Write adds a batch and returns the bytes of the partitions' files as frames: a big-endian
+// int32 partition, an int32 length, the bytes.
+func (w *IcebergWriter) Write(b arrow.RecordBatch) ([]byte, error) {
+	chunks, err := w.w.Write(b)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", w.table, err)
+	}
+	n := 0
+	for _, c := range chunks {
+		n += 8 + len(c.Bytes)
+	}
+	out := make([]byte, 0, n)
+	for _, c := range chunks {
+		out = binary.BigEndian.AppendUint32(out, uint32(c.Partition))
+		out = binary.BigEndian.AppendUint32(out, uint32(len(c.Bytes)))
+		out = append(out, c.Bytes...)
+	}
+	return out, nil
+}
+
+// Finish completes a partition's open file and returns its last bytes.
+func (w *IcebergWriter) Finish(partition int32) ([]byte, error) {
+	out, err := w.w.Finish(partition)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", w.table, err)
+	}
+	return out, nil
+}
+
+// Close drops the rows of files that will not be finished.
+func (w *IcebergWriter) Close() error {
+	return w.w.Close()
+}
+
+// PartitionJSON returns a partition's values as JSON: null, a number or a string per field.
+func (w *IcebergWriter) PartitionJSON(partition int32) ([]byte, error) {
+	vals, err := w.w.PartitionValues(partition)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		switch {
+		case v.Null:
+			out[i] = nil
+		case v.IsStr:
+			out[i] = v.Str
+		default:
+			out[i] = v.Int
+		}
+	}
+	return json.Marshal(out)
+}
+
+// FloatMetricsJSON returns the float metrics of a partition's last finished file: bounds as
+// the bits of a double, so that -0.0 survives.
+func (w *IcebergWriter) FloatMetricsJSON(partition int32) ([]byte, error) {
+	return encodeFloatMetrics(w.w.FloatMetrics(partition))
 }
 
 // floatMetricsJSON is how an Iceberg data file's float metrics go to the Java side: bounds as

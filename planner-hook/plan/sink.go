@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
-	sinkiceberg "github.com/sluice-project/sluice/sinks/iceberg"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
 	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
@@ -171,17 +170,11 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	return p, reasons, nil
 }
 
-// SinkWriter writes one file natively (a Parquet part file of a filesystem table, an Iceberg
-// data file); Flink's sink owns the file's lifecycle (in-progress, pending, committed) and
-// receives the bytes.
+// SinkWriter writes one Parquet part file natively; Flink's file sink owns the file's
+// lifecycle (in-progress, pending, committed) and receives the bytes.
 type SinkWriter struct {
-	w interface {
-		Write(arrow.RecordBatch) error
-		Close() error
-	}
+	w   *sinkparquet.Writer
 	buf bytes.Buffer
-	// floats returns the float metrics of an Iceberg data file (nil for other files).
-	floats func() []sinkiceberg.FloatMetrics
 }
 
 // OpenSinkWriter compiles the island JSON of a sink node and starts a file. zoneOffsetSeconds
@@ -212,11 +205,9 @@ func OpenSinkWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*Sink
 		p.opts.ZoneOffsetSeconds = zoneOffsetSeconds
 	}
 	sw := &SinkWriter{}
-	w, err := sinkparquet.NewWriter(p.names, p.types, p.opts, &sw.buf, nil)
-	if err != nil {
+	if sw.w, err = sinkparquet.NewWriter(p.names, p.types, p.opts, &sw.buf, nil); err != nil {
 		return nil, fmt.Errorf("table %s: %w", p.table, err)
 	}
-	sw.w = w
 	return sw, nil
 }
 
@@ -237,15 +228,6 @@ func (s *SinkWriter) Finish() ([]byte, error) {
 	return s.take(), nil
 }
 
-// FloatMetrics returns, for an Iceberg data file, the metrics of its float and double columns
-// as JSON (call after Finish).
-func (s *SinkWriter) FloatMetrics() ([]byte, error) {
-	if s.floats == nil {
-		return nil, fmt.Errorf("sink writer: only Iceberg data files have float metrics")
-	}
-	return encodeFloatMetrics(s.floats())
-}
-
 // take returns the buffered file bytes and empties the buffer.
 func (s *SinkWriter) take() []byte {
 	out := append([]byte(nil), s.buf.Bytes()...)
@@ -256,6 +238,18 @@ func (s *SinkWriter) take() []byte {
 // outputDecoder returns a decoder of a chain's output rows (the last node's output type).
 func outputDecoder(is *Island) (*sourcerows.Decoder, error) {
 	last := is.Nodes[len(is.Nodes)-1]
+	if h, err := last.Header(); err == nil && (h.Type == ScanType || h.Type == IcebergScanType) {
+		// A chain of a scan alone (e.g. INSERT INTO t SELECT * FROM s): the scan's columns.
+		types, err := scanColumns(&last, h.Type, is.Options)
+		if err != nil {
+			return nil, fmt.Errorf("chain output type: %w", err)
+		}
+		names := make([]string, len(types))
+		for i := range names {
+			names[i] = fmt.Sprintf("f%d", i)
+		}
+		return sourcerows.NewDecoder(names, types, memory.DefaultAllocator)
+	}
 	var h struct {
 		OutputType json.RawMessage `json:"outputType"`
 	}

@@ -137,3 +137,11 @@ func (w *ColumnFile) Close() error {
 	}
 	return nil
 }
+
+// Discard drops the batches not written yet, for a file that will not be finished.
+func (w *ColumnFile) Discard() {
+	for _, b := range w.pending {
+		b.Release()
+	}
+	w.pending, w.bytes = nil, 0
+}

@@ -205,17 +205,28 @@ public final class NativeLib {
     public static native byte[] parquetWriterFinish(long writer);
 
     /**
-     * Starts an Iceberg data file (Iceberg's Parquet schema and value conventions) for the sink
-     * island {@code sinkJson}; batches and the end go through {@link #parquetWriterWrite} and
-     * {@link #parquetWriterFinish}, which return the file's bytes.
+     * Starts the Iceberg data-file writer of one sink subtask ({@code sinkJson}: the island JSON
+     * of the sink node): one open file per partition (partition 0 for an unpartitioned table).
      */
     public static native long icebergWriterOpen(byte[] sinkJson);
 
     /**
-     * The metrics Iceberg's float and double writers collect, of a finished data file: JSON
-     * [{"id", "values", "nulls", "nans", "lower", "upper"}], bounds as double bits.
+     * Adds a native batch to an Iceberg writer; returns the bytes its partitions' files produced
+     * as frames: big-endian int32 partition, int32 length, bytes.
      */
-    public static native byte[] icebergWriterFloatMetrics(long writer);
+    public static native byte[] icebergWriterWrite(long writer, long batch);
+
+    /** Completes a partition's open data file; returns its last bytes (the footer). */
+    public static native byte[] icebergWriterFinish(long writer, int partition);
+
+    /**
+     * The metrics Iceberg's float and double writers collect, of a partition's last finished
+     * file: JSON [{"id", "values", "nulls", "nans", "lower", "upper"}], bounds as double bits.
+     */
+    public static native byte[] icebergWriterFloatMetrics(long writer, int partition);
+
+    /** A partition's values as JSON: null, a number or a string per partition field. */
+    public static native byte[] icebergWriterPartition(long writer, int partition);
 
     /**
      * Opens the byte range [start, start + length) of an Iceberg data file for reading, skipping

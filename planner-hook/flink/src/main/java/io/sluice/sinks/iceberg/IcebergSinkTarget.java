@@ -23,6 +23,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
 
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Table;
@@ -146,8 +147,8 @@ public final class IcebergSinkTarget implements NativeSink {
         }
         Table t = loadTable();
         FlinkWriteConf conf = new FlinkWriteConf(t, writeProps, readableConfig);
-        if (!t.spec().isUnpartitioned()) {
-            unsupported.add("partitioned Iceberg tables are not written natively yet (spec " + t.spec() + ")");
+        if (!t.spec().isUnpartitioned() && conf.distributionMode() == DistributionMode.HASH) {
+            unsupported.add("the HASH write distribution mode of a partitioned table is not native yet");
         }
         if (conf.upsertMode() || !t.schema().identifierFieldIds().isEmpty() || schema.getPrimaryKey().isPresent()) {
             unsupported.add("upserts and equality fields (primary keys) are not written natively yet");
@@ -188,6 +189,10 @@ public final class IcebergSinkTarget implements NativeSink {
             }
             fields.addObject().put("id", f.fieldId()).put("name", f.name())
                     .put("type", f.type().toString()).put("required", f.isRequired());
+        }
+        ArrayNode partition = n.putArray("partition");
+        for (PartitionField f : t.spec().fields()) {
+            partition.addObject().put("sourceId", f.sourceId()).put("transform", f.transform().toString());
         }
         n.put("schema", SchemaParser.toJson(t.schema()));
         ObjectNode parquet = n.putObject("parquet");

@@ -11,6 +11,7 @@ import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FieldMetrics;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
@@ -24,6 +25,7 @@ import org.apache.iceberg.shaded.org.apache.parquet.conf.PlainParquetConfigurati
 import org.apache.iceberg.shaded.org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -31,18 +33,21 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * The task writer of a native Iceberg sink: Go encodes the native batches as an Iceberg data file
- * whose bytes go to the file Iceberg's {@link OutputFileFactory} names (any FileIO of the table);
- * a file is rolled once it reaches the target file size. Each finished file becomes a
- * {@link DataFile} as Iceberg's DataWriter makes it, with metrics computed by Iceberg's own
- * {@link ParquetUtil#footerMetrics} from the file's footer and the float metrics Go collected
- * (as Iceberg's float and double value writers do). Flink's Iceberg writer operator and
- * committer stay in charge of when files are completed and committed.
+ * The task writer of a native Iceberg sink: Go encodes the native batches as Iceberg data files,
+ * one open file per partition (as Iceberg's PartitionedFanoutWriter), whose bytes go to the files
+ * Iceberg's {@link OutputFileFactory} names for each partition (any FileIO of the table); a file
+ * is rolled once it reaches the target file size. Each finished file becomes a {@link DataFile} as
+ * Iceberg's DataWriter makes it, with its partition and metrics computed by Iceberg's own
+ * {@link ParquetUtil#footerMetrics} from the file's footer and the float metrics Go collected (as
+ * Iceberg's float and double value writers do). Flink's Iceberg writer operator and committer
+ * stay in charge of when files are completed and committed.
  */
 public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
     /** Data files completed by native task writers in this JVM (for tests). */
@@ -55,10 +60,19 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
     private final OutputFileFactory files;
     private final long targetFileSize;
     private final List<DataFile> completed = new ArrayList<>();
+    /** The open data files, by Go's partition number. */
+    private final Map<Integer, OpenFile> open = new HashMap<>();
+    /** The partitions seen, by Go's partition number (null for an unpartitioned table). */
+    private final Map<Integer, PartitionData> partitions = new HashMap<>();
 
     private long writer;
-    private EncryptedOutputFile file;
-    private PositionOutputStream out;
+
+    /** A data file being written. */
+    private record OpenFile(EncryptedOutputFile file, PositionOutputStream out, PartitionData partition) {
+        String location() {
+            return file.encryptingOutputFile().location();
+        }
+    }
 
     NativeIcebergTaskWriter(Table table, byte[] sinkJson, OutputFileFactory files, long targetFileSize) {
         this.table = table;
@@ -69,53 +83,107 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
 
     @Override
     public void write(NativeBatch batch) throws IOException {
+        byte[] frames;
         try {
             if (writer == 0) {
-                file = files.newOutputFile();
-                out = file.encryptingOutputFile().create();
                 writer = NativeLib.icebergWriterOpen(sinkJson);
             }
-            out.write(NativeLib.parquetWriterWrite(writer, batch.handle()));
+            frames = NativeLib.icebergWriterWrite(writer, batch.handle());
         } finally {
             if (batch.owned()) {
                 batch.release();
             }
         }
-        if (out.getPos() >= targetFileSize) {
-            finishFile();
+        ByteBuffer in = ByteBuffer.wrap(frames);
+        List<Integer> full = new ArrayList<>();
+        while (in.hasRemaining()) {
+            int partition = in.getInt();
+            int length = in.getInt();
+            OpenFile f = open.get(partition);
+            if (f == null) {
+                f = newFile(partition);
+                open.put(partition, f);
+            }
+            f.out().write(frames, in.position(), length);
+            in.position(in.position() + length);
+            if (f.out().getPos() >= targetFileSize) {
+                full.add(partition);
+            }
+        }
+        for (int partition : full) {
+            finishFile(partition);
         }
     }
 
-    /** Completes the open data file (if any) and adds it to the completed files. */
-    private void finishFile() throws IOException {
-        if (writer == 0) {
-            return;
+    /** Opens the next data file of a partition, where the connector's writer would put it. */
+    private OpenFile newFile(int partition) throws IOException {
+        PartitionData p = partitions.containsKey(partition) ? partitions.get(partition) : partitionData(partition);
+        partitions.put(partition, p);
+        EncryptedOutputFile file = p == null ? files.newOutputFile() : files.newOutputFile(table.spec(), p);
+        return new OpenFile(file, file.encryptingOutputFile().create(), p);
+    }
+
+    /** A partition's values as Iceberg's Java values of the partition fields' result types. */
+    private PartitionData partitionData(int partition) throws IOException {
+        if (table.spec().isUnpartitioned()) {
+            return null;
         }
+        JsonNode values = MAPPER.readTree(NativeLib.icebergWriterPartition(writer, partition));
+        Types.StructType type = table.spec().partitionType();
+        PartitionData data = new PartitionData(type);
+        for (int i = 0; i < type.fields().size(); i++) {
+            JsonNode v = values.get(i);
+            data.set(i, v == null || v.isNull() ? null : javaValue(type.fields().get(i).type(), v));
+        }
+        return data;
+    }
+
+    private static Object javaValue(Type type, JsonNode v) {
+        switch (type.typeId()) {
+            case INTEGER:
+            case DATE:
+                return (int) v.asLong();
+            case LONG:
+            case TIMESTAMP:
+            case TIME:
+                return v.asLong();
+            case BOOLEAN:
+                return v.asLong() != 0;
+            case STRING:
+                return v.asText();
+            default:
+                throw new IllegalStateException("Sluice computed a partition value of type " + type);
+        }
+    }
+
+    /** Completes a partition's open data file and adds it to the completed files. */
+    private void finishFile(int partition) throws IOException {
+        OpenFile f = open.remove(partition);
         byte[] tail;
         byte[] floats;
         try {
-            tail = NativeLib.parquetWriterFinish(writer);
-            floats = NativeLib.icebergWriterFloatMetrics(writer);
+            tail = NativeLib.icebergWriterFinish(writer, partition);
+            floats = NativeLib.icebergWriterFloatMetrics(writer, partition);
         } catch (RuntimeException e) {
-            close(); // releases the writer and deletes the unfinished file
+            f.out().close();
+            table.io().deleteFile(f.location());
             throw e;
         }
-        NativeLib.close(writer);
-        writer = 0;
-        out.write(tail);
-        long length = out.getPos();
-        out.close();
-        out = null;
-        ParquetMetadata footer = footer(tail, file.encryptingOutputFile().location());
+        f.out().write(tail);
+        long length = f.out().getPos();
+        f.out().close();
+        ParquetMetadata footer = footer(tail, f.location());
         Metrics metrics = ParquetUtil.footerMetrics(footer, floatMetrics(floats), MetricsConfig.forTable(table));
-        completed.add(DataFiles.builder(table.spec())
+        DataFiles.Builder file = DataFiles.builder(table.spec())
                 .withFormat(FileFormat.PARQUET)
-                .withPath(file.encryptingOutputFile().location())
+                .withPath(f.location())
                 .withFileSizeInBytes(length)
                 .withMetrics(metrics)
-                .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
-                .build());
-        file = null;
+                .withSplitOffsets(ParquetUtil.getSplitOffsets(footer));
+        if (f.partition() != null) {
+            file.withPartition(f.partition());
+        }
+        completed.add(file.build());
         DATA_FILES.incrementAndGet();
     }
 
@@ -175,20 +243,24 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
 
     @Override
     public WriteResult complete() throws IOException {
-        finishFile();
+        for (int partition : new ArrayList<>(open.keySet())) {
+            finishFile(partition);
+        }
         return WriteResult.builder().addDataFiles(completed).build();
     }
 
     @Override
     public void close() throws IOException {
-        if (writer != 0) {
-            NativeLib.close(writer);
-            writer = 0;
-            try {
-                out.close();
-            } finally {
-                out = null;
-                table.io().deleteFile(file.encryptingOutputFile().location());
+        try {
+            for (OpenFile f : open.values()) {
+                f.out().close();
+                table.io().deleteFile(f.location());
+            }
+        } finally {
+            open.clear();
+            if (writer != 0) {
+                NativeLib.close(writer);
+                writer = 0;
             }
         }
     }
