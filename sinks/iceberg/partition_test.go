@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"testing"
 
-	"github.com/spaolacci/murmur3"
+	"github.com/twmb/murmur3"
 )
 
 // The expected values were printed by Iceberg 1.11's DateTimeUtil and BucketUtil (Java).
