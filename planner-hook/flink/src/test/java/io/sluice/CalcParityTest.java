@@ -233,6 +233,12 @@ class CalcParityTest {
                 n("concat-char", "SELECT CAST(s AS CHAR(2)) || CAST(s AS CHAR(3)), 'a' || 'bc ' || CAST(s AS CHAR(1)) FROM t"),
                 fallback("fallback-abs-tinyint", SMALL, smallRows(), "SELECT ABS(a) FROM t", "fails in Flink's code generation"),
                 n("floor-ceil", "SELECT FLOOR(d), CEIL(d), FLOOR(dc), CEIL(dc), FLOOR(dw), CEIL(dw) FROM t"),
+                n("date-format", "SELECT DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss.SSS'), DATE_FORMAT(ts, 'yy/M/d D ''at'' H:m:s') FROM t"),
+                n("floor-ceil-timestamp", "SELECT FLOOR(ts TO DAY), CEIL(ts TO HOUR), FLOOR(ts TO MONTH), CEIL(ts TO YEAR),"
+                        + " FLOOR(ts TO MINUTE), CEIL(ts TO SECOND) FROM t"),
+                n("extract-timestamp", "SELECT EXTRACT(YEAR FROM ts), QUARTER(ts), MONTH(ts), WEEK(ts), DAYOFYEAR(ts),"
+                        + " DAYOFMONTH(ts), DAYOFWEEK(ts), HOUR(ts), MINUTE(ts), SECOND(ts) FROM t"),
+                n("cast-string-as-date", "SELECT TRY_CAST(s AS DATE), CAST(SUBSTRING(CAST(ts AS STRING), 1, 10) AS DATE) FROM t"),
                 n("round-truncate", "SELECT ROUND(dc), ROUND(dc, 1), ROUND(dc, -1), ROUND(dc, 5), ROUND(dw, 3), ROUND(dw, -2), "
                         + "ROUND(dw, -25), ROUND(i, -1), ROUND(l, -3), ROUND(i), ROUND(l, 2), "
                         + "TRUNCATE(dc, 1), TRUNCATE(dw, -1), TRUNCATE(dw), TRUNCATE(dc, -3) FROM t"),
