@@ -193,7 +193,8 @@ func (w *IcebergWriter) Close() error {
 	return w.w.Close()
 }
 
-// PartitionJSON returns a partition's values as JSON: null, a number or a string per field.
+// PartitionJSON returns a partition's values as JSON: null, a number or a string per field
+// (bytes as base64).
 func (w *IcebergWriter) PartitionJSON(partition int32) ([]byte, error) {
 	vals, err := w.w.PartitionValues(partition)
 	if err != nil {
@@ -206,6 +207,8 @@ func (w *IcebergWriter) PartitionJSON(partition int32) ([]byte, error) {
 			out[i] = nil
 		case v.IsStr:
 			out[i] = v.Str
+		case v.IsBytes:
+			out[i] = v.Bytes // base64 in JSON
 		default:
 			out[i] = v.Int
 		}

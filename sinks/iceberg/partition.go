@@ -27,13 +27,15 @@ type PartitionField struct {
 	Transform string
 }
 
-// Value is one partition value: NULL, an integer (int, long, date, timestamp and boolean
-// results, as Iceberg's Java values hold them), or a string.
+// Value is one partition value: NULL, an integer (int, long, date, time, timestamp and boolean
+// results, as Iceberg's Java values hold them), a string, or bytes (binary and fixed results).
 type Value struct {
-	Null  bool
-	Int   int64
-	Str   string
-	IsStr bool
+	Null    bool
+	Int     int64
+	Str     string
+	IsStr   bool
+	Bytes   []byte
+	IsBytes bool
 }
 
 // transform is a parsed partition transform.
@@ -60,15 +62,17 @@ func parseTransform(s string) (transform, error) {
 }
 
 // sourceKind is how a source column's values enter a transform: as integers (int, long,
-// boolean, date days, timestamp micros) or as UTF-8 bytes (strings).
+// boolean, date days, time and timestamp micros), as UTF-8 bytes (strings) or as bytes.
 type sourceKind int
 
 const (
 	intSource sourceKind = iota
 	dateSource
+	timeSource
 	timestampSource
 	boolSource
 	stringSource
+	binarySource
 )
 
 func sourceKindOf(t catalog.Type) (sourceKind, bool) {
@@ -83,6 +87,10 @@ func sourceKindOf(t catalog.Type) (sourceKind, bool) {
 		return boolSource, true
 	case catalog.Char, catalog.VarChar:
 		return stringSource, true
+	case catalog.Binary, catalog.VarBinary:
+		return binarySource, true
+	case catalog.Time:
+		return timeSource, true
 	}
 	return 0, false
 }
@@ -111,7 +119,7 @@ func CheckPartition(t catalog.Type, tr string) error {
 	case "bucket":
 		ok = k != boolSource
 	case "truncate":
-		ok = k == intSource || k == stringSource
+		ok = k == intSource || k == stringSource || k == binarySource
 	}
 	if !ok {
 		return fmt.Errorf("partitions by %s of %s columns are not computed natively", tr, t)
@@ -185,6 +193,8 @@ func (p *partitioner) assign(b arrow.RecordBatch) ([]int32, error) {
 				switch {
 				case p.nulls[f][r]:
 					vals[f].Null = true
+				case p.strs[f] != nil && p.kinds[f] == binarySource:
+					vals[f] = Value{Bytes: append([]byte{}, p.strs[f][r]...), IsBytes: true}
 				case p.strs[f] != nil:
 					vals[f] = Value{Str: string(p.strs[f][r]), IsStr: true}
 				default:
@@ -213,7 +223,7 @@ func (p *partitioner) compute(f int, c arrow.Array, n int) {
 	for r := range nulls {
 		nulls[r] = c.IsNull(r)
 	}
-	if k == stringSource {
+	if k == stringSource || k == binarySource {
 		strs := growBytes(p.strs[f], n)
 		offs, data := stringData(c)
 		for r := 0; r < n; r++ {
@@ -226,6 +236,10 @@ func (p *partitioner) compute(f int, c arrow.Array, n int) {
 				ints[r] = bucketOf(murmur3.Sum32(s), tr.n)
 			}
 			p.ints[f], p.strs[f] = ints, nil
+		} else if tr.kind == "truncate" && k == binarySource {
+			for r, s := range strs {
+				strs[r] = s[:min(len(s), tr.n)] // Iceberg's BinaryUtil#truncateBinary: the first W bytes
+			}
 		} else if tr.kind == "truncate" {
 			for r, s := range strs {
 				strs[r] = truncateCodePoints(s, tr.n)
@@ -269,7 +283,7 @@ func grow[T any](s []T, n int) []T {
 
 func growBytes(s [][]byte, n int) [][]byte { return grow(s, n) }
 
-// stringData returns the offsets and bytes of a string column.
+// stringData returns the offsets and bytes of a string or binary column.
 func stringData(c arrow.Array) ([]int32, []byte) {
 	d := c.Data()
 	offs := arrow.Int32Traits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset():]
@@ -281,7 +295,7 @@ func stringData(c arrow.Array) ([]int32, []byte) {
 }
 
 // sourceInts writes the integer value Iceberg transforms of every row: integers widened to
-// long, dates as days, timestamps as microseconds, booleans as 0 and 1.
+// long, dates as days, times and timestamps as microseconds, booleans as 0 and 1.
 func sourceInts(c arrow.Array, t catalog.Type, dst []int64) {
 	switch c.DataType().ID() {
 	case arrow.INT8:
@@ -290,6 +304,9 @@ func sourceInts(c arrow.Array, t catalog.Type, dst []int64) {
 		widen(column.Values[int16](c), dst, 1)
 	case arrow.INT32, arrow.DATE32:
 		widen(column.Values[int32](c), dst, 1)
+	case arrow.TIME32:
+		// Flink's TIME is milliseconds of the day; Iceberg's time is microseconds.
+		widen(column.Values[int32](c), dst, 1000)
 	case arrow.INT64:
 		widen(column.Values[int64](c), dst, 1)
 	case arrow.TIMESTAMP:

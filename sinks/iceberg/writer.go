@@ -331,7 +331,11 @@ func (w *Writer) columnFunc(f Field, ft fileType) sinkparquet.ColumnFunc {
 	case ft.name == "fixed":
 		conv = func(in arrow.Array) (arrow.Array, error) { return fixedBinary(in, ft.length, f.Name, w.mem) }
 	case ft.name == "string":
-		conv = func(in arrow.Array) (arrow.Array, error) { return column.Retype(in, arrow.BinaryTypes.String), nil }
+		conv = func(in arrow.Array) (arrow.Array, error) {
+			return withValueBytes(column.Retype(in, arrow.BinaryTypes.String)), nil
+		}
+	case ft.name == "binary":
+		conv = func(in arrow.Array) (arrow.Array, error) { in.Retain(); return withValueBytes(in), nil }
 	default:
 		conv = func(in arrow.Array) (arrow.Array, error) { in.Retain(); return in, nil }
 	}
@@ -343,6 +347,22 @@ func (w *Writer) columnFunc(f Field, ft fileType) sinkparquet.ColumnFunc {
 		defer col.Release()
 		return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, nullable)
 	}
+}
+
+// withValueBytes returns a (consumed) string or binary column whose value bytes are backed by
+// a buffer even when every value is empty: arrow-go takes a nil minimum or maximum for an unset
+// one and leaves it out of the column chunk's statistics, so a chunk whose bound is the empty
+// value would lose both bounds (parquet-mr reads them in pairs), where Flink's writer keeps them.
+func withValueBytes(a arrow.Array) arrow.Array {
+	d := a.Data()
+	if b := d.Buffers()[2]; b != nil && len(b.Bytes()) > 0 {
+		return a
+	}
+	defer a.Release()
+	bufs := []*memory.Buffer{d.Buffers()[0], d.Buffers()[1], memory.NewBufferBytes([]byte{0})}
+	nd := array.NewData(d.DataType(), d.Len(), bufs, nil, d.NullN(), d.Offset())
+	defer nd.Release()
+	return array.MakeFromData(nd)
 }
 
 // scaleInts returns the values of in times k as an Int64 array with in's validity.

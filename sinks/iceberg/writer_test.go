@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 	icebergsrc "github.com/sluice-project/sluice/sources/iceberg"
 )
 
@@ -253,5 +254,44 @@ func TestFixedOfTheWrongLengthIsAnError(t *testing.T) {
 	defer a.Release()
 	if _, err := fixedBinary(a, 3, "fx", memory.DefaultAllocator); err == nil || !strings.Contains(err.Error(), "fx") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestEmptyValuesKeepTheirBounds: a column whose values are all empty (as column.Take leaves
+// them: no value buffer) still gets the statistics that make Iceberg's bounds.
+func TestEmptyValuesKeepTheirBounds(t *testing.T) {
+	src := build(t, catalog.StringType(true), []any{"", "", "x"})
+	defer src.Release()
+	taken, err := column.Take(src, []int32{0, 1}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Release()
+	sch := arrow.NewSchema([]arrow.Field{{Name: "s", Type: taken.DataType(), Nullable: true}}, nil)
+	batch := array.NewRecordBatch(sch, []arrow.Array{taken}, 2)
+	defer batch.Release()
+	var buf bytes.Buffer
+	w, err := NewWriter([]Field{{ID: 1, Name: "s", Iceberg: "string", Type: catalog.StringType(true)}}, "", DefaultOptions(), &buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(batch); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	cc, err := pf.MetaData().RowGroup(0).ColumnChunk(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := cc.Statistics()
+	if err != nil || st == nil || !st.HasMinMax() {
+		t.Fatalf("an all-empty string column lost its bounds: %v %v", st, err)
 	}
 }

@@ -308,7 +308,8 @@ class IcebergSinkParityTest {
     }
 
     /** The columns of the partitioned tables, and their Iceberg schema. */
-    static final String PARTED_COLUMNS = "k INT, l BIGINT, s STRING, dt DATE, ts TIMESTAMP(6), lt TIMESTAMP_LTZ(6), b BOOLEAN, v DOUBLE";
+    static final String PARTED_COLUMNS = "k INT, l BIGINT, s STRING, dt DATE, ts TIMESTAMP(6), lt TIMESTAMP_LTZ(6), b BOOLEAN, v DOUBLE, "
+            + "bin BYTES, fx BINARY(3), tm TIME";
 
     static final org.apache.iceberg.Schema PARTED_SCHEMA = new org.apache.iceberg.Schema(
             org.apache.iceberg.types.Types.NestedField.optional(1, "k", org.apache.iceberg.types.Types.IntegerType.get()),
@@ -318,12 +319,15 @@ class IcebergSinkParityTest {
             org.apache.iceberg.types.Types.NestedField.optional(5, "ts", org.apache.iceberg.types.Types.TimestampType.withoutZone()),
             org.apache.iceberg.types.Types.NestedField.optional(6, "lt", org.apache.iceberg.types.Types.TimestampType.withZone()),
             org.apache.iceberg.types.Types.NestedField.optional(7, "b", org.apache.iceberg.types.Types.BooleanType.get()),
-            org.apache.iceberg.types.Types.NestedField.optional(8, "v", org.apache.iceberg.types.Types.DoubleType.get()));
+            org.apache.iceberg.types.Types.NestedField.optional(8, "v", org.apache.iceberg.types.Types.DoubleType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(9, "bin", org.apache.iceberg.types.Types.BinaryType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(10, "fx", org.apache.iceberg.types.Types.FixedType.ofLength(3)),
+            org.apache.iceberg.types.Types.NestedField.optional(11, "tm", org.apache.iceberg.types.Types.TimeType.get()));
 
     /**
      * Partitioned tables (made with Iceberg's API: Flink SQL only declares identity partitions):
      * every transform the native writer computes, over values before and after 1970, NULLs,
-     * negative numbers and multi-byte strings. The same rows, the same partitions, and per
+     * negative numbers, multi-byte strings, binaries and times of day. The same rows, the same partitions, and per
      * partition a data file with the metrics stock Flink's file has.
      */
     @TestFactory
@@ -331,19 +335,26 @@ class IcebergSinkParityTest {
         StreamTableEnvironment w = env(1, false, false);
         w.executeSql("CREATE TABLE IF NOT EXISTS lake.db.psrc (" + PARTED_COLUMNS + ")");
         w.executeSql("INSERT INTO lake.db.psrc VALUES "
-                + "(1, 10, 'apple', DATE '2024-02-29', TIMESTAMP '2024-02-29 23:59:59.999999', TO_TIMESTAMP_LTZ(1709251199999, 3), TRUE, 1.5), "
-                + "(-7, -3, 'äpfel 🍎', DATE '1969-12-31', TIMESTAMP '1969-12-31 23:59:59.999999', TO_TIMESTAMP_LTZ(-1, 3), FALSE, -0.0), "
+                + "(1, 10, 'apple', DATE '2024-02-29', TIMESTAMP '2024-02-29 23:59:59.999999', TO_TIMESTAMP_LTZ(1709251199999, 3), TRUE, 1.5, "
+                + "x'0102', x'010203', TIME '12:34:56'), "
+                + "(-7, -3, 'äpfel 🍎', DATE '1969-12-31', TIMESTAMP '1969-12-31 23:59:59.999999', TO_TIMESTAMP_LTZ(-1, 3), FALSE, -0.0, "
+                + "x'', x'000000', TIME '00:00:00'), "
                 + "(CAST(NULL AS INT), CAST(NULL AS BIGINT), CAST(NULL AS STRING), CAST(NULL AS DATE), CAST(NULL AS TIMESTAMP(6)), "
-                + "CAST(NULL AS TIMESTAMP_LTZ(6)), CAST(NULL AS BOOLEAN), CAST(NULL AS DOUBLE)), "
-                + "(2147483647, 9223372036854775807, 'ap', DATE '1900-01-01', TIMESTAMP '1900-01-01 00:00:00', TO_TIMESTAMP_LTZ(-2208988800000, 3), TRUE, 2.5), "
-                + "(4, 25, 'banana', DATE '1970-01-01', TIMESTAMP '1970-01-01 00:00:00', TO_TIMESTAMP_LTZ(0, 3), FALSE, 3.0), "
-                + "(5, -25, 'b', DATE '2024-03-01', TIMESTAMP '2024-03-01 00:00:00.000001', TO_TIMESTAMP_LTZ(1709251200000, 3), TRUE, 4.0)").await();
+                + "CAST(NULL AS TIMESTAMP_LTZ(6)), CAST(NULL AS BOOLEAN), CAST(NULL AS DOUBLE), CAST(NULL AS BYTES), CAST(NULL AS BINARY(3)), "
+                + "CAST(NULL AS TIME)), "
+                + "(2147483647, 9223372036854775807, 'ap', DATE '1900-01-01', TIMESTAMP '1900-01-01 00:00:00', TO_TIMESTAMP_LTZ(-2208988800000, 3), TRUE, 2.5, "
+                + "x'01020304', x'ffffff', TIME '23:59:59'), "
+                + "(4, 25, 'banana', DATE '1970-01-01', TIMESTAMP '1970-01-01 00:00:00', TO_TIMESTAMP_LTZ(0, 3), FALSE, 3.0, "
+                + "x'01', x'010203', TIME '12:34:56'), "
+                + "(5, -25, 'b', DATE '2024-03-01', TIMESTAMP '2024-03-01 00:00:00.000001', TO_TIMESTAMP_LTZ(1709251200000, 3), TRUE, 4.0, "
+                + "x'ff00', x'7f7f7f', TIME '06:00:00')").await();
         Map<String, java.util.function.UnaryOperator<org.apache.iceberg.PartitionSpec.Builder>> specs = new java.util.LinkedHashMap<>();
         specs.put("identity", b -> b.identity("s").identity("b").identity("k"));
         specs.put("days_buckets", b -> b.day("ts").bucket("k", 4).bucket("s", 3));
         specs.put("hours_truncate", b -> b.hour("lt").truncate("s", 2).truncate("l", 10));
         specs.put("months_years", b -> b.month("dt").year("ts").bucket("l", 5).bucket("dt", 7).bucket("ts", 2));
         specs.put("identity_time", b -> b.identity("dt").identity("ts").day("dt").alwaysNull("v"));
+        specs.put("binary_time", b -> b.identity("fx").bucket("bin", 4).truncate("bin", 1).identity("tm").bucket("tm", 3));
         return specs.entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
             String stock = "part_stock_" + e.getKey(), sluice = "part_sluice_" + e.getKey();
             HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
@@ -359,11 +370,18 @@ class IcebergSinkParityTest {
                 assertEquals(a.get(p).recordCount(), b.get(p).recordCount(), p + ": record count");
                 assertEquals(a.get(p).nullValueCounts(), b.get(p).nullValueCounts(), p + ": null counts");
                 assertEquals(a.get(p).nanValueCounts(), b.get(p).nanValueCounts(), p + ": NaN counts");
-                assertEquals(a.get(p).lowerBounds(), b.get(p).lowerBounds(), p + ": lower bounds");
-                assertEquals(a.get(p).upperBounds(), b.get(p).upperBounds(), p + ": upper bounds");
+                assertEquals(a.get(p).lowerBounds(), b.get(p).lowerBounds(), () -> p + ": lower bounds " + bounds(a.get(p).lowerBounds()) + " vs " + bounds(b.get(p).lowerBounds()));
+                assertEquals(a.get(p).upperBounds(), b.get(p).upperBounds(), () -> p + ": upper bounds " + bounds(a.get(p).upperBounds()) + " vs " + bounds(b.get(p).upperBounds()));
                 assertTrue(b.get(p).location().contains("/data/" + p + "/"), () -> "file of " + p + " at " + b.get(p).location());
             }
         }));
+    }
+
+    /** Bounds by field id, as hex, for failure messages. */
+    static String bounds(Map<Integer, java.nio.ByteBuffer> m) {
+        Map<Integer, String> out = new java.util.TreeMap<>();
+        m.forEach((k, v) -> out.put(k, java.util.HexFormat.of().formatHex(org.apache.iceberg.util.ByteBuffers.toByteArray(v))));
+        return out.toString();
     }
 
     /** The data files of a table's current snapshot by partition path (one file each). */

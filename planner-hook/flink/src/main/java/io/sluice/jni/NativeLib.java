@@ -225,7 +225,7 @@ public final class NativeLib {
      */
     public static native byte[] icebergWriterFloatMetrics(long writer, int partition);
 
-    /** A partition's values as JSON: null, a number or a string per partition field. */
+    /** A partition's values as JSON: null, a number or a string (bytes: base64) per partition field. */
     public static native byte[] icebergWriterPartition(long writer, int partition);
 
     /**

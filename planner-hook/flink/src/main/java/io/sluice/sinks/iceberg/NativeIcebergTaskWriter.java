@@ -150,6 +150,9 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
                 return v.asLong() != 0;
             case STRING:
                 return v.asText();
+            case BINARY:
+            case FIXED:
+                return ByteBuffer.wrap(java.util.Base64.getDecoder().decode(v.asText()));
             default:
                 throw new IllegalStateException("Sluice computed a partition value of type " + type);
         }
