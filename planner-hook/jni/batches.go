@@ -193,7 +193,15 @@ func Java_io_sluice_jni_NativeLib_icebergWriterOpen(env *C.JNIEnv, _ C.jclass, s
 //export Java_io_sluice_jni_NativeLib_icebergWriterWrite
 func Java_io_sluice_jni_NativeLib_icebergWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
 	defer guard(env, "icebergWriterWrite")
-	w, err := handleOf[*plan.IcebergWriter](h)
+	return writeBatch[*plan.IcebergWriter](env, h, batch)
+}
+
+// writeBatch adds a native batch to a file writer (a Parquet part file or an Iceberg writer)
+// and returns the bytes it produced.
+func writeBatch[W interface {
+	Write(arrow.RecordBatch) ([]byte, error)
+}](env *C.JNIEnv, h, batch C.jlong) C.jbyteArray {
+	w, err := handleOf[W](h)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -247,22 +255,7 @@ func Java_io_sluice_jni_NativeLib_icebergWriterPartition(env *C.JNIEnv, _ C.jcla
 //export Java_io_sluice_jni_NativeLib_parquetWriterWrite
 func Java_io_sluice_jni_NativeLib_parquetWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
 	defer guard(env, "parquetWriterWrite")
-	w, err := handleOf[*plan.SinkWriter](h)
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	b, err := handleOf[arrow.RecordBatch](batch)
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	out, err := w.Write(b)
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	return javaBytes(env, out)
+	return writeBatch[*plan.SinkWriter](env, h, batch)
 }
 
 //export Java_io_sluice_jni_NativeLib_parquetWriterFinish

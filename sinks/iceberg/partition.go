@@ -224,7 +224,7 @@ func (p *partitioner) compute(f int, c arrow.Array, n int) {
 		nulls[r] = c.IsNull(r)
 	}
 	if k == stringSource || k == binarySource {
-		strs := growBytes(p.strs[f], n)
+		strs := grow(p.strs[f], n)
 		offs, data := stringData(c)
 		for r := 0; r < n; r++ {
 			strs[r] = data[offs[r]:offs[r+1]]
@@ -280,8 +280,6 @@ func grow[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
-
-func growBytes(s [][]byte, n int) [][]byte { return grow(s, n) }
 
 // stringData returns the offsets and bytes of a string or binary column.
 func stringData(c arrow.Array) ([]int32, []byte) {

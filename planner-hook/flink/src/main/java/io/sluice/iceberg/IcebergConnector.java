@@ -1,12 +1,15 @@
 package io.sluice.iceberg;
 
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.TableLoader;
+
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 
 /**
- * Access to the parts of Flink's Iceberg connector that it does not make public: the fields of
- * its table source and sink, its package-private operators. Sluice keeps the connector in charge
+ * Access to the parts of Flink's Iceberg connector that it does not make public (the fields of
+ * its table source and sink, its package-private operators), and table loading as it does it. Sluice keeps the connector in charge
  * of planning, state and commits and replaces only the data path, and the connector has no API
  * for that. The pinned connector version (iceberg-flink-runtime-2.1 1.11.0) is what the tests
  * cover; another version fails with an error that names the member.
@@ -47,6 +50,21 @@ public final class IcebergConnector {
             return (T) c.newInstance(args);
         } catch (ReflectiveOperationException e) {
             throw mismatch("constructor of " + className, e);
+        }
+    }
+
+    /** Loads a table with a copy of {@code loader} (the loader itself stays unopened). */
+    public static Table loadTable(TableLoader loader) {
+        TableLoader l = loader.clone();
+        l.open();
+        try {
+            return l.loadTable();
+        } finally {
+            try {
+                l.close();
+            } catch (Exception e) {
+                // closing a loader only releases its catalog
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.sinks.iceberg;
 
+import io.sluice.iceberg.IcebergConnector;
 import io.sluice.runtime.NativeBatch;
 import io.sluice.sinks.NativeSink;
 
@@ -102,17 +103,7 @@ public final class IcebergSinkTarget implements NativeSink {
     }
 
     private Table loadTable() {
-        TableLoader l = loader.clone();
-        l.open();
-        try {
-            return l.loadTable();
-        } finally {
-            try {
-                l.close();
-            } catch (Exception e) {
-                // closing a loader only releases its catalog
-            }
-        }
+        return IcebergConnector.loadTable(loader);
     }
 
     /** The physical columns written, as the connector's table sink takes them. */

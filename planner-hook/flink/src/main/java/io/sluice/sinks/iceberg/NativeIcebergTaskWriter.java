@@ -58,6 +58,7 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
     private final byte[] sinkJson;
     private final OutputFileFactory files;
     private final long targetFileSize;
+    private final MetricsConfig metricsConfig;
     private final List<DataFile> completed = new ArrayList<>();
     /** The open data files, by Go's partition number. */
     private final Map<Integer, OpenFile> open = new HashMap<>();
@@ -78,6 +79,7 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
         this.sinkJson = sinkJson;
         this.files = files;
         this.targetFileSize = targetFileSize;
+        this.metricsConfig = MetricsConfig.forTable(table);
     }
 
     @Override
@@ -175,7 +177,7 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
         long length = f.out().getPos();
         f.out().close();
         ParquetMetadata footer = footer(tail, f.location());
-        Metrics metrics = ParquetUtil.footerMetrics(footer, floatMetrics(floats), MetricsConfig.forTable(table));
+        Metrics metrics = ParquetUtil.footerMetrics(footer, floatMetrics(floats), metricsConfig);
         DataFiles.Builder file = DataFiles.builder(table.spec())
                 .withFormat(FileFormat.PARQUET)
                 .withPath(f.location())

@@ -1,9 +1,7 @@
 package io.sluice.sources.iceberg;
 
+import io.sluice.iceberg.IcebergConnector;
 import io.sluice.runtime.NativeBatch;
-
-import static io.sluice.iceberg.IcebergConnector.field;
-import static io.sluice.iceberg.IcebergConnector.invoke;
 import io.sluice.runtime.NativeBatchTypeInfo;
 import io.sluice.sources.NativeSource;
 
@@ -41,6 +39,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+
+import static io.sluice.iceberg.IcebergConnector.field;
+import static io.sluice.iceberg.IcebergConnector.invoke;
 
 /**
  * A scan of an Iceberg table (Flink's IcebergTableSource, from an Iceberg catalog or a
@@ -106,17 +107,7 @@ public final class IcebergScan implements NativeSource {
     }
 
     private Table loadTable() {
-        TableLoader l = loader.clone();
-        l.open();
-        try {
-            return l.loadTable();
-        } finally {
-            try {
-                l.close();
-            } catch (Exception e) {
-                // closing a loader only releases its catalog
-            }
-        }
+        return IcebergConnector.loadTable(loader);
     }
 
     /**
