@@ -2,7 +2,9 @@ package io.sluice.runtime;
 
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.UpdatableRowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -33,7 +35,10 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-/** The direct writer produces RowDataSerializer#toBinaryRow's bytes, padding and nulls included. */
+/**
+ * The direct writer produces RowDataSerializer#toBinaryRow's bytes, padding and nulls included, from
+ * a GenericRowData and from any other RowData.
+ */
 class FixedRowWriterTest {
     static final LogicalType[] TYPES = {
         new BooleanType(), new TinyIntType(), new SmallIntType(), new IntType(), new BigIntType(), new FloatType(),
@@ -83,15 +88,20 @@ class FixedRowWriterTest {
                 BinaryRowData want = serializer.toBinaryRow(row);
                 byte[] expected = new byte[want.getSizeInBytes()];
                 want.getSegments()[0].get(want.getOffset(), expected);
-                // Dirty the buffer first: every byte of the row must be written.
-                for (int b = 0; b < writer.size(); b++) {
-                    buf.put(8 + b, (byte) 0x5A);
+                // A GenericRowData is read through its field objects, any other RowData through its
+                // getters (UpdatableRowData delegates them): both must give the same bytes.
+                for (RowData input : new RowData[] {row, new UpdatableRowData(row, arity)}) {
+                    // Dirty the buffer first: every byte of the row must be written.
+                    for (int b = 0; b < writer.size(); b++) {
+                        buf.put(8 + b, (byte) 0x5A);
+                    }
+                    writer.write(input, buf, 8);
+                    byte[] got = new byte[writer.size()];
+                    buf.get(8, got);
+                    int row0 = r;
+                    String kind = input.getClass().getSimpleName();
+                    assertArrayEquals(expected, got, () -> kind + " arity " + arity + " row " + row0 + ": " + Arrays.toString(got));
                 }
-                writer.write(row, buf, 8);
-                byte[] got = new byte[writer.size()];
-                buf.get(8, got);
-                int row0 = r;
-                assertArrayEquals(expected, got, () -> "arity " + arity + " row " + row0 + ": " + Arrays.toString(got));
             }
         }
         assertNull(FixedRowWriter.of(RowType.of(new IntType(), new VarCharType(5))), "strings need the general path");
