@@ -55,7 +55,7 @@ demo-calc: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.cli.Demo
 
-## bench: the window and Calc benchmarks, stock Flink vs Sluice; writes docs/benchmarks.md.
+## bench: the window, Parquet, Iceberg and Calc benchmarks, stock Flink vs Sluice (each engine's runs in a JVM of their own); writes docs/benchmarks.md.
 bench: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.bench.Benchmarks docs/benchmarks.md

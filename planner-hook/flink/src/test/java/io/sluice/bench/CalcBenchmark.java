@@ -1,21 +1,15 @@
 package io.sluice.bench;
 
-import io.sluice.cli.TimedRun;
-
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The Calc benchmark: a Calc-heavy query over generated rows on stock Flink and on Sluice, at
- * parallelism 1 and 2, {@link #RUNS} runs each (medians).
+ * parallelism 1 and 2 (medians of {@link Measurements#RUNS} runs after a warm-up run on 1M rows).
  */
 public final class CalcBenchmark {
     static final long ROWS = Long.getLong("sluice.bench.rows", 10_000_000L);
-    static final int RUNS = Integer.getInteger("sluice.bench.runs", 3);
-    /** Only the Sluice runs (for profiling), when set. */
-    static final boolean SLUICE_ONLY = Boolean.getBoolean("sluice.bench.sluice-only");
 
     static String script(long rows) {
         return String.format(Locale.ROOT, """
@@ -38,26 +32,17 @@ public final class CalcBenchmark {
 
     record Row(int parallelism, double flink, double sluice) {}
 
-    static double median(List<TimedRun.Result> runs) {
-        List<TimedRun.Result> sorted = new ArrayList<>(runs);
-        sorted.sort(Comparator.comparingDouble(TimedRun.Result::rowsPerSecond));
-        return sorted.get(sorted.size() / 2).rowsPerSecond();
-    }
+    static final Measurements RUNS = new Measurements("calc");
 
     /** Runs the Calc benchmark and returns its section of docs/benchmarks.md. */
     static String section() throws Exception {
         String script = script(ROWS);
+        long warmup = Math.min(ROWS, 1_000_000L);
         List<Row> rows = new ArrayList<>();
         for (int p : new int[] {1, 2}) {
-            List<TimedRun.Result> flink = new ArrayList<>();
-            List<TimedRun.Result> sluice = new ArrayList<>();
-            for (int r = 0; r < RUNS; r++) {
-                flink.add(SLUICE_ONLY ? new TimedRun.Result(false, false, null, 1, 1) : TimedRun.run(script, false, p, ROWS));
-                sluice.add(Benchmarks.nativeRun(script, p, ROWS));
-                System.out.printf(Locale.ROOT, "calc p=%d run %d: flink %.0f rows/s, sluice %.0f rows/s%n",
-                        p, r + 1, flink.get(r).rowsPerSecond(), sluice.get(r).rowsPerSecond());
-            }
-            rows.add(new Row(p, median(flink), median(sluice)));
+            double flink = RUNS.measure("p" + p + "-flink", false, p, script(warmup), warmup, () -> script, ROWS);
+            double sluice = RUNS.measure("p" + p + "-sluice", true, p, script(warmup), warmup, () -> script, ROWS);
+            rows.add(new Row(p, flink, sluice));
         }
         StringBuilder md = new StringBuilder();
         md.append("## Calc: generated rows → filter + projections → blackhole\n\n");
@@ -68,7 +53,8 @@ public final class CalcBenchmark {
             md.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f | %.2fx |%n",
                     r.parallelism(), r.flink(), r.sluice(), r.sluice() / r.flink()));
         }
-        md.append("\n```sql\n").append(script.strip()).append("\n```\n\n");
+        RUNS.spread(md);
+        md.append("```sql\n").append(script.strip()).append("\n```\n\n");
         return md.toString();
     }
 }

@@ -1,10 +1,7 @@
 package io.sluice.bench;
 
-import io.sluice.cli.TimedRun;
-
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -15,6 +12,9 @@ import java.util.stream.Collectors;
  * run and every run's throughput, and the table rows and spread list of the page.
  */
 final class Measurements {
+    /** Timed runs per measurement. */
+    static final int RUNS = Integer.getInteger("sluice.bench.runs", 3);
+
     private final String section;
     private final Map<String, String> spread = new LinkedHashMap<>();
     private final Map<String, Double> fastest = new LinkedHashMap<>();
@@ -25,22 +25,39 @@ final class Measurements {
     }
 
     /**
-     * One engine's median throughput over {@link CalcBenchmark#RUNS} runs of {@code full} (a fresh
-     * script per run) after a warm-up run of {@code warm}, at parallelism 2. A Sluice run must be
-     * native with a native scan, or the benchmark fails.
+     * One engine's median throughput over {@link #RUNS} runs of {@code full} (a fresh script per
+     * run) after a warm-up run of {@code warm}, at parallelism {@code p}, in a JVM of its own
+     * ({@link ForkedJvm}). A Sluice run must be native, with a native scan and sink where the
+     * job has columnar ones, or the benchmark fails.
      */
+    double measure(String name, boolean sluice, int p, String warm, long warmRows, Supplier<String> full, long rows)
+            throws Exception {
+        double[] rates = ForkedJvm.measure(section + "/" + name, () -> {
+            ParquetBenchmark.run(warm, sluice, p, warmRows);
+            double[] r = new double[RUNS];
+            for (int i = 0; i < RUNS; i++) {
+                r[i] = ParquetBenchmark.run(full.get(), sluice, p, rows).rowsPerSecond();
+                System.out.printf(Locale.ROOT, "%s %s run %d: %.0f rows/s%n", section, name, i + 1, r[i]);
+            }
+            return r;
+        });
+        double[] sorted = rates.clone();
+        Arrays.sort(sorted);
+        fastest.put(name, sorted[sorted.length - 1]);
+        spread.put(name, Arrays.stream(sorted).mapToObj(v -> Benchmarks.format("%,.0f", v))
+                .collect(Collectors.joining(" / ")));
+        return sorted[sorted.length / 2];
+    }
+
+    /** {@link #measure(String, boolean, int, String, long, Supplier, long)} at parallelism 2. */
     double measure(String name, boolean sluice, String warm, long warmRows, Supplier<String> full, long rows)
             throws Exception {
-        ParquetBenchmark.run(warm, sluice, 2, warmRows);
-        List<TimedRun.Result> runs = new ArrayList<>();
-        for (int r = 0; r < CalcBenchmark.RUNS; r++) {
-            runs.add(ParquetBenchmark.run(full.get(), sluice, 2, rows));
-            System.out.printf(Locale.ROOT, "%s %s run %d: %.0f rows/s%n", section, name, r + 1, runs.get(r).rowsPerSecond());
-        }
-        fastest.put(name, runs.stream().mapToDouble(TimedRun.Result::rowsPerSecond).max().orElse(0));
-        spread.put(name, runs.stream().mapToDouble(TimedRun.Result::rowsPerSecond).sorted()
-                .mapToObj(v -> Benchmarks.format("%,.0f", v)).collect(Collectors.joining(" / ")));
-        return CalcBenchmark.median(runs);
+        return measure(name, sluice, 2, warm, warmRows, full, rows);
+    }
+
+    /** The fastest run of a measurement. */
+    double fastest(String name) {
+        return fastest.get(name);
     }
 
     /** A table row: both medians, their ratio, and Sluice against stock Flink's fastest run. */

@@ -1,9 +1,5 @@
 package io.sluice.bench;
 
-import io.sluice.cli.TimedRun;
-
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -34,21 +30,12 @@ final class WindowBenchmark {
                 distinct ? ", COUNT(DISTINCT bidder)" : "");
     }
 
-    /** One engine's median throughput on a script (3 runs after a warm-up run). */
+    static final Measurements RUNS = new Measurements("window");
+
+    /** One engine's median throughput on a script (3 runs after a warm-up run on 2M rows). */
     static double measure(String name, boolean sluice, java.util.function.LongFunction<String> script) throws Exception {
-        int p = 2;
         long warmup = Math.min(ROWS, 2_000_000L);
-        if (sluice) {
-            Benchmarks.nativeRun(script.apply(warmup), p, warmup);
-        } else {
-            TimedRun.run(script.apply(warmup), false, p, warmup);
-        }
-        List<TimedRun.Result> runs = new ArrayList<>();
-        for (int r = 0; r < CalcBenchmark.RUNS; r++) {
-            runs.add(sluice ? Benchmarks.nativeRun(script.apply(ROWS), p, ROWS) : TimedRun.run(script.apply(ROWS), false, p, ROWS));
-            System.out.printf(Locale.ROOT, "window %s run %d: %.0f rows/s%n", name, r + 1, runs.get(r).rowsPerSecond());
-        }
-        return CalcBenchmark.median(runs);
+        return RUNS.measure(name, sluice, script.apply(warmup), warmup, () -> script.apply(ROWS), ROWS);
     }
 
     static String section() throws Exception {
@@ -66,13 +53,13 @@ final class WindowBenchmark {
         md.append("with up to 3 s of disorder), cheap to generate, so the runs measure the operators; every engine reads\n");
         md.append("the same rows. Flink's default two-phase plan (local and global window aggregation around a hash\n");
         md.append("exchange), ").append(String.format(Locale.ROOT, "%,d", ROWS))
-                .append(" rows, parallelism 2, median of 3 runs after one warm-up run of each engine.\n");
+                .append(" rows, parallelism 2, median of 3 runs after one warm-up run; each engine's runs in a JVM of its own.\n");
         md.append("Row edges at both ends. Sluice runs two native chains (watermark assigner → local window aggregate,\n");
         md.append("and global window aggregate → Calc) around its columnar exchange (Arrow batches split per subtask in\n");
         md.append("Go); the row marked \"row exchange\" runs the same chains around Flink's row exchange\n");
         md.append("(`sluice.exchange.columnar = false`). In this two-phase plan only the partial aggregates cross the\n");
-        md.append("exchange, so its format hardly matters; all engines share one JVM and, on this 2-core VM, medians of\n");
-        md.append("the same build moved by up to a third between runs (the two Sluice rows have come out either way).\n\n");
+        md.append("exchange, so its format hardly matters (on this 2-core VM, medians of the same build moved by up to a\n");
+        md.append("third between runs, and the two Sluice rows have come out either way).\n\n");
         md.append("| query | engine | rows/s | Sluice / engine |\n|---|---|---|---|\n");
         md.append(Benchmarks.format("| %s | stock Flink, heap state | %,.0f | %.2fx |%n", AGGS, heap, sluice / heap));
         md.append(Benchmarks.format("| %s | stock Flink, RocksDB state | %,.0f | %.2fx |%n", AGGS, rocks, sluice / rocks));
@@ -84,7 +71,8 @@ final class WindowBenchmark {
         md.append("(a run of this size takes over half an hour), so it is left out of the table.\n");
         md.append("COUNT(DISTINCT) runs in both of Sluice's phases: its partial aggregates carry the distinct values in\n");
         md.append("the distinct-view fields (see docs/divergences.md).\n");
-        md.append("\n```sql\n").append(script(ROWS, "hashmap", true).strip()).append("\n```\n\n");
+        RUNS.spread(md);
+        md.append("```sql\n").append(script(ROWS, "hashmap", true).strip()).append("\n```\n\n");
         return md.toString();
     }
 }
