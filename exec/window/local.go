@@ -29,11 +29,11 @@ type LocalOperator struct {
 	// Flink's operator starts with watermark 0 and trigger point 0 (uninitialized longs).
 	watermark, nextFlush int64
 
-	// The accumulators opened since the last flush, per key row: by the 16 bytes of the key
-	// row when the key is one fixed-width field (the common case, hashed faster), else by the
-	// key row as a string.
+	// The accumulators opened since the last flush, per key row and slice: in a slotTable16
+	// when the key is one fixed-width field (the common case, its key rows are 16 bytes), else
+	// by the key row as a string.
 	open       map[string][]localSlot
-	open16     map[[16]byte][]localSlot
+	open16     *slotTable16
 	openRows   LocalOutput
 	minPending int64
 	keyOffsets []int32
@@ -79,7 +79,7 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 	}
 	l := &LocalOperator{calls: spec.Calls, assigner: spec.Assigner, zone: spec.Zone, keys: enc, minPending: 1<<63 - 1, open: map[string][]localSlot{}}
 	if len(spec.KeyTypes) == 1 && fixedWidth(spec.KeyTypes[0]) {
-		l.open16 = map[[16]byte][]localSlot{}
+		l.open16 = newSlotTable16()
 	}
 	for _, c := range spec.Calls {
 		a, err := newAccumulator(c)
@@ -132,9 +132,9 @@ func (l *LocalOperator) Process(in Input) error {
 	l.rowGroups = grown(l.rowGroups[:0], n)
 	groups := l.rowGroups[:n]
 	if l.open16 != nil {
-		assignLocal(l, l.open16, func(k []byte) [16]byte { return [16]byte(k) }, times, groups)
+		l.assignLocal16(times, groups)
 	} else {
-		assignLocal(l, l.open, func(k []byte) string { return string(k) }, times, groups)
+		l.assignLocal(times, groups)
 	}
 	batch := pendingBatch{n: n, args: in.Args, filters: in.Filters}
 	batch.accumulate(l.accs, groups, &l.filtered)
@@ -160,13 +160,12 @@ func (l *LocalOperator) AdvanceWatermark(w int64) {
 func (l *LocalOperator) PrepareCheckpoint() { l.flush() }
 
 // assignLocal finds or opens the accumulator of each row's key and slice.
-func assignLocal[K comparable](l *LocalOperator, open map[K][]localSlot, keyOf func([]byte) K, times []int64, groups []int32) {
+func (l *LocalOperator) assignLocal(times []int64, groups []int32) {
 	for r := range groups {
 		end := l.assigner.SliceEnd(l.zone.ToUTC(times[r]))
 		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
-		k := keyOf(key)
 		g := int32(-1)
-		slots := open[k]
+		slots := l.open[string(key)]
 		for _, s := range slots {
 			if s.end == end {
 				g = s.g
@@ -174,20 +173,42 @@ func assignLocal[K comparable](l *LocalOperator, open map[K][]localSlot, keyOf f
 			}
 		}
 		if g < 0 {
-			g = l.newGroup()
-			open[k] = append(slots, localSlot{end, g})
-			o := &l.openRows
-			if len(o.KeyOffsets) == 0 {
-				o.KeyOffsets = append(o.KeyOffsets, 0)
-			}
-			o.KeyRows = append(o.KeyRows, key...)
-			o.KeyOffsets = append(o.KeyOffsets, int32(len(o.KeyRows)))
-			o.SliceEnds = append(o.SliceEnds, end)
-			o.groups = append(o.groups, g)
-			l.minPending = min(l.minPending, end)
+			g = l.openGroup(key, end)
+			l.open[string(key)] = append(slots, localSlot{end, g})
 		}
 		groups[r] = g
 	}
+}
+
+// assignLocal16 is assignLocal for 16-byte key rows, through the slot table.
+func (l *LocalOperator) assignLocal16(times []int64, groups []int32) {
+	t := l.open16
+	for r := range groups {
+		end := l.assigner.SliceEnd(l.zone.ToUTC(times[r]))
+		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
+		g, at := t.find(key, end)
+		if g < 0 {
+			g = l.openGroup(key, end)
+			t.insert(at, key, end, g)
+		}
+		groups[r] = g
+	}
+}
+
+// openGroup opens the accumulator of a key row and slice end: a new group, recorded in the
+// order of opening for the next flush.
+func (l *LocalOperator) openGroup(key []byte, end int64) int32 {
+	g := l.newGroup()
+	o := &l.openRows
+	if len(o.KeyOffsets) == 0 {
+		o.KeyOffsets = append(o.KeyOffsets, 0)
+	}
+	o.KeyRows = append(o.KeyRows, key...)
+	o.KeyOffsets = append(o.KeyOffsets, int32(len(o.KeyRows)))
+	o.SliceEnds = append(o.SliceEnds, end)
+	o.groups = append(o.groups, g)
+	l.minPending = min(l.minPending, end)
+	return g
 }
 
 // fixedWidth reports whether a key field lives entirely in its BinaryRowData slot, so that a
@@ -224,7 +245,9 @@ func (l *LocalOperator) flush() {
 	out.groups = append(out.groups, o.groups...)
 	l.openRows = LocalOutput{KeyRows: o.KeyRows[:0], KeyOffsets: o.KeyOffsets[:0], SliceEnds: o.SliceEnds[:0], groups: o.groups[:0]}
 	clear(l.open)
-	clear(l.open16)
+	if l.open16 != nil {
+		l.open16.reset()
+	}
 	l.minPending = 1<<63 - 1
 }
 
