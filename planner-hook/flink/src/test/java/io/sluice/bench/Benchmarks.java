@@ -24,7 +24,9 @@ public final class Benchmarks {
         md.append("Written by `make bench` (planner-hook/flink/src/test/java/io/sluice/bench). Each row: the same job on\n");
         md.append("stock Flink and on Sluice, in one run of the benchmark on one machine, median of ")
                 .append(Measurements.RUNS).append(" runs; throughput is rows read / the job's net runtime.\n");
-        md.append("Each engine's runs of a query run in a JVM of their own (same JVM arguments), after a warm-up run.\n");
+        md.append("Each engine's runs of a query run in a JVM of their own (same JVM arguments), after a warm-up run on a\n")
+                .append("small input and ").append(Measurements.WARMUPS).append(" untimed runs on the full input (steady state: stock Flink's window jobs ran up\n")
+                .append("to three times slower in their first full-size runs in a fresh JVM).\n");
         md.append("Every Sluice run is asserted native (a fallback fails the benchmark).\n\n");
         if (only.isEmpty() || only.equals("window")) {
             md.append(WindowBenchmark.section());

@@ -14,6 +14,12 @@ import java.util.stream.Collectors;
 final class Measurements {
     /** Timed runs per measurement. */
     static final int RUNS = Integer.getInteger("sluice.bench.runs", 3);
+    /**
+     * Untimed full-size runs before them: in a fresh JVM stock Flink's window jobs ran at a third
+     * of their later speed for the first two full-size runs (the JIT still compiling its paths),
+     * so the timed runs compare steady states.
+     */
+    static final int WARMUPS = Integer.getInteger("sluice.bench.warmups", 2);
 
     private final String section;
     private final Map<String, String> spread = new LinkedHashMap<>();
@@ -26,7 +32,8 @@ final class Measurements {
 
     /**
      * One engine's median throughput over {@link #RUNS} runs of {@code full} (a fresh script per
-     * run) after a warm-up run of {@code warm}, at parallelism {@code p}, in a JVM of its own
+     * run) after a warm-up run of {@code warm} and {@link #WARMUPS} untimed runs of {@code full},
+     * at parallelism {@code p}, in a JVM of its own
      * ({@link ForkedJvm}). A Sluice run must be native, with a native scan and sink where the
      * job has columnar ones, or the benchmark fails.
      */
@@ -34,6 +41,10 @@ final class Measurements {
             throws Exception {
         double[] rates = ForkedJvm.measure(section + "/" + name, () -> {
             ParquetBenchmark.run(warm, sluice, p, warmRows);
+            for (int i = 0; i < WARMUPS; i++) {
+                double w = ParquetBenchmark.run(full.get(), sluice, p, rows).rowsPerSecond();
+                System.out.printf(Locale.ROOT, "%s %s warm-up %d: %.0f rows/s%n", section, name, i + 1, w);
+            }
             double[] r = new double[RUNS];
             for (int i = 0; i < RUNS; i++) {
                 r[i] = ParquetBenchmark.run(full.get(), sluice, p, rows).rowsPerSecond();
