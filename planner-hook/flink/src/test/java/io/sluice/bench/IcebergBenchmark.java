@@ -123,7 +123,7 @@ final class IcebergBenchmark {
         md.append(Benchmarks.format("The bids of the window benchmark (%,d rows) in an Iceberg table (Hadoop catalog, Parquet data\n", ROWS));
         md.append("files written once by Flink's Iceberg sink), read through a `'connector' = 'iceberg'` table whose event time\n");
         md.append("is a computed `CAST(ts AS TIMESTAMP(3))` with a watermark; parallelism 2 (the Iceberg source infers its own\n");
-        md.append("from the splits), median of 3 runs after a warm-up run on 2M rows. Stock Flink reads with the connector's\n");
+        md.append("from the splits), median of 3 runs after warm-up runs (see above). Stock Flink reads with the connector's\n");
         md.append("FLIP-27 source and Parquet reader into RowData; Sluice keeps that source (split planning, assignment,\n");
         md.append("positions) and reads the data files in Go into Arrow batches for its native chains. Into Iceberg, stock\n");
         md.append("Flink writes with the connector's v2 sink; Sluice keeps that sink (file names, checkpoint commits) and\n");

@@ -142,7 +142,7 @@ final class ParquetBenchmark {
         md.append("## Parquet: bids in Parquet → Calc or 10 s TUMBLE → blackhole or Parquet\n\n");
         md.append(Benchmarks.format("The bids of the window benchmark (%,d rows), written once as Parquet by Flink's own writer\n", ROWS));
         md.append("(2 files, SNAPPY, INT96 timestamps) and read by the filesystem connector; parallelism 2, median of 3\n");
-        md.append("runs after a warm-up run on 2M rows. Stock Flink reads the files with flink-parquet's vectorized reader\n");
+        md.append("runs after warm-up runs (see above). Stock Flink reads the files with flink-parquet's vectorized reader\n");
         md.append("into RowData; Sluice reads them in Go into Arrow batches that go straight into its native chain\n");
         md.append("(`SluiceScan` → `SluiceChain(nodes=[TableSourceScan -> ...])`). The blackhole sink is a row edge\n");
         md.append("(Sluice writes BinaryRowData for it). Into Parquet, stock Flink writes with flink-parquet; Sluice's\n");

@@ -32,7 +32,7 @@ final class WindowBenchmark {
 
     static final Measurements RUNS = new Measurements("window");
 
-    /** One engine's median throughput on a script (3 runs after a warm-up run on 2M rows). */
+    /** One engine's median throughput on a script (3 runs after a warm-up run on 2M rows and the full-size warm-ups). */
     static double measure(String name, boolean sluice, java.util.function.LongFunction<String> script) throws Exception {
         long warmup = Math.min(ROWS, 2_000_000L);
         return RUNS.measure(name, sluice, script.apply(warmup), warmup, () -> script.apply(ROWS), ROWS);
