@@ -74,6 +74,11 @@ type ChainPipeline struct {
 	// rowMapping: every stage maps output rows to input rows (Calc), so output rows keep the
 	// record timestamps of their input rows.
 	rowMapping bool
+	// batchWatermarks is set when a native scan's batches stay columnar through the watermark
+	// assigner into the stage after it (a local window aggregation): the Calc before the
+	// assigner, if any, keeps its output as a batch, the assigner reads its columns, and the
+	// stage after it gets slices of the batch between the watermarks.
+	batchWatermarks bool
 
 	out     []byte
 	offsets []int32
@@ -167,6 +172,16 @@ func openChain(is *Island) (*ChainPipeline, error) {
 	if c.columnar() && len(c.stages) == 1 {
 		if err := c.stages[0].(*RowPipeline).keepBatches(); err != nil {
 			return nil, fmt.Errorf("chain: %w", err)
+		}
+	}
+	if c.scan != nil && c.wa != nil && c.preWatermark < len(c.stages) {
+		if _, ok := c.stages[c.preWatermark].(BatchPipeline); ok {
+			c.batchWatermarks = true
+			if c.preWatermark == 1 {
+				if err := c.stages[0].(*RowPipeline).keepBatches(); err != nil {
+					return nil, fmt.Errorf("chain: %w", err)
+				}
+			}
 		}
 	}
 	return c, nil
@@ -354,10 +369,17 @@ func (c *ChainPipeline) processRows(data []byte, offsets []int32) error {
 // stage k on, emitting a watermark wherever the assigner's rules emit one (on a jump past the
 // auto-watermark interval).
 func (c *ChainPipeline) assignWatermarks(k int, data []byte, offsets []int32, sel []int32) error {
-	n := len(offsets) - 1
 	if err := c.wa.Process(data, offsets); err != nil {
 		return err
 	}
+	return c.splitAtWatermarks(k, len(offsets)-1, func(from, to int) error {
+		return c.push(k, data, offsets[from:to+1], sel[from:to])
+	})
+}
+
+// splitAtWatermarks walks the watermarks the assigner computed for n rows: the rows up to each
+// watermark it emits go through the stages from stage k on (push), then the watermark does.
+func (c *ChainPipeline) splitAtWatermarks(k, n int, push func(from, to int) error) error {
 	marks := c.wa.Watermarks()
 	start := 0
 	for r := 0; r < n; r++ {
@@ -365,7 +387,7 @@ func (c *ChainPipeline) assignWatermarks(k int, data []byte, offsets []int32, se
 			c.current = max(c.current, marks[r])
 		}
 		if c.current-c.last > c.interval && c.current > c.last {
-			if err := c.push(k, data, offsets[start:r+2], sel[start:r+1]); err != nil {
+			if err := push(start, r+1); err != nil {
 				return err
 			}
 			start = r + 1
@@ -375,7 +397,7 @@ func (c *ChainPipeline) assignWatermarks(k int, data []byte, offsets []int32, se
 			}
 		}
 	}
-	return c.push(k, data, offsets[start:], sel[start:])
+	return push(start, n)
 }
 
 // BatchPipeline is a stage that can read Arrow batches directly (a Calc after a native scan).
@@ -404,6 +426,9 @@ func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 		c.outBatch = calc.TakeBatch()
 		return nil
 	}
+	if c.batchWatermarks {
+		return c.watermarkBatch(b)
+	}
 	if len(c.stages) > 0 && (c.wa == nil || c.preWatermark == 1) {
 		if st, ok := c.stages[0].(BatchPipeline); ok {
 			if err := st.ProcessBatch(b); err != nil {
@@ -431,6 +456,45 @@ func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 		return err
 	}
 	return c.processRows(data, offsets)
+}
+
+// watermarkBatch runs a native scan's batch through the Calc before the watermark assigner (if
+// any), the assigner and the later stages without encoding its rows (batchWatermarks).
+func (c *ChainPipeline) watermarkBatch(b arrow.RecordBatch) error {
+	in := b
+	if c.preWatermark == 1 {
+		calc := c.stages[0].(*RowPipeline)
+		if err := calc.ProcessBatch(b); err != nil {
+			return err
+		}
+		in = calc.TakeBatch()
+		defer in.Release()
+	} else if err := c.checkBatch(b); err != nil {
+		return err
+	}
+	if err := c.wa.ProcessBatch(in); err != nil {
+		return err
+	}
+	k := c.preWatermark
+	return c.splitAtWatermarks(k, int(in.NumRows()), func(from, to int) error {
+		return c.pushBatch(k, in, from, to)
+	})
+}
+
+// pushBatch runs rows [from, to) of a batch through stage k (which reads batches) and its
+// output rows through the later stages.
+func (c *ChainPipeline) pushBatch(k int, b arrow.RecordBatch, from, to int) error {
+	if to <= from {
+		return nil
+	}
+	part := b.NewSlice(int64(from), int64(to))
+	defer part.Release()
+	st := c.stages[k].(BatchPipeline)
+	if err := st.ProcessBatch(part); err != nil {
+		return err
+	}
+	data, offsets, _ := st.Output()
+	return c.push(k+1, data, offsets, nil)
 }
 
 // AdvanceWatermark handles a watermark from upstream. After a watermark assigner only the

@@ -46,6 +46,18 @@ func bids(t testing.TB, n, keys, msEvery int, start int64) ([]byte, []int32) {
 // when withBidder is set.
 func encodeBids(t testing.TB, n, keys, msEvery int, start int64, withBidder bool) ([]byte, []int32) {
 	t.Helper()
+	rec, types := bidsBatch(t, n, keys, msEvery, start, withBidder)
+	defer rec.Release()
+	data, offsets, err := rowgen.Encode(rec, types, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, offsets
+}
+
+// bidsBatch is the Arrow batch of encodeBids's rows, with its column types.
+func bidsBatch(t testing.TB, n, keys, msEvery int, start int64, withBidder bool) (arrow.RecordBatch, []catalog.Type) {
+	t.Helper()
 	names := []string{"auction", "price", "ts"}
 	types := []catalog.Type{catalog.IntType(true), catalog.BigIntType(true), catalog.TimestampType(3, true)}
 	if withBidder {
@@ -73,13 +85,116 @@ func encodeBids(t testing.TB, n, keys, msEvery int, start int64, withBidder bool
 		price.Append(int64(i%1000 + 1))
 		ts.Append(arrow.Timestamp(start + int64(i/msEvery)))
 	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	data, offsets, err := rowgen.Encode(rec, types, nil)
+	return b.NewRecordBatch(), types
+}
+
+// scanWindowChain is the local window chain of bench_window_local_chain.json behind a native
+// Parquet scan of (auction INT, price BIGINT, ts TIMESTAMP(3)): scan -> watermark assigner ->
+// local window aggregate, as a Parquet or Iceberg table's window job plans it.
+func scanWindowChain(t testing.TB) []byte {
+	t.Helper()
+	var chain Island
+	if err := json.Unmarshal(readIsland(t, "bench_window_local_chain.json"), &chain); err != nil {
+		t.Fatal(err)
+	}
+	row := "ROW<`auction` INT, `price` BIGINT, `ts` TIMESTAMP(3)>"
+	scan := map[string]any{
+		"name": "TableSourceScan#1",
+		"exec": map[string]any{
+			"id": 1, "type": "stream-exec-table-source-scan_1",
+			"scanTableSource": map[string]any{
+				"table": map[string]any{
+					"identifier": "`default_catalog`.`default_database`.`bids`",
+					"resolvedTable": map[string]any{
+						"schema": map[string]any{"columns": []map[string]string{
+							{"name": "auction", "dataType": "INT"}, {"name": "price", "dataType": "BIGINT"}, {"name": "ts", "dataType": "TIMESTAMP(3)"},
+						}},
+						"options": map[string]string{"connector": "filesystem", "format": "parquet", "path": "PATH"},
+					},
+				},
+				"abilities": []map[string]any{{"type": "ProjectPushDown", "projectedFields": [][]int{{0}, {1}, {2}}, "producedType": row + " NOT NULL"}},
+			},
+			"outputType":  row,
+			"description": "TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[auction, price, ts])",
+		},
+	}
+	raw, err := json.Marshal(scan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data, offsets
+	var node IslandNode
+	if err := json.Unmarshal(raw, &node); err != nil {
+		t.Fatal(err)
+	}
+	chain.Nodes = append([]IslandNode{node}, chain.Nodes...)
+	out, err := json.Marshal(&chain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return withOptions(t, out, map[string]string{OptAutoWatermarkInterval: "200", "sluice.jvm-time-zone": "UTC", "sluice.jvm-time-zone-offset": "0"})
+}
+
+// TestScanChainKeepsBatchesThroughWatermarks feeds the same bids to the local window chain as
+// rows and, behind a native scan, as Arrow batches that stay columnar through the watermark
+// assigner: the watermarks (and where they fall) and the partial aggregates must be the same.
+func TestScanChainKeepsBatchesThroughWatermarks(t *testing.T) {
+	rc, err := Open(withOptions(t, readIsland(t, "bench_window_local_chain.json"), map[string]string{OptAutoWatermarkInterval: "200"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := Open(scanWindowChain(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bc.batchWatermarks {
+		t.Fatal("the scan chain does not keep its batches through the watermark assigner")
+	}
+	partials := 0
+	compare := func(step string) {
+		t.Helper()
+		if got, want := bc.Markers(), rc.Markers(); !slices.Equal(got, want) {
+			t.Fatalf("%s: markers %v, rows give %v", step, got, want)
+		}
+		gd, go_, _ := bc.Output()
+		wd, wo, _ := rc.Output()
+		if !slices.Equal(go_, wo) || string(gd) != string(wd) {
+			t.Fatalf("%s: %d output rows, rows give %d (or their bytes differ)", step, len(go_)-1, len(wo)-1)
+		}
+		partials += len(wo) - 1
+	}
+	// 12 batches of 5,000 rows, 100 keys, 3 rows per ms from 10 s: watermarks inside batches,
+	// slices of 10 s flushing along the way.
+	for i := 0; i < 12; i++ {
+		start := int64(10_000 + i*5_000/3)
+		rec, _ := bidsBatch(t, 5_000, 100, 3, start, false)
+		data, offsets := bids(t, 5_000, 100, 3, start)
+		if err := rc.Process(data, offsets); err != nil {
+			t.Fatal(err)
+		}
+		if err := bc.ProcessBatch(rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		compare("batch " + strconv.Itoa(i))
+	}
+	if len(rc.Markers()) == 0 {
+		t.Fatal("no watermark in the last batch: the case tests nothing")
+	}
+	for _, step := range []string{"checkpoint", "end of input"} {
+		var errR, errB error
+		if step == "checkpoint" {
+			errR, errB = rc.PrepareCheckpoint(), bc.PrepareCheckpoint()
+		} else {
+			errR, errB = rc.AdvanceWatermark(1<<63-1), bc.AdvanceWatermark(1<<63-1)
+		}
+		if errR != nil || errB != nil {
+			t.Fatal(errR, errB)
+		}
+		compare(step)
+	}
+	if partials < 200 {
+		t.Errorf("%d partial aggregates in all: too few to compare the paths", partials)
+	}
 }
 
 func TestWatermarkAssignerChainSplitsBatchesAtWatermarks(t *testing.T) {

@@ -393,6 +393,17 @@ func (l *LocalWindowPipeline) Process(data []byte, offsets []int32) error {
 	return l.op.Process(in)
 }
 
+// ProcessBatch buffers one Arrow batch of the input row type (the rows of a native scan, or of
+// a Calc on it, that a watermark assigner let through): no rows are decoded.
+func (l *LocalWindowPipeline) ProcessBatch(b arrow.RecordBatch) error {
+	l.out, l.offsets = l.out[:0], l.offsets[:0]
+	in, err := l.plan.batchInput(b, l.cols)
+	if err != nil {
+		return err
+	}
+	return l.op.Process(in)
+}
+
 // AdvanceWatermark flushes the buffer when the watermark calls for it.
 func (l *LocalWindowPipeline) AdvanceWatermark(wm int64) error {
 	l.op.AdvanceWatermark(wm)
@@ -492,21 +503,31 @@ func (p *windowPlan) input(d *sourcerows.Decoder, data []byte, offsets []int32, 
 }
 
 // batchInput is the window operator's input read from an Arrow batch of the input row type
-// (a columnar exchange's batch): its columns are checked against the plan's types.
+// (a columnar exchange's batch, or a native scan's): its columns are checked against the plan's
+// types.
 func (p *windowPlan) batchInput(b arrow.RecordBatch, cols []int) (window.Input, error) {
-	if int(b.NumCols()) != len(p.inTypes) {
-		return window.Input{}, fmt.Errorf("window pipeline: a batch of %d columns for an input of %d fields", b.NumCols(), len(p.inTypes))
-	}
-	for _, c := range cols {
-		want, err := catalog.ArrowType(p.inTypes[c])
-		if err != nil {
-			return window.Input{}, fmt.Errorf("window pipeline: field %s: %w", p.inNames[c], err)
-		}
-		if got := b.Column(c).DataType(); !arrow.TypeEqual(got, want) {
-			return window.Input{}, fmt.Errorf("window pipeline: field %s of the batch is %s, the plan reads %s (%s)", p.inNames[c], got, want, p.inTypes[c])
-		}
+	if err := checkBatchColumns("window pipeline", b, p.inNames, p.inTypes, cols); err != nil {
+		return window.Input{}, err
 	}
 	return p.inputOf(b.Column), nil
+}
+
+// checkBatchColumns checks that a batch has the fields of a row type and that the columns a
+// stage reads have their Arrow types.
+func checkBatchColumns(stage string, b arrow.RecordBatch, names []string, types []catalog.Type, cols []int) error {
+	if int(b.NumCols()) != len(types) {
+		return fmt.Errorf("%s: a batch of %d columns for an input of %d fields", stage, b.NumCols(), len(types))
+	}
+	for _, c := range cols {
+		want, err := catalog.ArrowType(types[c])
+		if err != nil {
+			return fmt.Errorf("%s: field %s: %w", stage, names[c], err)
+		}
+		if got := b.Column(c).DataType(); !arrow.TypeEqual(got, want) {
+			return fmt.Errorf("%s: field %s of the batch is %s, the plan reads %s (%s)", stage, names[c], got, want, types[c])
+		}
+	}
+	return nil
 }
 
 // inputOf assembles a window operator's input from the input's columns.
@@ -623,6 +644,20 @@ func (w *WatermarkPipeline) Process(data []byte, offsets []int32) error {
 		return err
 	}
 	defer b.release()
+	return w.watermarks(b)
+}
+
+// ProcessBatch computes the watermark of each row of an Arrow batch of the input row type.
+func (w *WatermarkPipeline) ProcessBatch(b arrow.RecordBatch) error {
+	if err := checkBatchColumns("watermark pipeline", b, w.plan.inNames, w.plan.inTypes, w.plan.cols); err != nil {
+		return err
+	}
+	return w.watermarks(&sparseBatch{cols: b.Columns(), n: b.NumRows()})
+}
+
+// watermarks evaluates the watermark expression over the input's columns.
+func (w *WatermarkPipeline) watermarks(b *sparseBatch) error {
+	n := int(b.n)
 	if rt := b.cols[w.plan.rowtime]; rt.NullN() > 0 {
 		return fmt.Errorf("RowTime field should not be null, please convert it to a non-null long value.")
 	}

@@ -53,7 +53,7 @@ final class WindowBenchmark {
         md.append("with up to 3 s of disorder), cheap to generate, so the runs measure the operators; every engine reads\n");
         md.append("the same rows. Flink's default two-phase plan (local and global window aggregation around a hash\n");
         md.append("exchange), ").append(String.format(Locale.ROOT, "%,d", ROWS))
-                .append(" rows, parallelism 2, median of 3 runs after one warm-up run; each engine's runs in a JVM of its own.\n");
+                .append(" rows, parallelism 2, median of 3 runs after warm-up runs (see above).\n");
         md.append("Row edges at both ends. Sluice runs two native chains (watermark assigner → local window aggregate,\n");
         md.append("and global window aggregate → Calc) around its columnar exchange (Arrow batches split per subtask in\n");
         md.append("Go); the row marked \"row exchange\" runs the same chains around Flink's row exchange\n");
