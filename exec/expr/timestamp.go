@@ -53,25 +53,21 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array,
 // the nanos of the millisecond above.
 func truncateTimestamp(ms, nanoOfMilli int64, precision int) (int64, int64) {
 	nano := javatime.FloorMod(ms, 1000)*1_000_000 + nanoOfMilli
-	digits := 1
-	for x := nano; x >= 10; x /= 10 {
-		digits++
-	}
-	if digits <= precision {
+	// Fewer decimal digits than the precision: nano < 10^precision (a zero nano-of-second,
+	// one digit, is unchanged by the truncation below at precision 0 too).
+	if nano < powersOf10[precision] {
 		return ms, nanoOfMilli
 	}
 	if precision <= 3 {
-		p := pow10(3 - precision)
+		if precision == 3 {
+			return ms, 0
+		}
+		p := powersOf10[3-precision]
 		return ms / p * p, 0
 	}
-	p := pow10(9 - precision)
+	p := powersOf10[9-precision]
 	return ms, nanoOfMilli / p * p
 }
 
-func pow10(n int) int64 {
-	p := int64(1)
-	for ; n > 0; n-- {
-		p *= 10
-	}
-	return p
-}
+// powersOf10 holds 10^0 .. 10^9.
+var powersOf10 = [10]int64{1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000}

@@ -1,6 +1,11 @@
 package expr
 
-import "testing"
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/sluice-project/sluice/exec/javatime"
+)
 
 func TestTruncateTimestampAsFlink(t *testing.T) {
 	cases := []struct {
@@ -22,6 +27,49 @@ func TestTruncateTimestampAsFlink(t *testing.T) {
 		ms, nano := truncateTimestamp(c.ms, c.nano, c.precision)
 		if ms != c.wantMs || nano != c.wantNano {
 			t.Errorf("truncate(%d ms, %d ns, %d) = (%d, %d), want (%d, %d)", c.ms, c.nano, c.precision, ms, nano, c.wantMs, c.wantNano)
+		}
+	}
+}
+
+// TestTruncateTimestampCountsDigits checks the threshold form of truncateTimestamp against
+// DateTimeUtils#truncate's own rule, spelled out: count the nano-of-second's decimal digits.
+func TestTruncateTimestampCountsDigits(t *testing.T) {
+	byDigits := func(ms, nanoOfMilli int64, precision int) (int64, int64) {
+		nano := javatime.FloorMod(ms, 1000)*1_000_000 + nanoOfMilli
+		digits := 1
+		for x := nano; x >= 10; x /= 10 {
+			digits++
+		}
+		if digits <= precision {
+			return ms, nanoOfMilli
+		}
+		p := int64(1)
+		if precision <= 3 {
+			for i := precision; i < 3; i++ {
+				p *= 10
+			}
+			return ms / p * p, 0
+		}
+		for i := precision; i < 9; i++ {
+			p *= 10
+		}
+		return ms, nanoOfMilli / p * p
+	}
+	rnd := rand.New(rand.NewSource(1))
+	for i := 0; i < 200_000; i++ {
+		ms := rnd.Int63n(2_000_000_000_000) - 1_000_000_000_000
+		if i%3 == 0 {
+			ms = ms / 1000 * 1000 // whole seconds: short nano-of-second values
+		}
+		nano := rnd.Int63n(1_000_000)
+		if i%4 == 0 {
+			nano = nano / 1000 * 1000
+		}
+		p := rnd.Intn(10)
+		gm, gn := truncateTimestamp(ms, nano, p)
+		wm, wn := byDigits(ms, nano, p)
+		if gm != wm || gn != wn {
+			t.Fatalf("truncate(%d ms, %d ns, %d) = (%d, %d), counting digits gives (%d, %d)", ms, nano, p, gm, gn, wm, wn)
 		}
 	}
 }
