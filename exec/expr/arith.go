@@ -20,8 +20,8 @@ var errIntDiv0 = errors.New("java.lang.ArithmeticException: / by zero")
 
 func init() {
 	for _, op := range []struct{ name, doc string }{
-		{"+", "a + b on TINYINT..BIGINT, FLOAT, DOUBLE, DECIMAL: Java wrap-around for integers, Flink decimal rules (HALF_UP to the result scale, NULL on precision overflow)"},
-		{"-", "a - b and unary -a, as +"},
+		{"+", "a + b on TINYINT..BIGINT, FLOAT, DOUBLE, DECIMAL: Java wrap-around for integers, Flink decimal rules (HALF_UP to the result scale, NULL on precision overflow); a time point plus an interval (also TIMESTAMPADD) as Flink's generated code: TIMESTAMP and TIMESTAMP_LTZ (p ≤ 6) + INTERVAL DAY TO SECOND on the epoch milliseconds, + INTERVAL YEAR TO MONTH by DateTimeUtils#addMonths (day clamped to the month's end), DATE + whole days of an INTERVAL DAY TO SECOND (int arithmetic, ArithmeticException beyond an int) or + months"},
+		{"-", "a - b and unary -a, as +; a time point minus an interval, as +. The difference of two time points (TIMESTAMPDIFF) falls back"},
 		{"*", "a * b, as +"},
 		{"/", "a / b: integer division truncates and fails on zero like Java; DECIMAL quotient rounded to 38 digits then HALF_UP to the result scale"},
 		{"%", "a % b: Java remainder (sign of the dividend); integer % 0 fails"},

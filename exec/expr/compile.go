@@ -59,7 +59,7 @@ func Functions() []Function {
 // Intervals exist only inside expressions (timestamp arithmetic); columns of interval type
 // are rejected by the row edges.
 func SupportedType(t catalog.Type) (bool, string) {
-	if t.Kind == catalog.IntervalDayTime {
+	if t.Kind == catalog.IntervalDayTime || t.Kind == catalog.IntervalYearMonth {
 		return true, ""
 	}
 	return binaryrow.Supported(t)

@@ -1,61 +1,203 @@
 package expr
 
 import (
+	"errors"
+	"math"
+
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
-// compileTimestampInterval compiles TIMESTAMP(p ≤ 3) or TIMESTAMP_LTZ(p ≤ 3) plus or minus an
-// INTERVAL DAY TO SECOND (and INTERVAL + TIMESTAMP): Flink adds the interval's milliseconds to
-// the epoch milliseconds with Java long arithmetic. ok is false for other operand types.
+var errIntOverflow = errors.New("java.lang.ArithmeticException: integer overflow")
+
+// temporalKind is the shape of a time point plus or minus an interval, as
+// ScalarOperatorGens#generateTemporalPlusMinus computes it.
+type temporalKind int
+
+const (
+	tsPlusMillis   temporalKind = iota // TIMESTAMP(_LTZ) ± INTERVAL DAY TO SECOND
+	tsPlusMonths                       // TIMESTAMP(_LTZ) ± INTERVAL YEAR TO MONTH
+	datePlusDays                       // DATE ± INTERVAL DAY TO SECOND, a DATE
+	datePlusMonths                     // DATE ± INTERVAL YEAR TO MONTH
+)
+
+// compileTimestampInterval compiles a time point plus or minus an interval (and interval plus
+// time point), as Flink's generated code computes it:
+//   - TIMESTAMP or TIMESTAMP_LTZ (p ≤ 6) ± INTERVAL DAY TO SECOND: the interval's milliseconds
+//     added to the epoch milliseconds (Java long arithmetic), the sub-millisecond part kept;
+//   - TIMESTAMP or TIMESTAMP_LTZ ± INTERVAL YEAR TO MONTH: DateTimeUtils#addMonths(long, int)
+//     on the epoch milliseconds (the day of month clamped to the target month's last day);
+//   - DATE ± INTERVAL DAY TO SECOND into a DATE: the interval's whole days
+//     (Math.toIntExact(millis / 86400000), an ArithmeticException beyond an int) in int
+//     arithmetic;
+//   - DATE ± INTERVAL YEAR TO MONTH: DateTimeUtils#addMonths(int, int).
+//
+// ok is false for other operand and result types.
 func compileTimestampInterval(op string, args []Expr, res catalog.Type) (Expr, bool) {
 	if len(args) != 2 || (op != "+" && op != "-") {
 		return nil, false
 	}
-	isTs := func(t catalog.Type) bool {
-		return (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && t.Precision <= 3
+	isInterval := func(t catalog.Type) bool {
+		return t.Kind == catalog.IntervalDayTime || t.Kind == catalog.IntervalYearMonth
 	}
-	ts, iv := args[0], args[1]
-	if op == "+" && args[0].Type().Kind == catalog.IntervalDayTime {
-		ts, iv = args[1], args[0]
+	point, iv := args[0], args[1]
+	if op == "+" && isInterval(point.Type()) {
+		point, iv = iv, point
 	}
-	if !isTs(ts.Type()) || iv.Type().Kind != catalog.IntervalDayTime || !isTs(res) {
+	pt, it := point.Type(), iv.Type()
+	if !isInterval(it) {
 		return nil, false
 	}
 	sign := int64(1)
 	if op == "-" {
 		sign = -1
 	}
-	return &timestampInterval{ts: ts, interval: iv, sign: sign, typ: res}, true
+	e := &timestampInterval{point: point, interval: iv, sign: sign, typ: res}
+	switch {
+	case (pt.Kind == catalog.Timestamp || pt.Kind == catalog.TimestampLTZ) && pt.Precision <= 6:
+		if res.Kind != pt.Kind || res.Precision != pt.Precision {
+			return nil, false
+		}
+		e.micros = pt.Precision > 3
+		e.kind = tsPlusMillis
+		if it.Kind == catalog.IntervalYearMonth {
+			e.kind = tsPlusMonths
+		}
+	case pt.Kind == catalog.Date && res.Kind == catalog.Date:
+		e.kind = datePlusDays
+		if it.Kind == catalog.IntervalYearMonth {
+			e.kind = datePlusMonths
+		}
+	default:
+		return nil, false
+	}
+	return e, true
 }
 
 type timestampInterval struct {
-	ts, interval Expr
-	sign         int64
-	typ          catalog.Type
+	point, interval Expr
+	kind            temporalKind
+	sign            int64
+	// micros: the time point is a TIMESTAMP(p > 3), stored in microseconds.
+	micros bool
+	typ    catalog.Type
 }
 
 func (e *timestampInterval) Type() catalog.Type { return e.typ }
 
 func (e *timestampInterval) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	ta, err := e.ts.Eval(ctx, in)
+	pa, err := e.point.Eval(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	defer ta.Release()
+	defer pa.Release()
 	ia, err := e.interval.Eval(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	defer ia.Release()
 	n := ctx.N
-	valid := andValidity(ctx.Mem, n, ta, ia)
-	buf, dst := column.NewValues[int64](ctx.Mem, n)
-	tv, iv := column.Values[int64](ta), column.Values[int64](ia)
-	for i := range dst {
-		dst[i] = tv[i] + e.sign*iv[i]
+	valid := andValidity(ctx.Mem, n, pa, ia)
+	var vbits []byte
+	if valid != nil {
+		vbits = valid.Bytes()
 	}
-	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	switch e.kind {
+	case tsPlusMillis:
+		buf, dst := column.NewValues[int64](ctx.Mem, n)
+		pv, iv := column.Values[int64](pa), column.Values[int64](ia)
+		scale := int64(1)
+		if e.micros {
+			// (ms ± r) * 1000 + micros of the millisecond, in wrapping long arithmetic.
+			scale = 1000
+		}
+		for i := range dst {
+			dst[i] = pv[i] + e.sign*iv[i]*scale
+		}
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	case tsPlusMonths:
+		buf, dst := column.NewValues[int64](ctx.Mem, n)
+		pv, iv := column.Values[int64](pa), column.Values[int32](ia)
+		for i := range dst {
+			if vbits != nil && !bitutil.BitIsSet(vbits, i) {
+				continue
+			}
+			m := e.months(iv[i])
+			if e.micros {
+				ms, sub := javatime.FloorDiv(pv[i], 1000), javatime.FloorMod(pv[i], 1000)
+				dst[i] = addMonthsMillis(ms, m)*1000 + sub
+			} else {
+				dst[i] = addMonthsMillis(pv[i], m)
+			}
+		}
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	case datePlusDays:
+		buf, dst := column.NewValues[int32](ctx.Mem, n)
+		pv, iv := column.Values[int32](pa), column.Values[int64](ia)
+		var failed []int
+		for i := range dst {
+			if vbits != nil && !bitutil.BitIsSet(vbits, i) {
+				continue
+			}
+			days := iv[i] / millisPerDay
+			if days < math.MinInt32 || days > math.MaxInt32 {
+				failed = append(failed, i)
+				continue
+			}
+			dst[i] = pv[i] + int32(e.sign)*int32(days)
+		}
+		valid = failRows(ctx, valid, failed, errIntOverflow)
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	default: // datePlusMonths
+		buf, dst := column.NewValues[int32](ctx.Mem, n)
+		pv, iv := column.Values[int32](pa), column.Values[int32](ia)
+		for i := range dst {
+			if vbits != nil && !bitutil.BitIsSet(vbits, i) {
+				continue
+			}
+			dst[i] = addMonthsDate(pv[i], e.months(iv[i]))
+		}
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	}
+}
+
+// months is the interval's months with the operator's sign (Java int negation: MIN_VALUE
+// stays).
+func (e *timestampInterval) months(m int32) int32 {
+	if e.sign < 0 {
+		return -m
+	}
+	return m
+}
+
+// addMonthsDate is DateTimeUtils#addMonths(int date, int m): the date's year, month and day
+// (julian-day arithmetic), m months on, the day clamped to the month's last day.
+func addMonthsDate(date, m int32) int32 {
+	y0 := int32(extractFromDate("YEAR", date))
+	m0 := int32(extractFromDate("MONTH", date))
+	d0 := int32(extractFromDate("DAY", date))
+	m0 += m
+	y0 += int32(javatime.FloorDiv(int64(m0), 12))
+	m0 = int32(javatime.FloorMod(int64(m0), 12))
+	if m0 == 0 {
+		y0--
+		m0 += 12
+	}
+	if last := int32(javatime.DaysInMonth(int64(y0), int64(m0))); d0 > last {
+		d0 = last
+	}
+	return ymdToJulian(y0, m0, d0) - julianEpoch
+}
+
+// addMonthsMillis is DateTimeUtils#addMonths(long timestamp, int m): the date part moved by
+// m months, the time of day kept.
+func addMonthsMillis(ts int64, m int32) int64 {
+	millis := javatime.FloorMod(ts, millisPerDay)
+	ts -= millis
+	x := int64(addMonthsDate(int32(ts/millisPerDay), m))
+	return x*millisPerDay + millis
 }

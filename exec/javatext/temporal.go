@@ -149,7 +149,7 @@ func localDate(s string) (int64, string, error) {
 	}
 	mo, ok1 := twoDigits(s[i+1 : i+3])
 	d, ok2 := twoDigits(s[i+4 : i+6])
-	if !ok1 || !ok2 || mo < 1 || mo > 12 || d < 1 || d > daysIn(year, mo) {
+	if !ok1 || !ok2 || mo < 1 || mo > 12 || d < 1 || d > javatime.DaysInMonth(year, mo) {
 		return 0, "", bad
 	}
 	t := time.Date(int(year), time.Month(mo), int(d), 0, 0, 0, 0, time.UTC)
@@ -161,17 +161,4 @@ func twoDigits(s string) (int64, bool) {
 		return 0, false
 	}
 	return int64(s[0]-'0')*10 + int64(s[1]-'0'), true
-}
-
-func daysIn(year, month int64) int64 {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }

@@ -109,3 +109,18 @@ func julianEpochDay(y, m, d int64) int64 {
 func LocalMillis(ms, nanos, offsetMillis int64) int64 {
 	return WallClock(FloorDiv(ms, 1000)*1000, offsetMillis) + nanos/1_000_000
 }
+
+// DaysInMonth is the length of a month of the proleptic Gregorian calendar (the lastDay of
+// Flink's DateTimeUtils and Calcite's, with Java's remainder for years before 1).
+func DaysInMonth(year, month int64) int64 {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}

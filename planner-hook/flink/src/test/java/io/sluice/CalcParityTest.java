@@ -191,6 +191,22 @@ class CalcParityTest {
                         "SELECT ts, lt, t4, CAST(ts AS TIMESTAMP(3)), CAST(ts AS TIMESTAMP(0)), CAST(ts AS TIMESTAMP(4)), CAST(t3 AS TIMESTAMP(6)), "
                                 + "CAST(t4 AS TIMESTAMP(6)), CAST(t3 AS TIMESTAMP(0)), ts > TIMESTAMP '1969-12-31 23:59:59.999998', ts = ts, lt <= lt, "
                                 + "CASE WHEN ts IS NULL THEN TIMESTAMP '2000-01-01 00:00:00.000007' ELSE ts END FROM t WHERE ts IS NULL OR ts <> TIMESTAMP '1970-01-01 00:00:00.000001'"),
+                // A time point plus or minus an interval (and TIMESTAMPADD): month ends clamp
+                // (Jan 31 + 1 month = Feb 29 in 2024), leap days, times before 1970 and the
+                // sub-millisecond digits of TIMESTAMP(6).
+                nativeCase("timestamp-interval-arithmetic", "ts TIMESTAMP(3), t6 TIMESTAMP(6), dt DATE, lt TIMESTAMP_LTZ(3)",
+                        List.of(r(LocalDateTime.of(2024, 1, 31, 23, 59, 59, 999_000_000), LocalDateTime.of(2024, 2, 29, 12, 0, 0, 123_456_000),
+                                        java.time.LocalDate.of(2024, 1, 31), java.time.Instant.ofEpochMilli(1_706_745_599_999L)),
+                                r(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 500_000_000), LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000),
+                                        java.time.LocalDate.of(1900, 3, 31), java.time.Instant.ofEpochMilli(-1)),
+                                r(null, null, null, null),
+                                r(LocalDateTime.of(1, 1, 1, 0, 0), LocalDateTime.of(2023, 3, 31, 0, 0, 0, 1_000),
+                                        java.time.LocalDate.of(1582, 10, 4), java.time.Instant.ofEpochMilli(0))),
+                        "SELECT ts + INTERVAL '1' MONTH, ts - INTERVAL '13' MONTH, t6 + INTERVAL '1' YEAR, t6 - INTERVAL '1-1' YEAR TO MONTH, "
+                                + "t6 + INTERVAL '1.5' SECOND, t6 - INTERVAL '2 03:04:05.006' DAY TO SECOND, dt + INTERVAL '1' MONTH, "
+                                + "dt - INTERVAL '25' MONTH, dt + INTERVAL '3' DAY, dt - INTERVAL '49' HOUR, dt + INTERVAL '5' HOUR, "
+                                + "INTERVAL '2' MONTH + ts, lt + INTERVAL '1' MONTH, lt - INTERVAL '90' MINUTE, "
+                                + "TIMESTAMPADD(MONTH, 1, ts), TIMESTAMPADD(DAY, -2, dt), TIMESTAMPADD(SECOND, 30, t6) FROM t"),
                 nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
                         List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
                                 r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),
