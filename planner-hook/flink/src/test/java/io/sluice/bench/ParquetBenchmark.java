@@ -154,9 +154,9 @@ final class ParquetBenchmark {
         RUNS.row(md, "TUMBLE 10 s by auction: COUNT, SUM, MAX, AVG (two phases)", "window", winFlink, winSluice);
         RUNS.row(md, "Parquet → Parquet copy with the Calc above", "copy", copyFlink, copySluice);
         RUNS.row(md, "Parquet → TUMBLE above → Parquet", "window-parquet", winPqFlink, winPqSluice);
-        md.append("\nStock Flink's TUMBLE → Parquet job is erratic on this VM: in one benchmark JVM its runs range from\n");
-        md.append("about 0.1M to 1.2M rows/s (possibly parquet-mr's process-wide memory manager or GC across the\n");
-        md.append("MiniClusters of one JVM; not investigated yet), so the last column, against stock Flink's fastest run,\n");
+        md.append("\nStock Flink's TUMBLE → Parquet job is erratic on this VM, also in a JVM of its own and after the\n");
+        md.append("warm-ups: its runs range from about 0.1M to 1.3M rows/s (not investigated yet; possibly parquet-mr's\n");
+        md.append("process-wide memory manager), so the last column, against stock Flink's fastest run,\n");
         md.append("is the conservative ratio. The Parquet → Parquet jobs include the columnar fast path (a scan and a\n");
         md.append("Calc hand Arrow batches to the sink without encoding rows).\n");
         RUNS.spread(md);
