@@ -351,12 +351,11 @@ func TestTwoPhaseMatchesOnePhase(t *testing.T) {
 	}
 }
 
-// BenchmarkWindowState aggregates 100,000 keys into open windows and reports the state's
-// memory per key (bytes/key), as the operator's sluiceStateBytes metric measures it.
-func BenchmarkWindowState(b *testing.B) {
-	mem := memory.NewGoAllocator()
+// benchmarkSpec is the window benchmark's aggregation: a 10 s TUMBLE by one key of the given
+// type with COUNT(*), SUM, MAX and AVG of a BIGINT, over 128 key groups.
+func benchmarkSpec(key catalog.Type) Spec {
 	tumble, _ := NewTumble(10_000, 0)
-	spec := Spec{Assigner: tumble, KeyTypes: []catalog.Type{catalog.BigIntType(true)},
+	return Spec{Assigner: tumble, KeyTypes: []catalog.Type{key},
 		Calls: []Call{
 			{Func: CountStar, Result: catalog.BigIntType(false)},
 			{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
@@ -364,6 +363,13 @@ func BenchmarkWindowState(b *testing.B) {
 			{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
 		},
 		MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
+}
+
+// BenchmarkWindowState aggregates 100,000 keys into open windows and reports the state's
+// memory per key (bytes/key), as the operator's sluiceStateBytes metric measures it.
+func BenchmarkWindowState(b *testing.B) {
+	mem := memory.NewGoAllocator()
+	spec := benchmarkSpec(catalog.BigIntType(true))
 	const keys = 100_000
 	kb, tb := array.NewInt64Builder(mem), array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Millisecond})
 	for i := 0; i < keys; i++ {
@@ -560,15 +566,7 @@ func TestRestoresVersion1State(t *testing.T) {
 // bids), flushing every 10 seconds of event time; reports ns/row.
 func BenchmarkLocalProcess(b *testing.B) {
 	mem := memory.NewGoAllocator()
-	tumble, _ := NewTumble(10_000, 0)
-	spec := Spec{Assigner: tumble, KeyTypes: []catalog.Type{catalog.IntType(true)},
-		Calls: []Call{
-			{Func: CountStar, Result: catalog.BigIntType(false)},
-			{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-			{Func: Max, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-			{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-		},
-		MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
+	spec := benchmarkSpec(catalog.IntType(true))
 	const batch, batches = 8192, 64
 	var keys, prices, times []arrow.Array
 	for j := 0; j < batches; j++ {

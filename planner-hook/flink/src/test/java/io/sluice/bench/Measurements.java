@@ -66,11 +66,6 @@ final class Measurements {
         return measure(name, sluice, 2, warm, warmRows, full, rows);
     }
 
-    /** The fastest run of a measurement. */
-    double fastest(String name) {
-        return fastest.get(name);
-    }
-
     /** A table row: both medians, their ratio, and Sluice against stock Flink's fastest run. */
     void row(StringBuilder md, String job, String name, double flink, double sluice) {
         md.append(Benchmarks.format("| %s | %,.0f | %,.0f | %.2fx | %.2fx |%n",
