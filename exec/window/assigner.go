@@ -95,6 +95,24 @@ func (a *Assigner) SliceEnd(ts int64) int64 {
 	return WindowStartWithOffset(ts, a.Offset, a.slice) + a.slice
 }
 
+// sliceEnds remembers the last slice a time fell into, so that the times of a batch, which
+// mostly fall into one slice, find their slice end by two comparisons instead of a division.
+// The zero value remembers nothing.
+type sliceEnds struct {
+	lo, hi, end int64 // times in [lo, hi) have slice end end; empty when lo >= hi
+}
+
+// of is a.SliceEnd(ts).
+func (s *sliceEnds) of(a *Assigner, ts int64) int64 {
+	if ts >= s.lo && ts < s.hi {
+		return s.end
+	}
+	s.end = a.SliceEnd(ts)
+	// The slice is [end - slice, end); a range that overflowed comes out empty (lo >= hi).
+	s.lo, s.hi = s.end-a.slice, s.end
+	return s.end
+}
+
 // LastWindowEnd is the end of the last window that contains the slice ending at sliceEnd.
 func (a *Assigner) LastWindowEnd(sliceEnd int64) int64 {
 	switch a.Kind {

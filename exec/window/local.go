@@ -161,8 +161,9 @@ func (l *LocalOperator) PrepareCheckpoint() { l.flush() }
 
 // assignLocal finds or opens the accumulator of each row's key and slice.
 func (l *LocalOperator) assignLocal(times []int64, groups []int32) {
+	var ends sliceEnds
 	for r := range groups {
-		end := l.assigner.SliceEnd(l.zone.ToUTC(times[r]))
+		end := ends.of(l.assigner, l.zone.ToUTC(times[r]))
 		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
 		g := int32(-1)
 		slots := l.open[string(key)]
@@ -183,13 +184,14 @@ func (l *LocalOperator) assignLocal(times []int64, groups []int32) {
 // assignLocal16 is assignLocal for 16-byte key rows, through the slot table.
 func (l *LocalOperator) assignLocal16(times []int64, groups []int32) {
 	t := l.open16
+	var ends sliceEnds
 	for r := range groups {
-		end := l.assigner.SliceEnd(l.zone.ToUTC(times[r]))
+		end := ends.of(l.assigner, l.zone.ToUTC(times[r]))
 		key := l.keyBuf[l.keyOffsets[r]:l.keyOffsets[r+1]]
 		g, at := t.find(key, end)
 		if g < 0 {
 			g = l.openGroup(key, end)
-			t.insert(at, key, end, g)
+			t.insert(at, g)
 		}
 		groups[r] = g
 	}

@@ -7,7 +7,8 @@ import (
 )
 
 // TestSlotTable16 checks the slot table against a Go map over keys that differ in either word,
-// slice ends that collide with keys, growth past several doublings and reuse after reset.
+// slice ends that collide with keys, growth past several doublings, slices opened before and
+// after new keys, and reuse after reset (keys kept, groups gone).
 func TestSlotTable16(t *testing.T) {
 	type slot struct {
 		key [16]byte
@@ -46,25 +47,29 @@ func TestSlotTable16(t *testing.T) {
 						t.Fatalf("round %d: %v found as group %d, want %d", round, s, g, w)
 					case !ok:
 						want[s] = next
-						tab.insert(at, s.key[:], s.end, next)
+						tab.insert(at, next)
 						next++
 					}
 				}
-				if tab.used != len(want) {
-					t.Fatalf("round %d: %d entries used, want %d", round, tab.used, len(want))
+				keys := map[[16]byte]bool{}
+				for s := range want {
+					keys[s.key] = true
+				}
+				if int(tab.nkeys) < len(keys) || int(tab.nkeys) > tc.keys {
+					t.Fatalf("round %d: %d keys, want %d to %d", round, tab.nkeys, len(keys), tc.keys)
 				}
 				tab.reset()
-				if tab.used != 0 {
-					t.Fatalf("after reset: %d entries used", tab.used)
+				if len(tab.slices) != 0 {
+					t.Fatalf("after reset: %d open slices", len(tab.slices))
 				}
 			}
 		})
 	}
 }
 
-// TestSlotTable16ComparesWholeEntries puts an entry that differs from the looked-up one in one
-// part only (the header word, the value word or the slice end) in its home entry: the lookup
-// must go past it.
+// TestSlotTable16ComparesWholeEntries puts a key that differs from the looked-up one in one word
+// only (the header or the value) in the looked-up key's home entry, or gives the key a group in
+// another slice only: the lookup must not take that group.
 func TestSlotTable16ComparesWholeEntries(t *testing.T) {
 	key := func(k0, k1 uint64) []byte {
 		b := make([]byte, 16)
@@ -83,10 +88,39 @@ func TestSlotTable16ComparesWholeEntries(t *testing.T) {
 		{"slice end", want, 20},
 	} {
 		tab := newSlotTable16()
-		_, home := tab.find(want, 10)
-		tab.insert(home, other.key, other.end, 7)
+		home := int(hashKey16(1<<8, 42) >> tab.shift)
+		tab.keys[home] = keyEntry16{
+			k0: binary.LittleEndian.Uint64(other.key[0:8]), k1: binary.LittleEndian.Uint64(other.key[8:16]), id: 1,
+		}
+		tab.nkeys = 1
+		tab.insert(slotRef{slice: tab.slice(other.end), id: 0}, 7)
 		if g, _ := tab.find(want, 10); g >= 0 {
 			t.Errorf("%s differs: found group %d", other.name, g)
 		}
+	}
+}
+
+// TestSlotTable16DropsManyKeys checks that a reset keeps up to maxKeptKeys keys and drops
+// (and shrinks back from) more.
+func TestSlotTable16DropsManyKeys(t *testing.T) {
+	tab := newSlotTable16()
+	var k [16]byte
+	for i := 0; i <= maxKeptKeys; i++ {
+		binary.LittleEndian.PutUint64(k[8:16], uint64(i))
+		g, at := tab.find(k[:], 0)
+		if g >= 0 {
+			t.Fatalf("key %d found before insert", i)
+		}
+		tab.insert(at, int32(i))
+		if i == maxKeptKeys-1 {
+			tab.reset()
+			if int(tab.nkeys) != maxKeptKeys {
+				t.Fatalf("reset with %d keys kept %d", maxKeptKeys, tab.nkeys)
+			}
+		}
+	}
+	tab.reset()
+	if tab.nkeys != 0 || len(tab.keys) != 1<<initialKeyBits {
+		t.Fatalf("reset with %d keys: %d kept, %d entries", maxKeptKeys+1, tab.nkeys, len(tab.keys))
 	}
 }

@@ -2,9 +2,12 @@ package window
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"math/big"
+	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -591,7 +594,7 @@ func BenchmarkLocalProcess(b *testing.B) {
 		if err := local.Process(Input{Keys: []arrow.Array{keys[j]}, Rowtime: times[j], Args: []arrow.Array{nil, prices[j], prices[j], prices[j]}}); err != nil {
 			b.Fatal(err)
 		}
-		if j%12 == 11 || j == batches-1 {
+		if j == batches-1 {
 			local.PrepareCheckpoint()
 			out, err := local.TakeOutput(mem)
 			if err != nil {
@@ -601,4 +604,36 @@ func BenchmarkLocalProcess(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/row")
+}
+
+// TestSliceEndsMatchesSliceEnd checks the remembered slice of sliceEnds against
+// Assigner.SliceEnd over runs of nearby times, jumps, negative times and times at the ends of
+// the int64 range (where a slice's bounds overflow).
+func TestSliceEndsMatchesSliceEnd(t *testing.T) {
+	tumble, err1 := NewTumble(10_000, 0)
+	hop, err2 := NewHop(10_000, 2_000, 700)
+	cumulate, err3 := NewCumulate(60_000, 6_000, -2_000)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		t.Fatal(err)
+	}
+	rnd := rand.New(rand.NewSource(7))
+	var times []int64
+	for i := 0; i < 20_000; i++ {
+		switch rnd.Intn(10) {
+		case 0:
+			times = append(times, rnd.Int63n(1<<62)-1<<61)
+		case 1:
+			times = append(times, math.MaxInt64-rnd.Int63n(20_000), math.MinInt64+rnd.Int63n(20_000))
+		default:
+			times = append(times, int64(i*3)-30_000+rnd.Int63n(5_000))
+		}
+	}
+	for name, a := range map[string]*Assigner{"tumble": tumble, "hop": hop, "cumulate": cumulate} {
+		var ends sliceEnds
+		for _, ts := range times {
+			if got, want := ends.of(a, ts), a.SliceEnd(ts); got != want {
+				t.Fatalf("%s: slice end of %d: %d, want %d", name, ts, got, want)
+			}
+		}
+	}
 }
