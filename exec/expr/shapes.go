@@ -45,6 +45,18 @@ var shapes = map[string][]string{
 		"ts6 <- {ts6} - INTERVAL '1 00:00:00.5' DAY TO SECOND",
 		"A <- {A} - INTERVAL '{digits}' YEAR ; A in ts ts6 date",
 		"date <- {date} - INTERVAL '{digits}' DAY",
+		"int <- TIMESTAMPDIFF($U, {ts}, {ts}) ; U in SECOND MINUTE HOUR DAY WEEK MONTH QUARTER YEAR",
+		"int <- TIMESTAMPDIFF($U, {ts6}, {ts}) ; U in SECOND DAY MONTH",
+		"int <- TIMESTAMPDIFF($U, {date}, {date}) ; U in DAY WEEK MONTH YEAR",
+		"int <- TIMESTAMPDIFF($U, {ts}, {date}) ; U in HOUR MONTH",
+		"int <- TIMESTAMPDIFF($U, {date}, {ts6}) ; U in MINUTE YEAR",
+		"int <- TIMESTAMPDIFF($U, {ltz}, {ltz}) ; U in SECOND MONTH",
+	},
+	"/INT": {
+		"int <- TIMESTAMPDIFF(SECOND, {ts}, {ts})",
+	},
+	"REINTERPRET": {
+		"int <- TIMESTAMPDIFF(MONTH, {date}, {ts})",
 	},
 	"*": {
 		"A <- {A} * {A} ; A in int approx dec",

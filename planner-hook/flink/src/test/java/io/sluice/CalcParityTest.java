@@ -207,6 +207,21 @@ class CalcParityTest {
                                 + "dt - INTERVAL '25' MONTH, dt + INTERVAL '3' DAY, dt - INTERVAL '49' HOUR, dt + INTERVAL '5' HOUR, "
                                 + "INTERVAL '2' MONTH + ts, lt + INTERVAL '1' MONTH, lt - INTERVAL '90' MINUTE, "
                                 + "TIMESTAMPADD(MONTH, 1, ts), TIMESTAMPADD(DAY, -2, dt), TIMESTAMPADD(SECOND, 30, t6) FROM t"),
+                nativeCase("timestampdiff", "a TIMESTAMP(3), b TIMESTAMP(3), t6 TIMESTAMP(6), d DATE, e DATE, l TIMESTAMP_LTZ(3), l2 TIMESTAMP_LTZ(3)",
+                        List.of(r(LocalDateTime.of(2024, 1, 31, 23, 59, 59, 999_000_000), LocalDateTime.of(2024, 2, 29, 23, 59, 59, 998_000_000),
+                                        LocalDateTime.of(2024, 2, 29, 12, 0, 0, 123_456_000), java.time.LocalDate.of(2024, 1, 31),
+                                        java.time.LocalDate.of(2024, 2, 29), java.time.Instant.ofEpochMilli(1_706_745_599_999L), java.time.Instant.ofEpochMilli(-1)),
+                                r(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 500_000_000), LocalDateTime.of(1970, 1, 1, 0, 0),
+                                        LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000), java.time.LocalDate.of(1900, 3, 31),
+                                        java.time.LocalDate.of(1582, 10, 4), java.time.Instant.ofEpochMilli(-86_400_001L), java.time.Instant.ofEpochMilli(0)),
+                                r(null, LocalDateTime.of(2000, 1, 1, 0, 0), null, java.time.LocalDate.of(2000, 2, 29), null, null, java.time.Instant.ofEpochMilli(5)),
+                                r(LocalDateTime.of(1, 1, 1, 0, 0), LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_000_000),
+                                        LocalDateTime.of(2023, 3, 31, 0, 0, 0, 1_000), java.time.LocalDate.of(9999, 12, 31),
+                                        java.time.LocalDate.of(1, 1, 1), java.time.Instant.ofEpochMilli(1_700_000_000_000L), java.time.Instant.ofEpochMilli(1_600_000_000_123L))),
+                        "SELECT TIMESTAMPDIFF(SECOND, a, b), TIMESTAMPDIFF(MINUTE, b, a), TIMESTAMPDIFF(HOUR, a, t6), TIMESTAMPDIFF(DAY, a, b), "
+                                + "TIMESTAMPDIFF(WEEK, d, e), TIMESTAMPDIFF(MONTH, a, b), TIMESTAMPDIFF(MONTH, b, a), TIMESTAMPDIFF(QUARTER, t6, a), "
+                                + "TIMESTAMPDIFF(YEAR, d, e), TIMESTAMPDIFF(MONTH, d, a), TIMESTAMPDIFF(DAY, e, t6), TIMESTAMPDIFF(MINUTE, d, b), "
+                                + "TIMESTAMPDIFF(SECOND, l, l2), TIMESTAMPDIFF(MONTH, l2, l), TIMESTAMPDIFF(DAY, l, l2) FROM t"),
                 nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
                         List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
                                 r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),

@@ -1,0 +1,59 @@
+package expr
+
+import "testing"
+
+// TestSubtractMonths holds DateTimeUtils#subtractMonths values printed by Flink 2.1.1: month
+// ends, leap years, negative days and milliseconds, 1582, year 1 and 9999, and a time of day
+// that makes a whole month one fewer.
+func TestSubtractMonths(t *testing.T) {
+	dates := [][3]int32{
+		{31, 0, 1},
+		{30, 0, 0},
+		{59, 31, 1},
+		{58, 30, 1},
+		{-1, 0, 0},
+		{0, -1, 0},
+		{-365, 365, -24},
+		{11016, 10988, 0},
+		{11017, 10988, 1},
+		{11046, 11016, 1},
+		{2932896, -719162, 119987},
+		{-719162, 2932896, -119987},
+		{-141427, -141428, 0},
+		{-141417, -141438, 0},
+		{18321, 18293, 0},
+		{18322, 18294, 0},
+		{19782, 19753, 1},
+		{19753, 19782, -1},
+		{1000000, 3, 32854},
+		{0, 0, 0},
+	}
+	for _, c := range dates {
+		if got := subtractMonthsDate(c[0], c[1]); got != c[2] {
+			t.Errorf("subtractMonths(int %d, int %d) = %d, Flink %d", c[0], c[1], got, c[2])
+		}
+	}
+	millis := [][3]int64{
+		{0, 0, 0},
+		{2678400000, 0, 1},
+		{2678399999, 0, 0},
+		{2678400000, 1, 0},
+		{-1, 0, 0},
+		{0, -1, 0},
+		{5097600005, 2678400005, 1},
+		{5097600004, 2678400005, 0},
+		{-2678400001, -1, -1},
+		{1700000000000, 1600000000123, 38},
+		{1600000000123, 1700000000000, -38},
+		{253402300799999, -62135596800000, 119987},
+		{-62135596800000, 253402300799999, -119987},
+		{951786000000, 949370400000, 0},
+		{951868800000, 949363200001, 0},
+		{-12219292800000, -12219292800001, 0},
+	}
+	for _, c := range millis {
+		if got := subtractMonthsMillis(c[0], c[1]); int64(got) != c[2] {
+			t.Errorf("subtractMonths(long %d, long %d) = %d, Flink %d", c[0], c[1], got, c[2])
+		}
+	}
+}
