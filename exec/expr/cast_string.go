@@ -110,11 +110,15 @@ func parseJavaBool(b []byte) (bool, bool) {
 	return false, false
 }
 
-// fromString casts a string column to an integral type or BOOLEAN.
+// fromString casts a string column to an integral type, BOOLEAN, FLOAT, DOUBLE, DATE or
+// TIMESTAMP.
 type fromString struct {
 	arg Expr
 	typ catalog.Type
 	try bool // TRY_CAST: NULL instead of failing
+	// nullOnly (with try): only a string that Flink's parser rejects by returning null is NULL;
+	// one it throws on still fails (TO_DATE).
+	nullOnly bool
 }
 
 func (e *fromString) Type() catalog.Type { return e.typ }
@@ -153,6 +157,9 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 		return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, valid, out), nil
 	}
+	if e.typ.Kind == catalog.Timestamp {
+		return parseTimestamps(ctx, a, e.typ.Precision, e.try, e.typ), nil
+	}
 	if e.typ.Kind == catalog.Date {
 		buf, dst := column.NewValues[int32](ctx.Mem, n)
 		for i := 0; i < n; i++ {
@@ -160,8 +167,12 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 				continue
 			}
 			s := r.at(i)
-			d, ok := parseJavaDate(s)
-			if !ok {
+			d, ok, throws := parseJavaDate(s)
+			switch {
+			case throws && e.nullOnly:
+				ctx.fail(i, fmt.Errorf("java.lang.NumberFormatException: For input string: '%s'", s))
+				continue
+			case !ok:
 				fail(i, fmt.Errorf("java.time.DateTimeException: For input string: '%s'.", s))
 				continue
 			}

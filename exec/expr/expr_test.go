@@ -444,14 +444,19 @@ func TestParseJavaDate(t *testing.T) {
 		"2020": day(2020, 1, 1), "2020-3": day(2020, 3, 1), "2017-12-12 09:30:00.0": day(2017, 12, 12),
 		"0-1-1": day(0, 1, 1), "9999-12-31": day(9999, 12, 31), "\t7-07-07\n": day(7, 7, 7),
 	} {
-		if got, ok := parseJavaDate([]byte(in)); !ok || got != want {
+		if got, ok, _ := parseJavaDate([]byte(in)); !ok || got != want {
 			t.Errorf("%q: got %d, %v; want %d", in, got, ok, want)
 		}
 	}
 	for _, in := range []string{"", " ", "2023-02-29", "2024-04-31", "10000-01-01", "-1-01-01", "2024-1-1-1",
-		"+2024-01-01", "2024/01/01", "٢٠٢٤-01-01", "99999999999-1-1", "2024-13-01", "2024-00-10", "2024-01-"} {
-		if got, ok := parseJavaDate([]byte(in)); ok {
+		"+2024-01-01", "2024/01/01", "٢٠٢٤-01-01", "99999999999-1-1", "2024-13-01", "2024-00-10", "2024-01-", "2024-1-2147483648"} {
+		got, ok, throws := parseJavaDate([]byte(in))
+		if ok {
 			t.Errorf("%q: got %d, want a failure", in, got)
+		}
+		// Only parts beyond an int make Integer#parseInt throw; the rest return null.
+		if wantThrow := in == "99999999999-1-1" || in == "2024-1-2147483648"; throws != wantThrow {
+			t.Errorf("%q: throws %v, want %v", in, throws, wantThrow)
 		}
 	}
 }

@@ -139,6 +139,17 @@ var shapes = map[string][]string{
 		"ts6 <- CAST({ts} AS TIMESTAMP(6))",
 		"ts <- CAST({ts6} AS TIMESTAMP(3))",
 		"ltz <- CAST({ltz} AS TIMESTAMP_LTZ(1))",
+		"ts <- CAST(CAST({A} AS STRING) AS TIMESTAMP(3)) ; A in ts date",
+		"ts6 <- CAST(CAST({ts6} AS STRING) AS TIMESTAMP(6))",
+		"ts <- CAST(CAST({ts6} AS STRING) AS TIMESTAMP(1))",
+	},
+	"TO_TIMESTAMP": {
+		"ts <- TO_TIMESTAMP({str})",
+		"ts <- TO_TIMESTAMP(CAST({A} AS STRING)) ; A in ts6 date",
+	},
+	"TO_DATE": {
+		"date <- TO_DATE({str})",
+		"date <- TO_DATE(CAST({ts} AS STRING))",
 	},
 	"TRY_CAST": {
 		"int <- TRY_CAST({str} AS INT)",
@@ -148,6 +159,9 @@ var shapes = map[string][]string{
 		"approx <- TRY_CAST({str} AS FLOAT)",
 		"bool <- TRY_CAST({str} AS BOOLEAN)",
 		"date <- TRY_CAST({str} AS DATE)",
+		"ts <- TRY_CAST({str} AS TIMESTAMP(3))",
+		"ts6 <- TRY_CAST({str} AS TIMESTAMP(6))",
+		"ts <- TRY_CAST(CAST({date} AS STRING) || ' 1:2:3.' AS TIMESTAMP(2))",
 		"date <- TRY_CAST(CAST({date} AS STRING) AS DATE)",
 	},
 	"AND":          {"bool <- {bool} AND {bool}", "bool <- {bool} AND {bool} AND {bool}"},

@@ -97,6 +97,28 @@ class CalcParityTest {
         return nativeCase(name, TEXT, textRows(), query);
     }
 
+    /** Strings for CAST(... AS TIMESTAMP), TO_TIMESTAMP and TO_DATE: the formatter's quirks. */
+    static List<Row> timestampTextRows(boolean parsableOnly) {
+        String[] good = {"2024-01-31", "2024-01-31 12:34:56", "2024-01-31 12:34:56.789", "2024-1-5 1:2:3", "2024-01-31 12:34:56.123456789",
+            "2024-01-31 12:34:56.", "2024-011-05", "2023-02-31", "2024-02-30", "2023-04-31", "2024-12-31 24:00:00", "2024-01-31 12::",
+            "2024-01-31 12::30", "2024-01-31 :05:06", "2024--", "2024-5-", "2024-- 24:00:00", "0001-01-01", "9999-12-31 23:59:59.999999999",
+            "+10000-01-01 00:00:00.5", "1969-12-31 23:59:59.9999", "1582-10-10 10:10:10", "2000-02-29 23:59:59.9995"};
+        String[] bad = {"2024-01-31 ", " 2024-01-31", "2024-01-31T12:00:00", "2024-122-05", "2024-01-001", "2023-13-01", "2024-01-31 24:00:01",
+            "2024-01-31 23:59:60", "0000-01-01", "-2024-01-01", "20245-01-01", "2024", "2024-01", "2024-01-31 12:34:56.1234567891", "",
+            "2024-01-31 12", "abc", "+999999999-12-31 24:00:00"};
+        List<Row> rows = new ArrayList<>();
+        for (String v : good) {
+            rows.add(r(v));
+        }
+        if (!parsableOnly) {
+            for (String v : bad) {
+                rows.add(r(v));
+            }
+            rows.add(r((Object) null));
+        }
+        return rows;
+    }
+
     static List<Row> changelogRows() {
         return List.of(
                 Row.ofKind(RowKind.INSERT, 1, 10L, 1.0, "a", true, new BigDecimal("1.00"), new BigDecimal("1.00000000"), null),
@@ -222,6 +244,13 @@ class CalcParityTest {
                                 + "TIMESTAMPDIFF(WEEK, d, e), TIMESTAMPDIFF(MONTH, a, b), TIMESTAMPDIFF(MONTH, b, a), TIMESTAMPDIFF(QUARTER, t6, a), "
                                 + "TIMESTAMPDIFF(YEAR, d, e), TIMESTAMPDIFF(MONTH, d, a), TIMESTAMPDIFF(DAY, e, t6), TIMESTAMPDIFF(MINUTE, d, b), "
                                 + "TIMESTAMPDIFF(SECOND, l, l2), TIMESTAMPDIFF(MONTH, l2, l), TIMESTAMPDIFF(DAY, l, l2) FROM t"),
+                nativeCase("string-to-timestamp", "s STRING", timestampTextRows(false),
+                        "SELECT s, TRY_CAST(s AS TIMESTAMP(3)), TRY_CAST(s AS TIMESTAMP(6)), TRY_CAST(s AS TIMESTAMP(0)), "
+                                + "TRY_CAST(s AS TIMESTAMP(2)), TO_TIMESTAMP(s), TO_DATE(s) FROM t"),
+                nativeCase("cast-string-timestamp", "s STRING", timestampTextRows(true),
+                        "SELECT CAST(s AS TIMESTAMP(6)), CAST(s AS TIMESTAMP(3)), CAST(s AS TIMESTAMP(1)) FROM t"),
+                nativeCase("cast-string-timestamp-fails", "s STRING", timestampTextRows(false), "SELECT CAST(s AS TIMESTAMP(3)) FROM t"),
+                nativeCase("to-date-int-overflow-fails", "s STRING", List.of(r("2024-01-01"), r("99999999999-01-01")), "SELECT TO_DATE(s) FROM t"),
                 nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
                         List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
                                 r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),
