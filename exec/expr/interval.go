@@ -78,6 +78,22 @@ func compileTimestampInterval(op string, args []Expr, res catalog.Type) (Expr, b
 	return e, true
 }
 
+// flinkTypesNullable reports whether Flink's generated code types the value of n as nullable
+// although the plan says NOT NULL: generateTemporalPlusMinus gives DATE ± INTERVAL a nullable
+// DateType. A function that Flink calls through BridgingSqlFunction (COALESCE, IFNULL) then
+// fails code generation with "Mismatch of function's argument data type".
+func flinkTypesNullable(n *Node) bool {
+	if n.Kind != Call || (n.Op != "+" && n.Op != "-") || n.Type.Kind != catalog.Date || n.Type.Nullable {
+		return false
+	}
+	for _, a := range n.Args {
+		if a.Type.Kind == catalog.IntervalDayTime || a.Type.Kind == catalog.IntervalYearMonth {
+			return true
+		}
+	}
+	return false
+}
+
 type timestampInterval struct {
 	point, interval Expr
 	kind            temporalKind

@@ -1,6 +1,11 @@
 package expr
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/catalog"
+)
 
 // TestSubtractMonths holds DateTimeUtils#subtractMonths values printed by Flink 2.1.1: month
 // ends, leap years, negative days and milliseconds, 1582, year 1 and 9999, and a time of day
@@ -55,5 +60,25 @@ func TestSubtractMonths(t *testing.T) {
 		if got := subtractMonthsMillis(c[0], c[1]); int64(got) != c[2] {
 			t.Errorf("subtractMonths(long %d, long %d) = %d, Flink %d", c[0], c[1], got, c[2])
 		}
+	}
+}
+
+// TestCoalesceOfNotNullDateIntervalFallsBack checks that COALESCE and IFNULL of a NOT NULL
+// DATE plus an interval fall back: Flink types the sum nullable and its code generation fails.
+func TestCoalesceOfNotNullDateIntervalFallsBack(t *testing.T) {
+	date := catalog.Type{Kind: catalog.Date}
+	dayTime := catalog.Type{Kind: catalog.IntervalDayTime}
+	sum := call("+", date, ref(0, date), lit(int64(180_000_000), dayTime))
+	for _, op := range []string{"COALESCE", "IFNULL"} {
+		n := call(op, date, ref(0, date.WithNullable(true)), sum)
+		_, err := Compile(n, []catalog.Type{date.WithNullable(true)})
+		if err == nil || !strings.Contains(err.Error(), "code generation") {
+			t.Errorf("%s(dt, dt + INTERVAL): %v, want a fallback for Flink's code generation", op, err)
+		}
+	}
+	// A nullable sum compiles.
+	nullable := call("+", date.WithNullable(true), ref(0, date.WithNullable(true)), lit(int64(180_000_000), dayTime))
+	if _, err := Compile(call("COALESCE", date, nullable, lit(int64(1), date)), []catalog.Type{date.WithNullable(true)}); err != nil {
+		t.Errorf("COALESCE of a nullable DATE + INTERVAL: %v", err)
 	}
 }
