@@ -143,6 +143,21 @@ var shapes = map[string][]string{
 		"ts6 <- CAST(CAST({ts6} AS STRING) AS TIMESTAMP(6))",
 		"ts <- CAST(CAST({ts6} AS STRING) AS TIMESTAMP(1))",
 	},
+	"REGEXP": {
+		"bool <- REGEXP({str}, 'a+')",
+		"bool <- REGEXP({str}, '^[a-z]*$')",
+		"bool <- REGEXP({str}, '\\d.\\s')",
+	},
+	"REGEXP_EXTRACT": {
+		"str <- REGEXP_EXTRACT({str}, '([a-z]+)([0-9]*)', $G) ; G in 0 1 2 3",
+		"str <- REGEXP_EXTRACT({str}, '.b')",
+		"str <- REGEXP_EXTRACT({str}, '(x)?y(.)', {int})",
+	},
+	"REGEXP_REPLACE": {
+		"str <- REGEXP_REPLACE({str}, '[aeiou]', {str})",
+		"str <- REGEXP_REPLACE({str}, 'a.', 'X')",
+		"str <- REGEXP_REPLACE({str}, '\\s+', '_')",
+	},
 	"TO_TIMESTAMP": {
 		"ts <- TO_TIMESTAMP({str})",
 		"ts <- TO_TIMESTAMP(CAST({A} AS STRING)) ; A in ts6 date",

@@ -119,6 +119,12 @@ class CalcParityTest {
         return rows;
     }
 
+    /** Strings for the regular expression functions: line terminators, \\x0B, supplementary characters. */
+    static List<Row> regexRows() {
+        return List.of(r("abc", 0), r("abbc12", 2), r("a\nc", 1), r("xbb\r\n", 2), r("a\u000Bb bb", 1), r("😀abc\u2028", 0),
+                r("", 0), r(null, 1), r("abc", null), r("ab1 ab22", 5), r("\r", -1), r("a.a.c", 0));
+    }
+
     static List<Row> changelogRows() {
         return List.of(
                 Row.ofKind(RowKind.INSERT, 1, 10L, 1.0, "a", true, new BigDecimal("1.00"), new BigDecimal("1.00000000"), null),
@@ -251,6 +257,12 @@ class CalcParityTest {
                         "SELECT CAST(s AS TIMESTAMP(6)), CAST(s AS TIMESTAMP(3)), CAST(s AS TIMESTAMP(1)) FROM t"),
                 nativeCase("cast-string-timestamp-fails", "s STRING", timestampTextRows(false), "SELECT CAST(s AS TIMESTAMP(3)) FROM t"),
                 nativeCase("to-date-int-overflow-fails", "s STRING", List.of(r("2024-01-01"), r("99999999999-01-01")), "SELECT TO_DATE(s) FROM t"),
+                nativeCase("regexp", "s STRING, i INT", regexRows(),
+                        "SELECT s, REGEXP(s, 'a.c'), REGEXP(s, '^a\\w*$'), REGEXP(s, '\\s'), REGEXP_EXTRACT(s, '([a-z]+)(\\d*)', 2), "
+                                + "REGEXP_EXTRACT(s, '(x)?(b+)', i), REGEXP_EXTRACT(s, '.$'), REGEXP_EXTRACT(s, '[^a]+'), "
+                                + "REGEXP_REPLACE(s, 'b+', '<$1\\>'), REGEXP_REPLACE(s, '.\\s', '_'), REGEXP_REPLACE(s, '\\Qa.\\E', '!') FROM t"),
+                fallback("fallback-regexp-backreference", "s STRING, i INT", regexRows(), "SELECT REGEXP(s, '(a)\\1') FROM t", "not supported natively"),
+                fallback("fallback-regexp-replace-empty", "s STRING, i INT", regexRows(), "SELECT REGEXP_REPLACE(s, 'x*', '-') FROM t", "empty string"),
                 nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
                         List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
                                 r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),
