@@ -157,7 +157,7 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 		return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, valid, out), nil
 	}
-	if e.typ.Kind == catalog.Timestamp {
+	if e.typ.Kind == catalog.Timestamp || e.typ.Kind == catalog.TimestampLTZ {
 		return parseTimestamps(ctx, a, e.typ.Precision, e.try, e.typ), nil
 	}
 	if e.typ.Kind == catalog.Date {

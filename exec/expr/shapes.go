@@ -158,6 +158,11 @@ var shapes = map[string][]string{
 		"str <- REGEXP_REPLACE({str}, 'a.', 'X')",
 		"str <- REGEXP_REPLACE({str}, '\\s+', '_')",
 	},
+	"TO_TIMESTAMP_LTZ": {
+		"ltz <- TO_TIMESTAMP_LTZ({A}, 3) ; A in int approx dec",
+		"ltz <- TO_TIMESTAMP_LTZ({A}, 0) ; A in int approx dec",
+		"ltz <- TO_TIMESTAMP_LTZ({int})",
+	},
 	"TO_TIMESTAMP": {
 		"ts <- TO_TIMESTAMP({str})",
 		"ts <- TO_TIMESTAMP(CAST({A} AS STRING)) ; A in ts6 date",

@@ -180,7 +180,7 @@ class CalcParityTest {
                 n("lazy-and", "SELECT i FROM t WHERE i <> 0 AND 100 / i > 1"),
                 n("lazy-or", "SELECT i FROM t WHERE i = 0 OR i IS NULL OR 100 / i > 1"),
                 n("lazy-case", "SELECT CASE WHEN i = 0 THEN -1 ELSE 100 / i END FROM t"),
-                n("lazy-coalesce", "SELECT COALESCE(CASE WHEN i = 0 THEN 1 END, 100 / i) FROM t"),
+                n("coalesce-evaluates-all-fails", "SELECT COALESCE(CASE WHEN i = 0 THEN 1 END, 100 / i) FROM t"),
                 // conditional
                 n("case", "SELECT CASE WHEN i > 0 THEN 'pos' WHEN i < 0 THEN 'neg' ELSE 'zero' END FROM t"),
                 n("case-numeric", "SELECT CASE WHEN b THEN i ELSE l END, CASE WHEN b THEN dc ELSE dc * 2 END FROM t"),
@@ -263,6 +263,17 @@ class CalcParityTest {
                                 + "REGEXP_REPLACE(s, 'b+', '<$1\\>'), REGEXP_REPLACE(s, '.\\s', '_'), REGEXP_REPLACE(s, '\\Qa.\\E', '!') FROM t"),
                 fallback("fallback-regexp-backreference", "s STRING, i INT", regexRows(), "SELECT REGEXP(s, '(a)\\1') FROM t", "not supported natively"),
                 fallback("fallback-regexp-replace-empty", "s STRING, i INT", regexRows(), "SELECT REGEXP_REPLACE(s, 'x*', '-') FROM t", "empty string"),
+                nativeCase("to-timestamp-ltz", "l BIGINT, i INT, d DOUBLE, f FLOAT, dc DECIMAL(38, 3), sm SMALLINT, s STRING",
+                        List.of(r(1_700_000_000_123L, 1_700_000_000, 1.7e12 + 0.9, 1.7e9f, new BigDecimal("1700000000123.999"), (short) -5, "2024-01-31 12:34:56.789"),
+                                r(-1L, -1, -0.5, -1.5f, new BigDecimal("-0.999"), (short) 0, "1969-12-31 23:59:59.9999"),
+                                r(253_402_300_799_999L, 253_402_300, 253_402_300_799.5, Float.NaN, new BigDecimal("253402300799.999"), Short.MAX_VALUE, "9999-12-31"),
+                                r(253_402_300_800_000L, Integer.MAX_VALUE, Double.NaN, Float.POSITIVE_INFINITY, new BigDecimal("253402300800"), Short.MIN_VALUE, "2023-02-31 24:00:00"),
+                                r(-62_167_219_200_000L, Integer.MIN_VALUE, -62_167_219_200.0, -1e30f, new BigDecimal("-62167219200"), (short) 1, "0001-01-01 00:00:00"),
+                                r(-62_167_219_200_001L, 0, 1e300, 0.0f, new BigDecimal("99999999999999999999999999999999999.999"), null, "2024-011-05"),
+                                r(null, null, null, null, null, null, null)),
+                        "SELECT TO_TIMESTAMP_LTZ(l, 3), TO_TIMESTAMP_LTZ(l, 0), TO_TIMESTAMP_LTZ(i, 0), TO_TIMESTAMP_LTZ(l), TO_TIMESTAMP_LTZ(d, 3), "
+                                + "TO_TIMESTAMP_LTZ(d, 0), TO_TIMESTAMP_LTZ(f, 0), TO_TIMESTAMP_LTZ(f, 3), TO_TIMESTAMP_LTZ(dc, 3), TO_TIMESTAMP_LTZ(dc, 0), "
+                                + "TO_TIMESTAMP_LTZ(sm, 0), TO_TIMESTAMP_LTZ(s) FROM t"),
                 nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
                         List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
                                 r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),
@@ -284,8 +295,8 @@ class CalcParityTest {
                 nativeCase("like-flink21-escaping", "s STRING", likeRows(),
                         "SELECT s, s LIKE 'a\\_', s LIKE 'x%\\b', s LIKE 'é%' ESCAPE '!', s LIKE 'é%', "
                                 + "s LIKE 'a\\_b' ESCAPE '\\', s LIKE 'a\"%' FROM t"),
-                fallback("like-escape-quote-in-java", "s STRING", likeRows(), "SELECT s LIKE 'a\"%' ESCAPE '!' FROM t", "unescaped"),
-                fallback("like-escape-backslash-in-java", "s STRING", likeRows(), "SELECT s LIKE 'a\\%' ESCAPE '!' FROM t", "unescaped"),
+                fallback("like-escape-quote-in-java-fails", "s STRING", likeRows(), "SELECT s LIKE 'a\"%' ESCAPE '!' FROM t", "unescaped"),
+                fallback("like-escape-backslash-in-java-fails", "s STRING", likeRows(), "SELECT s LIKE 'a\\%' ESCAPE '!' FROM t", "unescaped"),
                 n("abs-sign", "SELECT ABS(i), ABS(l), ABS(d), ABS(dc), ABS(dw), SIGN(i), SIGN(l), SIGN(d), SIGN(dc) FROM t"),
                 small("abs-sign-float", "SELECT ABS(f), SIGN(f), FLOOR(f), CEIL(f) FROM t"),
                 // IN lists of floating values are hash-set lookups in Flink (by bits: -0.0 is not
@@ -297,7 +308,7 @@ class CalcParityTest {
                 // fails every job that outputs it; the last case shows both engines fail).
                 small("ceil-floor-time", "SELECT CEIL(tm TO HOUR), CEIL(tm TO MINUTE), FLOOR(tm TO HOUR), CEIL(tm TO SECOND),"
                         + " FLOOR(dt TO YEAR), CEIL(dt TO MONTH) FROM t WHERE tm < TIME '23:00:00'"),
-                small("ceil-time-to-24h", "SELECT CEIL(tm TO HOUR) FROM t"),
+                small("ceil-time-to-24h-fails", "SELECT CEIL(tm TO HOUR) FROM t"),
                 // A CHAR result pads every branch to its length in characters; Calcite measures
                 // literals in UTF-16 units, so '🌍x' is a CHAR(3) of two characters (fuzzer).
                 n("case-char-pad", "SELECT CASE WHEN b THEN '🌍x' END, CASE WHEN b THEN 'ab' ELSE 'abc' END,"
@@ -314,7 +325,7 @@ class CalcParityTest {
                 n("round-truncate", "SELECT ROUND(dc), ROUND(dc, 1), ROUND(dc, -1), ROUND(dc, 5), ROUND(dw, 3), ROUND(dw, -2), "
                         + "ROUND(dw, -25), ROUND(i, -1), ROUND(l, -3), ROUND(i), ROUND(l, 2), "
                         + "TRUNCATE(dc, 1), TRUNCATE(dw, -1), TRUNCATE(dw), TRUNCATE(dc, -3) FROM t"),
-                fallback("round-double", ALL, allRows(), "SELECT ROUND(d, 2) FROM t", "ROUND of DOUBLE"),
+                fallback("round-double-fails", ALL, allRows(), "SELECT ROUND(d, 2) FROM t", "ROUND of DOUBLE"),
                 n("greatest-least", "SELECT GREATEST(i, l), LEAST(i, l, 5), GREATEST(d, CAST(i AS DOUBLE)), LEAST(d, 0.0e0), GREATEST(s, 'b'), LEAST(s, 'abc', 'Z') FROM t"),
                 n("distinct-from-nullif", "SELECT i IS DISTINCT FROM CAST(l AS INT), s IS NOT DISTINCT FROM 'abc', NULLIF(i, 42), NULLIF(s, '') FROM t"),
                 n("if-ifnull", "SELECT IF(i > 0, s, 'neg'), IF(b, i, -1), IFNULL(s, 'none'), IFNULL(i, 0) FROM t"),
@@ -332,8 +343,8 @@ class CalcParityTest {
                 n("instr-nth-zero-fails", "SELECT INSTR(s, 'b', 1, i - i) FROM t"),
                 // Failures count only where Flink evaluates the call (CASE and AND are lazy).
                 n("instr-lazy", "SELECT CASE WHEN i > 0 THEN INSTR(s, 'b', 1, i) ELSE -1 END FROM t WHERE i IS NULL OR i <> 0 OR s IS NULL"),
-                text("from-base64-lazy", "SELECT CASE WHEN s = 'abc' OR s = '' OR s = '0' THEN FROM_BASE64(s) ELSE s END FROM t"),
-                text("from-base64-and-lazy", "SELECT s FROM t WHERE s IN ('abc', '0') AND FROM_BASE64(s) IS NOT NULL"),
+                text("from-base64-lazy-fails", "SELECT CASE WHEN s = 'abc' OR s = '' OR s = '0' THEN FROM_BASE64(s) ELSE s END FROM t"),
+                text("from-base64-and-lazy-fails", "SELECT s FROM t WHERE s IN ('abc', '0') AND FROM_BASE64(s) IS NOT NULL"),
                 n("from-base64", "SELECT FROM_BASE64(TO_BASE64(s)), FROM_BASE64(CASE WHEN i > 0 THEN 'QQ' WHEN i < 0 THEN 'QUI=' ELSE '8J+MjQ' END) FROM t"),
                 text("from-base64-invalid-fails", "SELECT FROM_BASE64(s) FROM t"),
                 n("position-locate", "SELECT POSITION('b' IN s), POSITION('' IN s), LOCATE('c', s), LOCATE('a', s, 2), LOCATE('🌍', s) FROM t"),
@@ -358,7 +369,7 @@ class CalcParityTest {
                                 r(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 1000), null),
                                 r(null, LocalDateTime.of(2024, 2, 29, 12, 0))),
                         "SELECT CAST(ts AS STRING), CAST(t4 AS STRING), CAST(ts AS STRING) || '|' FROM t"),
-                fallback("fallback-like-column", ALL, allRows(), "SELECT s LIKE s FROM t", "not a constant"),
+                fallback("fallback-like-column-fails", ALL, allRows(), "SELECT s LIKE s FROM t", "not a constant"),
                 fallback("fallback-nondeterministic", ALL, allRows(), "SELECT i, RAND() < 2 FROM t", "RAND"));
     }
 

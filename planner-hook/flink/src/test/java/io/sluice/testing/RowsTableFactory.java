@@ -150,6 +150,15 @@ public class RowsTableFactory implements DynamicTableSourceFactory {
                         rd.setRowKind(r.getKind());
                         data.add(rd);
                     }
+                    if (data.isEmpty()) {
+                        // fromData fails on an empty collection (Flink 2.1's generator asks for a
+                        // first element): one placeholder row, dropped.
+                        return env.fromData(List.<RowData>of(new org.apache.flink.table.data.GenericRowData(rowType.getFieldCount())),
+                                        InternalTypeInfo.of(rowType))
+                                .setParallelism(1)
+                                .filter(r -> false)
+                                .setParallelism(1);
+                    }
                     if (delayMs == 0) {
                         return env.fromData(data, InternalTypeInfo.of(rowType)).setParallelism(1);
                     }
