@@ -11,18 +11,19 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 func init() {
 	register(&Function{Name: "TRY_CAST", Family: "conversion",
-		Doc:     "as CAST, but a string that does not parse yields NULL",
-		compile: compileCast})
+		Doc:       "as CAST, but a string that does not parse yields NULL",
+		compileIn: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:     "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (trimmed to n characters where the source type is longer, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL, TIME or TIMESTAMP_LTZ fall back",
-		compile: compileCast})
+		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (trimmed to n characters where the source type is longer, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back (p ≤ 6) in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL, TIME or TIMESTAMP_LTZ fall back",
+		compileIn: compileCast})
 }
 
-func compileCast(n *Node, args []Expr) (Expr, error) {
+func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 	if len(args) != 1 {
 		return nil, unsupported("CAST with %d operands", len(args))
 	}
@@ -58,6 +59,12 @@ func compileCast(n *Node, args []Expr) (Expr, error) {
 		to.Kind == catalog.VarBinary && from.IsBinary() && to.Length >= from.Length:
 		// Widening a string or binary type keeps the stored bytes (Flink neither pads nor trims).
 		c.kind = castIdentity
+	case (from.Kind == catalog.Timestamp && to.Kind == catalog.TimestampLTZ || from.Kind == catalog.TimestampLTZ && to.Kind == catalog.Timestamp) &&
+		from.Precision <= 6 && to.Precision <= 6:
+		if env.Zone == nil {
+			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+		}
+		c.kind, c.zone = castTimestampPrecision, env.Zone
 	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ):
 		if to.Precision >= from.Precision && microsTimestamp(from) == microsTimestamp(to) {
 			c.kind = castIdentity
@@ -85,6 +92,8 @@ const (
 type cast struct {
 	unary
 	kind castKind
+	// zone is the session time zone of a cast between TIMESTAMP and TIMESTAMP_LTZ.
+	zone *javatime.Zone
 }
 
 func (e *cast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
@@ -96,7 +105,7 @@ func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	case castToString:
 		return toStrings(ctx, a, e.arg.Type()), nil
 	case castTimestampPrecision:
-		return castTimestamp(ctx, a, e.arg.Type(), e.typ)
+		return castTimestamp(ctx, a, e.arg.Type(), e.typ, e.zone)
 	}
 	a.Retain()
 	return a, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/catalog/binaryrow"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // Function is one entry of the registry of natively evaluated functions. The registry is the
@@ -24,6 +25,16 @@ type Function struct {
 	// shapes.go): the grammar testkit/fuzz draws expressions from.
 	Shapes  []string
 	compile func(n *Node, args []Expr) (Expr, error)
+	// compileIn, when set instead of compile, also reads the environment (the session's time
+	// zone).
+	compileIn func(n *Node, args []Expr, env Env) (Expr, error)
+}
+
+// Env is what an expression may depend on besides its input rows.
+type Env struct {
+	// Zone is the session time zone ('table.local-time-zone'); nil when unknown, and then
+	// whatever depends on it falls back.
+	Zone *javatime.Zone
 }
 
 var registry = map[string]*Function{}
@@ -65,8 +76,12 @@ func SupportedType(t catalog.Type) (bool, string) {
 	return binaryrow.Supported(t)
 }
 
-// Compile turns an expression tree over input columns of the given types into an Expr.
-func Compile(n *Node, input []catalog.Type) (Expr, error) {
+// Compile turns an expression tree over input columns of the given types into an Expr, without
+// a session time zone.
+func Compile(n *Node, input []catalog.Type) (Expr, error) { return CompileIn(n, input, Env{}) }
+
+// CompileIn is Compile in an environment.
+func CompileIn(n *Node, input []catalog.Type, env Env) (Expr, error) {
 	if ok, why := SupportedType(n.Type); !ok {
 		return nil, unsupported("%s: %s", n.Describe(), why)
 	}
@@ -84,10 +99,10 @@ func Compile(n *Node, input []catalog.Type) (Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return Compile(e, input)
+			return CompileIn(e, input, env)
 		}
 		f, ok := registry[n.Op]
-		if !ok || f.compile == nil {
+		if !ok || (f.compile == nil && f.compileIn == nil) {
 			return nil, unsupported("function %s is not supported natively yet", n.Op)
 		}
 		args := make([]Expr, 0, len(n.Args))
@@ -102,11 +117,14 @@ func Compile(n *Node, input []catalog.Type) (Expr, error) {
 					continue
 				}
 			}
-			e, err := Compile(a, input)
+			e, err := CompileIn(a, input, env)
 			if err != nil {
 				return nil, err
 			}
 			args = append(args, e)
+		}
+		if f.compileIn != nil {
+			return f.compileIn(n, args, env)
 		}
 		return f.compile(n, args)
 	}

@@ -44,7 +44,7 @@ func caseBranch(b Expr, t catalog.Type) (Expr, error) {
 		// (A CHAR result pads every string branch, even one of the same type.)
 		return b, nil
 	}
-	c, err := compileCast(&Node{Kind: Call, Op: "TRY_CAST", Type: t}, []Expr{b})
+	c, err := compileCast(&Node{Kind: Call, Op: "TRY_CAST", Type: t}, []Expr{b}, Env{})
 	if err != nil {
 		return nil, unsupported("branch of type %s for a result of type %s: %v", b.Type(), t, err)
 	}

@@ -16,8 +16,11 @@ func microsTimestamp(t catalog.Type) bool {
 
 // castTimestamp converts timestamps between precisions (and so between milliseconds and
 // microseconds) as Flink's TimestampToTimestampCastRule: widening keeps the value, narrowing is
-// DateTimeUtils#truncate.
-func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, error) {
+// DateTimeUtils#truncate. Between TIMESTAMP and TIMESTAMP_LTZ the value first moves through the
+// session time zone (timestampToTimestampWithLocalZone: the wall clock's instant;
+// timestampWithLocalZoneToTimestamp: the instant's wall clock), the sub-millisecond digits
+// kept.
+func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type, zone *javatime.Zone) (arrow.Array, error) {
 	want, err := catalog.ArrowType(to)
 	if err != nil {
 		return nil, err
@@ -34,6 +37,13 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array,
 		ms, nanoOfMilli := v, int64(0)
 		if fromMicros {
 			ms, nanoOfMilli = javatime.SplitMicros(v)
+		}
+		switch {
+		case zone == nil:
+		case to.Kind == catalog.TimestampLTZ:
+			ms = zone.Instant(ms)
+		default:
+			ms = zone.Wall(ms)
 		}
 		if narrow {
 			ms, nanoOfMilli = truncateTimestamp(ms, nanoOfMilli, target)

@@ -1,35 +1,31 @@
 package window
 
 import (
-	"fmt"
-	"strconv"
 	"time"
-	_ "time/tzdata" // zone rules independent of the machine's
+
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // Zone is the time zone that windows on a TIMESTAMP_LTZ time attribute align to (Flink's
 // shiftTimeZone, the session's 'table.local-time-zone'): window boundaries are wall-clock
-// times of the zone, and TimeWindowUtil converts between them and epoch milliseconds. A zone at
-// a fixed offset is plain arithmetic; a zone with transitions goes through its rules.
+// times of the zone, and TimeWindowUtil converts between them and epoch milliseconds.
 type Zone struct {
-	offset int64          // fixed zones: milliseconds east of UTC
-	loc    *time.Location // zones with transitions; nil for fixed zones
+	javatime.Zone
 	// dst is TimeZone#useDaylightTime: the zone keeps changing its offset (Flink then uses the
 	// daylight-saving variants of the timer and trigger computations).
-	dst  bool
-	name string
+	dst bool
 }
 
 // FixedZone is a zone offsetMillis east of UTC (0 also for TIMESTAMP time attributes).
-func FixedZone(offsetMillis int64) Zone { return Zone{offset: offsetMillis} }
+func FixedZone(offsetMillis int64) Zone { return Zone{Zone: javatime.FixedZone(offsetMillis)} }
 
 // LoadZone returns the zone with a region ID (e.g. "America/Los_Angeles").
 func LoadZone(name string) (Zone, error) {
-	loc, err := time.LoadLocation(name)
+	z, err := javatime.LoadZone(name)
 	if err != nil {
-		return Zone{}, fmt.Errorf("time zone %q: %w", name, err)
+		return Zone{}, err
 	}
-	return Zone{loc: loc, dst: usesDaylightTime(loc, time.Now()), name: name}, nil
+	return Zone{Zone: z, dst: usesDaylightTime(z.Location(), time.Now())}, nil
 }
 
 // usesDaylightTime tells whether a zone observes daylight saving time in the year from now
@@ -43,51 +39,22 @@ func usesDaylightTime(loc *time.Location, now time.Time) bool {
 	return false
 }
 
-// String identifies the zone (the offset in milliseconds for fixed zones).
-func (z Zone) String() string {
-	if z.loc == nil {
-		return strconv.FormatInt(z.offset, 10)
-	}
-	return z.name
-}
-
-// offsetAt is the zone's offset in milliseconds at an instant.
-func (z Zone) offsetAt(epochMillis int64) int64 {
-	if z.loc == nil {
-		return z.offset
-	}
-	_, secs := time.UnixMilli(epochMillis).In(z.loc).Zone()
-	return int64(secs) * 1000
-}
-
 // ToUTC is TimeWindowUtil#toUtcTimestampMills: the zone's wall clock at an instant, as
-// milliseconds of a UTC timestamp.
+// milliseconds of a UTC timestamp (Long.MAX_VALUE, the end of input, stays).
 func (z Zone) ToUTC(epochMillis int64) int64 {
 	if epochMillis == 1<<63-1 {
 		return epochMillis
 	}
-	return epochMillis + z.offsetAt(epochMillis)
+	return z.Wall(epochMillis)
 }
 
 // Epoch is TimeWindowUtil#toEpochMills, LocalDateTime#atZone: the instant of a wall-clock
-// time. A time in a gap moves later by the gap's length; a time in an overlap takes the earlier
-// offset (the one before the transition).
+// time (Long.MAX_VALUE stays).
 func (z Zone) Epoch(wall int64) int64 {
-	if wall == 1<<63-1 || z.loc == nil {
-		if wall == 1<<63-1 {
-			return wall
-		}
-		return wall - z.offset
+	if wall == 1<<63-1 {
+		return wall
 	}
-	const day = 86_400_000
-	before, after := z.offsetAt(wall-day), z.offsetAt(wall+day)
-	switch {
-	case z.offsetAt(wall-before) == before:
-		return wall - before
-	case z.offsetAt(wall-after) == after:
-		return wall - after
-	}
-	return wall - before // a gap: the later instant, as if the earlier offset still held
+	return z.Instant(wall)
 }
 
 // TimerEpoch is TimeWindowUtil#toEpochMillsForTimer: when a timer for wall-clock time wall

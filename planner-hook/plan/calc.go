@@ -57,7 +57,7 @@ func sortedKeys(set map[int]bool) []int {
 
 // compileCalc decodes a Calc node and compiles its expressions. Every reason it cannot run
 // natively is returned (reasons), separate from malformed input (err).
-func compileCalc(n *IslandNode) (p *calcPlan, reasons []string, err error) {
+func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons []string, err error) {
 	var j calcJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("calc %s: %w", n.Name, err)
@@ -85,13 +85,18 @@ func compileCalc(n *IslandNode) (p *calcPlan, reasons []string, err error) {
 			reasons = append(reasons, fmt.Sprintf("output column %s: %s", p.outNames[i], why))
 		}
 	}
+	// Expressions that depend on the session time zone fall back when it cannot be loaded.
+	var env expr.Env
+	if zone, why := sessionZone(options); why == "" {
+		env.Zone = &zone.Zone
+	}
 	condRefs, projRefs := map[int]bool{}, map[int]bool{}
 	compile := func(what string, raw json.RawMessage, refs map[int]bool) (expr.Expr, error) {
 		node, err := DecodeRex(raw)
 		if err == nil {
 			inputRefs(node, refs)
 			var e expr.Expr
-			e, err = expr.Compile(node, p.inTypes)
+			e, err = expr.CompileIn(node, p.inTypes, env)
 			if err == nil {
 				return e, nil
 			}

@@ -62,7 +62,7 @@ func newRowPipeline(is *Island) (*RowPipeline, error) {
 	if h.Type != CalcType {
 		return nil, fmt.Errorf("row pipeline: node %s of type %s cannot run natively", n.Name, h.Type)
 	}
-	cp, reasons, err := compileCalc(n)
+	cp, reasons, err := compileCalc(n, is.Options)
 	if err != nil {
 		return nil, err
 	}

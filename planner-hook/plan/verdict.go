@@ -31,7 +31,7 @@ func Judge(is *Island) Verdict {
 			nv.Reasons = append(nv.Reasons, err.Error())
 		case h.Type == CalcType:
 			nv.Type = h.Type
-			_, reasons, err := compileCalc(n)
+			_, reasons, err := compileCalc(n, is.Options)
 			if err != nil {
 				nv.Reasons = append(nv.Reasons, err.Error())
 			}

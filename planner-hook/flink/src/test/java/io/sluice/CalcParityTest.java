@@ -125,6 +125,20 @@ class CalcParityTest {
                 r("", 0), r(null, 1), r("abc", null), r("ab1 ab22", 5), r("\r", -1), r("a.a.c", 0));
     }
 
+    /** Wall clocks and instants around Europe/Berlin's transitions (gap 2024-03-31 02:00-03:00, overlap 2024-10-27 02:00-03:00). */
+    static List<Row> zoneRows() {
+        return List.of(
+                r(LocalDateTime.of(2024, 3, 31, 2, 30), LocalDateTime.of(2024, 3, 31, 2, 0, 0, 123_456_000),
+                        java.time.Instant.parse("2024-03-31T00:59:59.999Z"), java.time.Instant.parse("2024-03-31T01:00:00.000001Z")),
+                r(LocalDateTime.of(2024, 10, 27, 2, 30), LocalDateTime.of(2024, 10, 27, 2, 59, 59, 999_999_000),
+                        java.time.Instant.parse("2024-10-27T00:30:00Z"), java.time.Instant.parse("2024-10-27T01:30:00.5Z")),
+                r(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_000_000), LocalDateTime.of(1893, 3, 31, 23, 59, 59, 1_000),
+                        java.time.Instant.ofEpochMilli(-1), java.time.Instant.parse("1880-01-01T00:00:00.000001Z")),
+                r(LocalDateTime.of(2024, 7, 1, 12, 0), LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000),
+                        java.time.Instant.parse("2024-01-01T00:00:00Z"), java.time.Instant.parse("0001-01-01T00:00:00Z")),
+                r(null, null, null, null));
+    }
+
     static List<Row> changelogRows() {
         return List.of(
                 Row.ofKind(RowKind.INSERT, 1, 10L, 1.0, "a", true, new BigDecimal("1.00"), new BigDecimal("1.00000000"), null),
@@ -274,6 +288,13 @@ class CalcParityTest {
                         "SELECT TO_TIMESTAMP_LTZ(l, 3), TO_TIMESTAMP_LTZ(l, 0), TO_TIMESTAMP_LTZ(i, 0), TO_TIMESTAMP_LTZ(l), TO_TIMESTAMP_LTZ(d, 3), "
                                 + "TO_TIMESTAMP_LTZ(d, 0), TO_TIMESTAMP_LTZ(f, 0), TO_TIMESTAMP_LTZ(f, 3), TO_TIMESTAMP_LTZ(dc, 3), TO_TIMESTAMP_LTZ(dc, 0), "
                                 + "TO_TIMESTAMP_LTZ(sm, 0), TO_TIMESTAMP_LTZ(s) FROM t"),
+                nativeCase("cast-timestamp-ltz-berlin", "ts TIMESTAMP(3), t6 TIMESTAMP(6), lt TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6)", zoneRows(),
+                        "SELECT CAST(ts AS TIMESTAMP_LTZ(3)), CAST(t6 AS TIMESTAMP_LTZ(6)), CAST(t6 AS TIMESTAMP_LTZ(1)), CAST(ts AS TIMESTAMP_LTZ(6)), "
+                                + "CAST(lt AS TIMESTAMP(3)), CAST(l6 AS TIMESTAMP(6)), CAST(l6 AS TIMESTAMP(0)), CAST(CAST(ts AS TIMESTAMP_LTZ(3)) AS TIMESTAMP(3)) FROM t")
+                        .with("table.local-time-zone", "Europe/Berlin"),
+                nativeCase("cast-timestamp-ltz-fixed", "ts TIMESTAMP(3), t6 TIMESTAMP(6), lt TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6)", zoneRows(),
+                        "SELECT CAST(ts AS TIMESTAMP_LTZ(3)), CAST(t6 AS TIMESTAMP_LTZ(6)), CAST(lt AS TIMESTAMP(3)), CAST(l6 AS TIMESTAMP(2)) FROM t")
+                        .with("table.local-time-zone", "GMT-05:30"),
                 nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
                         List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
                                 r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),

@@ -1,0 +1,70 @@
+package javatime
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+	_ "time/tzdata" // zone rules independent of the machine's
+)
+
+// Zone is a time zone as java.time applies it to the session's 'table.local-time-zone': a fixed
+// offset is plain arithmetic, a region goes through its rules (Go's embedded tz database).
+type Zone struct {
+	offset int64          // fixed zones: milliseconds east of UTC
+	loc    *time.Location // zones with transitions; nil for fixed zones
+	name   string
+}
+
+// FixedZone is a zone offsetMillis east of UTC.
+func FixedZone(offsetMillis int64) Zone { return Zone{offset: offsetMillis} }
+
+// LoadZone returns the zone with a region ID (e.g. "America/Los_Angeles").
+func LoadZone(name string) (Zone, error) {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return Zone{}, fmt.Errorf("time zone %q: %w", name, err)
+	}
+	return Zone{loc: loc, name: name}, nil
+}
+
+// String identifies the zone (the offset in milliseconds for fixed zones).
+func (z Zone) String() string {
+	if z.loc == nil {
+		return strconv.FormatInt(z.offset, 10)
+	}
+	return z.name
+}
+
+// Location is the zone's rules, nil for a fixed offset.
+func (z Zone) Location() *time.Location { return z.loc }
+
+// OffsetAt is the zone's offset in milliseconds at an instant.
+func (z Zone) OffsetAt(epochMillis int64) int64 {
+	if z.loc == nil {
+		return z.offset
+	}
+	_, secs := time.UnixMilli(epochMillis).In(z.loc).Zone()
+	return int64(secs) * 1000
+}
+
+// Wall is LocalDateTime#ofInstant: the zone's wall clock at an instant, as epoch milliseconds
+// of that local date-time read as UTC.
+func (z Zone) Wall(epochMillis int64) int64 { return epochMillis + z.OffsetAt(epochMillis) }
+
+// Instant is LocalDateTime#atZone(zone)#toInstant: the instant of a wall-clock time (epoch
+// milliseconds of the local date-time read as UTC). A time in a gap moves later by the gap's
+// length; a time in an overlap takes the earlier offset (the one before the transition).
+func (z Zone) Instant(wall int64) int64 {
+	if z.loc == nil {
+		return wall - z.offset
+	}
+	const day = 86_400_000
+	before, after := z.OffsetAt(wall-day), z.OffsetAt(wall+day)
+	switch {
+	case z.OffsetAt(wall-before) == before:
+		return wall - before
+	case z.OffsetAt(wall-after) == after:
+		return wall - after
+	}
+	return wall - before // a gap: the later instant, as if the earlier offset still held
+}
