@@ -12,6 +12,7 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/javatext"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // Casts from strings parse exactly as Flink's BinaryStringDataUtil does; a value Flink cannot
@@ -119,6 +120,8 @@ type fromString struct {
 	// nullOnly (with try): only a string that Flink's parser rejects by returning null is NULL;
 	// one it throws on still fails (TO_DATE).
 	nullOnly bool
+	// zone reads a string cast to TIMESTAMP_LTZ as a wall clock of the session time zone.
+	zone *javatime.Zone
 }
 
 func (e *fromString) Type() catalog.Type { return e.typ }
@@ -158,7 +161,7 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, valid, out), nil
 	}
 	if e.typ.Kind == catalog.Timestamp || e.typ.Kind == catalog.TimestampLTZ {
-		return parseTimestamps(ctx, a, e.typ.Precision, e.try, e.typ), nil
+		return parseTimestamps(ctx, a, e.typ.Precision, e.try, e.typ, e.zone), nil
 	}
 	if e.typ.Kind == catalog.Date {
 		buf, dst := column.NewValues[int32](ctx.Mem, n)

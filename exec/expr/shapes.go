@@ -184,6 +184,8 @@ var shapes = map[string][]string{
 		"bool <- TRY_CAST({str} AS BOOLEAN)",
 		"date <- TRY_CAST({str} AS DATE)",
 		"ts <- TRY_CAST({str} AS TIMESTAMP(3))",
+		"ltz <- TRY_CAST(CAST({ts} AS STRING) AS TIMESTAMP_LTZ(3))",
+		"ltz <- TRY_CAST({str} AS TIMESTAMP_LTZ(6))",
 		"ts6 <- TRY_CAST({str} AS TIMESTAMP(6))",
 		"ts <- TRY_CAST(CAST({date} AS STRING) || ' 1:2:3.' AS TIMESTAMP(2))",
 		"date <- TRY_CAST(CAST({date} AS STRING) AS DATE)",

@@ -24,7 +24,8 @@ func init() {
 // column of the target precision: epoch milliseconds up to precision 3, microseconds above.
 // ok is false where Java throws; overflow is set where a TIMESTAMP(4..6) cannot hold the
 // value in microseconds (years beyond about ±294,000; Flink's TimestampData can).
-func textTimestamp(s []byte, precision int) (v int64, ok, overflow bool) {
+// With a zone (CAST to TIMESTAMP_LTZ), the wall clock is read in it (LocalDateTime#atZone).
+func textTimestamp(s []byte, precision int, zone *javatime.Zone) (v int64, ok, overflow bool) {
 	t, ok := javatime.ParseTimestampText(s)
 	if !ok {
 		return 0, false, false
@@ -32,6 +33,9 @@ func textTimestamp(s []byte, precision int) (v int64, ok, overflow bool) {
 	// fromTemporalAccessor: the nano-of-second floored to the precision.
 	t.Nano = t.Nano / powersOf10[9-precision] * powersOf10[9-precision]
 	ms, nanoOfMilli := t.EpochMillis()
+	if zone != nil {
+		ms = zone.Instant(ms)
+	}
 	if precision <= 3 {
 		return ms, true, false
 	}
@@ -42,9 +46,9 @@ func textTimestamp(s []byte, precision int) (v int64, ok, overflow bool) {
 	return us + nanoOfMilli/1000, true, false
 }
 
-// parseTimestamps parses a string column into TIMESTAMP(precision) values: a failure is NULL
-// when lenient, else a failed row.
-func parseTimestamps(ctx *Ctx, a arrow.Array, precision int, lenient bool, typ catalog.Type) arrow.Array {
+// parseTimestamps parses a string column into TIMESTAMP(precision) values (TIMESTAMP_LTZ with a
+// zone): a failure is NULL when lenient, else a failed row.
+func parseTimestamps(ctx *Ctx, a arrow.Array, precision int, lenient bool, typ catalog.Type, zone *javatime.Zone) arrow.Array {
 	n := ctx.N
 	r := newBytesReader(a)
 	valid := column.NewBitmap(ctx.Mem, n)
@@ -55,7 +59,7 @@ func parseTimestamps(ctx *Ctx, a arrow.Array, precision int, lenient bool, typ c
 			continue
 		}
 		s := r.at(i)
-		v, ok, overflow := textTimestamp(s, precision)
+		v, ok, overflow := textTimestamp(s, precision, zone)
 		switch {
 		case overflow:
 			ctx.fail(i, fmt.Errorf("java.time.DateTimeException: '%s' is beyond the years a TIMESTAMP(%d) holds in Sluice (about -290,000 to 294,000)", s, precision))
