@@ -167,6 +167,10 @@ var shapes = map[string][]string{
 		"ltz <- TO_TIMESTAMP_LTZ({A}, 0) ; A in int approx dec",
 		"ltz <- TO_TIMESTAMP_LTZ({int})",
 	},
+	"FROM_UNIXTIME": {
+		"str <- FROM_UNIXTIME({int})",
+		"str <- FROM_UNIXTIME(CAST({int} AS INT) * 1000)",
+	},
 	"TO_TIMESTAMP": {
 		"ts <- TO_TIMESTAMP({str})",
 		"ts <- TO_TIMESTAMP(CAST({A} AS STRING)) ; A in ts6 date",

@@ -124,3 +124,13 @@ func DaysInMonth(year, month int64) int64 {
 	}
 	return 31
 }
+
+// CalendarDate is the date java.util.GregorianCalendar shows for an epoch day (days since
+// 1970-01-01 of the local clock): Gregorian from 1582-10-15 on, Julian before (years before 1
+// as proleptic years: 0 is 1 BC).
+func CalendarDate(epochDay int64) (y, m, d int64) {
+	if epochDay >= gregorianCutover/86_400_000 {
+		return gregorianDate(epochDay)
+	}
+	return julianDate(epochDay)
+}

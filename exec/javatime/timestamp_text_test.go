@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestParseTimestampTextMatchesFlink compares ParseTimestampText and EpochMillis with the
@@ -69,4 +71,61 @@ func TestEpochMillis(t *testing.T) {
 			t.Errorf("%+v: %d ms + %d ns, want %d + %d", c.t, ms, nanos, c.ms, c.nanoOfMs)
 		}
 	}
+}
+
+// TestUtilOffsetAt holds java.util.TimeZone#getOffset values printed by Java 17: today's raw
+// offset before 1900 (not local mean time), the tz database from 1900 on.
+func TestUtilOffsetAt(t *testing.T) {
+	for _, c := range []struct {
+		zone    string
+		instant string
+		want    int64
+	}{
+		{"Europe/Berlin", "1200-01-01T00:00:00Z", 3600000},
+		{"Europe/Berlin", "1850-06-01T00:00:00Z", 3600000},
+		{"Europe/Berlin", "1940-07-01T00:00:00Z", 7200000},
+		{"Pacific/Kiritimati", "1899-12-31T23:59:59Z", 50400000},
+		{"Pacific/Kiritimati", "1900-01-01T00:00:00Z", -37760000},
+		{"Europe/Amsterdam", "1850-06-01T00:00:00Z", 3600000},
+		{"Asia/Shanghai", "1900-01-01T00:00:00Z", 29143000},
+		{"Africa/Monrovia", "1899-12-31T23:59:59Z", 0},
+		{"America/Los_Angeles", "1850-06-01T00:00:00Z", -28800000},
+		// The last year of epoch milliseconds: northern summer time does not start, southern
+		// summer time that began the year before still ends.
+		{"Europe/Berlin", "+292278993-07-01T00:00:00Z", 7200000},
+		{"Europe/Berlin", "+292278994-04-01T00:00:00Z", 3600000},
+		{"Europe/Berlin", "+292278994-07-01T00:00:00Z", 3600000},
+		{"Australia/Sydney", "+292278994-01-01T00:00:00Z", 39600000},
+		{"Australia/Sydney", "+292278994-07-01T00:00:00Z", 36000000},
+	} {
+		z, err := LoadZone(c.zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := instantMillis(c.instant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := z.UtilOffsetAt(ms); got != c.want {
+			t.Errorf("%s at %s: %d, Java %d", c.zone, c.instant, got, c.want)
+		}
+	}
+}
+
+// instantMillis parses an ISO instant, with a '+' and more digits for years beyond 9999.
+func instantMillis(s string) (int64, error) {
+	if !strings.HasPrefix(s, "+") {
+		t, err := time.Parse(time.RFC3339, s)
+		return t.UnixMilli(), err
+	}
+	dash := strings.IndexByte(s, '-')
+	year, err := strconv.Atoi(s[1:dash])
+	if err != nil {
+		return 0, err
+	}
+	t, err := time.Parse(time.RFC3339, "2000"+s[dash:])
+	if err != nil {
+		return 0, err
+	}
+	return time.Date(year, t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC).UnixMilli(), nil
 }

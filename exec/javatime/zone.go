@@ -68,3 +68,50 @@ func (z Zone) Instant(wall int64) int64 {
 	}
 	return wall - before // a gap: the later instant, as if the earlier offset still held
 }
+
+// utilTimeZoneStart is 1900-01-01T00:00:00Z: java.util.TimeZone (sun.util.calendar.ZoneInfo)
+// keeps the tz database's transitions from there on only.
+const utilTimeZoneStart = -2208988800000
+
+// UtilOffsetAt is java.util.TimeZone#getOffset(epochMillis), the offset SimpleDateFormat and
+// GregorianCalendar use: the tz database's from 1900 on, before it the zone's raw offset
+// (TimeZone#getRawOffset, today's standard offset) instead of local mean time and early
+// standard times.
+//
+// In the last year that epoch milliseconds reach (292,278,994), a daylight-saving period that
+// would end after Long.MAX_VALUE does not apply either (SimpleTimeZone's transition times of
+// that year overflow): the raw offset again.
+func (z Zone) UtilOffsetAt(epochMillis int64) int64 {
+	switch {
+	case z.loc == nil:
+		return z.offset
+	case epochMillis < utilTimeZoneStart:
+		return z.rawOffset()
+	case epochMillis >= lastYearStart:
+		t := time.UnixMilli(epochMillis).In(z.loc)
+		if _, end := t.ZoneBounds(); t.IsDST() && (end.IsZero() || end.After(lastInstant)) {
+			return z.rawOffset()
+		}
+	}
+	return z.OffsetAt(epochMillis)
+}
+
+// lastInstant is Long.MAX_VALUE epoch milliseconds; lastYearStart the start of its year.
+var (
+	lastInstant   = time.UnixMilli(1<<63 - 1)
+	lastYearStart = time.Date(lastInstant.Year(), 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+)
+
+// rawOffset is the zone's standard offset now: the offset of whichever of now and half a year
+// from now is not in daylight saving time.
+func (z Zone) rawOffset() int64 {
+	now := time.Now()
+	for _, t := range []time.Time{now, now.AddDate(0, 6, 0)} {
+		if lt := t.In(z.loc); !lt.IsDST() {
+			_, secs := lt.Zone()
+			return int64(secs) * 1000
+		}
+	}
+	_, secs := now.In(z.loc).Zone()
+	return int64(secs) * 1000
+}

@@ -296,6 +296,11 @@ class CalcParityTest {
                 nativeCase("cast-timestamp-ltz-fixed", "ts TIMESTAMP(3), t6 TIMESTAMP(6), lt TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6)", zoneRows(),
                         "SELECT CAST(ts AS TIMESTAMP_LTZ(3)), CAST(t6 AS TIMESTAMP_LTZ(6)), CAST(lt AS TIMESTAMP(3)), CAST(l6 AS TIMESTAMP(2)) FROM t")
                         .with("table.local-time-zone", "GMT-05:30"),
+                nativeCase("from-unixtime-berlin", "l BIGINT, i INT", List.of(r(0L, 0), r(1_711_846_799L, -1), r(1_711_846_800L, 1_000_000_000),
+                                r(1_729_990_800L, Integer.MIN_VALUE), r(-12_219_292_800L, 5), r(-12_219_292_801L, -5), r(-62_135_596_800L, 86_399),
+                                r(-62_135_596_801L, 7), r(253_402_300_800L, 8), r(-99_999_999_999L, 9), r(Long.MAX_VALUE, 10), r(Long.MIN_VALUE, 11),
+                                r(9_223_372_036_854_775L, 12), r(-9_223_372_036_854_776L, 13), r(null, null)),
+                        "SELECT FROM_UNIXTIME(l), FROM_UNIXTIME(i), FROM_UNIXTIME(CAST(i AS SMALLINT)) FROM t").with("table.local-time-zone", "Europe/Berlin"),
                 nativeCase("binary-char-ltz", "bin BYTES, fix BINARY(3), c CHAR(4), lt TIMESTAMP_LTZ(3), v VARCHAR(5)",
                         List.of(r(new byte[] {1, 2, 3}, new byte[] {0, 0, 1}, "ab", java.time.Instant.ofEpochMilli(1_700_000_000_123L), "xy"),
                                 r(new byte[0], new byte[] {-1, 0, 7}, "", java.time.Instant.ofEpochMilli(-1), ""),
