@@ -19,7 +19,7 @@ func init() {
 		Doc:       "as CAST, but a string that does not parse yields NULL",
 		compileIn: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (trimmed to n characters where the source type is longer, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back (p ≤ 6) in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ(p ≤ 6) parsed as for TIMESTAMP and read in the session time zone; FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
+		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (trimmed to n characters where the source type is longer, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back (p ≤ 6) in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ(p ≤ 6) parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ(p ≤ 6) to STRING and DATE through its wall clock in the session zone; FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
 		compileIn: compileCast})
 }
 
@@ -71,6 +71,18 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
 		}
 		c.kind, c.zone = castTimestampPrecision, env.Zone
+	case from.Kind == catalog.TimestampLTZ && from.Precision <= 6 && (to.Kind == catalog.Date || to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength):
+		// The wall clock in the session zone (timestampWithLocalZoneToTimestamp), then as a
+		// TIMESTAMP to STRING, or its LocalDate.
+		if env.Zone == nil {
+			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+		}
+		wall := &cast{unary: unary{args[0], catalog.Type{Kind: catalog.Timestamp, Precision: from.Precision, Nullable: from.Nullable}},
+			kind: castTimestampPrecision, zone: env.Zone}
+		c.arg, c.kind = wall, castToString
+		if to.Kind == catalog.Date {
+			c.kind = castWallDate
+		}
 	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ):
 		if to.Precision >= from.Precision && microsTimestamp(from) == microsTimestamp(to) {
 			c.kind = castIdentity
@@ -93,6 +105,8 @@ const (
 	castNumericKind
 	castToString
 	castTimestampPrecision
+	// castWallDate is the date of a wall-clock TIMESTAMP (LocalDateTime#toLocalDate: floor).
+	castWallDate
 )
 
 type cast struct {
@@ -112,6 +126,16 @@ func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		return toStrings(ctx, a, e.arg.Type()), nil
 	case castTimestampPrecision:
 		return castTimestamp(ctx, a, e.arg.Type(), e.typ, e.zone)
+	case castWallDate:
+		buf, dst := column.NewValues[int32](ctx.Mem, a.Len())
+		unit := int64(millisPerDay)
+		if microsTimestamp(e.arg.Type()) {
+			unit *= 1000
+		}
+		for i, v := range column.Values[int64](a) {
+			dst[i] = int32(javatime.FloorDiv(v, unit))
+		}
+		return column.MakeArray(arrowType(e.typ), a.Len(), column.CopyValidity(a, ctx.Mem), buf), nil
 	}
 	a.Retain()
 	return a, nil

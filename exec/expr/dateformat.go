@@ -13,8 +13,8 @@ import (
 
 func init() {
 	register(&Function{Name: "DATE_FORMAT", Family: "temporal",
-		Doc:     "DATE_FORMAT(timestamp, format) of a TIMESTAMP(p ≤ 6) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). Month and day names, AM/PM, zones, optional sections, TIMESTAMP_LTZ and string arguments fall back",
-		compile: compileDateFormat})
+		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP(p ≤ 6) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ(p ≤ 6) prints its wall clock in the session time zone. Month and day names, AM/PM, zones, optional sections and string arguments fall back",
+		compileIn: compileDateFormat})
 }
 
 // formatField is one element of a compiled pattern: literal text, or a field printed with a
@@ -103,11 +103,19 @@ func repeatByte(c byte, n int) string {
 	return string(b)
 }
 
-func compileDateFormat(n *Node, args []Expr) (Expr, error) {
+func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 	if len(args) != 2 || len(n.Args) != 2 {
 		return nil, unsupported("DATE_FORMAT with %d operands", len(args))
 	}
 	t := args[0].Type()
+	if t.Kind == catalog.TimestampLTZ && t.Precision <= 6 {
+		// formatTimestamp(ts, format, zone): the instant's wall clock in the session zone.
+		if env.Zone == nil {
+			return nil, unsupported("DATE_FORMAT of %s needs the session time zone, which this plan does not carry", t)
+		}
+		t = catalog.Type{Kind: catalog.Timestamp, Precision: t.Precision, Nullable: t.Nullable}
+		args[0] = &cast{unary: unary{args[0], t}, kind: castTimestampPrecision, zone: env.Zone}
+	}
 	if t.Kind != catalog.Timestamp || t.Precision > 6 {
 		return nil, unsupported("DATE_FORMAT of %s is not supported natively yet", t)
 	}

@@ -142,6 +142,8 @@ var shapes = map[string][]string{
 		"ltz <- CAST({A} AS TIMESTAMP_LTZ(3)) ; A in ts ts6",
 		"ltz <- CAST({A} AS TIMESTAMP_LTZ(0)) ; A in ts ts6",
 		"ts <- CAST({ltz} AS TIMESTAMP(3))",
+		"str <- CAST({ltz} AS STRING)",
+		"date <- CAST({ltz} AS DATE)",
 		"ts6 <- CAST({ltz} AS TIMESTAMP(6))",
 		"ts <- CAST(CAST({A} AS STRING) AS TIMESTAMP(3)) ; A in ts date",
 		"ts6 <- CAST(CAST({ts6} AS STRING) AS TIMESTAMP(6))",
@@ -264,7 +266,8 @@ var shapes = map[string][]string{
 		"int <- $F({date}) ; F in YEAR MONTH DAYOFWEEK",
 	},
 	"DATE_FORMAT": {
-		"str <- DATE_FORMAT({A}, 'yyyy-MM-dd HH:mm:ss') ; A in ts ts6",
+		"str <- DATE_FORMAT({A}, 'yyyy-MM-dd HH:mm:ss') ; A in ts ts6 ltz",
+		"str <- DATE_FORMAT({ltz}, 'yyyy-MM-dd HH:00 SSS')",
 		"str <- DATE_FORMAT({ts}, $F) ; F in 'yyyy-MM-dd' 'HH' 'yyyyMMddHHmmssSSS' 'D/DD/DDD' 'yy/M/d' 'H:m:s' 'y-yyy-yyyyy' 'yyyy''T''HH''h''dd'",
 		"str <- DATE_FORMAT({ts6}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd''T''HH:mm:ss.SSSSSS' 'mm:ss'",
 	},

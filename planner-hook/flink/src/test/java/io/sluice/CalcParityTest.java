@@ -291,7 +291,9 @@ class CalcParityTest {
                 nativeCase("cast-timestamp-ltz-berlin", "ts TIMESTAMP(3), t6 TIMESTAMP(6), lt TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6)", zoneRows(),
                         "SELECT CAST(ts AS TIMESTAMP_LTZ(3)), CAST(t6 AS TIMESTAMP_LTZ(6)), CAST(t6 AS TIMESTAMP_LTZ(1)), CAST(ts AS TIMESTAMP_LTZ(6)), "
                                 + "CAST(lt AS TIMESTAMP(3)), CAST(l6 AS TIMESTAMP(6)), CAST(l6 AS TIMESTAMP(0)), CAST(CAST(ts AS TIMESTAMP_LTZ(3)) AS TIMESTAMP(3)), "
-                                + "CAST(CAST(t6 AS STRING) AS TIMESTAMP_LTZ(6)), TRY_CAST(CAST(ts AS STRING) || 'x' AS TIMESTAMP_LTZ(3)) FROM t")
+                                + "CAST(CAST(t6 AS STRING) AS TIMESTAMP_LTZ(6)), TRY_CAST(CAST(ts AS STRING) || 'x' AS TIMESTAMP_LTZ(3)), "
+                                + "CAST(lt AS STRING), CAST(l6 AS STRING), CAST(lt AS DATE), CAST(l6 AS DATE), DATE_FORMAT(lt, 'yyyy-MM-dd HH:mm:ss.SSS'), "
+                                + "DATE_FORMAT(l6, 'yyyyMMdd HH SSSSSS') FROM t")
                         .with("table.local-time-zone", "Europe/Berlin"),
                 nativeCase("cast-timestamp-ltz-fixed", "ts TIMESTAMP(3), t6 TIMESTAMP(6), lt TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6)", zoneRows(),
                         "SELECT CAST(ts AS TIMESTAMP_LTZ(3)), CAST(t6 AS TIMESTAMP_LTZ(6)), CAST(lt AS TIMESTAMP(3)), CAST(l6 AS TIMESTAMP(2)) FROM t")
