@@ -28,6 +28,9 @@ type Function struct {
 	// compileIn, when set instead of compile, also reads the environment (the session's time
 	// zone).
 	compileIn func(n *Node, args []Expr, env Env) (Expr, error)
+	// Fallback, when set, is why a function Flink has always runs on Flink: the registry lists
+	// it with this reason (docs/support-matrix.md) and every call of it falls back.
+	Fallback string
 }
 
 // Env is what an expression may depend on besides its input rows.
@@ -42,6 +45,10 @@ var registry = map[string]*Function{}
 func register(f *Function) {
 	if _, dup := registry[f.Name]; dup {
 		panic("expr: function registered twice: " + f.Name)
+	}
+	if f.Fallback != "" {
+		registry[f.Name] = f
+		return
 	}
 	s, ok := shapes[f.Name]
 	if !ok {
@@ -102,6 +109,9 @@ func CompileIn(n *Node, input []catalog.Type, env Env) (Expr, error) {
 			return CompileIn(e, input, env)
 		}
 		f, ok := registry[n.Op]
+		if ok && f.Fallback != "" {
+			return nil, unsupported("%s runs on Flink: %s", n.Op, f.Fallback)
+		}
 		if !ok || (f.compile == nil && f.compileIn == nil) {
 			return nil, unsupported("function %s is not supported natively yet", n.Op)
 		}

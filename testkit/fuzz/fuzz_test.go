@@ -53,7 +53,8 @@ func TestParseShape(t *testing.T) {
 	}
 }
 
-// Every function of the registry is in the grammar (PROCTIME only exists as a time attribute).
+// Every native function of the registry is in the grammar (PROCTIME only exists as a time
+// attribute; functions that always run on Flink have nothing to compare).
 func TestRegistryGrammarCoversRegistry(t *testing.T) {
 	g, err := RegistryGrammar()
 	if err != nil {
@@ -64,7 +65,7 @@ func TestRegistryGrammarCoversRegistry(t *testing.T) {
 		in[f] = true
 	}
 	for _, f := range expr.Functions() {
-		if !in[f.Name] && f.Name != "PROCTIME" {
+		if !in[f.Name] && f.Name != "PROCTIME" && f.Fallback == "" {
 			t.Errorf("function %s has no call shapes", f.Name)
 		}
 	}

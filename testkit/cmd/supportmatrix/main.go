@@ -43,7 +43,15 @@ func main() {
 
 	b.WriteString("\n## Functions\n\n| family | function | semantics and limits |\n|---|---|---|\n")
 	for _, f := range expr.Functions() {
-		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", f.Family, f.Name, f.Doc)
+		if f.Fallback == "" {
+			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", f.Family, f.Name, f.Doc)
+		}
+	}
+	b.WriteString("\n## Functions that run on Flink\n\nA query that calls one of these runs on stock Flink, with the reason in its verdict.\n\n| family | function | why |\n|---|---|---|\n")
+	for _, f := range expr.Functions() {
+		if f.Fallback != "" {
+			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", f.Family, f.Name, f.Fallback)
+		}
 	}
 	if _, err := os.Stdout.WriteString(b.String()); err != nil {
 		os.Exit(1)

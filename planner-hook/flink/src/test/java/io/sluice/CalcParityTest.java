@@ -275,6 +275,7 @@ class CalcParityTest {
                         "SELECT s, REGEXP(s, 'a.c'), REGEXP(s, '^a\\w*$'), REGEXP(s, '\\s'), REGEXP_EXTRACT(s, '([a-z]+)(\\d*)', 2), "
                                 + "REGEXP_EXTRACT(s, '(x)?(b+)', i), REGEXP_EXTRACT(s, '.$'), REGEXP_EXTRACT(s, '[^a]+'), "
                                 + "REGEXP_REPLACE(s, 'b+', '<$1\\>'), REGEXP_REPLACE(s, '.\\s', '_'), REGEXP_REPLACE(s, '\\Qa.\\E', '!') FROM t"),
+                fallback("fallback-power-sqrt", ALL, allRows(), "SELECT POWER(d, 2), SQRT(ABS(d)), EXP(i), LN(ABS(d)) FROM t", "HotSpot intrinsics"),
                 fallback("fallback-regexp-backreference", "s STRING, i INT", regexRows(), "SELECT REGEXP(s, '(a)\\1') FROM t", "not supported natively"),
                 fallback("fallback-regexp-replace-empty", "s STRING, i INT", regexRows(), "SELECT REGEXP_REPLACE(s, 'x*', '-') FROM t", "empty string"),
                 nativeCase("to-timestamp-ltz", "l BIGINT, i INT, d DOUBLE, f FLOAT, dc DECIMAL(38, 3), sm SMALLINT, s STRING",

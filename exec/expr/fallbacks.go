@@ -1,0 +1,27 @@
+package expr
+
+// Functions of Flink that always run on Flink, each with the reason: the support matrix lists
+// them so that "not native" is a documented decision, not an omission.
+func init() {
+	const javaMath = "Flink calls java.lang.Math (HotSpot intrinsics), whose results may differ in the last bit from any Go implementation"
+	for _, f := range []struct{ name, family, why string }{
+		{"POWER", "arithmetic", javaMath + " (SQRT is planned as POWER(x, 0.5))"},
+		{"EXP", "arithmetic", javaMath},
+		{"LN", "arithmetic", javaMath},
+		{"LOG10", "arithmetic", javaMath},
+		{"LOG", "arithmetic", javaMath},
+		{"RAND", "arithmetic", "nondeterministic: a native run could not give Flink's numbers"},
+		{"RAND_INTEGER", "arithmetic", "nondeterministic: a native run could not give Flink's numbers"},
+		{"UUID", "string", "nondeterministic: a native run could not give Flink's values"},
+		{"SIMILAR TO", "string", "Calcite's translation of SIMILAR TO patterns into java.util.regex is not reproduced yet"},
+		{"CURRENT_TIMESTAMP", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
+		{"LOCALTIMESTAMP", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
+		{"CURRENT_DATE", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
+		{"CURRENT_TIME", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
+		{"NOW", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
+		{"UNIX_TIMESTAMP", "temporal", "UNIX_TIMESTAMP() reads the clock; UNIX_TIMESTAMP(string [, format]) parses with SimpleDateFormat's lenient rules, not reproduced yet"},
+		{"CONVERT_TZ", "temporal", "formats and parses with SimpleDateFormat, not reproduced yet"},
+	} {
+		register(&Function{Name: f.name, Family: f.family, Doc: "runs on Flink: " + f.why, Fallback: f.why})
+	}
+}
