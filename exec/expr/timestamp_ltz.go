@@ -79,12 +79,12 @@ func (e *epochToLtz) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			bitutil.SetBit(vbits, i)
 		}
 	}
-	present := func(i int) bool { return a.IsValid(i) }
+	bits, off := column.ValidBits(a)
 	switch from := e.arg.Type(); {
 	case from.Kind == catalog.Float || from.Kind == catalog.Double:
 		vals := floatValues(a)
 		for i, v := range vals {
-			if !present(i) {
+			if !column.Valid(bits, off, i) {
 				continue
 			}
 			if e.seconds {
@@ -100,7 +100,7 @@ func (e *epochToLtz) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		mask := new(big.Int).SetUint64(^uint64(0))
 		q := new(big.Int)
 		for i := 0; i < n; i++ {
-			if !present(i) {
+			if !column.Valid(bits, off, i) {
 				continue
 			}
 			// BigDecimal#setScale(0, DOWN).longValue(): truncated, the low 64 bits.
@@ -114,7 +114,7 @@ func (e *epochToLtz) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	default:
 		vals := integerValues(a)
 		for i, v := range vals {
-			if !present(i) {
+			if !column.Valid(bits, off, i) {
 				continue
 			}
 			if e.seconds {

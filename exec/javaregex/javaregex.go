@@ -194,8 +194,6 @@ type translator struct {
 	anchored bool
 	dollar   bool
 	topAlt   bool
-	// atoms counts the elements written at the top level (for '^' at the start only).
-	atoms int
 	// canRepeat is set after an element a quantifier may follow.
 	canRepeat bool
 }
@@ -212,13 +210,12 @@ func (t *translator) run() error {
 			t.pos++
 			t.atom(dotClass)
 		case '^':
-			if t.depth != 0 || t.atoms != 0 || t.pos != 0 {
+			if t.pos != 0 {
 				return refuse("'^' not at the start of the pattern is not supported natively yet")
 			}
 			t.pos++
 			t.anchored = true
 			t.out.WriteString("^")
-			t.atoms++
 			t.canRepeat = false
 		case '$':
 			if t.depth != 0 || t.pos != len(t.src)-1 {
@@ -288,9 +285,6 @@ func (t *translator) run() error {
 // atom writes an element that a quantifier may follow.
 func (t *translator) atom(s string) {
 	t.out.WriteString(s)
-	if t.depth == 0 {
-		t.atoms++
-	}
 	t.canRepeat = true
 }
 
@@ -319,13 +313,12 @@ func (t *translator) escape() error {
 		}
 		return nil
 	case c == 'A':
-		if t.depth != 0 || t.atoms != 0 || t.pos != 0 {
+		if t.pos != 0 {
 			return refuse(`'\A' not at the start of the pattern is not supported natively yet`)
 		}
 		t.pos += 2
 		t.anchored = true
 		t.out.WriteString("^")
-		t.atoms++
 		t.canRepeat = false
 		return nil
 	case c == 'z':
