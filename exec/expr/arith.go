@@ -304,15 +304,11 @@ func decimalOperand(a arrow.Array, t catalog.Type) (func(i int) *big.Int, int) {
 }
 
 func (e *decimalArith) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	la, err := e.left.Eval(ctx, in)
+	la, ra, err := evalBoth(ctx, in, e.left, e.right)
 	if err != nil {
 		return nil, err
 	}
 	defer la.Release()
-	ra, err := e.right.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
 	defer ra.Release()
 	n := ctx.N
 	lv, ls := decimalOperand(la, e.left.Type())

@@ -208,15 +208,11 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	if e.scalar != nil {
 		return e.evalScalar(ctx, in)
 	}
-	la, err := e.left.Eval(ctx, in)
+	la, ra, err := evalBoth(ctx, in, e.left, e.right)
 	if err != nil {
 		return nil, err
 	}
 	defer la.Release()
-	ra, err := e.right.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
 	defer ra.Release()
 	n := ctx.N
 	out := column.NewBitmap(ctx.Mem, n)

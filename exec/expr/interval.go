@@ -106,15 +106,11 @@ type timestampInterval struct {
 func (e *timestampInterval) Type() catalog.Type { return e.typ }
 
 func (e *timestampInterval) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	pa, err := e.point.Eval(ctx, in)
+	pa, ia, err := evalBoth(ctx, in, e.point, e.interval)
 	if err != nil {
 		return nil, err
 	}
 	defer pa.Release()
-	ia, err := e.interval.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
 	defer ia.Release()
 	n := ctx.N
 	valid := andValidity(ctx.Mem, n, pa, ia)

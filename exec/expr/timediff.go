@@ -94,15 +94,11 @@ func epochMillis(a arrow.Array, m pointMillis) []int64 {
 }
 
 func (e *timePointDiff) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	la, err := e.left.Eval(ctx, in)
+	la, ra, err := evalBoth(ctx, in, e.left, e.right)
 	if err != nil {
 		return nil, err
 	}
 	defer la.Release()
-	ra, err := e.right.Eval(ctx, in)
-	if err != nil {
-		return nil, err
-	}
 	defer ra.Release()
 	n := ctx.N
 	valid := andValidity(ctx.Mem, n, la, ra)

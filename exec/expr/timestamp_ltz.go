@@ -82,7 +82,7 @@ func (e *epochToLtz) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	bits, off := column.ValidBits(a)
 	switch from := e.arg.Type(); {
 	case from.Kind == catalog.Float || from.Kind == catalog.Double:
-		vals := floatValues(a)
+		vals := asFloat64(a, from)
 		for i, v := range vals {
 			if !column.Valid(bits, off, i) {
 				continue
@@ -112,7 +112,7 @@ func (e *epochToLtz) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			set(i, v, true)
 		}
 	default:
-		vals := integerValues(a)
+		vals := integralAsInt64(a, from)
 		for i, v := range vals {
 			if !column.Valid(bits, off, i) {
 				continue
@@ -125,34 +125,4 @@ func (e *epochToLtz) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 	}
 	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
-}
-
-// integerValues returns an integer column's values widened to int64.
-func integerValues(a arrow.Array) []int64 {
-	switch c := a.(type) {
-	case *array.Int8:
-		return widen[int8, int64](c.Int8Values())
-	case *array.Int16:
-		return widen[int16, int64](c.Int16Values())
-	case *array.Int32:
-		return widen[int32, int64](c.Int32Values())
-	}
-	return column.Values[int64](a)
-}
-
-// floatValues returns a FLOAT or DOUBLE column's values as float64 (Number#doubleValue).
-func floatValues(a arrow.Array) []float64 {
-	if c, ok := a.(*array.Float32); ok {
-		return widen[float32, float64](c.Float32Values())
-	}
-	return column.Values[float64](a)
-}
-
-// widen converts values to a wider type.
-func widen[T int8 | int16 | int32 | float32, U int64 | float64](v []T) []U {
-	out := make([]U, len(v))
-	for i, x := range v {
-		out[i] = U(x)
-	}
-	return out
 }

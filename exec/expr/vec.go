@@ -175,3 +175,15 @@ func releaseAll(cols []arrow.Array) {
 		c.Release()
 	}
 }
+
+// evalBoth evaluates two operands over the batch; the caller releases both.
+func evalBoth(ctx *Ctx, in Batch, l, r Expr) (la, ra arrow.Array, err error) {
+	if la, err = l.Eval(ctx, in); err != nil {
+		return nil, nil, err
+	}
+	if ra, err = r.Eval(ctx, in); err != nil {
+		la.Release()
+		return nil, nil, err
+	}
+	return la, ra, nil
+}

@@ -13,6 +13,8 @@ type Zone struct {
 	offset int64          // fixed zones: milliseconds east of UTC
 	loc    *time.Location // zones with transitions; nil for fixed zones
 	name   string
+	// raw is TimeZone#getRawOffset (today's standard offset), for UtilOffsetAt.
+	raw int64
 }
 
 // FixedZone is a zone offsetMillis east of UTC.
@@ -24,7 +26,7 @@ func LoadZone(name string) (Zone, error) {
 	if err != nil {
 		return Zone{}, fmt.Errorf("time zone %q: %w", name, err)
 	}
-	return Zone{loc: loc, name: name}, nil
+	return Zone{loc: loc, name: name, raw: rawOffset(loc, time.Now())}, nil
 }
 
 // String identifies the zone (the offset in milliseconds for fixed zones).
@@ -86,11 +88,11 @@ func (z Zone) UtilOffsetAt(epochMillis int64) int64 {
 	case z.loc == nil:
 		return z.offset
 	case epochMillis < utilTimeZoneStart:
-		return z.rawOffset()
+		return z.raw
 	case epochMillis >= lastYearStart:
 		t := time.UnixMilli(epochMillis).In(z.loc)
 		if _, end := t.ZoneBounds(); t.IsDST() && (end.IsZero() || end.After(lastInstant)) {
-			return z.rawOffset()
+			return z.raw
 		}
 	}
 	return z.OffsetAt(epochMillis)
@@ -102,16 +104,15 @@ var (
 	lastYearStart = time.Date(lastInstant.Year(), 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 )
 
-// rawOffset is the zone's standard offset now: the offset of whichever of now and half a year
-// from now is not in daylight saving time.
-func (z Zone) rawOffset() int64 {
-	now := time.Now()
+// rawOffset is a zone's standard offset at now: the offset of whichever of now and half a year
+// later is not in daylight saving time.
+func rawOffset(loc *time.Location, now time.Time) int64 {
 	for _, t := range []time.Time{now, now.AddDate(0, 6, 0)} {
-		if lt := t.In(z.loc); !lt.IsDST() {
+		if lt := t.In(loc); !lt.IsDST() {
 			_, secs := lt.Zone()
 			return int64(secs) * 1000
 		}
 	}
-	_, secs := now.In(z.loc).Zone()
+	_, secs := now.In(loc).Zone()
 	return int64(secs) * 1000
 }
