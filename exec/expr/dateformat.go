@@ -9,6 +9,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 func init() {
@@ -174,26 +175,26 @@ func (e *dateFormat) appendFormatted(b []byte, t time.Time) []byte {
 			switch {
 			case f.width == 2:
 				// appendValueReduced(YEAR_OF_ERA, 2, 2, 2000): the last two digits.
-				b = appendPadded(b, int64(yoe%100), 2)
+				b = javatime.AppendPadded(b, int64(yoe%100), 2)
 			case f.width >= 4 && digits(int64(yoe)) > f.width:
 				// SignStyle.EXCEEDS_PAD: a value wider than the pad gets a sign.
 				b = append(b, '+')
 				b = strconv.AppendInt(b, int64(yoe), 10)
 			default:
-				b = appendPadded(b, int64(yoe), f.width)
+				b = javatime.AppendPadded(b, int64(yoe), f.width)
 			}
 		case 'M':
-			b = appendPadded(b, int64(t.Month()), f.width)
+			b = javatime.AppendPadded(b, int64(t.Month()), f.width)
 		case 'd':
-			b = appendPadded(b, int64(t.Day()), f.width)
+			b = javatime.AppendPadded(b, int64(t.Day()), f.width)
 		case 'H':
-			b = appendPadded(b, int64(t.Hour()), f.width)
+			b = javatime.AppendPadded(b, int64(t.Hour()), f.width)
 		case 'm':
-			b = appendPadded(b, int64(t.Minute()), f.width)
+			b = javatime.AppendPadded(b, int64(t.Minute()), f.width)
 		case 's':
-			b = appendPadded(b, int64(t.Second()), f.width)
+			b = javatime.AppendPadded(b, int64(t.Second()), f.width)
 		case 'D':
-			b = appendPadded(b, int64(t.YearDay()), f.width)
+			b = javatime.AppendPadded(b, int64(t.YearDay()), f.width)
 		case 'S':
 			// appendFraction(NANO_OF_SECOND, n, n, false): the first n digits of the nanos.
 			ns := t.Nanosecond()
@@ -215,12 +216,4 @@ func digits(v int64) int {
 		n++
 	}
 	return n
-}
-
-// appendPadded prints a non-negative value with at least width digits.
-func appendPadded(b []byte, v int64, width int) []byte {
-	for k := digits(v); k < width; k++ {
-		b = append(b, '0')
-	}
-	return strconv.AppendInt(b, v, 10)
 }

@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"encoding/binary"
 	"runtime/cgo"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -177,6 +178,47 @@ func Java_io_sluice_jni_NativeLib_parquetWriterOpen(env *C.JNIEnv, _ C.jclass, s
 		return 0
 	}
 	return C.jlong(cgo.NewHandle(w))
+}
+
+//export Java_io_sluice_jni_NativeLib_parquetPartitionerOpen
+func Java_io_sluice_jni_NativeLib_parquetPartitionerOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
+	defer guard(env, "parquetPartitionerOpen")
+	p, err := plan.OpenSinkPartitioner(goBytes(env, sinkJSON))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(p))
+}
+
+//export Java_io_sluice_jni_NativeLib_parquetPartition
+func Java_io_sluice_jni_NativeLib_parquetPartition(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
+	defer guard(env, "parquetPartition")
+	p, err := handleOf[*plan.SinkPartitioner](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	b, err := handleOf[arrow.RecordBatch](batch)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	parts, err := p.Split(b)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	// Per part, big-endian: the batch handle (int64), its rows (int32), the path's length
+	// (int32) and its UTF-8 bytes. Java owns the batches from here on.
+	var out []byte
+	for _, part := range parts {
+		out = binary.BigEndian.AppendUint64(out, uint64(cgo.NewHandle(part.Batch)))
+		out = binary.BigEndian.AppendUint32(out, uint32(part.Batch.NumRows()))
+		out = binary.BigEndian.AppendUint32(out, uint32(len(part.Path)))
+		out = append(out, part.Path...)
+	}
+	return javaBytes(env, out)
 }
 
 //export Java_io_sluice_jni_NativeLib_icebergWriterOpen

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	sinkfs "github.com/sluice-project/sluice/sinks/filesystem"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
+	sourcefs "github.com/sluice-project/sluice/sources/filesystem"
 	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
@@ -36,9 +39,25 @@ type sinkExec struct {
 // sinkPlan is a native Parquet sink compiled: the rows it writes and how.
 type sinkPlan struct {
 	table string
+	// names and types are the table's physical columns, the sink's input.
 	names []string
 	types []catalog.Type
-	opts  sinkparquet.Options
+	// partitionKeys are the table's partition keys (none: not partitioned); their values
+	// name the directories and are not written into the files.
+	partitionKeys []string
+	defaultName   string
+	opts          sinkparquet.Options
+}
+
+// fileColumns returns the columns written into the Parquet files: the physical columns
+// that are not partition keys.
+func (p *sinkPlan) fileColumns() (names []string, types []catalog.Type) {
+	for i, n := range p.names {
+		if !slices.Contains(p.partitionKeys, n) {
+			names, types = append(names, n), append(types, p.types[i])
+		}
+	}
+	return names, types
 }
 
 // Options of a filesystem Parquet sink that the native writer understands.
@@ -49,7 +68,15 @@ var sinkOptions = map[string]bool{
 	"parquet.utc-timezone": true, "parquet.write.int64.timestamp": true, "parquet.timestamp.time.unit": true,
 	"parquet.compression": true, "parquet.block.size": true, "parquet.page.size": true, "parquet.enable.dictionary": true,
 	"source.monitor-interval": true, "source.report-statistics": true, "partition.default-name": true,
-	"parquet.batch-size": true, "auto-compaction": true,
+	"parquet.batch-size": true, "auto-compaction": true, "sink.shuffle-by-partition.enable": true,
+	// Partition commits are Flink's (its StreamingFileWriter and PartitionCommitter run them on
+	// the partitions that the native writer's buckets report).
+	"sink.partition-commit.trigger": true, "sink.partition-commit.delay": true,
+	"sink.partition-commit.watermark-time-zone": true, "sink.partition-commit.policy.kind": true,
+	"sink.partition-commit.policy.class": true, "sink.partition-commit.policy.class.parameters": true,
+	"sink.partition-commit.success-file.name": true, "partition.time-extractor.kind": true,
+	"partition.time-extractor.class": true, "partition.time-extractor.timestamp-formatter": true,
+	"partition.time-extractor.timestamp-pattern": true,
 }
 
 // compileSink decides whether a table sink is written natively and compiles it.
@@ -64,15 +91,26 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	if !isParquet {
 		return nil, reasons, nil
 	}
-	p := &sinkPlan{table: t.Identifier, opts: sinkparquet.DefaultOptions()}
-	if len(t.ResolvedTable.PartitionKeys) > 0 {
-		reasons = append(reasons, fmt.Sprintf("table %s: partitioned filesystem tables are not written natively yet", t.Identifier))
+	p := &sinkPlan{table: t.Identifier, opts: sinkparquet.DefaultOptions(), partitionKeys: t.ResolvedTable.PartitionKeys,
+		defaultName: sourcefs.DefaultPartitionName}
+	if v, ok := opts["partition.default-name"]; ok {
+		p.defaultName = v
+	}
+	if len(p.partitionKeys) > 0 && p.defaultName == "" {
+		reasons = append(reasons, fmt.Sprintf("table %s: 'partition.default-name' is empty", t.Identifier))
+	}
+	if strings.EqualFold(opts["sink.shuffle-by-partition.enable"], "true") && len(p.partitionKeys) > 0 {
+		reasons = append(reasons, fmt.Sprintf("table %s: 'sink.shuffle-by-partition.enable' (a shuffle by partition before the writers) is not supported natively yet", t.Identifier))
 	}
 	if strings.EqualFold(opts["auto-compaction"], "true") {
 		reasons = append(reasons, fmt.Sprintf("table %s: 'auto-compaction' is not supported natively yet", t.Identifier))
 	}
 	for _, a := range j.DynamicTableSink.Abilities {
-		reasons = append(reasons, fmt.Sprintf("table %s: sink ability %s is not supported natively", t.Identifier, a.Type))
+		// A static partition (INSERT ... PARTITION (k = v)): the planner puts its values into
+		// the rows, and Flink's streaming sink names partitions from the rows alone.
+		if a.Type != "Partitioning" {
+			reasons = append(reasons, fmt.Sprintf("table %s: sink ability %s is not supported natively", t.Identifier, a.Type))
+		}
 	}
 	for _, m := range j.InputChangelogMode {
 		if m != "INSERT" {
@@ -110,6 +148,15 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		reasons = append(reasons, fmt.Sprintf("table %s: inserts into a subset of the columns are not written natively yet", t.Identifier))
 	}
 	p.names, p.types = names, types
+	for _, k := range p.partitionKeys {
+		i := slices.Index(names, k)
+		if i < 0 {
+			return nil, nil, fmt.Errorf("sink %s: partition key %s is not a physical column", n.Name, k)
+		}
+		if err := sinkfs.CheckPartitionType(types[i]); err != nil {
+			reasons = append(reasons, fmt.Sprintf("table %s: partition key %s: %v", t.Identifier, k, err))
+		}
+	}
 	if v, ok := opts["parquet.utc-timezone"]; ok {
 		p.opts.UTCTimestamps = strings.EqualFold(v, "true")
 	}
@@ -154,7 +201,8 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt, catalog.Float, catalog.Double,
 			catalog.Decimal, catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Date, catalog.Time:
 		case catalog.Timestamp, catalog.TimestampLTZ:
-			hasTimestamps = true
+			// Only written columns are in the JVM's zone; a partition key names a directory.
+			hasTimestamps = hasTimestamps || !slices.Contains(p.partitionKeys, names[i])
 			if ft.Precision > 6 {
 				reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
 			}
@@ -170,16 +218,8 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	return p, reasons, nil
 }
 
-// SinkWriter writes one Parquet part file natively; Flink's file sink owns the file's
-// lifecycle (in-progress, pending, committed) and receives the bytes.
-type SinkWriter struct {
-	w   *sinkparquet.Writer
-	buf bytes.Buffer
-}
-
-// OpenSinkWriter compiles the island JSON of a sink node and starts a file. zoneOffsetSeconds
-// is the fixed offset of the writing JVM's default time zone (zoneFixed false: none).
-func OpenSinkWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*SinkWriter, error) {
+// compileSinkIsland compiles the island JSON of a sink node, which must run natively.
+func compileSinkIsland(data []byte) (*sinkPlan, error) {
 	is, err := Decode(data)
 	if err != nil {
 		return nil, err
@@ -191,12 +231,56 @@ func OpenSinkWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*Sink
 	if err == nil && len(reasons) > 0 {
 		err = fmt.Errorf("sink %s cannot run natively: %s", is.Nodes[0].Name, strings.Join(reasons, "; "))
 	}
+	return p, err
+}
+
+// SinkPartitioner splits the batches a partitioned filesystem sink receives by partition,
+// before Flink's file writer puts each partition's rows into its bucket.
+type SinkPartitioner struct {
+	table string
+	p     *sinkfs.Partitioner
+}
+
+// OpenSinkPartitioner compiles the island JSON of a partitioned sink node.
+func OpenSinkPartitioner(data []byte) (*SinkPartitioner, error) {
+	p, err := compileSinkIsland(data)
 	if err != nil {
 		return nil, err
 	}
+	part, err := sinkfs.NewPartitioner(p.names, p.types, p.partitionKeys, p.defaultName, nil)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", p.table, err)
+	}
+	return &SinkPartitioner{table: p.table, p: part}, nil
+}
+
+// Split returns the rows of a batch by partition (see filesystem.Partitioner#Split).
+func (s *SinkPartitioner) Split(b arrow.RecordBatch) ([]sinkfs.Part, error) {
+	parts, err := s.p.Split(b)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	return parts, nil
+}
+
+// SinkWriter writes one Parquet part file natively; Flink's file sink owns the file's
+// lifecycle (in-progress, pending, committed) and receives the bytes.
+type SinkWriter struct {
+	w   *sinkparquet.Writer
+	buf bytes.Buffer
+}
+
+// OpenSinkWriter compiles the island JSON of a sink node and starts a file. zoneOffsetSeconds
+// is the fixed offset of the writing JVM's default time zone (zoneFixed false: none).
+func OpenSinkWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*SinkWriter, error) {
+	p, err := compileSinkIsland(data)
+	if err != nil {
+		return nil, err
+	}
+	names, types := p.fileColumns()
 	if !p.opts.UTCTimestamps {
 		if !zoneFixed {
-			for _, t := range p.types {
+			for _, t := range types {
 				if t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ {
 					return nil, fmt.Errorf("sink %s: this JVM's default time zone has no fixed offset, and Flink's Parquet writer would write timestamps in it", p.table)
 				}
@@ -205,7 +289,7 @@ func OpenSinkWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*Sink
 		p.opts.ZoneOffsetSeconds = zoneOffsetSeconds
 	}
 	sw := &SinkWriter{}
-	if sw.w, err = sinkparquet.NewWriter(p.names, p.types, p.opts, &sw.buf, nil); err != nil {
+	if sw.w, err = sinkparquet.NewWriter(names, types, p.opts, &sw.buf, nil); err != nil {
 		return nil, fmt.Errorf("table %s: %w", p.table, err)
 	}
 	return sw, nil

@@ -205,6 +205,20 @@ public final class NativeLib {
     public static native byte[] parquetWriterFinish(long writer);
 
     /**
+     * Opens the partitioner of a partitioned filesystem sink ({@code sinkJson}: the island JSON
+     * of the sink node); returns it.
+     */
+    public static native long parquetPartitionerOpen(byte[] sinkJson);
+
+    /**
+     * Splits a native batch by partition (the batch stays the caller's). Returns, per partition,
+     * big-endian: the handle of a new native batch of its rows without the partition columns
+     * (int64, the caller releases it), its rows (int32), and the partition's path relative to
+     * the table (int32 length, UTF-8 bytes), as Flink's filesystem sink names its buckets.
+     */
+    public static native byte[] parquetPartition(long partitioner, long batch);
+
+    /**
      * Starts the Iceberg data-file writer of one sink subtask ({@code sinkJson}: the island JSON
      * of the sink node): one open file per partition (partition 0 for an unpartitioned table).
      */

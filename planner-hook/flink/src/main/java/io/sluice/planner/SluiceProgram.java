@@ -140,8 +140,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             } else {
                 NativeSink writer = e.sink() != null
                         ? e.sink()
-                        : new ParquetSink(((StreamPhysicalSink) sink).contextResolvedTable().getResolvedTable().getOptions(),
-                                ((StreamPhysicalSink) sink).contextResolvedTable().getIdentifier());
+                        : parquetSink((StreamPhysicalSink) sink);
                 nativeSinks.put(sink, new SinkEdge(IslandPlan.toJson(serde, List.of(e), options), writer));
                 batchOutput.put(chain, Boolean.TRUE);
             }
@@ -154,6 +153,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             columnarExchanges(root, island, chains, edges);
         }
         return replace(root, chains, serde, entryOf, options, edges, new IdentityHashMap<>());
+    }
+
+    /** The native writer of a filesystem Parquet table. */
+    private static ParquetSink parquetSink(StreamPhysicalSink sink) {
+        org.apache.flink.table.catalog.ResolvedCatalogBaseTable<?> table = sink.contextResolvedTable().getResolvedTable();
+        return new ParquetSink(table.getOptions(), sink.contextResolvedTable().getIdentifier(),
+                table instanceof ResolvedCatalogTable ? ((ResolvedCatalogTable) table).getPartitionKeys() : List.of());
     }
 
     /**

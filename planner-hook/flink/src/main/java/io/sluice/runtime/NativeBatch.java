@@ -14,6 +14,7 @@ public final class NativeBatch {
     private final boolean owned;
     private final int channel;
     private final int channels;
+    private final String partition;
 
     /**
      * @param handle the Go handle of the batch
@@ -31,11 +32,31 @@ public final class NativeBatch {
      * @param channels the number of channels the producer split its output for
      */
     public NativeBatch(long handle, int rows, boolean owned, int channel, int channels) {
+        this(handle, rows, owned, channel, channels, null);
+    }
+
+    /**
+     * A batch of a partitioned filesystem sink: all its rows belong to one partition.
+     *
+     * @param partition the partition's path relative to the table ("k=v/"), the bucket its rows
+     *     are written to
+     */
+    public NativeBatch(long handle, int rows, boolean owned, String partition) {
+        this(handle, rows, owned, -1, 0, partition);
+    }
+
+    private NativeBatch(long handle, int rows, boolean owned, int channel, int channels, String partition) {
         this.handle = handle;
         this.rows = rows;
         this.owned = owned;
         this.channel = channel;
         this.channels = channels;
+        this.partition = partition;
+    }
+
+    /** The partition of a partitioned sink's batch (null for other batches). */
+    public String partition() {
+        return partition;
     }
 
     /** The target channel of an exchange batch (-1 for other batches). */

@@ -69,6 +69,10 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
         target.writeInt(record.rows());
         target.writeInt(ipc.length);
         target.write(ipc);
+        target.writeBoolean(record.partition() != null);
+        if (record.partition() != null) {
+            target.writeUTF(record.partition());
+        }
     }
 
     @Override
@@ -76,8 +80,9 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
         int rows = source.readInt();
         byte[] ipc = new byte[source.readInt()];
         source.readFully(ipc);
+        String partition = source.readBoolean() ? source.readUTF() : null;
         DESERIALIZED.incrementAndGet();
-        return new NativeBatch(NativeLib.batchFromIpc(ipc), rows, true);
+        return new NativeBatch(NativeLib.batchFromIpc(ipc), rows, true, partition);
     }
 
     @Override
@@ -91,6 +96,11 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
         int length = source.readInt();
         target.writeInt(length);
         target.write(source, length);
+        boolean partitioned = source.readBoolean();
+        target.writeBoolean(partitioned);
+        if (partitioned) {
+            target.writeUTF(source.readUTF());
+        }
     }
 
     @Override

@@ -32,11 +32,13 @@ import java.util.UUID;
 public final class ParquetSink implements NativeSink {
     private final Map<String, String> tableOptions;
     private final ObjectIdentifier table;
+    private final List<String> partitionKeys;
 
-    /** The sink of the filesystem table {@code table} with its options. */
-    public ParquetSink(Map<String, String> tableOptions, ObjectIdentifier table) {
+    /** The sink of the filesystem table {@code table} with its options and partition keys. */
+    public ParquetSink(Map<String, String> tableOptions, ObjectIdentifier table, List<String> partitionKeys) {
         this.tableOptions = tableOptions;
         this.table = table;
+        this.partitionKeys = partitionKeys;
     }
 
     @Override
@@ -52,28 +54,40 @@ public final class ParquetSink implements NativeSink {
                 options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_FILE_SIZE).getBytes(),
                 options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_ROLLOVER_INTERVAL).toMillis(),
                 options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_INACTIVITY_INTERVAL).toMillis());
+        DataStream<NativeBatch> rows = input;
+        if (!partitionKeys.isEmpty()) {
+            // Chained to the chain before it: Go splits each batch by partition.
+            rows = input.flatMap(new PartitionSplitter(sinkJson), input.getType())
+                    .name("sluice-partitioner")
+                    .uid(uidPrefix + "-partitioner")
+                    .setParallelism(input.getParallelism());
+        }
         StreamingFileSink.BulkFormatBuilder<NativeBatch, String, ?> buckets = StreamingFileSink
                 .forBulkFormat(path, new NativeParquetWriterFactory(sinkJson))
-                .withBucketAssigner(new TableRootAssigner())
+                .withBucketAssigner(new PartitionAssigner())
                 .withOutputFileConfig(OutputFileConfig.builder().withPartPrefix("part-" + UUID.randomUUID()).build())
                 .withRollingPolicy(rolling);
         ProviderContext uids = name -> Optional.of(uidPrefix + "-" + name);
+        // Partition commits (triggers, delays, policies) are Flink's, on the buckets' partitions.
         DataStream<PartitionCommitInfo> writer = StreamingSink.writer(
-                uids, input,
+                uids, rows,
                 options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_CHECK_INTERVAL).toMillis(),
-                buckets, input.getParallelism(), List.of(), options, false);
+                buckets, input.getParallelism(), partitionKeys, options, false);
         return StreamingSink.sink(
-                        uids, writer, path, table, List.of(), new EmptyMetaStoreFactory(path), FileSystem::get, options)
+                        uids, writer, path, table, partitionKeys, new EmptyMetaStoreFactory(path), FileSystem::get, options)
                 .getTransformation();
     }
 
-    /** Every row of a table without partitions goes to the table's directory (bucket ""). */
-    static final class TableRootAssigner implements BucketAssigner<NativeBatch, String> {
+    /**
+     * The bucket of a batch: its partition's path, or the table's directory (bucket "") for a
+     * table without partitions.
+     */
+    static final class PartitionAssigner implements BucketAssigner<NativeBatch, String> {
         private static final long serialVersionUID = 1L;
 
         @Override
         public String getBucketId(NativeBatch element, Context context) {
-            return "";
+            return element.partition() == null ? "" : element.partition();
         }
 
         @Override

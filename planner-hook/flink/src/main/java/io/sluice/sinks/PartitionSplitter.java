@@ -1,0 +1,71 @@
+package io.sluice.sinks;
+
+import io.sluice.jni.NativeLib;
+import io.sluice.runtime.NativeBatch;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.util.Collector;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Splits the native batches of a partitioned filesystem sink by partition, in Go, before
+ * Flink's file writer: each emitted batch holds one partition's rows without the partition
+ * columns and carries the partition's path, which is its bucket (as Flink's sink names it).
+ */
+final class PartitionSplitter extends RichFlatMapFunction<NativeBatch, NativeBatch> {
+    private static final long serialVersionUID = 1L;
+
+    private final byte[] sinkJson;
+    private transient long handle;
+
+    /** @param sinkJson the island JSON of the sink node (row type, partition keys, options) */
+    PartitionSplitter(byte[] sinkJson) {
+        this.sinkJson = sinkJson;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        NativeLib.ensureLoaded();
+        handle = NativeLib.parquetPartitionerOpen(sinkJson);
+    }
+
+    @Override
+    public void flatMap(NativeBatch batch, Collector<NativeBatch> out) {
+        ByteBuffer parts;
+        try {
+            parts = ByteBuffer.wrap(NativeLib.parquetPartition(handle, batch.handle()));
+        } finally {
+            if (batch.owned()) {
+                batch.release();
+            }
+        }
+        // Every part batch is released by the writer that receives it, or here if emitting fails.
+        try {
+            while (parts.hasRemaining()) {
+                long part = parts.getLong();
+                int rows = parts.getInt();
+                byte[] path = new byte[parts.getInt()];
+                parts.get(path);
+                out.collect(new NativeBatch(part, rows, true, new String(path, StandardCharsets.UTF_8)));
+            }
+        } finally {
+            while (parts.hasRemaining()) {
+                long part = parts.getLong();
+                parts.getInt();
+                parts.position(parts.position() + parts.getInt());
+                NativeLib.close(part);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (handle != 0) {
+            NativeLib.close(handle);
+            handle = 0;
+        }
+    }
+}
