@@ -20,9 +20,9 @@ var errIntDiv0 = errors.New("java.lang.ArithmeticException: / by zero")
 
 func init() {
 	for _, op := range []struct{ name, doc string }{
-		{"+", "a + b on TINYINT..BIGINT, FLOAT, DOUBLE, DECIMAL: Java wrap-around for integers, Flink decimal rules (HALF_UP to the result scale, NULL on precision overflow); a time point plus an interval (also TIMESTAMPADD) as Flink's generated code: TIMESTAMP and TIMESTAMP_LTZ (p ≤ 6) + INTERVAL DAY TO SECOND on the epoch milliseconds, + INTERVAL YEAR TO MONTH by DateTimeUtils#addMonths (day clamped to the month's end), DATE + whole days of an INTERVAL DAY TO SECOND (int arithmetic, ArithmeticException beyond an int) or + months"},
+		{"+", "a + b on TINYINT..BIGINT, FLOAT, DOUBLE, DECIMAL: Java wrap-around for integers, Flink decimal rules (HALF_UP to the result scale, NULL on precision overflow); a time point plus an interval (also TIMESTAMPADD) as Flink's generated code: TIMESTAMP and TIMESTAMP_LTZ (p ≤ 6) + INTERVAL DAY TO SECOND on the epoch milliseconds, + INTERVAL YEAR TO MONTH by DateTimeUtils#addMonths (day clamped to the month's end), DATE + whole days of an INTERVAL DAY TO SECOND (int arithmetic, ArithmeticException beyond an int) or + months; an interval plus an interval of the same kind (Java int/long arithmetic)"},
 		{"-", "a - b and unary -a, as +; a time point minus an interval, as +; the difference of two time points into an interval (TIMESTAMPDIFF) as Flink's generated code: INTERVAL DAY TO SECOND as the difference of the epoch milliseconds (sub-millisecond digits dropped, a DATE at midnight), INTERVAL YEAR TO MONTH by DateTimeUtils#subtractMonths; TIMESTAMP_LTZ only with TIMESTAMP_LTZ; differences with TIME operands fall back"},
-		{"*", "a * b, as +"},
+		{"*", "a * b, as +; an INTERVAL times a TINYINT..BIGINT (either order; also TIMESTAMPADD with a non-literal amount) on the interval's int months or long milliseconds, the integer narrowed and the product wrapped as Java does (FLOAT, DOUBLE and DECIMAL factors fail in Flink and fall back)"},
 		{"/", "a / b: integer division truncates and fails on zero like Java; DECIMAL quotient rounded to 38 digits then HALF_UP to the result scale"},
 		{"%", "a % b: Java remainder (sign of the dividend); integer % 0 fails"},
 		{"MOD", "MOD(a, b), as %"},
@@ -51,6 +51,9 @@ func compileArith(n *Node, args []Expr) (Expr, error) {
 	}
 	if e, ok := compileTimePointDiff(op, args, res); ok {
 		return e, nil
+	}
+	if e, ok, err := compileIntervalArith(op, args, res); ok {
+		return e, err
 	}
 	if !l.IsNumeric() || !r.IsNumeric() || !res.IsNumeric() {
 		return nil, unsupported("%s on %s is not supported natively yet", n.Op, typeNames(args))

@@ -2,6 +2,8 @@ package expr
 
 import (
 	"time"
+
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // Temporal values rendered as Flink's DateTimeUtils renders them for CAST(... AS STRING):
@@ -55,27 +57,37 @@ func appendTime(b []byte, t int32, precision int) []byte {
 	return b
 }
 
-// appendTimestamp is DateTimeUtils#formatTimestamp(TimestampData, int) for epoch millis.
+// appendTimestamp is DateTimeUtils#formatTimestamp(TimestampData, int): the fields of
+// TimestampData#toLocalDateTime, whose epoch day is Java int arithmetic (it wraps for
+// timestamps beyond about ±5.8 million years, as Flink's does), and exactly precision digits of
+// the nano-of-second.
 func appendTimestamp(b []byte, v int64, precision int) []byte {
 	// v is epoch milliseconds up to precision 3, microseconds above (catalog.ArrowType).
-	t := time.UnixMilli(v).UTC()
+	ms, nanoOfMilli := v, int64(0)
 	if precision > 3 {
-		t = time.UnixMicro(v).UTC()
+		ms, nanoOfMilli = javatime.SplitMicros(v)
 	}
-	b = appendInt4(b, t.Year())
+	date, tod := int32(ms/86_400_000), int32(ms%86_400_000)
+	if tod < 0 {
+		date--
+		tod += 86_400_000
+	}
+	y, m, d := javatime.GregorianDate(int64(date))
+	b = appendInt4(b, int(y))
 	b = append(b, '-')
-	b = appendInt2(b, int(t.Month()))
+	b = appendInt2(b, int(m))
 	b = append(b, '-')
-	b = appendInt2(b, t.Day())
+	b = appendInt2(b, int(d))
 	b = append(b, ' ')
-	b = appendInt2(b, t.Hour())
+	sec := int(tod / 1000)
+	b = appendInt2(b, sec/3600)
 	b = append(b, ':')
-	b = appendInt2(b, t.Minute())
+	b = appendInt2(b, sec/60%60)
 	b = append(b, ':')
-	b = appendInt2(b, t.Second())
+	b = appendInt2(b, sec%60)
 	if precision > 0 {
 		var nanos [9]byte
-		n := t.Nanosecond()
+		n := int64(tod%1000)*1_000_000 + nanoOfMilli
 		for i := 8; i >= 0; i-- {
 			nanos[i] = byte('0' + n%10)
 			n /= 10

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -78,6 +79,46 @@ func compileTimestampInterval(op string, args []Expr, res catalog.Type) (Expr, b
 	return e, true
 }
 
+// compileIntervalArith compiles arithmetic whose result is an interval, as Flink's generated
+// code (generateBinaryArithmeticOperator on the intervals' primitives: INT months, BIGINT
+// milliseconds): an interval plus or minus an interval of the same kind, and an interval times
+// an integer (either order; TIMESTAMPADD with a non-literal amount is planned as one). An
+// integer operand is cast to the interval's primitive with Java's narrowing, the result wraps
+// as Java int/long arithmetic does. ok is false when the result is not an interval.
+func compileIntervalArith(op string, args []Expr, res catalog.Type) (Expr, bool, error) {
+	isInterval := res.Kind == catalog.IntervalDayTime || res.Kind == catalog.IntervalYearMonth
+	if len(args) != 2 || !isInterval || (op != "+" && op != "-" && op != "*") {
+		return nil, false, nil
+	}
+	prim := catalog.BigIntType(res.Nullable)
+	if res.Kind == catalog.IntervalYearMonth {
+		prim = catalog.IntType(res.Nullable)
+	}
+	ops := make([]Expr, 2)
+	intervals := 0
+	for i, a := range args {
+		t := a.Type()
+		switch {
+		case t.Kind == res.Kind:
+			ops[i] = &reinterpret{arg: a, typ: prim.WithNullable(t.Nullable)}
+			intervals++
+		case t.IsIntegral() && op == "*":
+			ops[i] = a
+		default:
+			// Flink has no cast from FLOAT, DOUBLE or DECIMAL to an interval: it fails to
+			// generate code for such a product, as for mixed interval kinds.
+			return nil, true, unsupported("%s on %s is not supported natively (Flink cannot compile it either)", op, typeNames(args))
+		}
+	}
+	if (op == "*") != (intervals == 1) {
+		return nil, true, unsupported("%s on %s is not supported natively", op, typeNames(args))
+	}
+	calc := javaPromote(prim, prim)
+	e := &primitiveArith{op: op[0], left: ops[0], right: ops[1], leftCast: prim, calc: calc, typ: prim}
+	e.k, _ = constantAs(ops[1], prim, calc)
+	return &reinterpret{arg: e, typ: res}, true, nil
+}
+
 // flinkTypesNullable reports whether Flink's generated code types the value of n as nullable
 // although the plan says NOT NULL: generateTemporalPlusMinus gives DATE ± INTERVAL a nullable
 // DateType. A function that Flink calls through BridgingSqlFunction (COALESCE, IFNULL) then
@@ -122,18 +163,29 @@ func (e *timestampInterval) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	case tsPlusMillis:
 		buf, dst := column.NewValues[int64](ctx.Mem, n)
 		pv, iv := column.Values[int64](pa), column.Values[int64](ia)
-		scale := int64(1)
-		if e.micros {
-			// (ms ± r) * 1000 + micros of the millisecond, in wrapping long arithmetic.
-			scale = 1000
+		if !e.micros {
+			// Epoch milliseconds ± the interval's, in wrapping long arithmetic.
+			for i := range dst {
+				dst[i] = pv[i] + e.sign*iv[i]
+			}
+			return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 		}
+		// (ms ± r) in wrapping long arithmetic, the micros of the millisecond kept.
+		var failed []int
 		for i := range dst {
-			dst[i] = pv[i] + e.sign*iv[i]*scale
+			ms, sub := javatime.FloorDiv(pv[i], 1000), javatime.FloorMod(pv[i], 1000)
+			us, ok := microsOf(ms+e.sign*iv[i], sub)
+			if !ok && (vbits == nil || bitutil.BitIsSet(vbits, i)) {
+				failed = append(failed, i)
+			}
+			dst[i] = us
 		}
+		valid = failRows(ctx, valid, failed, e.beyondMicros())
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	case tsPlusMonths:
 		buf, dst := column.NewValues[int64](ctx.Mem, n)
 		pv, iv := column.Values[int64](pa), column.Values[int32](ia)
+		var failed []int
 		for i := range dst {
 			if vbits != nil && !bitutil.BitIsSet(vbits, i) {
 				continue
@@ -141,11 +193,16 @@ func (e *timestampInterval) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			m := e.months(iv[i])
 			if e.micros {
 				ms, sub := javatime.FloorDiv(pv[i], 1000), javatime.FloorMod(pv[i], 1000)
-				dst[i] = addMonthsMillis(ms, m)*1000 + sub
+				us, ok := microsOf(addMonthsMillis(ms, m), sub)
+				if !ok {
+					failed = append(failed, i)
+				}
+				dst[i] = us
 			} else {
 				dst[i] = addMonthsMillis(pv[i], m)
 			}
 		}
+		valid = failRows(ctx, valid, failed, e.beyondMicros())
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	case datePlusDays:
 		buf, dst := column.NewValues[int32](ctx.Mem, n)
@@ -175,6 +232,19 @@ func (e *timestampInterval) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}
+}
+
+// microsOf returns epoch milliseconds and microseconds of the millisecond as epoch
+// microseconds; ok is false when they do not fit an int64 (years beyond about ±292,000, which
+// Flink's TimestampData holds and Sluice's TIMESTAMP(4..6) columns cannot).
+func microsOf(ms, subMicros int64) (int64, bool) {
+	us := ms*1000 + subMicros
+	return us, javatime.FloorDiv(us, 1000) == ms
+}
+
+// beyondMicros is the error of a result that a TIMESTAMP(4..6) column cannot hold.
+func (e *timestampInterval) beyondMicros() error {
+	return fmt.Errorf("java.time.DateTimeException: the result is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", e.typ)
 }
 
 // months is the interval's months with the operator's sign (Java int negation: MIN_VALUE

@@ -1,6 +1,12 @@
 package expr
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/catalog"
+)
 
 // TestAddMonthsAsFlink holds DateTimeUtils#addMonths(int, int) and addMonths(long, int) of Flink
 // 2.1.1 (printed by the JDK): month ends clamped (Jan 31 + 1 month = Feb 28 or 29), years
@@ -242,6 +248,71 @@ func TestAddMonthsAsFlink(t *testing.T) {
 	for _, c := range millis {
 		if got := addMonthsMillis(c.ts, c.months); got != c.want {
 			t.Errorf("addMonths(ts %d, %d) = %d, Flink gives %d", c.ts, c.months, got, c.want)
+		}
+	}
+}
+
+// TestIntervalArithmeticAsJava checks interval * integer and interval ± interval on the
+// intervals' primitives: the integer narrowed to int for months, products and sums wrapping as
+// Java int and long arithmetic.
+func TestIntervalArithmeticAsJava(t *testing.T) {
+	dayTime := catalog.Type{Kind: catalog.IntervalDayTime, Nullable: true}
+	months := catalog.Type{Kind: catalog.IntervalYearMonth, Nullable: true}
+	types := []catalog.Type{longT, intT, dayTime, months}
+	in := batch(t, types,
+		[]any{int64(3), int64(1) << 62, int64(4294967297), nil},
+		[]any{int64(-2), int64(math.MaxInt32), int64(7), int64(1)},
+		[]any{int64(86_400_000), int64(1000), int64(math.MaxInt64), int64(5)},
+		[]any{int64(12), int64(1), nil, int64(math.MaxInt32)})
+	defer in.Release()
+	for _, c := range []struct {
+		name string
+		n    *Node
+		want string
+	}{
+		// 1,000 * 2^62 wraps to 0, MaxInt64 * (2^32 + 1) and 7 * MaxInt64 wrap (values of Java long arithmetic).
+		{"day-time * bigint", call("*", dayTime, ref(2, dayTime), ref(0, longT)), "[259200000 0 9223372032559808511 (null)]"},
+		{"int * day-time", call("*", dayTime, ref(1, intT), ref(2, dayTime)), "[-172800000 2147483647000 9223372036854775801 5]"},
+		// The BIGINT is narrowed to int before the multiplication: (int) 2^62 = 0, (int) (2^32 + 1) = 1.
+		{"months * bigint", call("*", months, ref(3, months), ref(0, longT)), "[36 0 (null) (null)]"},
+		{"months * int wraps", call("*", months, ref(3, months), ref(1, intT)), "[-24 2147483647 (null) 2147483647]"},
+		{"day-time + day-time", call("+", dayTime, ref(2, dayTime), lit(int64(1), dayTime)), "[86400001 1001 -9223372036854775808 6]"},
+		{"months - months", call("-", months, ref(3, months), lit(int64(13), months)), "[-1 -12 (null) 2147483634]"},
+	} {
+		out, err := eval(t, c.n, in, types)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if out.String() != c.want {
+			t.Errorf("%s: %s, want %s", c.name, out, c.want)
+		}
+		out.Release()
+	}
+	// Flink has no cast from DOUBLE to an interval: the product falls back.
+	if _, err := Compile(call("*", dayTime, ref(2, dayTime), lit(1.5, dblT)), types); err == nil || !strings.Contains(err.Error(), "Flink cannot compile it") {
+		t.Errorf("interval * DOUBLE: %v, want a fallback", err)
+	}
+}
+
+// TestTimestampMicrosBeyondRangeFails checks that a TIMESTAMP(6) plus an interval whose result
+// Sluice's microseconds cannot hold fails the row (Flink's TimestampData holds it) instead of
+// wrapping.
+func TestTimestampMicrosBeyondRangeFails(t *testing.T) {
+	ts6 := catalog.TimestampType(6, true)
+	dayTime := catalog.Type{Kind: catalog.IntervalDayTime, Nullable: true}
+	months := catalog.Type{Kind: catalog.IntervalYearMonth, Nullable: true}
+	types := []catalog.Type{ts6, dayTime, months}
+	in := batch(t, types, []any{int64(1_000_001), nil}, []any{int64(1000), int64(math.MaxInt64)}, []any{int64(1), int64(1)})
+	defer in.Release()
+	out, err := eval(t, call("+", ts6, ref(0, ts6), ref(1, dayTime)), in, types)
+	if err != nil || out.String() != "[2000001 (null)]" {
+		t.Errorf("in range: %v %v", out, err)
+	}
+	huge := batch(t, types, []any{int64(1)}, []any{int64(math.MaxInt64 / 2)}, []any{int64(math.MaxInt32)})
+	defer huge.Release()
+	for _, n := range []*Node{call("+", ts6, ref(0, ts6), ref(1, dayTime)), call("+", ts6, ref(0, ts6), ref(2, months))} {
+		if _, err := eval(t, n, huge, types); err == nil || !strings.Contains(err.Error(), "beyond the years") {
+			t.Errorf("%s: %v, want a failed row", n.Args[1].Type, err)
 		}
 	}
 }

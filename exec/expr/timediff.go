@@ -184,8 +184,8 @@ func compileReinterpret(n *Node, args []Expr) (Expr, error) {
 	return nil, unsupported("REINTERPRET of %s as %s is not supported natively yet", from, to)
 }
 
-// reinterpret relabels an interval column as its integer values; widen turns INT months into
-// BIGINT.
+// reinterpret relabels an interval column as its integer values, or integer values as an
+// interval of the same width; widen turns INT months into BIGINT.
 type reinterpret struct {
 	arg   Expr
 	typ   catalog.Type
@@ -209,7 +209,7 @@ func (e *reinterpret) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			dst[i] = int64(v)
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
-	case e.typ.Kind == catalog.Int:
+	case e.typ.Kind == catalog.Int || e.typ.Kind == catalog.IntervalYearMonth:
 		buf, dst := column.NewValues[int32](ctx.Mem, n)
 		copy(dst, column.Values[int32](a))
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil

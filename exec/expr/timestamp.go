@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -33,6 +35,7 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type, zone *javatim
 		target = 3 // a cast from or to a time attribute truncates to milliseconds only
 	}
 	narrow := target < from.Precision
+	var failed []int
 	for i, v := range src {
 		ms, nanoOfMilli := v, int64(0)
 		if fromMicros {
@@ -48,13 +51,21 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type, zone *javatim
 		if narrow {
 			ms, nanoOfMilli = truncateTimestamp(ms, nanoOfMilli, target)
 		}
-		if toMicros {
-			dst[i] = ms*1000 + nanoOfMilli/1000
-		} else {
+		if !toMicros {
 			dst[i] = ms
+			continue
 		}
+		us, ok := microsOf(ms, nanoOfMilli/1000)
+		if !ok && a.IsValid(i) {
+			failed = append(failed, i)
+		}
+		dst[i] = us
 	}
-	return column.MakeArray(want, len(src), column.CopyValidity(a, ctx.Mem), buf), nil
+	valid := column.CopyValidity(a, ctx.Mem)
+	if len(failed) > 0 {
+		valid = failRows(ctx, valid, failed, fmt.Errorf("java.time.DateTimeException: a value is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", to))
+	}
+	return column.MakeArray(want, len(src), valid, buf), nil
 }
 
 // truncateTimestamp is DateTimeUtils#truncate on (millisecond, nanoOfMillisecond): unchanged

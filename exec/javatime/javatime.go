@@ -95,6 +95,9 @@ func gregorianDate(epochDay int64) (y, m, d int64) {
 	return y, m, d
 }
 
+// GregorianDate is LocalDate#ofEpochDay: the proleptic Gregorian date of an epoch day.
+func GregorianDate(epochDay int64) (y, m, d int64) { return gregorianDate(epochDay) }
+
 // julianEpochDay returns the epoch day (proleptic Gregorian count) of a Julian-calendar date.
 func julianEpochDay(y, m, d int64) int64 {
 	a := FloorDiv(14-m, 12)

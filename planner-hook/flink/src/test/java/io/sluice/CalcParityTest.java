@@ -249,6 +249,21 @@ class CalcParityTest {
                                 + "dt - INTERVAL '25' MONTH, dt + INTERVAL '3' DAY, dt - INTERVAL '49' HOUR, dt + INTERVAL '5' HOUR, "
                                 + "INTERVAL '2' MONTH + ts, lt + INTERVAL '1' MONTH, lt - INTERVAL '90' MINUTE, "
                                 + "TIMESTAMPADD(MONTH, 1, ts), TIMESTAMPADD(DAY, -2, dt), TIMESTAMPADD(SECOND, 30, t6) FROM t"),
+                // Interval arithmetic on columns: TIMESTAMPADD with a column amount (planned as
+                // ts + amount * INTERVAL), integer * interval in both orders, interval + interval;
+                // Java's narrowing of a BIGINT to the int months and long wrap-around (2^62 days
+                // wrap to 0 milliseconds).
+                nativeCase("interval-times-integer", "i INT, s INT, l BIGINT, ti TINYINT, ts TIMESTAMP(3), t6 TIMESTAMP(6), dt DATE",
+                        List.of(r(1, 59, 4_294_967_297L, (byte) 2, LocalDateTime.of(2024, 1, 31, 12, 0), LocalDateTime.of(2024, 2, 29, 0, 0, 0, 1_000),
+                                        java.time.LocalDate.of(2024, 1, 31)),
+                                r(-7, Integer.MAX_VALUE, 1L << 62, (byte) -128, LocalDateTime.of(1969, 12, 31, 23, 59, 59, 500_000_000),
+                                        LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000), java.time.LocalDate.of(1900, 3, 31)),
+                                r(null, null, null, null, null, null, null),
+                                r(13, Integer.MIN_VALUE, -1L, (byte) 127, LocalDateTime.of(2000, 2, 29, 0, 0), null, java.time.LocalDate.of(1582, 10, 4))),
+                        "SELECT TIMESTAMPADD(SECOND, s, ts), TIMESTAMPADD(MONTH, i, ts), TIMESTAMPADD(DAY, ti, dt), TIMESTAMPADD(HOUR, i, t6), "
+                                + "TIMESTAMPADD(WEEK, ti, ts), TIMESTAMPADD(QUARTER, i, dt), ts + INTERVAL '1' MONTH * l, ts + l * INTERVAL '1' DAY, "
+                                + "ts + (INTERVAL '1' DAY + INTERVAL '2' HOUR) * i, ts - (INTERVAL '1' YEAR - INTERVAL '1' MONTH) * ti, "
+                                + "dt + i * INTERVAL '1' MONTH, t6 - s * INTERVAL '0.001' SECOND FROM t"),
                 nativeCase("timestampdiff", "a TIMESTAMP(3), b TIMESTAMP(3), t6 TIMESTAMP(6), d DATE, e DATE, l TIMESTAMP_LTZ(3), l2 TIMESTAMP_LTZ(3)",
                         List.of(r(LocalDateTime.of(2024, 1, 31, 23, 59, 59, 999_000_000), LocalDateTime.of(2024, 2, 29, 23, 59, 59, 998_000_000),
                                         LocalDateTime.of(2024, 2, 29, 12, 0, 0, 123_456_000), java.time.LocalDate.of(2024, 1, 31),

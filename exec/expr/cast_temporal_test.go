@@ -1,0 +1,38 @@
+package expr
+
+import "testing"
+
+// TestAppendTimestampAsFlink holds DateTimeUtils#formatTimestamp(TimestampData, UTC, p) of
+// Flink 2.1.1 (CAST(TIMESTAMP AS STRING)), also where its int epoch day and four-digit years
+// wrap: beyond year 9999, before year 0 and beyond about 5.8 million years.
+func TestAppendTimestampAsFlink(t *testing.T) {
+	for _, c := range []struct {
+		ms, nanos int64
+		p         int
+		want      string
+	}{
+		{0, 0, 3, "1970-01-01 00:00:00.000"},
+		{-1, 0, 3, "1969-12-31 23:59:59.999"},
+		{253402300799999, 0, 3, "9999-12-31 23:59:59.999"},
+		{253402300800000, 0, 3, "0000-01-01 00:00:00.000"},
+		{-62167219200001, 0, 3, "000/-12-31 23:59:59.999"},
+		{185542587187199999, 0, 3, "1580-07-11 23:59:59.999"},
+		{185542587187200000, 0, 3, ")*,/-06-23 00:00:00.000"},
+		{-185542587100800001, 0, 3, ")*,/-06-23 23:59:59.999"},
+		{9223372036854775807, 0, 3, "/+-.-04-06 07:12:55.807"},
+		{-9223372036854775808, 0, 3, "5471-09-26 16:47:04.192"},
+		{-9223372036854775, 192000, 6, "0-0(-12-21 19:59:05.225192"},
+		{9223372036854775, 807000, 6, "4247-01-10 04:00:54.775807"},
+		{7424400000000000, 123000, 6, "7239-11-14 13:20:00.000123"},
+		{-30000000000000000, 0, 0, "(*'--11-05 18:40:00"},
+		{1704067200123, 456000, 5, "2024-01-01 00:00:00.12345"},
+	} {
+		v := c.ms
+		if c.p > 3 {
+			v = c.ms*1000 + c.nanos/1000
+		}
+		if got := string(appendTimestamp(nil, v, c.p)); got != c.want {
+			t.Errorf("formatTimestamp(%d, %d, %d) = %q, Flink %q", c.ms, c.nanos, c.p, got, c.want)
+		}
+	}
+}
