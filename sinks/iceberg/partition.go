@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/twmb/murmur3"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -28,7 +29,10 @@ type PartitionField struct {
 }
 
 // Value is one partition value: NULL, an integer (int, long, date, time, timestamp and boolean
-// results, as Iceberg's Java values hold them), a string, or bytes (binary and fixed results).
+// results, as Iceberg's Java values hold them; float and double results as the bits of the
+// value, NaN canonical as Java's floatToIntBits/doubleToLongBits), a string (for decimal
+// results the unscaled value's decimal digits, at the column's scale), or bytes (binary and
+// fixed results).
 type Value struct {
 	Null    bool
 	Int     int64
@@ -73,6 +77,8 @@ const (
 	boolSource
 	stringSource
 	binarySource
+	decimalSource
+	floatSource
 )
 
 func sourceKindOf(t catalog.Type) (sourceKind, bool) {
@@ -91,6 +97,10 @@ func sourceKindOf(t catalog.Type) (sourceKind, bool) {
 		return binarySource, true
 	case catalog.Time:
 		return timeSource, true
+	case catalog.Decimal:
+		return decimalSource, true
+	case catalog.Float, catalog.Double:
+		return floatSource, true
 	}
 	return 0, false
 }
@@ -117,9 +127,9 @@ func CheckPartition(t catalog.Type, tr string) error {
 	case "hour":
 		ok = k == timestampSource
 	case "bucket":
-		ok = k != boolSource
+		ok = k != boolSource && k != floatSource
 	case "truncate":
-		ok = k == intSource || k == stringSource || k == binarySource
+		ok = k == intSource || k == stringSource || k == binarySource || k == decimalSource
 	}
 	if !ok {
 		return fmt.Errorf("partitions by %s of %s columns are not computed natively", tr, t)
@@ -136,9 +146,10 @@ type partitioner struct {
 	index  map[string]int32
 	values [][]Value
 
-	// scratch, per field: integer results, string results, NULLs
+	// scratch, per field: integer results, string results, decimal results, NULLs
 	ints  [][]int64
 	strs  [][][]byte
+	decs  [][]decimal128.Num
 	nulls [][]bool
 	key   []byte
 }
@@ -158,6 +169,7 @@ func newPartitioner(fields []PartitionField, columns []Field) (*partitioner, err
 		p.trs, p.kinds, p.types = append(p.trs, tr), append(p.kinds, k), append(p.types, t)
 	}
 	p.ints, p.strs, p.nulls = make([][]int64, len(fields)), make([][][]byte, len(fields)), make([][]bool, len(fields))
+	p.decs = make([][]decimal128.Num, len(fields))
 	return p, nil
 }
 
@@ -174,6 +186,11 @@ func (p *partitioner) assign(b arrow.RecordBatch) ([]int32, error) {
 			switch {
 			case p.nulls[f][r]:
 				key = append(key, 0)
+			case p.decs[f] != nil:
+				d := p.decs[f][r]
+				key = append(key, 3)
+				key = binary.LittleEndian.AppendUint64(key, d.LowBits())
+				key = binary.LittleEndian.AppendUint64(key, uint64(d.HighBits()))
 			case p.strs[f] != nil:
 				key = append(key, 2)
 				key = binary.AppendUvarint(key, uint64(len(p.strs[f][r])))
@@ -193,6 +210,8 @@ func (p *partitioner) assign(b arrow.RecordBatch) ([]int32, error) {
 				switch {
 				case p.nulls[f][r]:
 					vals[f].Null = true
+				case p.decs[f] != nil:
+					vals[f] = Value{Str: p.decs[f][r].BigInt().String(), IsStr: true}
 				case p.strs[f] != nil && p.kinds[f] == binarySource:
 					vals[f] = Value{Bytes: append([]byte{}, p.strs[f][r]...), IsBytes: true}
 				case p.strs[f] != nil:
@@ -222,6 +241,16 @@ func (p *partitioner) compute(f int, c arrow.Array, n int) {
 	}
 	for r := range nulls {
 		nulls[r] = c.IsNull(r)
+	}
+	p.decs[f] = nil
+	switch k {
+	case decimalSource:
+		p.computeDecimal(f, tr, c, n)
+		return
+	case floatSource:
+		p.strs[f] = nil
+		p.ints[f] = floatBits(c, grow(p.ints[f], n))
+		return
 	}
 	if k == stringSource || k == binarySource {
 		strs := grow(p.strs[f], n)
@@ -272,6 +301,71 @@ func (p *partitioner) compute(f int, c arrow.Array, n int) {
 		}
 	}
 	p.ints[f] = ints
+}
+
+// computeDecimal fills field f's scratch with the transform of a DECIMAL column: the
+// unscaled values for identity, truncate[W] as Iceberg's TruncateDecimal (the unscaled value
+// minus its non-negative remainder by W, same scale), bucket[N] as BucketUtil#hash(BigDecimal)
+// (Murmur3 of the unscaled value's minimal two's-complement big-endian bytes).
+func (p *partitioner) computeDecimal(f int, tr transform, c arrow.Array, n int) {
+	vals := column.Values[decimal128.Num](c)[:n]
+	p.strs[f] = nil
+	if tr.kind == "bucket" {
+		ints := grow(p.ints[f], n)
+		var buf [16]byte
+		for r, v := range vals {
+			ints[r] = bucketOf(murmur3.Sum32(minimalBytes(v, &buf)), tr.n)
+		}
+		p.ints[f] = ints
+		return
+	}
+	decs := grow(p.decs[f], n)
+	copy(decs, vals)
+	if tr.kind == "truncate" {
+		w := decimal128.FromI64(int64(tr.n))
+		for r, v := range decs {
+			_, rem := v.Div(w) // the remainder has the dividend's sign
+			if rem.Sign() < 0 {
+				rem = rem.Add(w)
+			}
+			decs[r] = v.Sub(rem)
+		}
+	}
+	p.decs[f] = decs
+}
+
+// minimalBytes is BigInteger#toByteArray of a 128-bit value: big-endian two's complement in
+// the fewest bytes that keep the sign (one byte for 0 and -1).
+func minimalBytes(v decimal128.Num, buf *[16]byte) []byte {
+	binary.BigEndian.PutUint64(buf[:8], uint64(v.HighBits()))
+	binary.BigEndian.PutUint64(buf[8:], v.LowBits())
+	i := 0
+	for i < 15 && (buf[i] == 0 && buf[i+1]&0x80 == 0 || buf[i] == 0xff && buf[i+1]&0x80 != 0) {
+		i++
+	}
+	return buf[i:]
+}
+
+// floatBits writes the bits of a FLOAT or DOUBLE column's values into dst, NaN canonical (as
+// Java's Float#equals and Double#equals compare partition values).
+func floatBits(c arrow.Array, dst []int64) []int64 {
+	switch c.DataType().ID() {
+	case arrow.FLOAT32:
+		for r, v := range column.Values[float32](c)[:len(dst)] {
+			dst[r] = int64(int32(math.Float32bits(v)))
+			if v != v {
+				dst[r] = 0x7fc00000
+			}
+		}
+	default:
+		for r, v := range column.Values[float64](c)[:len(dst)] {
+			dst[r] = int64(math.Float64bits(v))
+			if v != v {
+				dst[r] = 0x7ff8000000000000
+			}
+		}
+	}
+	return dst
 }
 
 func grow[T any](s []T, n int) []T {

@@ -2,8 +2,14 @@ package iceberg
 
 import (
 	"encoding/binary"
+	"math"
+	"math/big"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/twmb/murmur3"
 )
 
@@ -66,6 +72,70 @@ func TestTruncateCodePoints(t *testing.T) {
 	}{{"héllo", 2, "hé"}, {"🌍x", 1, "🌍"}, {"ab", 5, "ab"}, {"", 3, ""}} {
 		if got := string(truncateCodePoints([]byte(c.in), c.w)); got != c.want {
 			t.Errorf("truncate(%q, %d) = %q", c.in, c.w, got)
+		}
+	}
+}
+
+// TestDecimalTransformsLikeIceberg holds BucketUtil#hash(BigDecimal) and truncate[100] of
+// DECIMAL(38, 4) values (unscaled), printed by Iceberg's Java code.
+func TestDecimalTransformsLikeIceberg(t *testing.T) {
+	for _, c := range []struct {
+		unscaled string
+		hash     int32
+		trunc100 string // "" where not checked
+	}{
+		{"0", 1364076727, "0"}, {"1", -463810133, "0"}, {"-1", -43192051, "-100"}, {"127", 1435096473, "100"},
+		{"128", 1544076949, "100"}, {"-128", 267099677, "-200"}, {"-129", -435537839, "-200"}, {"255", -582037868, "200"},
+		{"256", -1783153782, "200"}, {"123400", -1775171077, "123400"},
+		{"99999999999999999999999999999999999999", -1079967834, ""}, {"-99999999999999999999999999999999999999", -1954217638, ""},
+		{"170141183460469231731687303715884105727", -981939778, ""},
+	} {
+		u, _ := new(big.Int).SetString(c.unscaled, 10)
+		v := decimal128.FromBigInt(u)
+		var buf [16]byte
+		if h := int32(murmur3.Sum32(minimalBytes(v, &buf))); h != c.hash {
+			t.Errorf("hash(%s) = %d, Iceberg says %d", c.unscaled, h, c.hash)
+		}
+		if c.trunc100 == "" {
+			continue
+		}
+		p := &partitioner{ints: make([][]int64, 1), strs: make([][][]byte, 1), decs: make([][]decimal128.Num, 1)}
+		b := array.NewDecimal128Builder(memory.DefaultAllocator, &arrow.Decimal128Type{Precision: 38, Scale: 4})
+		b.Append(v)
+		col := b.NewArray()
+		p.computeDecimal(0, transform{kind: "truncate", n: 100}, col, 1)
+		if got := p.decs[0][0].BigInt().String(); got != c.trunc100 {
+			t.Errorf("truncate[100](%s) = %s, Iceberg says %s", c.unscaled, got, c.trunc100)
+		}
+		col.Release()
+		b.Release()
+	}
+}
+
+// TestFloatIdentityBits checks that float partition values compare as Java's Float#equals and
+// Double#equals: -0.0 apart from 0.0, every NaN one value (Java's canonical NaN bits).
+func TestFloatIdentityBits(t *testing.T) {
+	b := array.NewFloat64Builder(memory.DefaultAllocator)
+	defer b.Release()
+	b.AppendValues([]float64{0, math.Copysign(0, -1), math.NaN(), math.Float64frombits(0x7ff0000000000001), 1.5}, nil)
+	c := b.NewArray()
+	defer c.Release()
+	got := floatBits(c, make([]int64, 5))
+	want := []int64{0, math.MinInt64, 0x7ff8000000000000, 0x7ff8000000000000, int64(math.Float64bits(1.5))}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("value %d: bits %#x, want %#x", i, got[i], want[i])
+		}
+	}
+	fb := array.NewFloat32Builder(memory.DefaultAllocator)
+	defer fb.Release()
+	fb.AppendValues([]float32{float32(math.Copysign(0, -1)), float32(math.NaN()), math.Float32frombits(0x7f800001)}, nil)
+	fc := fb.NewArray()
+	defer fc.Release()
+	got = floatBits(fc, make([]int64, 3))
+	for i, w := range []int64{int64(int32(-0x80000000)), 0x7fc00000, 0x7fc00000} {
+		if got[i] != w {
+			t.Errorf("float %d: bits %#x, want %#x", i, got[i], w)
 		}
 	}
 }

@@ -309,7 +309,7 @@ class IcebergSinkParityTest {
 
     /** The columns of the partitioned tables, and their Iceberg schema. */
     static final String PARTED_COLUMNS = "k INT, l BIGINT, s STRING, dt DATE, ts TIMESTAMP(6), lt TIMESTAMP_LTZ(6), b BOOLEAN, v DOUBLE, "
-            + "bin BYTES, fx BINARY(3), tm TIME";
+            + "bin BYTES, fx BINARY(3), tm TIME, dc DECIMAL(20, 4), f FLOAT";
 
     static final org.apache.iceberg.Schema PARTED_SCHEMA = new org.apache.iceberg.Schema(
             org.apache.iceberg.types.Types.NestedField.optional(1, "k", org.apache.iceberg.types.Types.IntegerType.get()),
@@ -322,7 +322,9 @@ class IcebergSinkParityTest {
             org.apache.iceberg.types.Types.NestedField.optional(8, "v", org.apache.iceberg.types.Types.DoubleType.get()),
             org.apache.iceberg.types.Types.NestedField.optional(9, "bin", org.apache.iceberg.types.Types.BinaryType.get()),
             org.apache.iceberg.types.Types.NestedField.optional(10, "fx", org.apache.iceberg.types.Types.FixedType.ofLength(3)),
-            org.apache.iceberg.types.Types.NestedField.optional(11, "tm", org.apache.iceberg.types.Types.TimeType.get()));
+            org.apache.iceberg.types.Types.NestedField.optional(11, "tm", org.apache.iceberg.types.Types.TimeType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(12, "dc", org.apache.iceberg.types.Types.DecimalType.of(20, 4)),
+            org.apache.iceberg.types.Types.NestedField.optional(13, "f", org.apache.iceberg.types.Types.FloatType.get()));
 
     /**
      * Partitioned tables (made with Iceberg's API: Flink SQL only declares identity partitions):
@@ -336,18 +338,18 @@ class IcebergSinkParityTest {
         w.executeSql("CREATE TABLE IF NOT EXISTS lake.db.psrc (" + PARTED_COLUMNS + ")");
         w.executeSql("INSERT INTO lake.db.psrc VALUES "
                 + "(1, 10, 'apple', DATE '2024-02-29', TIMESTAMP '2024-02-29 23:59:59.999999', TO_TIMESTAMP_LTZ(1709251199999, 3), TRUE, 1.5, "
-                + "x'0102', x'010203', TIME '12:34:56'), "
+                + "x'0102', x'010203', TIME '12:34:56', CAST('12.3400' AS DECIMAL(20, 4)), CAST(1.5 AS FLOAT)), "
                 + "(-7, -3, 'äpfel 🍎', DATE '1969-12-31', TIMESTAMP '1969-12-31 23:59:59.999999', TO_TIMESTAMP_LTZ(-1, 3), FALSE, -0.0, "
-                + "x'', x'000000', TIME '00:00:00'), "
+                + "x'', x'000000', TIME '00:00:00', CAST('-0.0001' AS DECIMAL(20, 4)), CAST(-0.0 AS FLOAT)), "
                 + "(CAST(NULL AS INT), CAST(NULL AS BIGINT), CAST(NULL AS STRING), CAST(NULL AS DATE), CAST(NULL AS TIMESTAMP(6)), "
                 + "CAST(NULL AS TIMESTAMP_LTZ(6)), CAST(NULL AS BOOLEAN), CAST(NULL AS DOUBLE), CAST(NULL AS BYTES), CAST(NULL AS BINARY(3)), "
-                + "CAST(NULL AS TIME)), "
+                + "CAST(NULL AS TIME), CAST(NULL AS DECIMAL(20, 4)), CAST(NULL AS FLOAT)), "
                 + "(2147483647, 9223372036854775807, 'ap', DATE '1900-01-01', TIMESTAMP '1900-01-01 00:00:00', TO_TIMESTAMP_LTZ(-2208988800000, 3), TRUE, 2.5, "
-                + "x'01020304', x'ffffff', TIME '23:59:59'), "
+                + "x'01020304', x'ffffff', TIME '23:59:59', CAST('9999999999999999.9999' AS DECIMAL(20, 4)), CAST(2.5 AS FLOAT)), "
                 + "(4, 25, 'banana', DATE '1970-01-01', TIMESTAMP '1970-01-01 00:00:00', TO_TIMESTAMP_LTZ(0, 3), FALSE, 3.0, "
-                + "x'01', x'010203', TIME '12:34:56'), "
+                + "x'01', x'010203', TIME '12:34:56', CAST('-1.2800' AS DECIMAL(20, 4)), CAST(0.0 AS FLOAT)), "
                 + "(5, -25, 'b', DATE '2024-03-01', TIMESTAMP '2024-03-01 00:00:00.000001', TO_TIMESTAMP_LTZ(1709251200000, 3), TRUE, 4.0, "
-                + "x'ff00', x'7f7f7f', TIME '06:00:00')").await();
+                + "x'ff00', x'7f7f7f', TIME '06:00:00', CAST('-9999999999999999.9000' AS DECIMAL(20, 4)), CAST(1.5 AS FLOAT))").await();
         Map<String, java.util.function.UnaryOperator<org.apache.iceberg.PartitionSpec.Builder>> specs = new java.util.LinkedHashMap<>();
         specs.put("identity", b -> b.identity("s").identity("b").identity("k"));
         specs.put("days_buckets", b -> b.day("ts").bucket("k", 4).bucket("s", 3));
@@ -355,6 +357,9 @@ class IcebergSinkParityTest {
         specs.put("months_years", b -> b.month("dt").year("ts").bucket("l", 5).bucket("dt", 7).bucket("ts", 2));
         specs.put("identity_time", b -> b.identity("dt").identity("ts").day("dt").alwaysNull("v"));
         specs.put("binary_time", b -> b.identity("fx").bucket("bin", 4).truncate("bin", 1).identity("tm").bucket("tm", 3));
+        // Decimals (identity, bucket: Murmur3 of the unscaled bytes, truncate of the unscaled
+        // value) and float identities (-0.0 apart from 0.0, NaN).
+        specs.put("decimal_float", b -> b.identity("dc").bucket("dc", 5).truncate("dc", 100).identity("f").identity("v"));
         return specs.entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
             String stock = "part_stock_" + e.getKey(), sluice = "part_sluice_" + e.getKey();
             HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());

@@ -150,6 +150,13 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
                 return v.asLong();
             case BOOLEAN:
                 return v.asLong() != 0;
+            case FLOAT:
+                return Float.intBitsToFloat((int) v.asLong());
+            case DOUBLE:
+                return Double.longBitsToDouble(v.asLong());
+            case DECIMAL:
+                // The unscaled value's digits, at the column's scale.
+                return new java.math.BigDecimal(new java.math.BigInteger(v.asText()), ((Types.DecimalType) type).scale());
             case STRING:
                 return v.asText();
             case BINARY:
