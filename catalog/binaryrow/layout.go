@@ -45,6 +45,9 @@ func Supported(t catalog.Type) (bool, string) {
 		catalog.Float, catalog.Double, catalog.Date, catalog.Time,
 		catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
 		return true, ""
+	case catalog.IntervalYearMonth, catalog.IntervalDayTime:
+		// Flink's internal int of months and long of milliseconds, in the fixed part.
+		return true, ""
 	case catalog.Raw:
 		// Opaque bytes in the variable part (never inline), carried as they are.
 		return true, ""

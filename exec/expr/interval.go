@@ -113,6 +113,11 @@ func compileIntervalArith(op string, args []Expr, res catalog.Type) (Expr, bool,
 	if (op == "*") != (intervals == 1) {
 		return nil, true, unsupported("%s on %s is not supported natively", op, typeNames(args))
 	}
+	if op != "*" && !args[0].Type().Nullable && args[1].Type().Nullable {
+		// generateTemporalPlusMinus types the sum as its left operand: NOT NULL, so the
+		// projection writes the generated code's default value (-1) where the sum is NULL.
+		return nil, true, unsupported("%s on %s: Flink's generated code writes -1 for a NULL result when the left interval is NOT NULL; not reproduced", op, typeNames(args))
+	}
 	calc := javaPromote(prim, prim)
 	e := &primitiveArith{op: op[0], left: ops[0], right: ops[1], leftCast: prim, calc: calc, typ: prim}
 	e.k, _ = constantAs(ops[1], prim, calc)

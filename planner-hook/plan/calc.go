@@ -125,7 +125,13 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 	p.condCols, p.projCols = sortedKeys(condRefs), sortedKeys(projRefs)
 	if len(reasons) == 0 {
 		for i, e := range p.projections {
-			if !e.Type().WithNullable(true).Equal(p.outTypes[i].WithNullable(true)) {
+			got, want := e.Type(), p.outTypes[i]
+			if isInterval(got) && got.Kind == want.Kind {
+				// Flink's row type says INTERVAL SECOND(3) (or MONTH) for every interval of a
+				// kind, Calcite's expression types keep their fields; the values are the same.
+				continue
+			}
+			if !got.WithNullable(true).Equal(want.WithNullable(true)) {
 				reasons = append(reasons, fmt.Sprintf("projection %d computes %s where the plan expects %s", i, e.Type(), p.outTypes[i]))
 			}
 		}
@@ -142,4 +148,10 @@ func nameAt(names []string, i int) string {
 
 func (p *calcPlan) operator(mem memory.Allocator) *calc.Calc {
 	return calc.New(p.projections, p.condition, mem)
+}
+
+// isInterval reports whether t is an INTERVAL type (its resolution does not change its values:
+// Flink's int of months or long of milliseconds).
+func isInterval(t catalog.Type) bool {
+	return t.Kind == catalog.IntervalYearMonth || t.Kind == catalog.IntervalDayTime
 }

@@ -184,8 +184,10 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 		writeFixed(c.(*array.Int8).Int8Values(), vbits, voff, offsets, slot, dst)
 	case catalog.SmallInt:
 		writeFixed(c.(*array.Int16).Int16Values(), vbits, voff, offsets, slot, dst)
-	case catalog.Int:
+	case catalog.Int, catalog.IntervalYearMonth:
 		writeFixed(c.(*array.Int32).Int32Values(), vbits, voff, offsets, slot, dst)
+	case catalog.IntervalDayTime:
+		writeFixed(c.(*array.Duration).DurationValues(), vbits, voff, offsets, slot, dst)
 	case catalog.Date:
 		writeFixed(c.(*array.Date32).Date32Values(), vbits, voff, offsets, slot, dst)
 	case catalog.Time:
@@ -273,7 +275,7 @@ func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offs
 }
 
 // writeFixed stores each non-null value in the low bytes of its slot (native byte order).
-func writeFixed[T int8 | int16 | int32 | int64 | float32 | float64 | arrow.Date32 | arrow.Time32 | arrow.Timestamp](vals []T, vbits []byte, voff int, offsets []int32, slot int, dst []byte) {
+func writeFixed[T int8 | int16 | int32 | int64 | float32 | float64 | arrow.Date32 | arrow.Time32 | arrow.Timestamp | arrow.Duration](vals []T, vbits []byte, voff int, offsets []int32, slot int, dst []byte) {
 	n := len(offsets) - 1
 	if n > len(vals) {
 		n = len(vals)

@@ -21,8 +21,9 @@ func TestRoundTrip(t *testing.T) {
 		catalog.BooleanType(true), catalog.IntType(true), catalog.BigIntType(true),
 		catalog.DoubleType(true), catalog.StringType(true), catalog.DecimalType(10, 2, true),
 		catalog.DecimalType(30, 5, true), catalog.TimestampType(3, true), catalog.TimestampType(6, true),
+		{Kind: catalog.IntervalYearMonth, Nullable: true}, {Kind: catalog.IntervalDayTime, Nullable: true},
 	}
-	names := []string{"b", "i", "l", "d", "s", "dc", "dw", "ts", "t6"}
+	names := []string{"b", "i", "l", "d", "s", "dc", "dw", "ts", "t6", "ym", "dt"}
 	schema, err := catalog.ArrowSchema(names, types)
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +40,8 @@ func TestRoundTrip(t *testing.T) {
 	bld.Field(7).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{-1, 0, 1700000000123}, []bool{true, true, false})
 	// Microseconds before and after the epoch (millis -1 with 999 µs, ...), and a NULL.
 	bld.Field(8).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{-1, 1700000000123456, 0}, []bool{true, true, false})
+	bld.Field(9).(*array.Int32Builder).AppendValues([]int32{-13, math.MaxInt32, 0}, []bool{true, true, false})
+	bld.Field(10).(*array.DurationBuilder).AppendValues([]arrow.Duration{math.MinInt64, 0, 86_400_001}, []bool{true, false, true})
 	rec := bld.NewRecordBatch()
 	defer rec.Release()
 

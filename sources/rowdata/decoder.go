@@ -174,9 +174,9 @@ func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, starts, ends 
 		return newArray(at, n, valid, nulls, readFixed[int8](d.mem, data, starts, slot)), nil
 	case catalog.SmallInt:
 		return newArray(at, n, valid, nulls, readFixed[int16](d.mem, data, starts, slot)), nil
-	case catalog.Int, catalog.Date, catalog.Time:
+	case catalog.Int, catalog.Date, catalog.Time, catalog.IntervalYearMonth:
 		return newArray(at, n, valid, nulls, readFixed[int32](d.mem, data, starts, slot)), nil
-	case catalog.BigInt:
+	case catalog.BigInt, catalog.IntervalDayTime:
 		return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, starts, slot)), nil
 	case catalog.Timestamp, catalog.TimestampLTZ:
 		if binaryrow.IsCompactTimestamp(t.Precision) {

@@ -32,6 +32,7 @@ func main() {
 		{Kind: catalog.Binary, Length: 10}, {Kind: catalog.VarBinary, Length: catalog.MaxVarLength},
 		{Kind: catalog.Date}, {Kind: catalog.Time}, catalog.TimestampType(3, true), catalog.TimestampType(6, true),
 		{Kind: catalog.TimestampLTZ, Precision: 3}, {Kind: catalog.TimestampLTZ, Precision: 6},
+		catalog.TimestampType(9, true), {Kind: catalog.IntervalYearMonth}, {Kind: catalog.IntervalDayTime},
 	} {
 		ok, why := binaryrow.Supported(t)
 		mark := "yes"

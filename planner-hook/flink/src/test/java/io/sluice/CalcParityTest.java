@@ -264,6 +264,15 @@ class CalcParityTest {
                                 + "TIMESTAMPADD(WEEK, ti, ts), TIMESTAMPADD(QUARTER, i, dt), ts + INTERVAL '1' MONTH * l, ts + l * INTERVAL '1' DAY, "
                                 + "ts + (INTERVAL '1' DAY + INTERVAL '2' HOUR) * i, ts - (INTERVAL '1' YEAR - INTERVAL '1' MONTH) * ti, "
                                 + "dt + i * INTERVAL '1' MONTH, t6 - s * INTERVAL '0.001' SECOND FROM t"),
+                // Intervals as output columns (Flink's int months and long milliseconds at the row edge).
+                nativeCase("interval-columns", "i INT, l BIGINT",
+                        List.of(r(1, 3L), r(-7, 1L << 40), r(null, null), r(Integer.MAX_VALUE, Long.MIN_VALUE)),
+                        "SELECT INTERVAL '1' DAY * i, i * INTERVAL '2' MONTH, INTERVAL '1' SECOND * l, INTERVAL '1' HOUR + INTERVAL '3' SECOND, "
+                                + "INTERVAL '5' MONTH * i - INTERVAL '1-2' YEAR TO MONTH FROM t WHERE l IS NULL OR l <> 0"),
+                // Flink types INTERVAL - INTERVAL as its left operand; NOT NULL there makes its
+                // projection write -1 for a NULL difference.
+                fallback("fallback-interval-not-null-left", "i INT, l BIGINT", List.of(r(1, 3L), r(null, null)),
+                        "SELECT INTERVAL '1-2' YEAR TO MONTH - INTERVAL '5' MONTH * i FROM t", "writes -1"),
                 nativeCase("timestampdiff", "a TIMESTAMP(3), b TIMESTAMP(3), t6 TIMESTAMP(6), d DATE, e DATE, l TIMESTAMP_LTZ(3), l2 TIMESTAMP_LTZ(3)",
                         List.of(r(LocalDateTime.of(2024, 1, 31, 23, 59, 59, 999_000_000), LocalDateTime.of(2024, 2, 29, 23, 59, 59, 998_000_000),
                                         LocalDateTime.of(2024, 2, 29, 12, 0, 0, 123_456_000), java.time.LocalDate.of(2024, 1, 31),

@@ -55,7 +55,11 @@ class RowEdgeRoundTripTest {
             new DecimalType(19, 4), new DecimalType(38, 10), new VarCharType(VarCharType.MAX_LENGTH),
             new CharType(5), new VarBinaryType(VarBinaryType.MAX_LENGTH), new BinaryType(3), new DateType(),
             new TimeType(0), new TimestampType(3), new TimestampType(0), new LocalZonedTimestampType(3),
-            new TimestampType(6), new LocalZonedTimestampType(6), new TimestampType(4));
+            new TimestampType(6), new LocalZonedTimestampType(6), new TimestampType(4),
+            new org.apache.flink.table.types.logical.YearMonthIntervalType(
+                    org.apache.flink.table.types.logical.YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH),
+            new org.apache.flink.table.types.logical.DayTimeIntervalType(
+                    org.apache.flink.table.types.logical.DayTimeIntervalType.DayTimeResolution.DAY_TO_SECOND));
 
     static String identityIsland(RowType rowType) {
         StringBuilder proj = new StringBuilder();
@@ -85,10 +89,12 @@ class RowEdgeRoundTripTest {
                 return (short) rnd.nextInt();
             case INTEGER:
             case DATE:
+            case INTERVAL_YEAR_MONTH:
                 return rnd.nextInt();
             case TIME_WITHOUT_TIME_ZONE:
                 return rnd.nextInt(86_400) * 1000;
             case BIGINT:
+            case INTERVAL_DAY_TIME:
                 return rnd.nextLong();
             case FLOAT:
                 return pick(rnd, Float.NaN, -0.0f, Float.MAX_VALUE, rnd.nextFloat());
