@@ -10,8 +10,8 @@ import (
 
 func init() {
 	register(&Function{Name: "EXTRACT", Family: "temporal",
-		Doc:     "EXTRACT(unit FROM x) and YEAR(x), MONTH(x), HOUR(x), ... (which Flink plans as EXTRACT) on DATE, TIME and TIMESTAMP(p ≤ 6), as Flink's ExtractCallGen: date units from the epoch day that Java's truncating division gives (so a pre-epoch time of day counts in the next day, as in Flink), HOUR/MINUTE/SECOND/MILLISECOND by Java remainder (negative before the epoch), Calcite's julian day arithmetic for WEEK, ISOYEAR, DOW, DOY, CENTURY, ... TIMESTAMP_LTZ falls back",
-		compile: compileExtract})
+		Doc:     "EXTRACT(unit FROM x) and YEAR(x), MONTH(x), HOUR(x), ... (which Flink plans as EXTRACT) on DATE, TIME and TIMESTAMP(p ≤ 6), as Flink's ExtractCallGen: date units from the epoch day that Java's truncating division gives (so a pre-epoch time of day counts in the next day, as in Flink), HOUR/MINUTE/SECOND/MILLISECOND by Java remainder (negative before the epoch), Calcite's julian day arithmetic for WEEK, ISOYEAR, DOW, DOY, CENTURY, ...; on TIMESTAMP_LTZ(p ≤ 6) as DateTimeUtils#extractFromTimestamp: the same arithmetic on the epoch milliseconds plus java.util.TimeZone#getOffset of the session time zone (its raw offset before 1900, as the JDK's ZoneInfo)",
+		compileIn: compileExtract})
 }
 
 const (
@@ -38,7 +38,7 @@ var timeOfDay = map[string][2]int64{
 	"MILLISECOND": {millisPerSecond, 1},
 }
 
-func compileExtract(n *Node, args []Expr) (Expr, error) {
+func compileExtract(n *Node, args []Expr, env Env) (Expr, error) {
 	if len(args) != 2 || len(n.Args) != 2 {
 		return nil, unsupported("EXTRACT with %d operands", len(args))
 	}
@@ -63,9 +63,17 @@ func compileExtract(n *Node, args []Expr) (Expr, error) {
 		if f, ok := timeOfDay[unit]; ok {
 			e.fn = func(ms int64) int64 { return ms % f[0] / f[1] }
 		}
-	case catalog.Timestamp:
+	case catalog.Timestamp, catalog.TimestampLTZ:
 		if t.Precision > 6 {
 			break
+		}
+		if t.Kind == catalog.TimestampLTZ {
+			// extractFromTimestamp: the instant's milliseconds plus TimeZone#getOffset, then
+			// the TIMESTAMP arithmetic (convertExtract); nothing without the session zone.
+			if env.Zone == nil {
+				return nil, unsupported("EXTRACT(%s FROM %s) needs the session time zone", unit, t)
+			}
+			e.zone = env.Zone
 		}
 		e.micros = microsTimestamp(t)
 		switch f, ok := timeOfDay[unit]; {
@@ -98,6 +106,8 @@ type extract struct {
 	// subMilli is MICROSECOND or NANOSECOND of a TIMESTAMP: (ms % 1000) scaled, plus the
 	// sub-millisecond part (TimestampData#getNanoOfMillisecond).
 	subMilli bool
+	// zone is the session zone of a TIMESTAMP_LTZ argument (nil for the other types).
+	zone *javatime.Zone
 }
 
 func (e *extract) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
@@ -113,10 +123,17 @@ func (e *extract) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		}
 	default:
 		src := column.Values[int64](a)[:n]
+		var offsets javatime.Offsets
+		if e.zone != nil {
+			offsets = e.zone.Offsets()
+		}
 		for i, v := range src {
 			ms, nanoOfMilli := v, int64(0)
 			if e.micros {
 				ms, nanoOfMilli = javatime.SplitMicros(v)
+			}
+			if e.zone != nil {
+				ms += offsets.UtilOffsetAt(ms)
 			}
 			switch {
 			case !e.subMilli:

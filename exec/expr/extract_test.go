@@ -1,8 +1,14 @@
 package expr
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // Calcite's julian-day arithmetic (DateTimeUtils#julianExtract) agrees with the proleptic
@@ -43,5 +49,44 @@ func TestExtractTimestampQuirks(t *testing.T) {
 	}
 	if got := ms % timeOfDay["HOUR"][0] / timeOfDay["HOUR"][1]; got != -1 {
 		t.Errorf("HOUR of 1969-12-31 23:00 = %d, want Flink's -1", got)
+	}
+}
+
+// TestExtractLocalZonedTimestamp checks EXTRACT on TIMESTAMP_LTZ: the TIMESTAMP arithmetic on
+// the epoch millis plus the session zone's offset (extractFromTimestamp), and a fallback
+// without a session zone.
+func TestExtractLocalZonedTimestamp(t *testing.T) {
+	ltz := catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3, Nullable: true}
+	types := []catalog.Type{ltz}
+	// 1969-12-31T23:00Z and 2024-01-01T00:00Z at GMT+05:30.
+	in := batch(t, types, []any{int64(-3_600_000), int64(1_704_067_200_000), nil})
+	defer in.Release()
+	zone := javatime.FixedZone(5*3_600_000 + 30*60_000)
+	for _, c := range []struct {
+		unit string
+		want string
+	}{
+		{"HOUR", "[4 5 (null)]"},
+		{"MINUTE", "[30 30 (null)]"},
+		{"YEAR", "[1970 2024 (null)]"},
+		{"EPOCH", "[16200 1704087000 (null)]"},
+	} {
+		n := call("EXTRACT", catalog.BigIntType(true), lit(Symbol{Value: c.unit}, catalog.Type{Kind: catalog.Symbol}), ref(0, ltz))
+		e, err := CompileIn(n, types, Env{Zone: &zone})
+		if err != nil {
+			t.Fatalf("%s: %v", c.unit, err)
+		}
+		ctx := NewCtx(memory.DefaultAllocator, int(in.NumRows()))
+		out, err := e.Eval(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != c.want {
+			t.Errorf("EXTRACT(%s FROM ltz) = %s, want %s", c.unit, out, c.want)
+		}
+		out.Release()
+		if _, err := Compile(n, types); err == nil || !strings.Contains(err.Error(), "session time zone") {
+			t.Errorf("%s without a zone: %v, want a fallback", c.unit, err)
+		}
 	}
 }

@@ -271,6 +271,8 @@ var shapes = map[string][]string{
 		"int <- EXTRACT($U FROM {ts}) ; U in QUARTER WEEK DOW DOY ISOYEAR",
 		"int <- $F({ts}) ; F in YEAR QUARTER MONTH WEEK DAYOFYEAR DAYOFMONTH DAYOFWEEK HOUR MINUTE SECOND",
 		"int <- $F({date}) ; F in YEAR MONTH DAYOFWEEK",
+		"int <- $F({ltz}) ; F in YEAR QUARTER MONTH WEEK DAYOFYEAR DAYOFMONTH DAYOFWEEK HOUR MINUTE SECOND",
+		"int <- EXTRACT($U FROM {ltz}) ; U in EPOCH MILLISECOND MICROSECOND ISOYEAR DECADE",
 	},
 	"DATE_FORMAT": {
 		"str <- DATE_FORMAT({A}, 'yyyy-MM-dd HH:mm:ss') ; A in ts ts6 ltz",

@@ -36,6 +36,10 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type, zone *javatim
 	}
 	narrow := target < from.Precision
 	var failed []int
+	var offsets javatime.Offsets
+	if zone != nil {
+		offsets = zone.Offsets()
+	}
 	for i, v := range src {
 		ms, nanoOfMilli := v, int64(0)
 		if fromMicros {
@@ -44,9 +48,9 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type, zone *javatim
 		switch {
 		case zone == nil:
 		case to.Kind == catalog.TimestampLTZ:
-			ms = zone.Instant(ms)
+			ms = offsets.Instant(ms)
 		default:
-			ms = zone.Wall(ms)
+			ms = offsets.Wall(ms)
 		}
 		if narrow {
 			ms, nanoOfMilli = truncateTimestamp(ms, nanoOfMilli, target)

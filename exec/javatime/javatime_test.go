@@ -1,6 +1,11 @@
 package javatime
 
-import "testing"
+import (
+	"math"
+	"math/rand"
+	"testing"
+	"time"
+)
 
 func TestWallClockBeforeGregorianCutover(t *testing.T) {
 	// java.sql.Timestamp(ms).toLocalDateTime() in UTC: from the cutover on, the same instant;
@@ -65,4 +70,55 @@ func TestAppendLocalDateTime(t *testing.T) {
 			t.Errorf("AppendLocalDateTime(%d, %d) = %q, want %q", c.ms, c.nanos, got[1:], c.want)
 		}
 	}
+}
+
+// TestOffsetsCacheAgreesWithTheRules checks the period cache of Offsets against lookups in
+// the zone's rules, on instants in order and shuffled, around transitions, before 1900 and at
+// the ends of the epoch-millisecond range.
+func TestOffsetsCacheAgreesWithTheRules(t *testing.T) {
+	for _, name := range []string{"Europe/Berlin", "America/Los_Angeles", "Australia/Lord_Howe", "Asia/Kolkata", "Pacific/Apia"} {
+		z, err := LoadZone(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rnd := rand.New(rand.NewSource(3))
+		var instants []int64
+		for ms := int64(-2_300_000_000_000); ms < 2_000_000_000_000; ms += 1_800_000 + rnd.Int63n(3_600_000*50) {
+			instants = append(instants, ms)
+		}
+		instants = append(instants, math.MinInt64, math.MaxInt64, 0, -1)
+		shuffled := append([]int64(nil), instants...)
+		rnd.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for _, run := range [][]int64{instants, shuffled} {
+			o := z.Offsets()
+			for _, ms := range run {
+				_, secs := time.UnixMilli(ms).In(z.Location()).Zone()
+				if got := o.OffsetAt(ms); got != int64(secs)*1000 {
+					t.Fatalf("%s at %d: cached offset %d, rules %d", name, ms, got, int64(secs)*1000)
+				}
+				if ms > math.MinInt64/2 && ms < math.MaxInt64/2 {
+					if got, want := o.Instant(ms), referenceInstant(z, ms); got != want {
+						t.Fatalf("%s: Instant(%d) = %d, uncached %d", name, ms, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// referenceInstant is LocalDateTime#atZone without the cache: each offset looked up anew.
+func referenceInstant(z Zone, wall int64) int64 {
+	off := func(ms int64) int64 {
+		_, secs := time.UnixMilli(ms).In(z.Location()).Zone()
+		return int64(secs) * 1000
+	}
+	const day = 86_400_000
+	before, after := off(wall-day), off(wall+day)
+	switch {
+	case off(wall-before) == before:
+		return wall - before
+	case off(wall-after) == after:
+		return wall - after
+	}
+	return wall - before
 }

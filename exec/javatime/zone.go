@@ -2,6 +2,7 @@ package javatime
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 	_ "time/tzdata" // zone rules independent of the machine's
@@ -53,19 +54,63 @@ func (z Zone) OffsetAt(epochMillis int64) int64 {
 // of that local date-time read as UTC.
 func (z Zone) Wall(epochMillis int64) int64 { return epochMillis + z.OffsetAt(epochMillis) }
 
+// Instant is LocalDateTime#atZone(zone)#toInstant; see Offsets#Instant.
+func (z Zone) Instant(wall int64) int64 {
+	o := z.Offsets()
+	return o.Instant(wall)
+}
+
+// Offsets is a zone with the offset period of the last instant it was asked about, so that
+// the instants of a batch, which mostly share a period, cost a comparison each instead of a
+// lookup in the zone's rules. It is not safe for concurrent use; make one per loop.
+type Offsets struct {
+	Zone
+	// [from, to) is the period of offset cur (from > to: none yet).
+	from, to, cur int64
+}
+
+// Offsets returns the zone with an empty period cache.
+func (z Zone) Offsets() Offsets { return Offsets{Zone: z, from: 1} }
+
+// OffsetAt is Zone#OffsetAt.
+func (o *Offsets) OffsetAt(epochMillis int64) int64 {
+	if o.loc == nil {
+		return o.offset
+	}
+	if epochMillis >= o.from && epochMillis < o.to {
+		return o.cur
+	}
+	t := time.UnixMilli(epochMillis).In(o.loc)
+	_, secs := t.Zone()
+	start, end := t.ZoneBounds()
+	o.from, o.to, o.cur = math.MinInt64, math.MaxInt64, int64(secs)*1000
+	if !start.IsZero() {
+		o.from = start.UnixMilli()
+	}
+	if !end.IsZero() {
+		o.to = end.UnixMilli()
+	}
+	return o.cur
+}
+
+// Wall is Zone#Wall.
+func (o *Offsets) Wall(epochMillis int64) int64 { return epochMillis + o.OffsetAt(epochMillis) }
+
 // Instant is LocalDateTime#atZone(zone)#toInstant: the instant of a wall-clock time (epoch
 // milliseconds of the local date-time read as UTC). A time in a gap moves later by the gap's
 // length; a time in an overlap takes the earlier offset (the one before the transition).
-func (z Zone) Instant(wall int64) int64 {
-	if z.loc == nil {
-		return wall - z.offset
+func (o *Offsets) Instant(wall int64) int64 {
+	if o.loc == nil {
+		return wall - o.offset
 	}
 	const day = 86_400_000
-	before, after := z.OffsetAt(wall-day), z.OffsetAt(wall+day)
+	before, after := o.OffsetAt(wall-day), o.OffsetAt(wall+day)
 	switch {
-	case z.OffsetAt(wall-before) == before:
+	case before == after:
+		return wall - before // no transition within a day of it
+	case o.OffsetAt(wall-before) == before:
 		return wall - before
-	case z.OffsetAt(wall-after) == after:
+	case o.OffsetAt(wall-after) == after:
 		return wall - after
 	}
 	return wall - before // a gap: the later instant, as if the earlier offset still held
@@ -84,18 +129,24 @@ const utilTimeZoneStart = -2208988800000
 // would end after Long.MAX_VALUE does not apply either (SimpleTimeZone's transition times of
 // that year overflow): the raw offset again.
 func (z Zone) UtilOffsetAt(epochMillis int64) int64 {
+	o := z.Offsets()
+	return o.UtilOffsetAt(epochMillis)
+}
+
+// UtilOffsetAt is Zone#UtilOffsetAt.
+func (o *Offsets) UtilOffsetAt(epochMillis int64) int64 {
 	switch {
-	case z.loc == nil:
-		return z.offset
+	case o.loc == nil:
+		return o.offset
 	case epochMillis < utilTimeZoneStart:
-		return z.raw
+		return o.raw
 	case epochMillis >= lastYearStart:
-		t := time.UnixMilli(epochMillis).In(z.loc)
+		t := time.UnixMilli(epochMillis).In(o.loc)
 		if _, end := t.ZoneBounds(); t.IsDST() && (end.IsZero() || end.After(lastInstant)) {
-			return z.raw
+			return o.raw
 		}
 	}
-	return z.OffsetAt(epochMillis)
+	return o.OffsetAt(epochMillis)
 }
 
 // lastInstant is Long.MAX_VALUE epoch milliseconds; lastYearStart the start of its year.

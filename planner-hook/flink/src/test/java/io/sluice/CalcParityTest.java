@@ -320,6 +320,16 @@ class CalcParityTest {
                                 + "CAST(lt AS STRING), CAST(l6 AS STRING), CAST(lt AS DATE), CAST(l6 AS DATE), DATE_FORMAT(lt, 'yyyy-MM-dd HH:mm:ss.SSS'), "
                                 + "DATE_FORMAT(l6, 'yyyyMMdd HH SSSSSS') FROM t")
                         .with("table.local-time-zone", "Europe/Berlin"),
+                // EXTRACT on TIMESTAMP_LTZ: the wall clock of java.util.TimeZone's offset
+                // (around both Berlin transitions, before 1893 with the raw offset, year 1).
+                nativeCase("extract-ltz-berlin", "ts TIMESTAMP(3), t6 TIMESTAMP(6), lt TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6)", zoneRows(),
+                        "SELECT EXTRACT(HOUR FROM lt), HOUR(l6), MINUTE(lt), SECOND(l6), YEAR(lt), YEAR(l6), MONTH(l6), DAYOFMONTH(lt), "
+                                + "DAYOFWEEK(lt), DAYOFYEAR(l6), QUARTER(lt), WEEK(l6), EXTRACT(EPOCH FROM lt), EXTRACT(MILLISECOND FROM l6), "
+                                + "EXTRACT(MICROSECOND FROM l6), EXTRACT(NANOSECOND FROM lt), EXTRACT(DECADE FROM l6), EXTRACT(ISOYEAR FROM lt) FROM t")
+                        .with("table.local-time-zone", "Europe/Berlin"),
+                nativeCase("extract-ltz-fixed", "ts TIMESTAMP(3), t6 TIMESTAMP(6), lt TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6)", zoneRows(),
+                        "SELECT HOUR(lt), MINUTE(l6), DAYOFMONTH(l6), EXTRACT(EPOCH FROM l6), EXTRACT(CENTURY FROM lt) FROM t")
+                        .with("table.local-time-zone", "GMT-05:30"),
                 nativeCase("cast-timestamp-ltz-fixed", "ts TIMESTAMP(3), t6 TIMESTAMP(6), lt TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6)", zoneRows(),
                         "SELECT CAST(ts AS TIMESTAMP_LTZ(3)), CAST(t6 AS TIMESTAMP_LTZ(6)), CAST(lt AS TIMESTAMP(3)), CAST(l6 AS TIMESTAMP(2)) FROM t")
                         .with("table.local-time-zone", "GMT-05:30"),
