@@ -206,8 +206,9 @@ func (e *coalesce) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			return nil, err
 		}
 		branches = append(branches, c)
+		bits, off := column.ValidBits(c)
 		for i := 0; i < n; i++ {
-			if pick[i] < 0 && c.IsValid(i) {
+			if pick[i] < 0 && column.Valid(bits, off, i) {
 				pick[i] = k
 			}
 		}
@@ -225,8 +226,12 @@ func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow
 	n := len(pick)
 	valid := column.NewBitmap(ctx.Mem, n)
 	vbits := valid.Bytes()
+	bits, offs := make([][]byte, len(branches)), make([]int, len(branches))
+	for k, b := range branches {
+		bits[k], offs[k] = column.ValidBits(b)
+	}
 	for i, k := range pick {
-		if branches[k].IsValid(i) {
+		if column.Valid(bits[k], offs[k], i) {
 			bitutil.SetBit(vbits, i)
 		}
 	}
@@ -246,15 +251,22 @@ func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow
 	case catalog.Decimal:
 		return gatherFixed[decimal128.Num](ctx, t, pick, branches, valid), nil
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
-		offBuf, offs := column.NewValues[int32](ctx.Mem, n+1)
-		data := make([]byte, 0, 8*n)
+		offBuf, dstOffs := column.NewValues[int32](ctx.Mem, n+1)
+		srcOffs, srcData := make([][]int32, len(branches)), make([][]byte, len(branches))
+		size := 0
+		for k, b := range branches {
+			srcOffs[k], srcData[k] = varData(b)
+			size += len(srcData[k])
+		}
+		data := make([]byte, 0, size)
 		for i, k := range pick {
-			offs[i] = int32(len(data))
+			dstOffs[i] = int32(len(data))
 			if bitutil.BitIsSet(vbits, i) {
-				data = append(data, bytesAt(branches[k], i)...)
+				o := srcOffs[k]
+				data = append(data, srcData[k][o[i]-o[0]:o[i+1]-o[0]]...)
 			}
 		}
-		offs[n] = int32(len(data))
+		dstOffs[n] = int32(len(data))
 		return column.MakeArray(arrowType(t), n, valid, offBuf, memory.NewBufferBytes(data)), nil
 	}
 	valid.Release()
@@ -447,4 +459,16 @@ func sargComplementedPoints(s *Sarg) ([]any, bool) {
 		out = append(out, u.Value)
 	}
 	return out, true
+}
+
+// varData returns the value offsets and bytes of a string or binary column (the bytes from
+// the first offset on).
+func varData(a arrow.Array) ([]int32, []byte) {
+	switch c := a.(type) {
+	case *array.String:
+		return c.ValueOffsets(), c.ValueBytes()
+	case *array.Binary:
+		return c.ValueOffsets(), c.ValueBytes()
+	}
+	return nil, nil
 }
