@@ -10,7 +10,7 @@ import (
 
 func init() {
 	register(&Function{Name: "EXTRACT", Family: "temporal",
-		Doc:     "EXTRACT(unit FROM x) and YEAR(x), MONTH(x), HOUR(x), ... (which Flink plans as EXTRACT) on DATE, TIME and TIMESTAMP(p ≤ 6), as Flink's ExtractCallGen: date units from the epoch day that Java's truncating division gives (so a pre-epoch time of day counts in the next day, as in Flink), HOUR/MINUTE/SECOND/MILLISECOND by Java remainder (negative before the epoch), Calcite's julian day arithmetic for WEEK, ISOYEAR, DOW, DOY, CENTURY, ...; on TIMESTAMP_LTZ(p ≤ 6) as DateTimeUtils#extractFromTimestamp: the same arithmetic on the epoch milliseconds plus java.util.TimeZone#getOffset of the session time zone (its raw offset before 1900, as the JDK's ZoneInfo)",
+		Doc:       "EXTRACT(unit FROM x) and YEAR(x), MONTH(x), HOUR(x), ... (which Flink plans as EXTRACT) on DATE, TIME and TIMESTAMP(p ≤ 6), as Flink's ExtractCallGen: date units from the epoch day that Java's truncating division gives (so a pre-epoch time of day counts in the next day, as in Flink), HOUR/MINUTE/SECOND/MILLISECOND by Java remainder (negative before the epoch), Calcite's julian day arithmetic for WEEK, ISOYEAR, DOW, DOY, CENTURY, ...; on TIMESTAMP_LTZ(p ≤ 6) as DateTimeUtils#extractFromTimestamp: the same arithmetic on the epoch milliseconds plus java.util.TimeZone#getOffset of the session time zone (its raw offset before 1900, as the JDK's ZoneInfo)",
 		compileIn: compileExtract})
 }
 
