@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/sluice-project/sluice/exec/javatime"
@@ -96,4 +97,59 @@ func appendTimestamp(b []byte, v int64, precision int) []byte {
 		b = append(b, nanos[:min(precision, 9)]...)
 	}
 	return b
+}
+
+// appendIntervalYearMonth is DateTimeUtils#formatIntervalYearMonth: a sign, the years, '-' and
+// two digits of months, in Java int arithmetic (Integer.MIN_VALUE stays negative when negated).
+func appendIntervalYearMonth(b []byte, v int32) []byte {
+	if v >= 0 {
+		b = append(b, '+')
+	} else {
+		b = append(b, '-')
+		v = -v
+	}
+	b = strconv.AppendInt(b, int64(v/12), 10)
+	b = append(b, '-')
+	return appendJavaNumber(b, v%12, 2)
+}
+
+// appendIntervalDayTime is DateTimeUtils#formatIntervalDayTime at scale 3: a sign, the days (as
+// a Java int), " HH:mm:ss.SSS", in Java long arithmetic.
+func appendIntervalDayTime(b []byte, v int64) []byte {
+	if v >= 0 {
+		b = append(b, '+')
+	} else {
+		b = append(b, '-')
+		v = -v
+	}
+	ms := v % 1000
+	v /= 1000
+	s := v % 60
+	v /= 60
+	m := v % 60
+	v /= 60
+	h := v % 24
+	v /= 24
+	b = strconv.AppendInt(b, int64(int32(v)), 10)
+	b = append(b, ' ')
+	b = appendJavaNumber(b, int32(h), 2)
+	b = append(b, ':')
+	b = appendJavaNumber(b, int32(m), 2)
+	b = append(b, ':')
+	b = appendJavaNumber(b, int32(s), 2)
+	b = append(b, '.')
+	return appendJavaNumber(b, int32(ms), 3)
+}
+
+// appendJavaNumber is DateTimeUtils#number: zeros up to n digits (counted as digitCount does,
+// the sign not included), then the value as Java prints it.
+func appendJavaNumber(b []byte, v int32, n int) []byte {
+	k := 1
+	for x := v / 10; x != 0; x /= 10 {
+		k++
+	}
+	for ; k < n; k++ {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(v), 10)
 }

@@ -36,3 +36,34 @@ func TestAppendTimestampAsFlink(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalToStringAsFlink holds DateTimeUtils#formatIntervalYearMonth and
+// #formatIntervalDayTime of Flink 2.1.1 (CAST(INTERVAL AS STRING)), with their int and long
+// overflows at the extremes.
+func TestIntervalToStringAsFlink(t *testing.T) {
+	for _, c := range []struct {
+		v    int32
+		want string
+	}{
+		{0, "+0-00"}, {1, "+0-01"}, {11, "+0-11"}, {12, "+1-00"}, {14, "+1-02"}, {-1, "-0-01"}, {-13, "-1-01"},
+		{120, "+10-00"}, {2147483647, "+178956970-07"}, {-2147483648, "--178956970-0-8"}, {-2147483629, "-178956969-01"},
+	} {
+		if got := string(appendIntervalYearMonth(nil, c.v)); got != c.want {
+			t.Errorf("formatIntervalYearMonth(%d) = %q, Flink %q", c.v, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		v    int64
+		want string
+	}{
+		{0, "+0 00:00:00.000"}, {1, "+0 00:00:00.001"}, {999, "+0 00:00:00.999"}, {1000, "+0 00:00:01.000"},
+		{86400000, "+1 00:00:00.000"}, {90061001, "+1 01:01:01.001"}, {-1, "-0 00:00:00.001"},
+		{-90061001, "-1 01:01:01.001"}, {8640000000000, "+100000 00:00:00.000"},
+		{9223372036854775807, "+-622191233 07:12:55.807"}, {-9223372036854775808, "-622191233 0-7:-12:-55.-808"},
+		{185542587187200000, "+-2147483648 00:00:00.000"}, {-86400001, "-1 00:00:00.001"},
+	} {
+		if got := string(appendIntervalDayTime(nil, c.v)); got != c.want {
+			t.Errorf("formatIntervalDayTime(%d) = %q, Flink %q", c.v, got, c.want)
+		}
+	}
+}

@@ -129,6 +129,8 @@ var shapes = map[string][]string{
 	"IF":       {"A <- IF({bool}, {A}, {A}) ; A in int approx dec str date ts"},
 	"IFNULL":   {"A <- IFNULL({A}, {A}) ; A in int approx dec str"},
 	"CAST": {
+		"str <- CAST(INTERVAL '{digits}' MINUTE * {int} AS STRING)",
+		"str <- CAST(INTERVAL '{digits}' MONTH * CAST({int} AS SMALLINT) AS STRING)",
 		"str <- CAST({A} AS STRING) ; A in int dec bool date time ts ts6",
 		"int <- CAST({A} AS TINYINT) ; A in int approx dec bool",
 		"int <- CAST({A} AS INT) ; A in int approx dec",

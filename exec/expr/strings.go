@@ -36,6 +36,9 @@ type stringFn struct {
 	str func(dst []byte, vals [][]byte) (out []byte, ok bool)
 	i32 func(vals [][]byte) (int32, bool)
 	bl  func(vals [][]byte) (bool, bool)
+	// capacity, when set, bounds the bytes of all str results from the operands' columns, so
+	// that the result is built without growing.
+	capacity func(readers []bytesReader) int
 	// fails, when set, is called on each row's values before the result function: a non-nil
 	// error fails that row (Ctx.fail), as the Java exception Flink's function throws; the row
 	// is NULL, and the failure counts only where Flink would have evaluated the call.
@@ -88,7 +91,11 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	switch {
 	case e.str != nil:
 		offBuf, offs := column.NewValues[int32](ctx.Mem, n+1)
-		data := make([]byte, 0, 16*n)
+		size := 16 * n
+		if e.capacity != nil {
+			size = e.capacity(readers)
+		}
+		data := make([]byte, 0, size)
 		for i := 0; i < n; i++ {
 			offs[i] = int32(len(data))
 			if !row(i) {
@@ -227,6 +234,13 @@ func compileConcat(n *Node, args []Expr) (Expr, error) {
 			dst = append(dst, p...)
 		}
 		return dst, true
+	}, capacity: func(readers []bytesReader) int {
+		// Every row's result is its operands' bytes: at most all of them.
+		size := 0
+		for _, r := range readers {
+			size += len(r.data)
+		}
+		return size
 	}}, nil
 }
 

@@ -268,7 +268,8 @@ class CalcParityTest {
                 nativeCase("interval-columns", "i INT, l BIGINT",
                         List.of(r(1, 3L), r(-7, 1L << 40), r(null, null), r(Integer.MAX_VALUE, Long.MIN_VALUE)),
                         "SELECT INTERVAL '1' DAY * i, i * INTERVAL '2' MONTH, INTERVAL '1' SECOND * l, INTERVAL '1' HOUR + INTERVAL '3' SECOND, "
-                                + "INTERVAL '5' MONTH * i - INTERVAL '1-2' YEAR TO MONTH FROM t WHERE l IS NULL OR l <> 0"),
+                                + "INTERVAL '5' MONTH * i - INTERVAL '1-2' YEAR TO MONTH, CAST(INTERVAL '1' DAY * i AS STRING), "
+                                + "CAST(INTERVAL '1' MONTH * i AS STRING), CAST(INTERVAL '0.001' SECOND * l AS STRING) FROM t WHERE l IS NULL OR l <> 0"),
                 // Flink types INTERVAL - INTERVAL as its left operand; NOT NULL there makes its
                 // projection write -1 for a NULL difference.
                 fallback("fallback-interval-not-null-left", "i INT, l BIGINT", List.of(r(1, 3L), r(null, null)),
