@@ -68,11 +68,7 @@ func appendTimestamp(b []byte, v int64, precision int) []byte {
 	if precision > 3 {
 		ms, nanoOfMilli = javatime.SplitMicros(v)
 	}
-	date, tod := int32(ms/86_400_000), int32(ms%86_400_000)
-	if tod < 0 {
-		date--
-		tod += 86_400_000
-	}
+	date, tod := javatime.LocalDay(ms)
 	y, m, d := javatime.GregorianDate(int64(date))
 	b = appendInt4(b, int(y))
 	b = append(b, '-')
@@ -88,7 +84,7 @@ func appendTimestamp(b []byte, v int64, precision int) []byte {
 	b = appendInt2(b, sec%60)
 	if precision > 0 {
 		var nanos [9]byte
-		n := int64(tod%1000)*1_000_000 + nanoOfMilli
+		n := tod%1000*1_000_000 + nanoOfMilli
 		for i := 8; i >= 0; i-- {
 			nanos[i] = byte('0' + n%10)
 			n /= 10

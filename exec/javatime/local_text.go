@@ -7,10 +7,11 @@ import "strconv"
 // "uuuu-MM-ddTHH:mm", then ":ss" when the seconds or the fraction are not zero, then the
 // fraction in groups of three digits (3, 6 or 9, the fewest that hold it). Years below 1000
 // have four digits (a '-' before negative ones), years above 9999 a '+'.
+// The epoch day is a Java int, as in TimestampData#toLocalDateTime (see LocalDay).
 func AppendLocalDateTime(dst []byte, ms, nanoOfMilli int64) []byte {
-	day := FloorDiv(ms, 86_400_000)
-	nanoOfDay := (ms-day*86_400_000)*1_000_000 + nanoOfMilli
-	y, m, d := gregorianDate(day)
+	day, tod := LocalDay(ms)
+	nanoOfDay := tod*1_000_000 + nanoOfMilli
+	y, m, d := gregorianDate(int64(day))
 	switch {
 	case y < 0 && y > -1000:
 		dst = append(dst, '-')
@@ -61,4 +62,16 @@ func AppendPadded(dst []byte, v int64, width int) []byte {
 		dst = append(dst, '0')
 	}
 	return append(dst, s...)
+}
+
+// LocalDay is the epoch day and millisecond of the day of TimestampData#toLocalDateTime: the
+// day in Java int arithmetic (it wraps beyond about ±5.8 million years), moved back one where
+// the remainder is negative.
+func LocalDay(ms int64) (day int32, millisOfDay int64) {
+	day, millisOfDay = int32(ms/86_400_000), ms%86_400_000
+	if millisOfDay < 0 {
+		day--
+		millisOfDay += 86_400_000
+	}
+	return day, millisOfDay
 }

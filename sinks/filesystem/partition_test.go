@@ -181,6 +181,73 @@ func TestSplitAcrossBatchesAndForgetting(t *testing.T) {
 	if got[1] != want || got[2] != want {
 		t.Errorf("later batches: %q, %q, want %q", got[1], got[2], want)
 	}
+	// The partitioner itself: after the large batch it remembers every value, after the next
+	// one only that batch's.
+	pt, err := NewPartitioner(testNames, testTypes, []string{"i"}, "d", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, rows := range [][]row{first, second} {
+		b := testBatch(t, memory.DefaultAllocator, rows)
+		parts, err := pt.Split(b)
+		b.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range parts {
+			part.Batch.Release()
+		}
+		if wantPaths := []int{maxValues + 10, 2}[k]; len(pt.paths) != wantPaths {
+			t.Errorf("after batch %d: %d partitions remembered, want %d", k, len(pt.paths), wantPaths)
+		}
+	}
+}
+
+// TestSplitOtherKeyTypes names SMALLINT, TIME (milliseconds of the day), CHAR (its stored,
+// padded text) and TIMESTAMP_LTZ (LocalDateTime#toString of the UTC date-time) partitions, on a
+// sliced batch (a non-zero offset).
+func TestSplitOtherKeyTypes(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	types := []catalog.Type{{Kind: catalog.SmallInt, Nullable: true}, {Kind: catalog.Time, Nullable: true},
+		{Kind: catalog.Char, Length: 3, Nullable: true}, {Kind: catalog.TimestampLTZ, Precision: 3, Nullable: true},
+		{Kind: catalog.Boolean, Nullable: true}, {Kind: catalog.Int}}
+	names := []string{"sm", "tm", "c", "lt", "b", "data"}
+	schema, err := catalog.ArrowSchema(names, types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := array.NewRecordBuilder(mem, schema)
+	defer bld.Release()
+	bld.Field(0).(*array.Int16Builder).AppendValues([]int16{9, -5, -5, 7}, []bool{true, true, true, false})
+	bld.Field(1).(*array.Time32Builder).AppendValues([]arrow.Time32{0, 3_600_000, 3_600_000, 1}, nil)
+	bld.Field(2).(*array.StringBuilder).AppendValues([]string{"x", "ab ", "ab ", "z"}, nil)
+	bld.Field(3).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{0, 0, 1_704_067_200_123, 5}, nil)
+	bld.Field(4).(*array.BooleanBuilder).AppendValues([]bool{false, true, true, false}, []bool{true, true, true, false})
+	bld.Field(5).(*array.Int32Builder).AppendValues([]int32{0, 1, 2, 3}, nil)
+	whole := bld.NewRecordBatch()
+	defer whole.Release()
+	b := whole.NewSlice(1, 4) // rows 1..3
+	defer b.Release()
+	pt, err := NewPartitioner(names, types, []string{"sm", "tm", "c", "lt", "b"}, "NULL", mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := pt.Split(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, part := range parts {
+		data := part.Batch.Column(0).(*array.Int32)
+		got = append(got, fmt.Sprintf("%s:%v", part.Path, data.Int32Values()))
+		part.Batch.Release()
+	}
+	want := "sm=-5/tm=3600000/c=ab /lt=1970-01-01T00%3A00/b=true/:[1] sm=-5/tm=3600000/c=ab /lt=2024-01-01T00%3A00%3A00.123/b=true/:[2] " +
+		"sm=NULL/tm=1/c=z/lt=1970-01-01T00%3A00%3A00.005/b=NULL/:[3]"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
 }
 
 func TestPartitionerRefuses(t *testing.T) {

@@ -272,6 +272,11 @@ class CalcParityTest {
                                 + "CAST(INTERVAL '1' MONTH * i AS STRING), CAST(INTERVAL '0.001' SECOND * l AS STRING) FROM t WHERE l IS NULL OR l <> 0"),
                 // Flink types INTERVAL - INTERVAL as its left operand; NOT NULL there makes its
                 // projection write -1 for a NULL difference.
+                // A NOT NULL time point plus a NULL interval (Flink types the sum as the time
+                // point, NOT NULL): NULL, also inside a CAST.
+                nativeCase("timestampadd-not-null-point", "ts TIMESTAMP(3) NOT NULL, s INT",
+                        List.of(r(LocalDateTime.of(2024, 1, 1, 0, 0), 5), r(LocalDateTime.of(2024, 1, 1, 0, 0), null)),
+                        "SELECT TIMESTAMPADD(SECOND, s, ts), CAST(TIMESTAMPADD(SECOND, s, ts) AS STRING) FROM t"),
                 fallback("fallback-interval-not-null-left", "i INT, l BIGINT", List.of(r(1, 3L), r(null, null)),
                         "SELECT INTERVAL '1-2' YEAR TO MONTH - INTERVAL '5' MONTH * i FROM t", "writes -1"),
                 nativeCase("timestampdiff", "a TIMESTAMP(3), b TIMESTAMP(3), t6 TIMESTAMP(6), d DATE, e DATE, l TIMESTAMP_LTZ(3), l2 TIMESTAMP_LTZ(3)",

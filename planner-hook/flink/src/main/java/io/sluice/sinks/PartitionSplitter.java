@@ -42,14 +42,20 @@ final class PartitionSplitter extends RichFlatMapFunction<NativeBatch, NativeBat
                 batch.release();
             }
         }
-        // Every part batch is released by the writer that receives it, or here if emitting fails.
+        // The part batches stay this operator's: emitted unowned (a chained writer reads them
+        // during collect, a network edge copies them there) and released here, also when
+        // emitting fails.
         try {
             while (parts.hasRemaining()) {
                 long part = parts.getLong();
                 int rows = parts.getInt();
                 byte[] path = new byte[parts.getInt()];
                 parts.get(path);
-                out.collect(new NativeBatch(part, rows, true, new String(path, StandardCharsets.UTF_8)));
+                try {
+                    out.collect(new NativeBatch(part, rows, false, new String(path, StandardCharsets.UTF_8)));
+                } finally {
+                    NativeLib.close(part);
+                }
             }
         } finally {
             while (parts.hasRemaining()) {
