@@ -141,13 +141,24 @@ func Divide38(a *big.Int, sa int, b *big.Int, sb int) (*big.Int, int, error) {
 	return q, e, nil
 }
 
-// Remainder returns a rem b (sign of a), exact, at the larger scale.
+// ErrDivisionImpossible is BigDecimal#divideToIntegralValue's exception when the integer
+// quotient does not fit its MathContext's precision.
+var ErrDivisionImpossible = errors.New("java.lang.ArithmeticException: Division impossible")
+
+// Remainder returns a rem b (sign of a), exact, at the larger scale, as
+// BigDecimal#remainder(b, MathContext(38, HALF_UP)) (DecimalDataUtils#mod): that fails with
+// "Division impossible" when the integer quotient has more than 38 digits that are not all
+// kept by truncating it to 38 significant digits (divideToIntegralValue's check).
 func Remainder(a *big.Int, sa int, b *big.Int, sb int) (*big.Int, int, error) {
 	if b.Sign() == 0 {
 		return nil, 0, ErrDivisionByZero
 	}
 	x, y, s := AlignScales(a, sa, b, sb)
-	return new(big.Int).Rem(x, y), s, nil
+	q, r := new(big.Int).QuoRem(x, y, new(big.Int))
+	if d := Digits(q); d > 38 && new(big.Int).Rem(q, pow10[d-38]).Sign() != 0 {
+		return nil, 0, ErrDivisionImpossible
+	}
+	return r, s, nil
 }
 
 // PlainString renders an unscaled value at a scale as BigDecimal#toPlainString does.

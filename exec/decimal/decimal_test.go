@@ -48,3 +48,38 @@ func TestNumDigitsAndPlainString(t *testing.T) {
 		}
 	}
 }
+
+// TestRemainderAsBigDecimal holds BigDecimal#remainder(b, MathContext(38, HALF_UP)) (Flink's
+// DecimalDataUtils#mod), printed by JDK 17: "Division impossible" where the integer quotient
+// has more than 38 digits that truncation to 38 would change.
+func TestRemainderAsBigDecimal(t *testing.T) {
+	for _, c := range []struct {
+		a      string
+		sa     int
+		b      string
+		sb     int
+		want   string // unscaled at the larger scale, or "ERR"
+		wantSc int
+	}{
+		{"10000000000000000000000000000000000000000", 0, "3", 0, "ERR", 0},
+		{"10000000000000000000000000000000000000000", 0, "1", 0, "0", 0},
+		{"1000000000000000000000000000000000000007", 0, "10", 0, "7", 0},
+		{"9999999999999999999999999999999999999998000000000000000000000000000000000000001", 2, "-5", 2, "ERR", 0},
+		{"123456789012345678901234567890123456789", 0, "1", 0, "ERR", 0},
+		{"123456789012345678901234567890123456789", 1, "1", 1, "ERR", 0},
+		{"-75", 1, "2", 0, "-15", 1},
+		{"5", 0, "-3", 0, "2", 0},
+	} {
+		a, _ := new(big.Int).SetString(c.a, 10)
+		b, _ := new(big.Int).SetString(c.b, 10)
+		v, s, err := Remainder(a, c.sa, b, c.sb)
+		switch {
+		case c.want == "ERR":
+			if err != ErrDivisionImpossible {
+				t.Errorf("%se-%d %% %se-%d: %v %v, want Division impossible", c.a, c.sa, c.b, c.sb, v, err)
+			}
+		case err != nil || v.String() != c.want || s != c.wantSc:
+			t.Errorf("%se-%d %% %se-%d = %v (scale %d) %v, want %s (scale %d)", c.a, c.sa, c.b, c.sb, v, s, err, c.want, c.wantSc)
+		}
+	}
+}
