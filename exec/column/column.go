@@ -100,3 +100,12 @@ func Retype(a arrow.Array, dt arrow.DataType) arrow.Array {
 	defer out.Release()
 	return array.MakeFromData(out)
 }
+
+// Grow returns s with length n, reusing its array when it holds n values (scratch space for
+// per-batch kernels; the values are not cleared).
+func Grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, 2*n)
+	}
+	return s[:n]
+}

@@ -200,21 +200,14 @@ func (e *reinterpret) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		return nil, err
 	}
 	defer a.Release()
-	n := ctx.N
-	valid := andValidity(ctx.Mem, n, a)
-	switch {
-	case e.widen:
+	if e.widen {
+		n := ctx.N
 		buf, dst := column.NewValues[int64](ctx.Mem, n)
 		for i, v := range column.Values[int32](a) {
 			dst[i] = int64(v)
 		}
-		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
-	case e.typ.Kind == catalog.Int || e.typ.Kind == catalog.IntervalYearMonth:
-		buf, dst := column.NewValues[int32](ctx.Mem, n)
-		copy(dst, column.Values[int32](a))
-		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+		return column.MakeArray(arrowType(e.typ), n, andValidity(ctx.Mem, n, a), buf), nil
 	}
-	buf, dst := column.NewValues[int64](ctx.Mem, n)
-	copy(dst, column.Values[int64](a))
-	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	// The same values in a type of the same width: the buffers are shared.
+	return column.Retype(a, arrowType(e.typ)), nil
 }

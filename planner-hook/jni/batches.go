@@ -183,12 +183,7 @@ func Java_io_sluice_jni_NativeLib_parquetWriterOpen(env *C.JNIEnv, _ C.jclass, s
 //export Java_io_sluice_jni_NativeLib_parquetPartitionerOpen
 func Java_io_sluice_jni_NativeLib_parquetPartitionerOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
 	defer guard(env, "parquetPartitionerOpen")
-	p, err := plan.OpenSinkPartitioner(goBytes(env, sinkJSON))
-	if err != nil {
-		throw(env, err.Error())
-		return 0
-	}
-	return C.jlong(cgo.NewHandle(p))
+	return openFromJSON(env, sinkJSON, plan.OpenSinkPartitioner)
 }
 
 //export Java_io_sluice_jni_NativeLib_parquetPartition
@@ -212,24 +207,40 @@ func Java_io_sluice_jni_NativeLib_parquetPartition(env *C.JNIEnv, _ C.jclass, h,
 	// Per part, big-endian: the batch handle (int64), its rows (int32), the path's length
 	// (int32) and its UTF-8 bytes. Java owns the batches from here on.
 	var out []byte
-	for _, part := range parts {
-		out = binary.BigEndian.AppendUint64(out, uint64(cgo.NewHandle(part.Batch)))
+	handles := make([]cgo.Handle, len(parts))
+	for i, part := range parts {
+		handles[i] = cgo.NewHandle(part.Batch)
+		out = binary.BigEndian.AppendUint64(out, uint64(handles[i]))
 		out = binary.BigEndian.AppendUint32(out, uint32(part.Batch.NumRows()))
 		out = binary.BigEndian.AppendUint32(out, uint32(len(part.Path)))
 		out = append(out, part.Path...)
 	}
-	return javaBytes(env, out)
+	res := javaBytes(env, out)
+	if res == 0 && len(parts) > 0 {
+		// The frames did not reach Java (its exception is pending): nobody else will free them.
+		for i, h := range handles {
+			h.Delete()
+			parts[i].Batch.Release()
+		}
+	}
+	return res
 }
 
 //export Java_io_sluice_jni_NativeLib_icebergWriterOpen
 func Java_io_sluice_jni_NativeLib_icebergWriterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
 	defer guard(env, "icebergWriterOpen")
-	w, err := plan.OpenIcebergWriter(goBytes(env, sinkJSON))
+	return openFromJSON(env, sinkJSON, plan.OpenIcebergWriter)
+}
+
+// openFromJSON opens a native object from the island JSON of a node and returns its handle
+// (0 after throwing the error).
+func openFromJSON[T any](env *C.JNIEnv, data C.jbyteArray, open func([]byte) (T, error)) C.jlong {
+	v, err := open(goBytes(env, data))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
-	return C.jlong(cgo.NewHandle(w))
+	return C.jlong(cgo.NewHandle(v))
 }
 
 //export Java_io_sluice_jni_NativeLib_icebergWriterWrite

@@ -148,12 +148,12 @@ func (p *Partitioner) Split(b arrow.RecordBatch) ([]Part, error) {
 		p.forget()
 	}
 	for k, kv := range p.keys {
-		p.ids[k] = grow(p.ids[k], n)
+		p.ids[k] = column.Grow(p.ids[k], n)
 		if err := kv.assign(b.Column(p.keyCols[k]), p.ids[k]); err != nil {
 			return nil, fmt.Errorf("partitioner: column %s: %w", b.ColumnName(p.keyCols[k]), err)
 		}
 	}
-	p.parts = grow(p.parts, n)
+	p.parts = column.Grow(p.parts, n)
 	if len(p.keys) == 1 {
 		for r, id := range p.ids[0] {
 			for int(id) >= len(p.byValue) {
@@ -210,7 +210,7 @@ func (p *Partitioner) partition(r int) int32 {
 // cut takes each partition's rows (a stable counting sort by partition) without the key columns.
 func (p *Partitioner) cut(b arrow.RecordBatch, parts []int32) ([]Part, error) {
 	n := len(parts)
-	p.count = grow(p.count, len(p.paths)+1)
+	p.count = column.Grow(p.count, len(p.paths)+1)
 	clear(p.count)
 	// Partitions in order of first appearance in this batch.
 	var order []int32
@@ -234,7 +234,7 @@ func (p *Partitioner) cut(b arrow.RecordBatch, parts []int32) ([]Part, error) {
 		start[part] = next
 		next += p.count[part+1]
 	}
-	p.sel = grow(p.sel, n)
+	p.sel = column.Grow(p.sel, n)
 	fill := append([]int32(nil), start...)
 	for r, part := range parts {
 		p.sel[fill[part]] = int32(r)
@@ -464,10 +464,3 @@ var escaped = func() (e [128]bool) {
 	}
 	return e
 }()
-
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n, 2*n)
-	}
-	return s[:n]
-}

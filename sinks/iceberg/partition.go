@@ -230,7 +230,7 @@ func (p *partitioner) assign(b arrow.RecordBatch) ([]int32, error) {
 // compute fills field f's scratch with the transform of column c's n values.
 func (p *partitioner) compute(f int, c arrow.Array, n int) {
 	tr, k := p.trs[f], p.kinds[f]
-	nulls := grow(p.nulls[f], n)
+	nulls := column.Grow(p.nulls[f], n)
 	p.nulls[f] = nulls
 	if tr.kind == "void" {
 		for r := range nulls {
@@ -249,18 +249,18 @@ func (p *partitioner) compute(f int, c arrow.Array, n int) {
 		return
 	case floatSource:
 		p.strs[f] = nil
-		p.ints[f] = floatBits(c, grow(p.ints[f], n))
+		p.ints[f] = floatBits(c, column.Grow(p.ints[f], n))
 		return
 	}
 	if k == stringSource || k == binarySource {
-		strs := grow(p.strs[f], n)
+		strs := column.Grow(p.strs[f], n)
 		offs, data := stringData(c)
 		for r := 0; r < n; r++ {
 			strs[r] = data[offs[r]:offs[r+1]]
 		}
 		p.strs[f] = strs
 		if tr.kind == "bucket" {
-			ints := grow(p.ints[f], n)
+			ints := column.Grow(p.ints[f], n)
 			for r, s := range strs {
 				ints[r] = bucketOf(murmur3.Sum32(s), tr.n)
 			}
@@ -277,7 +277,7 @@ func (p *partitioner) compute(f int, c arrow.Array, n int) {
 		return
 	}
 	p.strs[f] = nil
-	ints := grow(p.ints[f], n)
+	ints := column.Grow(p.ints[f], n)
 	sourceInts(c, p.types[f], ints)
 	switch tr.kind {
 	case "year", "month", "day", "hour":
@@ -311,7 +311,7 @@ func (p *partitioner) computeDecimal(f int, tr transform, c arrow.Array, n int) 
 	vals := column.Values[decimal128.Num](c)[:n]
 	p.strs[f] = nil
 	if tr.kind == "bucket" {
-		ints := grow(p.ints[f], n)
+		ints := column.Grow(p.ints[f], n)
 		var buf [16]byte
 		for r, v := range vals {
 			ints[r] = bucketOf(murmur3.Sum32(minimalBytes(v, &buf)), tr.n)
@@ -319,7 +319,7 @@ func (p *partitioner) computeDecimal(f int, tr transform, c arrow.Array, n int) 
 		p.ints[f] = ints
 		return
 	}
-	decs := grow(p.decs[f], n)
+	decs := column.Grow(p.decs[f], n)
 	copy(decs, vals)
 	if tr.kind == "truncate" {
 		w := decimal128.FromI64(int64(tr.n))
@@ -366,13 +366,6 @@ func floatBits(c arrow.Array, dst []int64) []int64 {
 		}
 	}
 	return dst
-}
-
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // stringData returns the offsets and bytes of a string or binary column.
