@@ -13,6 +13,11 @@ import (
 // TIMESTAMP_LTZ(p ≤ 3) one in UTC; precisions 4 to 6 are microsecond timestamps (Flink's
 // TimestampData of millis and nanos-of-milli, whose nanos are whole microseconds at those
 // precisions). Precisions 7 to 9 are not mapped yet.
+//
+// ROW is a struct of its fields, ARRAY a list of its elements. MAP is a list of key/value
+// structs ("entries"), the layout of Arrow's map type but with a nullable key: Flink allows a
+// NULL key, Arrow's map type does not. Nullability of fields, elements, keys and values follows
+// the Flink types.
 func ArrowType(t Type) (arrow.DataType, error) {
 	switch t.Kind {
 	case Boolean:
@@ -60,6 +65,41 @@ func ArrowType(t Type) (arrow.DataType, error) {
 	case IntervalYearMonth:
 		// Flink's internal int of months.
 		return arrow.PrimitiveTypes.Int32, nil
+	case Row:
+		fields := make([]arrow.Field, len(t.Fields))
+		for i, f := range t.Fields {
+			ft, err := ArrowType(f.Type)
+			if err != nil {
+				return nil, fmt.Errorf("field %s: %w", f.Name, err)
+			}
+			fields[i] = arrow.Field{Name: f.Name, Type: ft, Nullable: f.Type.Nullable}
+		}
+		return arrow.StructOf(fields...), nil
+	case Array:
+		if t.Elem == nil {
+			return nil, fmt.Errorf("arrow type of %s: no element type", t)
+		}
+		et, err := ArrowType(*t.Elem)
+		if err != nil {
+			return nil, fmt.Errorf("element: %w", err)
+		}
+		return arrow.ListOfField(arrow.Field{Name: "element", Type: et, Nullable: t.Elem.Nullable}), nil
+	case Map:
+		if t.Elem == nil || t.Value == nil {
+			return nil, fmt.Errorf("arrow type of %s: no key or value type", t)
+		}
+		kt, err := ArrowType(*t.Elem)
+		if err != nil {
+			return nil, fmt.Errorf("key: %w", err)
+		}
+		vt, err := ArrowType(*t.Value)
+		if err != nil {
+			return nil, fmt.Errorf("value: %w", err)
+		}
+		entries := arrow.StructOf(
+			arrow.Field{Name: "key", Type: kt, Nullable: t.Elem.Nullable},
+			arrow.Field{Name: "value", Type: vt, Nullable: t.Value.Nullable})
+		return arrow.ListOfField(arrow.Field{Name: "entries", Type: entries}), nil
 	}
 	return nil, fmt.Errorf("no arrow type for %s", t)
 }

@@ -144,6 +144,11 @@ func (t Type) IsNumeric() bool {
 	return t.IsIntegral() || t.Kind == Float || t.Kind == Double || t.Kind == Decimal
 }
 
+// IsNested reports whether t is a ROW, ARRAY, MULTISET or MAP.
+func (t Type) IsNested() bool {
+	return t.Kind == Row || t.Kind == Array || t.Kind == Multiset || t.Kind == Map
+}
+
 // IsCompactDecimal reports whether a DECIMAL fits an int64 unscaled value (precision ≤ 18),
 // which is also how BinaryRowData stores it in the fixed-length part.
 func (t Type) IsCompactDecimal() bool { return t.Kind == Decimal && t.Precision <= 18 }

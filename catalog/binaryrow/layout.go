@@ -61,6 +61,54 @@ func Supported(t catalog.Type) (bool, string) {
 			return false, t.Kind.String() + " with precision above 6 is not supported yet"
 		}
 		return true, ""
+	case catalog.Row:
+		// A nested BinaryRowData in the variable part.
+		for _, f := range t.Fields {
+			if ok, why := Supported(f.Type); !ok {
+				return false, "field " + f.Name + " of " + t.String() + ": " + why
+			}
+		}
+		return true, ""
+	case catalog.Array:
+		// A BinaryArrayData in the variable part.
+		if t.Elem == nil {
+			return false, "ARRAY without element type"
+		}
+		if ok, why := Supported(*t.Elem); !ok {
+			return false, "element of " + t.String() + ": " + why
+		}
+		return true, ""
+	case catalog.Map:
+		// A BinaryMapData (key array, value array) in the variable part.
+		if t.Elem == nil || t.Value == nil {
+			return false, "MAP without key or value type"
+		}
+		if ok, why := Supported(*t.Elem); !ok {
+			return false, "key of " + t.String() + ": " + why
+		}
+		if ok, why := Supported(*t.Value); !ok {
+			return false, "value of " + t.String() + ": " + why
+		}
+		return true, ""
 	}
 	return false, "type " + t.String() + " is not supported by the row edges yet"
+}
+
+// ArrayHeaderSize is the size of a BinaryArrayData's header: the int element count and the
+// null bits, in whole 4-byte words (BinaryArrayData#calculateHeaderInBytes).
+func ArrayHeaderSize(n int) int { return 4 + ((n+31)/32)*4 }
+
+// ElementSize is the width of one element of an array of t in BinaryArrayData's element region
+// (BinaryArrayData#calculateFixLengthPartSize): 1, 2, 4 or 8 bytes; variable-length values
+// keep offset and length (or an inline value) in 8 bytes like a row's slot.
+func ElementSize(t catalog.Type) int {
+	switch t.Kind {
+	case catalog.Boolean, catalog.TinyInt:
+		return 1
+	case catalog.SmallInt:
+		return 2
+	case catalog.Int, catalog.Float, catalog.Date, catalog.Time, catalog.IntervalYearMonth:
+		return 4
+	}
+	return 8
 }

@@ -31,18 +31,79 @@ func TestTake(t *testing.T) {
 	}()
 	sel := []int32{4, 1, 2}
 	for _, c := range []struct {
+		name   string
+		in     arrow.Array
+		sel    []int32
+		want   string
+		misses bool
+	}{
+		{"int64 misses", ints, []int32{-1, 0, 1}, "[(null) 10 (null)]", true},
+		{"strings misses", sliced, []int32{3, -1, 0}, `["e" (null) ""]`, true},
+		{"booleans misses", bools, []int32{-1, 0}, "[(null) true]", true},
+		{"int64 with nulls", ints, sel, "[14 (null) 12]", false},
+		{"strings with nulls", strs, sel, `["e" "" (null)]`, false},
+		{"booleans", bools, sel, "[true false true]", false},
+		{"sliced strings", sliced, []int32{3, 0}, `["e" ""]`, false},
+		{"nothing", ints, nil, "[]", false},
+	} {
+		take := Take
+		if c.misses {
+			take = TakeOrNull
+		}
+		got, err := take(c.in, c.sel, mem)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got.String() != c.want || got.Len() != len(c.sel) {
+			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
+		}
+		got.Release()
+	}
+}
+
+func TestTakeNested(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	// ARRAY<ROW<a INT, b ARRAY<STRING>>>: [[{1,[x]}], NULL, [], [{NULL,[]}, {3,NULL}]]
+	st := arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "b", Type: arrow.ListOf(arrow.BinaryTypes.String), Nullable: true})
+	lb := array.NewListBuilder(mem, st)
+	defer lb.Release()
+	sb := lb.ValueBuilder().(*array.StructBuilder)
+	ab := sb.FieldBuilder(0).(*array.Int32Builder)
+	bb := sb.FieldBuilder(1).(*array.ListBuilder)
+	xb := bb.ValueBuilder().(*array.StringBuilder)
+	lb.Append(true)
+	sb.Append(true)
+	ab.Append(1)
+	bb.Append(true)
+	xb.Append("x")
+	lb.AppendNull()
+	lb.Append(true)
+	lb.Append(true)
+	sb.Append(true)
+	ab.AppendNull()
+	bb.Append(true)
+	sb.Append(true)
+	ab.Append(3)
+	bb.AppendNull()
+	lists := lb.NewArray()
+	defer lists.Release()
+	sliced := array.NewSlice(lists, 1, 4)
+	defer sliced.Release()
+	for _, c := range []struct {
 		name string
 		in   arrow.Array
 		sel  []int32
 		want string
 	}{
-		{"int64 with nulls", ints, sel, "[14 (null) 12]"},
-		{"strings with nulls", strs, sel, `["e" "" (null)]`},
-		{"booleans", bools, sel, "[true false true]"},
-		{"sliced strings", sliced, []int32{3, 0}, `["e" ""]`},
-		{"nothing", ints, nil, "[]"},
+		// Arrow prints a list of structs field by field: {[a values] [b values]} per list.
+		{"lists", lists, []int32{3, 0, 1, 2}, `[{[(null) 3] [[] (null)]} {[1] [["x"]]} (null) {[] []}]`},
+		{"lists with misses", lists, []int32{-1, 0}, `[(null) {[1] [["x"]]}]`},
+		{"sliced lists", sliced, []int32{2, 0}, `[{[(null) 3] [[] (null)]} (null)]`},
+		{"structs", lists.(*array.List).ListValues(), []int32{2, -1, 0}, `{[3 (null) 1] [(null) (null) ["x"]]}`},
 	} {
-		got, err := Take(c.in, c.sel, mem)
+		got, err := TakeOrNull(c.in, c.sel, mem)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

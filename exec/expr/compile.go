@@ -100,7 +100,19 @@ func CompileIn(n *Node, input []catalog.Type, env Env) (Expr, error) {
 		return &inputRef{index: n.Index, typ: input[n.Index]}, nil
 	case Literal:
 		return newLiteral(n)
+	case FieldAccess:
+		if len(n.Args) != 1 {
+			return nil, fmt.Errorf("field access %s without its row", n.Name)
+		}
+		row, err := CompileIn(n.Args[0], input, env)
+		if err != nil {
+			return nil, err
+		}
+		return compileFieldAccess(n, row)
 	case Call:
+		if err := checkNested(n); err != nil {
+			return nil, err
+		}
 		if n.Op == "SEARCH" {
 			e, err := expandSearch(n)
 			if err != nil {

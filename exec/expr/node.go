@@ -24,6 +24,8 @@ const (
 	InputRef NodeKind = iota
 	Literal
 	Call
+	// FieldAccess is Args[0].Name on a ROW value (Calcite's RexFieldAccess).
+	FieldAccess
 )
 
 // Node is one scalar expression as decoded from Flink's plan JSON.
@@ -40,6 +42,8 @@ type Node struct {
 	// "CAST", "UPPER", "IS NOT NULL".
 	Op   string
 	Args []*Node
+	// Name is the field a FieldAccess reads.
+	Name string
 	// bitsEqual marks an "=" that SEARCH expansion made from an IN-list point of a FLOAT or
 	// DOUBLE value: Flink looks those up in a Double/FloatHashSet, i.e. compares
 	// Double#doubleToLongBits (NaN equals NaN, -0.0 differs from 0.0).
@@ -91,6 +95,8 @@ func (n *Node) Describe() string {
 			return decimal.PlainString(d.BigInt(), n.Type.Scale)
 		}
 		return fmt.Sprintf("%v", n.Value)
+	case FieldAccess:
+		return n.Args[0].Describe() + "." + n.Name
 	}
 	return n.Op + "(...)"
 }

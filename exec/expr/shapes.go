@@ -205,9 +205,18 @@ var shapes = map[string][]string{
 		"ts <- TRY_CAST(CAST({date} AS STRING) || ' 1:2:3.' AS TIMESTAMP(2))",
 		"date <- TRY_CAST(CAST({date} AS STRING) AS DATE)",
 	},
-	"AND":          {"bool <- {bool} AND {bool}", "bool <- {bool} AND {bool} AND {bool}"},
-	"OR":           {"bool <- {bool} OR {bool}", "bool <- {bool} OR {bool} OR {bool}"},
-	"NOT":          {"bool <- NOT {bool}"},
+	"AND": {"bool <- {bool} AND {bool}", "bool <- {bool} AND {bool} AND {bool}"},
+	"OR":  {"bool <- {bool} OR {bool}", "bool <- {bool} OR {bool} OR {bool}"},
+	"NOT": {"bool <- NOT {bool}"},
+	// Indexes come from the fuzz table's INT column i: a constant index below 1 is rejected by
+	// Flink's validator, so literal indexes are positive.
+	"ITEM": {
+		"A <- ARRAY[{A}, {A}, {A}][MOD(i, 4)] ; A in int approx dec str bin date time ts ts6 bool",
+		"A <- ARRAY[{A}, {A}][1] ; A in int str",
+		"int <- ARRAY[{int}][2]",
+	},
+	"CARDINALITY":  {"int <- CARDINALITY(ARRAY[{A}, {A}]) ; A in int str ts"},
+	"ARRAY":        {"A <- ARRAY[{A}, {A}][2] ; A in int approx dec str date ltz"},
 	"IS NULL":      {"bool <- {A} IS NULL ; A in int approx str bin date ts bool dec"},
 	"IS NOT NULL":  {"bool <- {A} IS NOT NULL ; A in int str time ltz"},
 	"IS TRUE":      {"bool <- {bool} IS TRUE"},

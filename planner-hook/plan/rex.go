@@ -28,6 +28,8 @@ type rexJSON struct {
 	CatalogName  string            `json:"catalogName"`
 	Class        string            `json:"class"`
 	Operands     []json.RawMessage `json:"operands"`
+	Name         string            `json:"name"`
+	Expr         json.RawMessage   `json:"expr"`
 }
 
 type sargJSON struct {
@@ -50,6 +52,18 @@ func DecodeRex(data json.RawMessage) (*expr.Node, error) {
 	var r rexJSON
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("rex node: %w", err)
+	}
+	if r.Kind == "FIELD_ACCESS" {
+		// RexNodeJsonSerializer#serializeFieldAccess writes no type: it is the field's.
+		row, err := DecodeRex(r.Expr)
+		if err != nil {
+			return nil, err
+		}
+		t, _, ok := expr.FieldType(row.Type, r.Name)
+		if !ok {
+			return nil, fmt.Errorf("field access: %s has no field %q", row.Type, r.Name)
+		}
+		return &expr.Node{Kind: expr.FieldAccess, Name: r.Name, Type: t, Args: []*expr.Node{row}}, nil
 	}
 	t, err := catalog.ParseType(r.Type)
 	if err != nil {

@@ -183,7 +183,7 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 		}
 		if ok, why := binaryrow.Supported(t); !ok {
 			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s", p.inNames[k], why))
-		} else if t.Kind == catalog.IntervalYearMonth || t.Kind == catalog.IntervalDayTime {
+		} else if t.Kind == catalog.IntervalYearMonth || t.Kind == catalog.IntervalDayTime || t.IsNested() {
 			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s keys are not supported natively yet", p.inNames[k], t))
 		}
 		p.keyCols = append(p.keyCols, k)
@@ -373,6 +373,9 @@ func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, arg
 		call.Func, argCol = window.CountStar, -1
 	case len(c.ArgList) == 1:
 		call.Func, argCol, call.Arg = kind, c.ArgList[0], inTypes[c.ArgList[0]]
+		if call.Arg.IsNested() {
+			return call, 0, fmt.Sprintf("%s of a %s argument is not supported natively yet", label, call.Arg), nil
+		}
 	default:
 		return call, 0, fmt.Sprintf("%s with %d arguments is not supported natively", label, len(c.ArgList)), nil
 	}

@@ -7,16 +7,13 @@ package rowdata
 import (
 	"encoding/binary"
 	"fmt"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/catalog/binaryrow"
-	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // NullLayout says how a null DECIMAL with precision > 18 is written. Flink has two writers that
@@ -38,8 +35,14 @@ type Encoder struct {
 	types []catalog.Type
 	arity int
 	nulls NullLayout
-	// sizes and cursors are reused across batches: one entry per row.
+	// parent, set for the rows of a nested ROW column, is the validity of the ROW values (bit
+	// r): rows of null values are written with every field null.
+	parent []byte
+	// prepared are the columns that Layout saw, ready for Encode.
+	prepared []*values
+	// sizes, pos and cursors are reused across batches: one entry per row.
 	sizes   []int32
+	pos     []int32
 	cursors []int32
 }
 
@@ -62,6 +65,29 @@ func NewEncoderWithNulls(types []catalog.Type, nulls NullLayout) (*Encoder, erro
 // Fields is the number of fields of the rows the encoder writes.
 func (e *Encoder) Fields() int { return e.arity }
 
+// prepare readies cols for writing, unless Layout already did for the same arrays.
+func (e *Encoder) prepare(cols []arrow.Array) error {
+	if len(e.prepared) == len(cols) {
+		same := true
+		for i, c := range cols {
+			same = same && e.prepared[i].c == c
+		}
+		if same {
+			return nil
+		}
+	}
+	e.prepared = e.prepared[:0]
+	for i, t := range e.types {
+		v, err := newValues(t, cols[i], e.parent, e.nulls)
+		if err != nil {
+			e.prepared = e.prepared[:0]
+			return fmt.Errorf("rowdata encode: field %d (%s): %w", i, t, err)
+		}
+		e.prepared = append(e.prepared, v)
+	}
+	return nil
+}
+
 // Layout computes where each row of cols starts when encoded: offsets gets len+1 entries and
 // the total byte size is offsets[n]. cols are the field columns in order.
 func (e *Encoder) Layout(cols []arrow.Array, n int, offsets []int32) error {
@@ -71,6 +97,10 @@ func (e *Encoder) Layout(cols []arrow.Array, n int, offsets []int32) error {
 	if len(offsets) < n+1 {
 		return fmt.Errorf("rowdata encode: offsets hold %d entries, need %d", len(offsets), n+1)
 	}
+	e.prepared = e.prepared[:0] // Layout starts a batch: prepare afresh
+	if err := e.prepare(cols); err != nil {
+		return err
+	}
 	fixed := int32(binaryrow.FixedSize(e.arity))
 	if cap(e.sizes) < n {
 		e.sizes = make([]int32, n)
@@ -79,37 +109,8 @@ func (e *Encoder) Layout(cols []arrow.Array, n int, offsets []int32) error {
 	for r := range sizes {
 		sizes[r] = fixed
 	}
-	for i, t := range e.types {
-		c := cols[i]
-		switch t.Kind {
-		case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Raw:
-			offs := varOffsets(c)
-			for r := 0; r < n; r++ {
-				if c.IsNull(r) {
-					continue
-				}
-				if l := offs[r+1] - offs[r]; l > binaryrow.MaxInline || t.Kind == catalog.Raw {
-					sizes[r] += int32(binaryrow.RoundUp8(int(l)))
-				}
-			}
-		case catalog.Timestamp, catalog.TimestampLTZ:
-			// Non-compact timestamps keep their epoch millis in the variable part.
-			if !binaryrow.IsCompactTimestamp(t.Precision) {
-				for r := 0; r < n; r++ {
-					if e.nulls == WriterNulls || !c.IsNull(r) {
-						sizes[r] += 8
-					}
-				}
-			}
-		case catalog.Decimal:
-			if !t.IsCompactDecimal() {
-				for r := 0; r < n; r++ {
-					if e.nulls == WriterNulls || !c.IsNull(r) {
-						sizes[r] += 16
-					}
-				}
-			}
-		}
+	for _, v := range e.prepared {
+		v.addVarSizes(sizes)
 	}
 	var total int64
 	for r := 0; r < n; r++ {
@@ -130,6 +131,12 @@ func (e *Encoder) Encode(cols []arrow.Array, kinds []int8, n int, offsets []int3
 	if len(dst) < total {
 		return fmt.Errorf("rowdata encode: buffer of %d bytes, need %d", len(dst), total)
 	}
+	if len(cols) != e.arity {
+		return fmt.Errorf("rowdata encode: %d columns for %d fields", len(cols), e.arity)
+	}
+	if err := e.prepare(cols); err != nil {
+		return err
+	}
 	dst = dst[:total]
 	clear(dst)
 	if kinds != nil {
@@ -139,153 +146,30 @@ func (e *Encoder) Encode(cols []arrow.Array, kinds []int8, n int, offsets []int3
 	}
 	fixed := int32(binaryrow.FixedSize(e.arity))
 	if cap(e.cursors) < n {
-		e.cursors = make([]int32, n)
+		e.cursors, e.pos = make([]int32, n), make([]int32, n)
 	}
-	cursors := e.cursors[:n]
+	cursors, pos, base := e.cursors[:n], e.pos[:n], offsets[:n]
 	for r := range cursors {
-		cursors[r] = fixed
+		cursors[r] = offsets[r] + fixed
 	}
-	for i, t := range e.types {
-		if err := e.encodeColumn(i, t, cols[i], n, offsets, cursors, dst); err != nil {
-			return fmt.Errorf("rowdata encode: field %d (%s): %w", i, t, err)
+	for i, v := range e.prepared {
+		slot := int32(binaryrow.SlotOffset(e.arity, i))
+		nb, mask := int32(binaryrow.NullByte(i)), binaryrow.NullMask(i)
+		for r := 0; r < n; r++ {
+			pos[r] = offsets[r] + slot
+		}
+		if v.vbits != nil {
+			for r := 0; r < n; r++ {
+				if v.null(r) {
+					dst[offsets[r]+nb] |= mask
+				}
+			}
+		}
+		if err := v.write(dst, pos, base, cursors); err != nil {
+			return fmt.Errorf("rowdata encode: field %d (%s): %w", i, v.t, err)
 		}
 	}
 	return nil
-}
-
-func (e *Encoder) encodeColumn(i int, t catalog.Type, c arrow.Array, n int, offsets, cursors []int32, dst []byte) error {
-	if n == 0 {
-		return nil // nothing to write; an empty column may have no value buffers at all
-	}
-	slot := binaryrow.SlotOffset(e.arity, i)
-	nb, mask := binaryrow.NullByte(i), binaryrow.NullMask(i)
-	// null(r) reads the validity bitmap directly: no interface call per row.
-	var vbits []byte
-	voff := 0
-	if c.NullN() > 0 {
-		vbits, voff = c.Data().Buffers()[0].Bytes(), c.Data().Offset()
-		for r := 0; r < n; r++ {
-			if bitutil.BitIsNotSet(vbits, voff+r) {
-				dst[int(offsets[r])+nb] |= mask
-			}
-		}
-	}
-	null := func(r int) bool { return vbits != nil && bitutil.BitIsNotSet(vbits, voff+r) }
-	switch t.Kind {
-	case catalog.Boolean:
-		d := c.Data()
-		bools, boff := d.Buffers()[1].Bytes(), d.Offset()
-		for r := 0; r < n; r++ {
-			if bitutil.BitIsSet(bools, boff+r) && !null(r) {
-				dst[int(offsets[r])+slot] = 1
-			}
-		}
-	case catalog.TinyInt:
-		writeFixed(c.(*array.Int8).Int8Values(), vbits, voff, offsets, slot, dst)
-	case catalog.SmallInt:
-		writeFixed(c.(*array.Int16).Int16Values(), vbits, voff, offsets, slot, dst)
-	case catalog.Int, catalog.IntervalYearMonth:
-		writeFixed(c.(*array.Int32).Int32Values(), vbits, voff, offsets, slot, dst)
-	case catalog.IntervalDayTime:
-		writeFixed(c.(*array.Duration).DurationValues(), vbits, voff, offsets, slot, dst)
-	case catalog.Date:
-		writeFixed(c.(*array.Date32).Date32Values(), vbits, voff, offsets, slot, dst)
-	case catalog.Time:
-		writeFixed(c.(*array.Time32).Time32Values(), vbits, voff, offsets, slot, dst)
-	case catalog.BigInt:
-		writeFixed(c.(*array.Int64).Int64Values(), vbits, voff, offsets, slot, dst)
-	case catalog.Timestamp, catalog.TimestampLTZ:
-		vals := c.(*array.Timestamp).TimestampValues()
-		if binaryrow.IsCompactTimestamp(t.Precision) {
-			writeFixed(vals, vbits, voff, offsets, slot, dst)
-			break
-		}
-		// BinaryWriter#writeTimestamp: the millis in the variable part, the slot holding
-		// (offset << 32 | nanoOfMillisecond); a null reserves its 8 bytes too.
-		for r := 0; r < n; r++ {
-			row := int(offsets[r])
-			cur := int(cursors[r])
-			if null(r) {
-				if e.nulls == WriterNulls {
-					binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cur)<<32)
-					cursors[r] += 8
-				}
-				continue
-			}
-			us := int64(vals[r])
-			ms, nanoOfMilli := javatime.SplitMicros(us)
-			binary.LittleEndian.PutUint64(dst[row+cur:], uint64(ms))
-			binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cur)<<32|uint64(nanoOfMilli))
-			cursors[r] += 8
-		}
-	case catalog.Float:
-		writeFixed(c.(*array.Float32).Float32Values(), vbits, voff, offsets, slot, dst)
-	case catalog.Double:
-		writeFixed(c.(*array.Float64).Float64Values(), vbits, voff, offsets, slot, dst)
-	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Raw:
-		// RAW values always go to the variable part (AbstractBinaryWriter#writeRawValue).
-		inline := t.Kind != catalog.Raw
-		offs := varOffsets(c)
-		vals := varBytes(c)
-		base := offs[0] // ValueBytes starts at the first value of a sliced array
-		for r := 0; r < n; r++ {
-			if null(r) {
-				continue
-			}
-			v := vals[offs[r]-base : offs[r+1]-base]
-			row := int(offsets[r])
-			if inline && len(v) <= binaryrow.MaxInline {
-				copy(dst[row+slot:], v)
-				dst[row+slot+7] = 0x80 | byte(len(v))
-				continue
-			}
-			cur := int(cursors[r])
-			copy(dst[row+cur:], v)
-			binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cur)<<32|uint64(len(v)))
-			cursors[r] += int32(binaryrow.RoundUp8(len(v)))
-		}
-	case catalog.Decimal:
-		vals := c.(*array.Decimal128).Values()
-		for r := 0; r < n; r++ {
-			row := int(offsets[r])
-			if null(r) {
-				if e.nulls == WriterNulls && !t.IsCompactDecimal() {
-					binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cursors[r])<<32)
-					cursors[r] += 16
-				}
-				continue
-			}
-			if t.IsCompactDecimal() {
-				if !vals[r].FitsInPrecision(18) {
-					return fmt.Errorf("row %d: unscaled value %s does not fit DECIMAL(%d)", r, vals[r].BigInt(), t.Precision)
-				}
-				binary.LittleEndian.PutUint64(dst[row+slot:], uint64(vals[r].LowBits()))
-				continue
-			}
-			b := DecimalToBigEndian(vals[r])
-			cur := int(cursors[r])
-			copy(dst[row+cur:], b)
-			binary.LittleEndian.PutUint64(dst[row+slot:], uint64(cur)<<32|uint64(len(b)))
-			cursors[r] += 16
-		}
-	default:
-		return fmt.Errorf("type %s cannot be encoded", t)
-	}
-	return nil
-}
-
-// writeFixed stores each non-null value in the low bytes of its slot (native byte order).
-func writeFixed[T int8 | int16 | int32 | int64 | float32 | float64 | arrow.Date32 | arrow.Time32 | arrow.Timestamp | arrow.Duration](vals []T, vbits []byte, voff int, offsets []int32, slot int, dst []byte) {
-	n := len(offsets) - 1
-	if n > len(vals) {
-		n = len(vals)
-	}
-	for r := 0; r < n; r++ {
-		if vbits != nil && bitutil.BitIsNotSet(vbits, voff+r) {
-			continue
-		}
-		*(*T)(unsafe.Pointer(&dst[int(offsets[r])+slot])) = vals[r]
-	}
 }
 
 func varOffsets(c arrow.Array) []int32 {

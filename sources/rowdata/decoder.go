@@ -5,6 +5,7 @@ package rowdata
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -118,46 +119,77 @@ func (d *Decoder) RowKinds(data []byte, starts []int32) arrow.Array {
 		[]*memory.Buffer{nil, memory.NewBufferBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(kinds))), n))}, nil, 0, 0))
 }
 
-// validity builds the validity bitmap of field i and returns it with the null count; a field
-// without nulls in these rows gets no bitmap (nil), as Arrow allows.
-func (d *Decoder) validity(i int, data []byte, starts []int32) (*memory.Buffer, int) {
-	n := len(starts)
-	nb, mask := binaryrow.NullByte(i), binaryrow.NullMask(i)
-	any := byte(0)
-	for _, s := range starts {
-		any |= data[int(s)+nb]
+// locator says where n values of one type lie in data: value r's slot (8 bytes in a row, the
+// element width in an array) starts at pos[r]+add; offsets stored in a slot count from
+// base[r], and a value's bytes must end by end[r]. valid (nil: no nulls) marks the non-null
+// values; readers never look at the slot of a null value, so a null nested row needs no bytes.
+type locator struct {
+	pos, base, end []int32
+	add            int
+	valid          *memory.Buffer
+	nulls          int
+}
+
+// isValid reports whether value r is not null.
+func (l *locator) isValid(r int) bool { return l.valid == nil || bitutil.BitIsSet(l.valid.Bytes(), r) }
+
+// validBytes is the validity bitmap, nil when there are no nulls.
+func (l *locator) validBytes() []byte {
+	if l.valid == nil {
+		return nil
 	}
-	if any&mask == 0 {
-		return nil, 0
+	return l.valid.Bytes()
+}
+
+// rowField locates field i of the rows [starts[r], ends[r]) of the given arity; rows that
+// parent marks null (nil: none) make the field null too.
+func (d *Decoder) rowField(data []byte, starts, ends []int32, arity, i int, parent []byte) locator {
+	return locator{pos: starts, base: starts, end: ends, add: binaryrow.SlotOffset(arity, i),
+		valid: d.nullBits(data, starts, binaryrow.NullByte(i), binaryrow.NullMask(i), parent)}
+}
+
+// nullBits builds a validity bitmap from the null flag at starts[r]+nb (mask) of every value
+// not already null in parent; it returns nil when nothing is null, as Arrow allows.
+func (d *Decoder) nullBits(data []byte, starts []int32, nb int, mask byte, parent []byte) *memory.Buffer {
+	n := len(starts)
+	if parent == nil {
+		any := byte(0)
+		for _, s := range starts {
+			any |= data[int(s)+nb]
+		}
+		if any&mask == 0 {
+			return nil
+		}
 	}
 	buf := memory.NewResizableBuffer(d.mem)
 	buf.Resize(int(bitutil.BytesForBits(int64(n))))
 	bits := buf.Bytes()
 	clear(bits)
-	nulls := 0
 	for r := 0; r < n; r++ {
-		if data[int(starts[r])+nb]&mask != 0 {
-			nulls++
-		} else {
+		if (parent == nil || bitutil.BitIsSet(parent, r)) && data[int(starts[r])+nb]&mask == 0 {
 			bitutil.SetBit(bits, r)
 		}
 	}
-	return buf, nulls
+	return buf
 }
 
 func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, starts, ends []int32) (arrow.Array, error) {
+	loc := d.rowField(data, starts, ends, d.arity, i, nil)
+	return d.decodeValues(t, data, loc)
+}
+
+// decodeValues reads the values loc names as one Arrow array of t; it takes over loc.valid.
+func (d *Decoder) decodeValues(t catalog.Type, data []byte, loc locator) (arrow.Array, error) {
+	if loc.valid != nil {
+		defer loc.valid.Release()
+		loc.nulls = len(loc.pos) - bitutil.CountSetBits(loc.valid.Bytes(), 0, len(loc.pos))
+	}
 	at, err := catalog.ArrowType(t)
 	if err != nil {
 		return nil, err
 	}
-	n := len(starts)
-	valid, nulls := d.validity(i, data, starts)
-	var validBytes []byte
-	if valid != nil {
-		defer valid.Release()
-		validBytes = valid.Bytes()
-	}
-	slot := binaryrow.SlotOffset(d.arity, i)
+	n := len(loc.pos)
+	valid, nulls := loc.valid, loc.nulls
 	switch t.Kind {
 	case catalog.Boolean:
 		buf := memory.NewResizableBuffer(d.mem)
@@ -165,53 +197,65 @@ func (d *Decoder) decodeColumn(i int, t catalog.Type, data []byte, starts, ends 
 		bits := buf.Bytes()
 		clear(bits)
 		for r := 0; r < n; r++ {
-			if data[int(starts[r])+slot] != 0 {
+			if loc.isValid(r) && data[int(loc.pos[r])+loc.add] != 0 {
 				bitutil.SetBit(bits, r)
 			}
 		}
 		return newArray(at, n, valid, nulls, buf), nil
 	case catalog.TinyInt:
-		return newArray(at, n, valid, nulls, readFixed[int8](d.mem, data, starts, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[int8](d.mem, data, &loc)), nil
 	case catalog.SmallInt:
-		return newArray(at, n, valid, nulls, readFixed[int16](d.mem, data, starts, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[int16](d.mem, data, &loc)), nil
 	case catalog.Int, catalog.Date, catalog.Time, catalog.IntervalYearMonth:
-		return newArray(at, n, valid, nulls, readFixed[int32](d.mem, data, starts, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[int32](d.mem, data, &loc)), nil
 	case catalog.BigInt, catalog.IntervalDayTime:
-		return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, starts, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, &loc)), nil
 	case catalog.Timestamp, catalog.TimestampLTZ:
 		if binaryrow.IsCompactTimestamp(t.Precision) {
-			return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, starts, slot)), nil
+			return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, &loc)), nil
 		}
-		buf, err := readTimestampMicros(d.mem, data, starts, ends, slot, validBytes)
+		buf, err := readTimestampMicros(d.mem, data, &loc)
 		if err != nil {
-			return nil, fmt.Errorf("column %d (%s): %w", i, t, err)
+			return nil, fmt.Errorf("%s: %w", t, err)
 		}
 		return newArray(at, n, valid, nulls, buf), nil
 	case catalog.Float:
-		return newArray(at, n, valid, nulls, readFixed[float32](d.mem, data, starts, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[float32](d.mem, data, &loc)), nil
 	case catalog.Double:
-		return newArray(at, n, valid, nulls, readFixed[float64](d.mem, data, starts, slot)), nil
+		return newArray(at, n, valid, nulls, readFixed[float64](d.mem, data, &loc)), nil
 	case catalog.Decimal:
-		buf, err := readDecimal(d.mem, t, data, starts, ends, slot, validBytes)
+		buf, err := readDecimal(d.mem, t, data, &loc)
 		if err != nil {
 			return nil, err
 		}
 		return newArray(at, n, valid, nulls, buf), nil
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Raw:
-		offs, vals, err := readVarLen(d.mem, data, starts, ends, slot, validBytes)
+		offs, vals, err := readVarLen(d.mem, data, &loc)
 		if err != nil {
 			return nil, err
 		}
 		defer offs.Release()
 		defer vals.Release()
-		return array.MakeFromData(array.NewData(at, n, []*memory.Buffer{valid, offs, vals}, nil, nulls, 0)), nil
+		return owned(array.NewData(at, n, []*memory.Buffer{valid, offs, vals}, nil, nulls, 0)), nil
+	case catalog.Row:
+		return d.decodeRows(t, at, data, &loc)
+	case catalog.Array:
+		return d.decodeArrays(t, at, data, &loc)
+	case catalog.Map:
+		return d.decodeMaps(t, at, data, &loc)
 	}
 	return nil, fmt.Errorf("type %s cannot be decoded", t)
 }
 
+// owned wraps data in an array that holds its only reference.
+func owned(data *array.Data) arrow.Array {
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
 func newArray(at arrow.DataType, n int, valid *memory.Buffer, nulls int, values *memory.Buffer) arrow.Array {
 	defer values.Release()
-	return array.MakeFromData(array.NewData(at, n, []*memory.Buffer{valid, values}, nil, nulls, 0))
+	return owned(array.NewData(at, n, []*memory.Buffer{valid, values}, nil, nulls, 0))
 }
 
 // fixedWidth is every Go type that a fixed-length slot holds.
@@ -219,53 +263,71 @@ type fixedWidth interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
 }
 
-// readFixed copies the first sizeof(T) bytes of each row's slot (native byte order, as
-// BinaryRowData writes them). A null field's slot is zero, so no branch is needed.
-func readFixed[T fixedWidth](mem memory.Allocator, data []byte, starts []int32, slot int) *memory.Buffer {
-	n := len(starts)
+// readFixed copies the first sizeof(T) bytes of each value's slot (native byte order, as
+// BinaryRowData and BinaryArrayData write them); a null value reads as zero.
+func readFixed[T fixedWidth](mem memory.Allocator, data []byte, loc *locator) *memory.Buffer {
+	n := len(loc.pos)
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(n * size)
 	out := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), n)
+	pos, add := loc.pos, loc.add
+	if loc.valid == nil {
+		for r := 0; r < n; r++ {
+			out[r] = *(*T)(unsafe.Pointer(&data[int(pos[r])+add]))
+		}
+		return buf
+	}
+	valid := loc.valid.Bytes()
 	for r := 0; r < n; r++ {
-		out[r] = *(*T)(unsafe.Pointer(&data[int(starts[r])+slot]))
+		if bitutil.BitIsSet(valid, r) {
+			out[r] = *(*T)(unsafe.Pointer(&data[int(pos[r])+add]))
+		} else {
+			out[r] = 0
+		}
 	}
 	return buf
 }
 
-// varRef resolves a string/binary slot to the bytes it names inside row [start, end).
-func varRef(data []byte, start, end int, slot int) ([]byte, error) {
-	v := binary.LittleEndian.Uint64(data[start+slot:])
+// varRef resolves the string/binary slot at data[slot:] to the bytes it names: inside the slot,
+// or at an offset from base that must end by end.
+func varRef(data []byte, base, end int, slot int) ([]byte, error) {
+	v := binary.LittleEndian.Uint64(data[slot:])
 	if v&binaryrow.InlineMark != 0 {
 		l := int((v >> 56) & 0x7f)
 		if l > binaryrow.MaxInline {
 			return nil, fmt.Errorf("inline length %d above %d", l, binaryrow.MaxInline)
 		}
-		return data[start+slot : start+slot+l], nil
+		return data[slot : slot+l], nil
 	}
 	off, l := int(v>>32), int(uint32(v))
-	if off < 0 || l < 0 || start+off+l > end {
-		return nil, fmt.Errorf("variable part [%d,+%d) outside row of %d bytes", off, l, end-start)
+	if off < 0 || l < 0 || base+off+l > end {
+		return nil, fmt.Errorf("variable part [%d,+%d) outside value of %d bytes", off, l, end-base)
 	}
-	return data[start+off : start+off+l], nil
+	return data[base+off : base+off+l], nil
 }
 
-func readVarLen(mem memory.Allocator, data []byte, starts, ends []int32, slot int, valid []byte) (*memory.Buffer, *memory.Buffer, error) {
-	n := len(starts)
+func readVarLen(mem memory.Allocator, data []byte, loc *locator) (*memory.Buffer, *memory.Buffer, error) {
+	n := len(loc.pos)
 	offBuf := memory.NewResizableBuffer(mem)
 	offBuf.Resize((n + 1) * 4)
 	outOffs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
 	vals := make([]byte, 0, 16*n)
+	valid := loc.validBytes()
 	for r := 0; r < n; r++ {
 		outOffs[r] = int32(len(vals))
 		if valid != nil && !bitutil.BitIsSet(valid, r) {
 			continue
 		}
-		b, err := varRef(data, int(starts[r]), int(ends[r]), slot)
+		b, err := varRef(data, int(loc.base[r]), int(loc.end[r]), int(loc.pos[r])+loc.add)
 		if err != nil {
 			offBuf.Release()
 			return nil, nil, fmt.Errorf("row %d: %w", r, err)
+		}
+		if len(vals)+len(b) > math.MaxInt32 {
+			offBuf.Release()
+			return nil, nil, fmt.Errorf("row %d: more than 2 GiB of strings in one batch", r)
 		}
 		vals = append(vals, b...)
 	}
@@ -277,55 +339,58 @@ func readVarLen(mem memory.Allocator, data []byte, starts, ends []int32, slot in
 // offset << 32 | nanoOfMillisecond, the variable part the epoch millis) as microseconds.
 // Precisions up to 6 hold whole microseconds; a value with nanoseconds below that is an error,
 // not a silent truncation.
-func readTimestampMicros(mem memory.Allocator, data []byte, starts, ends []int32, slot int, valid []byte) (*memory.Buffer, error) {
-	n := len(starts)
+func readTimestampMicros(mem memory.Allocator, data []byte, loc *locator) (*memory.Buffer, error) {
+	n := len(loc.pos)
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(n * 8)
 	out := arrow.Int64Traits.CastFromBytes(buf.Bytes())
+	valid := loc.validBytes()
 	for r := 0; r < n; r++ {
 		if valid != nil && !bitutil.BitIsSet(valid, r) {
 			out[r] = 0
 			continue
 		}
-		start := int(starts[r])
-		v := binary.LittleEndian.Uint64(data[start+slot:])
+		base := int(loc.base[r])
+		v := binary.LittleEndian.Uint64(data[int(loc.pos[r])+loc.add:])
 		off, nanos := int(v>>32), int64(uint32(v))
-		if off < 0 || start+off+8 > int(ends[r]) {
+		if off < 0 || base+off+8 > int(loc.end[r]) {
 			buf.Release()
-			return nil, fmt.Errorf("row %d: timestamp offset %d invalid in row of %d bytes", r, off, int(ends[r])-start)
+			return nil, fmt.Errorf("row %d: timestamp offset %d invalid in value of %d bytes", r, off, int(loc.end[r])-base)
 		}
 		if nanos >= 1_000_000 || nanos%1000 != 0 {
 			buf.Release()
 			return nil, fmt.Errorf("row %d: timestamp with %d nanoseconds of its millisecond, which a precision up to 6 cannot hold", r, nanos)
 		}
-		ms := int64(binary.LittleEndian.Uint64(data[start+off:]))
+		ms := int64(binary.LittleEndian.Uint64(data[base+off:]))
 		out[r] = ms*1000 + nanos/1000
 	}
 	return buf, nil
 }
 
-func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, starts, ends []int32, slot int, valid []byte) (*memory.Buffer, error) {
-	n := len(starts)
+func readDecimal(mem memory.Allocator, t catalog.Type, data []byte, loc *locator) (*memory.Buffer, error) {
+	n := len(loc.pos)
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(n * 16)
 	out := arrow.Decimal128Traits.CastFromBytes(buf.Bytes())
+	valid := loc.validBytes()
 	for r := 0; r < n; r++ {
-		start := int(starts[r])
-		if t.IsCompactDecimal() {
-			out[r] = decimal128.FromI64(int64(binary.LittleEndian.Uint64(data[start+slot:])))
-			continue
-		}
 		if valid != nil && !bitutil.BitIsSet(valid, r) {
 			out[r] = decimal128.Num{}
 			continue
 		}
-		v := binary.LittleEndian.Uint64(data[start+slot:])
-		off, l := int(v>>32), int(uint32(v))
-		if l < 1 || l > 16 || off < 0 || start+off+l > int(ends[r]) {
-			buf.Release()
-			return nil, fmt.Errorf("row %d: decimal bytes [%d,+%d) invalid in row of %d bytes", r, off, l, int(ends[r])-start)
+		slot := data[int(loc.pos[r])+loc.add:]
+		if t.IsCompactDecimal() {
+			out[r] = decimal128.FromI64(int64(binary.LittleEndian.Uint64(slot)))
+			continue
 		}
-		out[r] = DecimalFromBigEndian(data[start+off : start+off+l])
+		base := int(loc.base[r])
+		v := binary.LittleEndian.Uint64(slot)
+		off, l := int(v>>32), int(uint32(v))
+		if l < 1 || l > 16 || off < 0 || base+off+l > int(loc.end[r]) {
+			buf.Release()
+			return nil, fmt.Errorf("row %d: decimal bytes [%d,+%d) invalid in value of %d bytes", r, off, l, int(loc.end[r])-base)
+		}
+		out[r] = DecimalFromBigEndian(data[base+off : base+off+l])
 	}
 	return buf, nil
 }

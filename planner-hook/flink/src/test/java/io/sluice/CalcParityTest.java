@@ -75,6 +75,40 @@ class CalcParityTest {
         return rows;
     }
 
+    /** Schema of the nested table: ROW, ARRAY and MAP columns, nested two deep. */
+    static final String NESTED = "id INT, p ROW<pid BIGINT, name STRING, score DOUBLE, addr ROW<city STRING, zip INT>>, "
+            + "tags ARRAY<STRING>, nums ARRAY<INT>, m MAP<STRING, INT>, mi MAP<INT, STRING>, grid ARRAY<ARRAY<BIGINT>>";
+
+    /** Rows with NULLs at every level: NULL rows, arrays, maps, elements, fields, keys and values. */
+    static List<Row> nestedRows() {
+        java.util.Map<String, Integer> m1 = new java.util.HashMap<>();
+        m1.put("a", 1);
+        m1.put("bb", null);
+        m1.put("", 3);
+        java.util.Map<String, Integer> m2 = new java.util.HashMap<>();
+        m2.put(null, 7);
+        m2.put("a long key of a map", -4);
+        java.util.Map<Integer, String> mi1 = new java.util.HashMap<>();
+        mi1.put(1, "one");
+        mi1.put(-1, null);
+        mi1.put(Integer.MAX_VALUE, "max");
+        java.util.Map<Integer, String> mi2 = new java.util.HashMap<>();
+        mi2.put(null, "null key");
+        mi2.put(5, "five");
+        return List.of(
+                r(1, r(10L, "Ann", 1.5, r("Berlin", 10115)), new String[] {"x", "a longer tag", null}, new Integer[] {1, 2, 3}, m1, mi1,
+                        new Long[][] {{1L, 2L}, {}, null}),
+                r(2, null, null, null, null, null, null),
+                r(3, r(null, null, Double.NaN, null), new String[] {}, new Integer[] {null, -7}, m2, mi2, new Long[][] {}),
+                r(4, r(-1L, "Grüße 世界", -0.0, r(null, -1)), new String[] {"", "é"}, new Integer[] {Integer.MIN_VALUE},
+                        new java.util.HashMap<String, Integer>(), new java.util.HashMap<Integer, String>(), new Long[][] {{Long.MAX_VALUE}}),
+                r(null, r(0L, "", 0.0, r("", 0)), new String[] {null}, new Integer[] {}, m1, mi2, new Long[][] {null, {}}));
+    }
+
+    static ParityCase nested(String name, String query) {
+        return nativeCase(name, NESTED, nestedRows(), query);
+    }
+
     static ParityCase small(String name, String query) {
         return nativeCase(name, SMALL, smallRows(), query);
     }
@@ -440,6 +474,23 @@ class CalcParityTest {
                                 r(null, LocalDateTime.of(2024, 2, 29, 12, 0))),
                         "SELECT CAST(ts AS STRING), CAST(t4 AS STRING), CAST(ts AS STRING) || '|' FROM t"),
                 fallback("fallback-like-column-fails", ALL, allRows(), "SELECT s LIKE s FROM t", "not a constant"),
+                // ROW, ARRAY and MAP: passed through, field access, element access, CARDINALITY
+                nested("nested-pass-through", "SELECT id + 1, p, tags, nums, m, mi, grid FROM t"),
+                nested("nested-pass-through-filtered", "SELECT p, m, grid, id FROM t WHERE id > 1 OR id IS NULL"),
+                nested("nested-field-access", "SELECT p.pid, p.name, p.score, p.addr, p.addr.city, p.addr.zip + 1 FROM t"),
+                nested("nested-field-filter", "SELECT id, p.name FROM t WHERE p.addr.zip > 0 AND p IS NOT NULL"),
+                nested("array-element-access", "SELECT tags[1], tags[2], tags[3], nums[1] + 1, nums[id], grid[1], grid[2], grid[1][2], nums[-1 + id] FROM t"),
+                nested("map-value-access", "SELECT m['a'], m['bb'], m[''], m['zz'], m[p.name], mi[1], mi[-1], mi[id], mi[0] FROM t"),
+                nested("cardinality", "SELECT CARDINALITY(tags), CARDINALITY(m), CARDINALITY(grid), CARDINALITY(mi) + id FROM t"),
+                nested("nested-null-tests", "SELECT p IS NULL, tags IS NOT NULL, m IS NULL, p.addr IS NULL, grid[1] IS NULL FROM t"),
+                nested("array-constructor", "SELECT ARRAY[id, 2, CAST(NULL AS INT)], ARRAY[p.name, 'k'], ARRAY[id, id][2], "
+                        + "CARDINALITY(ARRAY[p.score, 1.0]), ARRAY[nums[1], nums[2]] FROM t"),
+                nested("nested-parallel", "SELECT p.name, tags[1], m['a'], grid FROM t").withParallelism(2),
+                fallback("fallback-map-constructor", NESTED, nestedRows(), "SELECT MAP['a', id] FROM t", "MAP"),
+                fallback("fallback-nested-equality", NESTED, nestedRows(), "SELECT id FROM t WHERE tags = ARRAY['x']", "not supported natively yet"),
+                nativeCase("array-of-rows", "a ARRAY<ROW<x INT, y STRING>>, n INT",
+                        List.of(r(new Row[] {r(1, "one"), null, r(null, "three")}, 1), r(null, 2), r(new Row[] {}, 3)),
+                        "SELECT a[n], a[n].y, a[3].x, CARDINALITY(a), ARRAY[a[1], a[n]] FROM t"),
                 fallback("fallback-nondeterministic", ALL, allRows(), "SELECT i, RAND() < 2 FROM t", "RAND"));
     }
 

@@ -3,11 +3,14 @@ package io.sluice;
 import io.sluice.jni.NativeLib;
 
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.BooleanType;
@@ -19,6 +22,7 @@ import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.SmallIntType;
 import org.apache.flink.table.types.logical.TimeType;
@@ -37,7 +41,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -139,9 +145,42 @@ class RowEdgeRoundTripTest {
                 int unit = (int) Math.pow(10, 9 - precision);
                 return TimestampData.fromEpochMillis(millis, rnd.nextInt(1_000_000 / unit) * unit);
             }
+            case ROW: {
+                RowType rt = (RowType) t;
+                GenericRowData row = new GenericRowData(rt.getFieldCount());
+                for (int i = 0; i < rt.getFieldCount(); i++) {
+                    row.setField(i, randomValue(rt.getTypeAt(i), rnd));
+                }
+                return row;
+            }
+            case ARRAY: {
+                LogicalType elem = ((ArrayType) t).getElementType();
+                Object[] values = new Object[pick(rnd, 0, 1, 7, 8, 33, rnd.nextInt(70))];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = elem.isNullable() ? randomValue(elem, rnd) : randomNonNull(elem, rnd);
+                }
+                return new GenericArrayData(values);
+            }
+            case MAP: {
+                MapType mt = (MapType) t;
+                Map<Object, Object> map = new HashMap<>();
+                int size = pick(rnd, 0, 1, 5, rnd.nextInt(40));
+                for (int i = 0; i < size; i++) {
+                    map.put(randomValue(mt.getKeyType(), rnd), randomValue(mt.getValueType(), rnd));
+                }
+                return new GenericMapData(map);
+            }
             default:
                 throw new IllegalArgumentException(t.toString());
         }
+    }
+
+    static Object randomNonNull(LogicalType t, Random rnd) {
+        Object v;
+        do {
+            v = randomValue(t, rnd);
+        } while (v == null);
+        return v;
     }
 
     @SafeVarargs
@@ -149,20 +188,46 @@ class RowEdgeRoundTripTest {
         return options[rnd.nextInt(options.length)];
     }
 
+    /** ROW, ARRAY and MAP columns: nested rows, arrays of every element width, maps with NULL keys. */
+    static final List<LogicalType> NESTED = List.of(
+            RowType.of(new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH), new DecimalType(20, 2),
+                    new TimestampType(6)}, new String[] {"id", "name", "amount", "at"}),
+            new ArrayType(new IntType()), new ArrayType(new BooleanType()), new ArrayType(new TinyIntType()),
+            new ArrayType(new SmallIntType()), new ArrayType(new BigIntType()), new ArrayType(new FloatType()),
+            new ArrayType(new DoubleType()), new ArrayType(new DateType()), new ArrayType(new TimeType(0)),
+            new ArrayType(new VarCharType(VarCharType.MAX_LENGTH)), new ArrayType(new VarCharType(false, VarCharType.MAX_LENGTH)),
+            new ArrayType(new VarBinaryType(VarBinaryType.MAX_LENGTH)), new ArrayType(new DecimalType(10, 2)),
+            new ArrayType(new DecimalType(38, 6)), new ArrayType(new TimestampType(3)), new ArrayType(new LocalZonedTimestampType(6)),
+            new ArrayType(RowType.of(new SmallIntType(), new ArrayType(new DoubleType()))),
+            new ArrayType(new ArrayType(new VarCharType(VarCharType.MAX_LENGTH))),
+            new MapType(new VarCharType(VarCharType.MAX_LENGTH), new BigIntType()),
+            new MapType(new IntType(), new ArrayType(new TimestampType(6))),
+            new MapType(new BigIntType(false), RowType.of(new VarCharType(VarCharType.MAX_LENGTH), new DecimalType(30, 3))),
+            RowType.of(new TinyIntType(), RowType.of(new DateType(), new VarBinaryType(VarBinaryType.MAX_LENGTH),
+                    new MapType(new VarCharType(VarCharType.MAX_LENGTH), new IntType()))));
+
     @Test
     void flinkRowsSurviveTheNativeEdgesByteForByte() {
-        RowType rowType = RowType.of(TYPES.toArray(new LogicalType[0]));
+        assertRoundTrip(TYPES, 500, 42);
+    }
+
+    @Test
+    void nestedRowsArraysAndMapsSurviveTheNativeEdgesByteForByte() {
+        assertRoundTrip(NESTED, 300, 7);
+    }
+
+    static void assertRoundTrip(List<LogicalType> types, int rows, long seed) {
+        RowType rowType = RowType.of(types.toArray(new LogicalType[0]));
         RowDataSerializer serializer = new RowDataSerializer(rowType);
-        Random rnd = new Random(42);
-        int rows = 500;
+        Random rnd = new Random(seed);
         List<byte[]> expected = new ArrayList<>();
-        ByteBuffer in = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.nativeOrder());
+        ByteBuffer in = ByteBuffer.allocateDirect(16 << 20).order(ByteOrder.nativeOrder());
         ByteBuffer inOffsets = ByteBuffer.allocateDirect((rows + 1) * 4).order(ByteOrder.nativeOrder());
         for (int r = 0; r < rows; r++) {
-            GenericRowData row = new GenericRowData(TYPES.size());
+            GenericRowData row = new GenericRowData(types.size());
             row.setRowKind(RowKind.fromByteValue((byte) rnd.nextInt(4)));
-            for (int f = 0; f < TYPES.size(); f++) {
-                row.setField(f, randomValue(TYPES.get(f), rnd));
+            for (int f = 0; f < types.size(); f++) {
+                row.setField(f, randomValue(types.get(f), rnd));
             }
             BinaryRowData bin = serializer.toBinaryRow(row).copy();
             byte[] bytes = new byte[bin.getSizeInBytes()];
@@ -176,7 +241,7 @@ class RowEdgeRoundTripTest {
         NativeLib.ensureLoaded();
         long h = NativeLib.open(identityIsland(rowType).getBytes(StandardCharsets.UTF_8));
         try {
-            ByteBuffer out = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.nativeOrder());
+            ByteBuffer out = ByteBuffer.allocateDirect(16 << 20).order(ByteOrder.nativeOrder());
             ByteBuffer outOffsets = ByteBuffer.allocateDirect((2 * rows + 2) * 4).order(ByteOrder.nativeOrder());
             long n = NativeLib.process(h, in, inOffsets, rows, out, outOffsets);
             assertEquals(rows, n);

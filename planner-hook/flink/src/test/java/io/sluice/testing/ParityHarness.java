@@ -157,6 +157,20 @@ public final class ParityHarness {
             return java.util.Arrays.toString(bytes) + ":bytes";
         } else if (v instanceof java.math.BigDecimal b) {
             return b.toPlainString() + "@" + b.scale();
+        } else if (v instanceof Object[] elements) {
+            // ARRAY: every element rendered exactly, in order.
+            return java.util.Arrays.stream(elements).map(ParityHarness::renderValue)
+                    .collect(java.util.stream.Collectors.joining(", ", "[", "]:array"));
+        } else if (v instanceof java.util.Map<?, ?> map) {
+            // MAP: the external conversion is a HashMap, so entries are compared as a set.
+            return map.entrySet().stream().map(e -> renderValue(e.getKey()) + "=" + renderValue(e.getValue()))
+                    .sorted().collect(java.util.stream.Collectors.joining(", ", "{", "}:map"));
+        } else if (v instanceof Row row) {
+            StringBuilder sb = new StringBuilder(row.getKind().shortString()).append('(');
+            for (int i = 0; i < row.getArity(); i++) {
+                sb.append(i > 0 ? ", " : "").append(renderValue(row.getField(i)));
+            }
+            return sb.append("):row").toString();
         }
         return v + ":" + v.getClass().getSimpleName();
     }

@@ -1,0 +1,382 @@
+package expr
+
+import (
+	"bytes"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+)
+
+func init() {
+	register(&Function{Name: "ITEM", Family: "collection",
+		Doc:     "array[i] (INT index, as Flink's code generation requires; NULL when i is out of 1..CARDINALITY) and map[key] (the first equal key; keys of the lookup's type: integers, BOOLEAN, strings, binaries, DATE, TIME, FLOAT, DOUBLE); ITEM on a ROW runs on Flink",
+		compile: compileItem})
+	register(&Function{Name: "CARDINALITY", Family: "collection", Doc: "ARRAY and MAP", compile: compileCardinality})
+	register(&Function{Name: "ARRAY", Family: "collection",
+		Doc: "ARRAY[e1, e2, ...] (NULL elements kept); never NULL. TINYINT and SMALLINT elements that are not constants run on Flink (whose code generation fails on them)", compile: compileArrayValue})
+}
+
+// nestedOps are the calls that take or return ROW, ARRAY or MAP values natively; every other
+// function on such values falls back.
+var nestedOps = map[string]bool{"IS NULL": true, "IS NOT NULL": true, "ITEM": true, "CARDINALITY": true, "ARRAY": true}
+
+// checkNested refuses a call that involves ROW, ARRAY or MAP values unless it is one of
+// nestedOps.
+func checkNested(n *Node) error {
+	if nestedOps[n.Op] {
+		return nil
+	}
+	if n.Type.IsNested() {
+		return unsupported("%s returning %s is not supported natively yet", n.Op, n.Type)
+	}
+	for _, a := range n.Args {
+		if a.Type.IsNested() {
+			return unsupported("%s of %s is not supported natively yet", n.Op, a.Type)
+		}
+	}
+	return nil
+}
+
+// FieldType is the type of field name of a ROW type t as Calcite types an access to it: the
+// field's type, nullable when the row is.
+func FieldType(t catalog.Type, name string) (catalog.Type, int, bool) {
+	if t.Kind != catalog.Row {
+		return catalog.Type{}, 0, false
+	}
+	for i, f := range t.Fields {
+		if f.Name == name {
+			ft := f.Type
+			if t.Nullable {
+				ft.Nullable = true
+			}
+			return ft, i, true
+		}
+	}
+	return catalog.Type{}, 0, false
+}
+
+func compileFieldAccess(n *Node, arg Expr) (Expr, error) {
+	ft, i, ok := FieldType(arg.Type(), n.Name)
+	if !ok {
+		return nil, unsupported("field %s of %s", n.Name, arg.Type())
+	}
+	return &fieldAccess{unary: unary{arg, ft}, index: i}, nil
+}
+
+// fieldAccess is row.field (Flink's generateDot): NULL when the row is NULL.
+type fieldAccess struct {
+	unary
+	index int
+}
+
+func (e *fieldAccess) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
+
+func (e *fieldAccess) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
+	f := a.(*array.Struct).Field(e.index)
+	return maskNulls(ctx.Mem, f, a), nil
+}
+
+// maskNulls returns f with the rows that are NULL in parent made NULL too (the same array,
+// retained, when parent has no nulls).
+func maskNulls(mem memory.Allocator, f, parent arrow.Array) arrow.Array {
+	if parent.NullN() == 0 {
+		f.Retain()
+		return f
+	}
+	n := f.Len()
+	d := f.Data()
+	off := d.Offset()
+	valid := column.NewBitmap(mem, off+n)
+	bits := valid.Bytes()
+	if fb, foff := column.ValidBits(f); fb != nil {
+		bitutil.CopyBitmap(fb, foff, n, bits, off)
+	} else {
+		bitutil.SetBitsTo(bits, int64(off), int64(n), true)
+	}
+	pb, poff := column.ValidBits(parent)
+	bitutil.BitmapAnd(bits, pb, int64(off), int64(poff), bits, int64(off), int64(n))
+	nulls := n - bitutil.CountSetBits(bits, off, n)
+	bufs := append([]*memory.Buffer{valid}, d.Buffers()[1:]...)
+	out := array.NewData(d.DataType(), n, bufs, d.Children(), nulls, off)
+	valid.Release()
+	defer out.Release()
+	return array.MakeFromData(out)
+}
+
+// listOffsets are the len+1 element offsets of a list array into its child.
+func listOffsets(l *array.List) []int32 {
+	o := l.Data().Offset()
+	return l.Offsets()[o : o+l.Len()+1]
+}
+
+func compileItem(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 2 {
+		return nil, unsupported("ITEM with %d operands", len(args))
+	}
+	ct, kt := args[0].Type(), args[1].Type()
+	switch ct.Kind {
+	case catalog.Array:
+		if kt.Kind != catalog.Int {
+			// ScalarOperatorGens#generateArrayElementAt requires an INT index.
+			return nil, unsupported("ITEM with an index of type %s", kt)
+		}
+		if k := n.Args[1]; k.Kind == Literal {
+			if v, ok := k.Value.(int64); ok && v < 1 {
+				return nil, unsupported("ITEM with the index %d: Flink rejects a constant index below 1", v)
+			}
+		}
+		return &arrayItem{collection: args[0], key: args[1], typ: n.Type}, nil
+	case catalog.Map:
+		mk := *ct.Elem
+		same := mk.Kind == kt.Kind
+		switch {
+		case mk.IsString() && kt.IsString(), mk.IsBinary() && kt.IsBinary():
+			same = true
+		case mk.Kind == catalog.Decimal || mk.Kind == catalog.Timestamp || mk.Kind == catalog.TimestampLTZ || mk.IsNested():
+			// A NULL key reads as Flink's default value of the slot, which for these layouts
+			// is not a value Sluice holds.
+			return nil, unsupported("ITEM of a map with %s keys", mk)
+		}
+		if !same {
+			return nil, unsupported("ITEM of a map with %s keys by a %s key", mk, kt)
+		}
+		return &mapItem{collection: args[0], key: args[1], typ: n.Type}, nil
+	}
+	return nil, unsupported("ITEM of %s", ct)
+}
+
+// arrayItem is array[i] (ScalarOperatorGens#generateArrayElementAt): NULL when the array or i
+// is NULL, when i is outside 1..size, or when the element is NULL.
+type arrayItem struct {
+	collection, key Expr
+	typ             catalog.Type
+}
+
+func (e *arrayItem) Type() catalog.Type { return e.typ }
+
+func (e *arrayItem) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	la, ia, err := evalBoth(ctx, in, e.collection, e.key)
+	if err != nil {
+		return nil, err
+	}
+	defer la.Release()
+	defer ia.Release()
+	l := la.(*array.List)
+	sel := make([]int32, ctx.N)
+	idx := column.Values[int32](ia)
+	offs := listOffsets(l)
+	lb, loff := column.ValidBits(l)
+	ib, ioff := column.ValidBits(ia)
+	for r := range sel {
+		sel[r] = -1
+		if !column.Valid(lb, loff, r) || !column.Valid(ib, ioff, r) {
+			continue
+		}
+		if k := int64(idx[r]) - 1; k >= 0 && k < int64(offs[r+1]-offs[r]) {
+			sel[r] = offs[r] + int32(k)
+		}
+	}
+	return column.TakeOrNull(l.ListValues(), sel, ctx.Mem)
+}
+
+// mapItem is map[key] (ScalarOperatorGens#generateMapGet): the value of the first entry whose
+// key equals key, NULL when the map or key is NULL or no key matches. Flink reads a NULL key of
+// the map as its slot's default (0, false, the empty string), and so does Sluice, whose NULL
+// values hold exactly those.
+type mapItem struct {
+	collection, key Expr
+	typ             catalog.Type
+}
+
+func (e *mapItem) Type() catalog.Type { return e.typ }
+
+func (e *mapItem) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	ma, ka, err := evalBoth(ctx, in, e.collection, e.key)
+	if err != nil {
+		return nil, err
+	}
+	defer ma.Release()
+	defer ka.Release()
+	l := ma.(*array.List)
+	entries := l.ListValues().(*array.Struct)
+	keys := entries.Field(0)
+	sel := make([]int32, ctx.N)
+	offs := listOffsets(l)
+	switch kc := ka.(type) {
+	case *array.Int8:
+		lookup(offs, column.Values[int8](keys), kc.Int8Values(), l, ka, sel)
+	case *array.Int16:
+		lookup(offs, column.Values[int16](keys), kc.Int16Values(), l, ka, sel)
+	case *array.Int32, *array.Date32, *array.Time32:
+		lookup(offs, column.Values[int32](keys), column.Values[int32](ka), l, ka, sel)
+	case *array.Int64:
+		lookup(offs, column.Values[int64](keys), kc.Int64Values(), l, ka, sel)
+	case *array.Float32:
+		lookup(offs, column.Values[float32](keys), kc.Float32Values(), l, ka, sel)
+	case *array.Float64:
+		lookup(offs, column.Values[float64](keys), kc.Float64Values(), l, ka, sel)
+	case *array.Boolean:
+		lookupBool(offs, keys.(*array.Boolean), kc, l, sel)
+	case *array.String, *array.Binary:
+		lookupBytes(offs, keys, ka, l, sel)
+	}
+	return column.TakeOrNull(entries.Field(1), sel, ctx.Mem)
+}
+
+// lookup sets sel[r] to the entry index of the first key of map r equal (Java's ==: NaN never
+// equal, -0.0 equal to 0.0) to want[r], or -1.
+func lookup[T int8 | int16 | int32 | int64 | float32 | float64](offs []int32, keys, want []T, l, ka arrow.Array, sel []int32) {
+	lb, loff := column.ValidBits(l)
+	kb, koff := column.ValidBits(ka)
+	for r := range sel {
+		sel[r] = -1
+		if !column.Valid(lb, loff, r) || !column.Valid(kb, koff, r) {
+			continue
+		}
+		w := want[r]
+		for k := offs[r]; k < offs[r+1]; k++ {
+			if keys[k] == w {
+				sel[r] = k
+				break
+			}
+		}
+	}
+}
+
+func lookupBool(offs []int32, keys, want *array.Boolean, l arrow.Array, sel []int32) {
+	for r := range sel {
+		sel[r] = -1
+		if l.IsNull(r) || want.IsNull(r) {
+			continue
+		}
+		w := want.Value(r)
+		for k := offs[r]; k < offs[r+1]; k++ {
+			if keys.Value(int(k)) == w {
+				sel[r] = k
+				break
+			}
+		}
+	}
+}
+
+func lookupBytes(offs []int32, keys, want, l arrow.Array, sel []int32) {
+	ko, kd := varLen(keys)
+	wo, wd := varLen(want)
+	for r := range sel {
+		sel[r] = -1
+		if l.IsNull(r) || want.IsNull(r) {
+			continue
+		}
+		w := wd[wo[r]-wo[0] : wo[r+1]-wo[0]]
+		for k := offs[r]; k < offs[r+1]; k++ {
+			if bytes.Equal(kd[ko[k]-ko[0]:ko[k+1]-ko[0]], w) {
+				sel[r] = k
+				break
+			}
+		}
+	}
+}
+
+// varLen returns the value offsets (len+1, honouring the array's offset) and the value bytes
+// (starting at the first value's offset) of a string or binary array.
+func varLen(a arrow.Array) ([]int32, []byte) {
+	switch a := a.(type) {
+	case *array.String:
+		return a.ValueOffsets(), a.ValueBytes()
+	case *array.Binary:
+		return a.ValueOffsets(), a.ValueBytes()
+	}
+	panic("expr: not a string or binary array")
+}
+
+func compileCardinality(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 || (args[0].Type().Kind != catalog.Array && args[0].Type().Kind != catalog.Map) {
+		return nil, unsupported("CARDINALITY of %s", typeNames(args))
+	}
+	if n.Type.Kind != catalog.Int {
+		return nil, unsupported("CARDINALITY returning %s", n.Type)
+	}
+	return &cardinality{unary{args[0], n.Type}}, nil
+}
+
+// cardinality is the number of elements of an array or entries of a map.
+type cardinality struct{ unary }
+
+func (e *cardinality) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
+
+func (e *cardinality) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
+	offs := listOffsets(a.(*array.List))
+	buf, out := column.NewValues[int32](ctx.Mem, ctx.N)
+	for r := range out {
+		out[r] = offs[r+1] - offs[r]
+	}
+	return column.MakeArray(arrow.PrimitiveTypes.Int32, ctx.N, column.CopyValidity(a, ctx.Mem), buf), nil
+}
+
+func compileArrayValue(n *Node, args []Expr) (Expr, error) {
+	if n.Type.Kind != catalog.Array || len(args) == 0 {
+		return nil, unsupported("ARRAY constructor of %s", n.Type)
+	}
+	if k := n.Type.Elem.Kind; k == catalog.TinyInt || k == catalog.SmallInt {
+		for _, a := range n.Args {
+			if a.Kind != Literal {
+				// generatePrimitiveArrayUpdateCode assigns an int to the element's byte or
+				// short, which Janino rejects.
+				return nil, unsupported("ARRAY constructor of %s elements that are not all constants fails in Flink's code generation; it runs on Flink", n.Type.Elem)
+			}
+		}
+	}
+	for _, a := range args {
+		if !a.Type().WithNullable(true).Equal(n.Type.Elem.WithNullable(true)) {
+			return nil, unsupported("ARRAY constructor with a %s element into %s", a.Type(), n.Type)
+		}
+	}
+	return &arrayValue{args: args, typ: n.Type}, nil
+}
+
+// arrayValue is ARRAY[e1, ..., ek] (ScalarOperatorGens#generateArray): k elements per row, in
+// order, NULLs kept; the array itself is never NULL.
+type arrayValue struct {
+	args []Expr
+	typ  catalog.Type
+}
+
+func (e *arrayValue) Type() catalog.Type { return e.typ }
+
+func (e *arrayValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	cols, err := evalAll(ctx, in, e.args)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(cols)
+	all, err := array.Concatenate(cols, ctx.Mem)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	n, k := ctx.N, len(cols)
+	sel := make([]int32, n*k)
+	for r := 0; r < n; r++ {
+		for j := 0; j < k; j++ {
+			sel[r*k+j] = int32(j*n + r)
+		}
+	}
+	elems, err := column.Take(all, sel, ctx.Mem)
+	if err != nil {
+		return nil, err
+	}
+	defer elems.Release()
+	offBuf, offs := column.NewValues[int32](ctx.Mem, n+1)
+	for r := range offs {
+		offs[r] = int32(r * k)
+	}
+	d := array.NewData(arrowType(e.typ), n, []*memory.Buffer{nil, offBuf}, []arrow.ArrayData{elems.Data()}, 0, 0)
+	offBuf.Release()
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
