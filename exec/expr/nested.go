@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -29,6 +30,12 @@ var nestedOps = map[string]bool{"IS NULL": true, "IS NOT NULL": true, "ITEM": tr
 // nestedOps.
 func checkNested(n *Node) error {
 	if nestedOps[n.Op] {
+		return nil
+	}
+	if n.Op == "CAST" && len(n.Args) == 1 && n.Type.IsNested() &&
+		n.Args[0].Type.WithNullable(true).Equal(n.Type.WithNullable(true)) {
+		// Only the nullability changes: Calcite wraps an access to a NOT NULL field of a
+		// nullable row in such a CAST.
 		return nil
 	}
 	if n.Type.IsNested() {
@@ -133,16 +140,15 @@ func compileItem(n *Node, args []Expr) (Expr, error) {
 		return &arrayItem{collection: args[0], key: args[1], typ: n.Type}, nil
 	case catalog.Map:
 		mk := *ct.Elem
-		same := mk.Kind == kt.Kind
-		switch {
-		case mk.IsString() && kt.IsString(), mk.IsBinary() && kt.IsBinary():
-			same = true
-		case mk.Kind == catalog.Decimal || mk.Kind == catalog.Timestamp || mk.Kind == catalog.TimestampLTZ || mk.IsNested():
-			// A NULL key reads as Flink's default value of the slot, which for these layouts
-			// is not a value Sluice holds.
+		switch mk.Kind {
+		case catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt, catalog.Boolean, catalog.Date,
+			catalog.Time, catalog.Float, catalog.Double, catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+		default:
+			// A NULL key reads as Flink's default value of the slot, which for other layouts
+			// (DECIMAL, TIMESTAMP, nested) is not a value Sluice holds.
 			return nil, unsupported("ITEM of a map with %s keys", mk)
 		}
-		if !same {
+		if !(mk.Kind == kt.Kind || mk.IsString() && kt.IsString() || mk.IsBinary() && kt.IsBinary()) {
 			return nil, unsupported("ITEM of a map with %s keys by a %s key", mk, kt)
 		}
 		return &mapItem{collection: args[0], key: args[1], typ: n.Type}, nil
@@ -208,6 +214,8 @@ func (e *mapItem) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	sel := make([]int32, ctx.N)
 	offs := listOffsets(l)
 	switch kc := ka.(type) {
+	default:
+		return nil, fmt.Errorf("map lookup by a %s key", ka.DataType())
 	case *array.Int8:
 		lookup(offs, column.Values[int8](keys), kc.Int8Values(), l, ka, sel)
 	case *array.Int16:

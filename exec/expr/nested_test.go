@@ -53,7 +53,7 @@ func TestNestedAccess(t *testing.T) {
 	strT := catalog.StringType(true)
 	rowT := types[4]
 	innerT, _, _ := FieldType(rowT, "r")
-	for _, c := range []struct {
+	cases := []struct {
 		name string
 		n    *Node
 		want string
@@ -74,16 +74,26 @@ func TestNestedAccess(t *testing.T) {
 			{Kind: FieldAccess, Name: "r", Type: innerT, Args: []*Node{ref(4, rowT)}}}}, `["p" (null) (null) (null) "q"]`},
 		{"array constructor", call("ITEM", intT, call("ARRAY", catalog.Type{Kind: catalog.Array, Elem: &intT},
 			ref(1, intT), lit(nil, intT)), lit(int64(1), catalog.IntType(false))), "[2 1 1 1 2147483647]"},
-	} {
-		out, err := eval(t, c.n, in, types)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
+	}
+	// The same cases on a slice (offset 1) check that array offsets are honoured.
+	sliced := in.NewSlice(1, in.NumRows())
+	defer sliced.Release()
+	for _, c := range cases {
+		for _, b := range []struct {
+			name string
+			rec  arrow.RecordBatch
+			want string
+		}{{"", in, c.want}, {" (sliced)", sliced, "[" + strings.SplitN(strings.TrimPrefix(c.want, "["), " ", 2)[1]}} {
+			out, err := eval(t, c.n, b.rec, types)
+			if err != nil {
+				t.Errorf("%s%s: %v", c.name, b.name, err)
+				continue
+			}
+			if got := out.String(); got != b.want {
+				t.Errorf("%s%s: got %s, want %s", c.name, b.name, got, b.want)
+			}
+			out.Release()
 		}
-		if got := out.String(); got != c.want {
-			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
-		}
-		out.Release()
 	}
 }
 

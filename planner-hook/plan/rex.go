@@ -61,7 +61,7 @@ func DecodeRex(data json.RawMessage) (*expr.Node, error) {
 		}
 		t, _, ok := expr.FieldType(row.Type, r.Name)
 		if !ok {
-			return nil, fmt.Errorf("field access: %s has no field %q", row.Type, r.Name)
+			return nil, &expr.Unsupported{Reason: fmt.Sprintf("field access: %s has no field %q", row.Type, r.Name)}
 		}
 		return &expr.Node{Kind: expr.FieldAccess, Name: r.Name, Type: t, Args: []*expr.Node{row}}, nil
 	}

@@ -128,6 +128,10 @@ type locator struct {
 	add            int
 	valid          *memory.Buffer
 	nulls          int
+	// unread marks values whose slots must not be read when null: fields of nested rows
+	// whose row is NULL have no bytes at all. Other null slots hold zero, as Flink's writers
+	// leave them, and are read without a branch.
+	unread bool
 }
 
 // isValid reports whether value r is not null.
@@ -145,7 +149,7 @@ func (l *locator) validBytes() []byte {
 // parent marks null (nil: none) make the field null too.
 func (d *Decoder) rowField(data []byte, starts, ends []int32, arity, i int, parent []byte) locator {
 	return locator{pos: starts, base: starts, end: ends, add: binaryrow.SlotOffset(arity, i),
-		valid: d.nullBits(data, starts, binaryrow.NullByte(i), binaryrow.NullMask(i), parent)}
+		valid: d.nullBits(data, starts, binaryrow.NullByte(i), binaryrow.NullMask(i), parent), unread: parent != nil}
 }
 
 // nullBits builds a validity bitmap from the null flag at starts[r]+nb (mask) of every value
@@ -197,7 +201,7 @@ func (d *Decoder) decodeValues(t catalog.Type, data []byte, loc locator) (arrow.
 		bits := buf.Bytes()
 		clear(bits)
 		for r := 0; r < n; r++ {
-			if loc.isValid(r) && data[int(loc.pos[r])+loc.add] != 0 {
+			if (!loc.unread || loc.isValid(r)) && data[int(loc.pos[r])+loc.add] != 0 {
 				bitutil.SetBit(bits, r)
 			}
 		}
@@ -264,7 +268,8 @@ type fixedWidth interface {
 }
 
 // readFixed copies the first sizeof(T) bytes of each value's slot (native byte order, as
-// BinaryRowData and BinaryArrayData write them); a null value reads as zero.
+// BinaryRowData and BinaryArrayData write them); a null value reads as zero (its slot, or
+// without reading when the slot does not exist).
 func readFixed[T fixedWidth](mem memory.Allocator, data []byte, loc *locator) *memory.Buffer {
 	n := len(loc.pos)
 	var zero T
@@ -273,7 +278,7 @@ func readFixed[T fixedWidth](mem memory.Allocator, data []byte, loc *locator) *m
 	buf.Resize(n * size)
 	out := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))), n)
 	pos, add := loc.pos, loc.add
-	if loc.valid == nil {
+	if loc.valid == nil || !loc.unread {
 		for r := 0; r < n; r++ {
 			out[r] = *(*T)(unsafe.Pointer(&data[int(pos[r])+add]))
 		}

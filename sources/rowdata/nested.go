@@ -78,13 +78,17 @@ func (d *Decoder) elements(data []byte, starts, ends []int32, valid []byte, size
 			return locator{}, fmt.Errorf("row %d: array of %d bytes has no element count", r, e-s)
 		}
 		cnt := int64(int32(binary.LittleEndian.Uint32(data[s:])))
-		if cnt < 0 || int64(binaryrow.ArrayHeaderSize(int(min(cnt, math.MaxInt32-31))))+cnt*int64(size) > e-s {
+		if cnt < 0 || int64(binaryrow.ArrayHeaderSize(int(cnt)))+cnt*int64(size) > e-s {
 			return locator{}, fmt.Errorf("row %d: array of %d elements does not fit its %d bytes", r, cnt, e-s)
 		}
 		total += cnt
 		if total > math.MaxInt32 {
 			return locator{}, fmt.Errorf("row %d: more than 2^31 array elements in one batch", r)
 		}
+	}
+	if total > int64(len(data)) {
+		// Every element takes at least one byte of its array, and arrays do not overlap.
+		return locator{}, fmt.Errorf("%d array elements in %d bytes: arrays overlap", total, len(data))
 	}
 	offsets[n] = int32(total)
 	loc := locator{pos: make([]int32, total), base: make([]int32, total), end: make([]int32, total)}

@@ -105,6 +105,15 @@ class CalcParityTest {
                 r(null, r(0L, "", 0.0, r("", 0)), new String[] {null}, new Integer[] {}, m1, mi2, new Long[][] {null, {}}));
     }
 
+    /** A map with the given keys and values in order, NULL keys and values allowed. */
+    static java.util.Map<Object, Object> mapOf(Object... kv) {
+        java.util.Map<Object, Object> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
     static ParityCase nested(String name, String query) {
         return nativeCase(name, NESTED, nestedRows(), query);
     }
@@ -485,6 +494,15 @@ class CalcParityTest {
                 nested("nested-null-tests", "SELECT p IS NULL, tags IS NOT NULL, m IS NULL, p.addr IS NULL, grid[1] IS NULL FROM t"),
                 nested("array-constructor", "SELECT ARRAY[id, 2, CAST(NULL AS INT)], ARRAY[p.name, 'k'], ARRAY[id, id][2], "
                         + "CARDINALITY(ARRAY[p.score, 1.0]), ARRAY[nums[1], nums[2]] FROM t"),
+                // Map keys of other types, NULL keys read as their slot's default (false, 00:00, 0.0)
+                // as Flink's generated lookup does; a NOT NULL row field of a nullable row.
+                nativeCase("map-keys-and-not-null-fields", "p ROW<a ROW<x INT> NOT NULL>, mb MAP<BOOLEAN, STRING>, "
+                                + "mt MAP<TIME(0), INT>, mf MAP<FLOAT, INT>, k FLOAT",
+                        List.of(r(r(r(1)), mapOf(true, "t", null, "null key"), mapOf(java.time.LocalTime.NOON, 12, null, 0),
+                                        mapOf(1.5f, 1, null, 2, Float.NaN, 3), 1.5f),
+                                r(null, mapOf(false, "f"), mapOf(), mapOf(-0.0f, 4), 0.0f),
+                                r(r(r((Object) null)), null, null, null, Float.NaN)),
+                        "SELECT p.a, p.a.x, mb[true], mb[false], mt[TIME '12:00:00'], mt[TIME '00:00:00'], mf[k], mf[CAST(0 AS FLOAT)] FROM t"),
                 nested("nested-parallel", "SELECT p.name, tags[1], m['a'], grid FROM t").withParallelism(2),
                 fallback("fallback-map-constructor", NESTED, nestedRows(), "SELECT MAP['a', id] FROM t", "MAP"),
                 fallback("fallback-nested-equality", NESTED, nestedRows(), "SELECT id FROM t WHERE tags = ARRAY['x']", "not supported natively yet"),
