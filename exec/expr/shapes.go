@@ -17,7 +17,8 @@ package expr
 //
 // Classes: bool, int (TINYINT to BIGINT), approx (FLOAT, DOUBLE), dec (DECIMAL), str (CHAR,
 // VARCHAR), bin (BINARY, VARBINARY), date, time, ts (TIMESTAMP up to precision 3), ts6
-// (TIMESTAMP(4..6)), ltz (TIMESTAMP_LTZ(3)).
+// (TIMESTAMP(4..6)), ltz (TIMESTAMP_LTZ(3)), arr (ARRAY of integers), map (MAP from strings to
+// integers).
 //
 // Package-level variables are initialised before any init function runs, so register can attach
 // these to the functions it registers.
@@ -214,11 +215,20 @@ var shapes = map[string][]string{
 		"A <- ARRAY[{A}, {A}, {A}][MOD(i, 4)] ; A in int approx dec str bin date time ts ts6 bool",
 		"A <- ARRAY[{A}, {A}][1] ; A in int str",
 		"int <- ARRAY[{int}][2]",
+		"int <- {arr}[MOD(i, 4)]",
+		"int <- {arr}[$K] ; K in 1 3",
+		"int <- {map}[{str}]",
 	},
-	"CARDINALITY":  {"int <- CARDINALITY(ARRAY[{A}, {A}]) ; A in int str ts"},
-	"ARRAY":        {"A <- ARRAY[{A}, {A}][2] ; A in int approx dec str date ltz"},
-	"IS NULL":      {"bool <- {A} IS NULL ; A in int approx str bin date ts bool dec"},
-	"IS NOT NULL":  {"bool <- {A} IS NOT NULL ; A in int str time ltz"},
+	"CARDINALITY": {
+		"int <- CARDINALITY(ARRAY[{A}, {A}]) ; A in int str ts",
+		"int <- CARDINALITY({A}) ; A in arr map",
+	},
+	"ARRAY": {
+		"A <- ARRAY[{A}, {A}][2] ; A in int approx dec str date ltz",
+		"arr <- ARRAY[i, CAST({int} AS INT), {arr}[1]]",
+	},
+	"IS NULL":      {"bool <- {A} IS NULL ; A in int approx str bin date ts bool dec arr"},
+	"IS NOT NULL":  {"bool <- {A} IS NOT NULL ; A in int str time ltz map"},
 	"IS TRUE":      {"bool <- {bool} IS TRUE"},
 	"IS FALSE":     {"bool <- {bool} IS FALSE"},
 	"IS NOT TRUE":  {"bool <- {bool} IS NOT TRUE"},

@@ -222,6 +222,8 @@ var literals = map[Class][]string{
 	Ts: {"TIMESTAMP '2020-02-29 12:34:56.789'", "TIMESTAMP '1969-12-31 23:59:59.999'", "TIMESTAMP '1970-01-01 00:00:00'",
 		"TIMESTAMP '2024-03-10 02:30:00.000'"},
 	Ts6: {"TIMESTAMP '2020-01-01 00:00:00.123456'", "TIMESTAMP '1969-12-31 23:59:59.999999'"},
+	Arr: {"CAST(NULL AS ARRAY<INT>)"},
+	Map: {"CAST(NULL AS MAP<STRING, INT>)"},
 }
 
 // literal returns a literal of class c, or "" if the class has none.

@@ -30,10 +30,13 @@ const (
 	Ts     Class = "ts"
 	Ts6    Class = "ts6"
 	LTZ    Class = "ltz"
+	// Arr is ARRAY of an integer type, Map a MAP from strings to integers.
+	Arr Class = "arr"
+	Map Class = "map"
 )
 
 // Classes lists every class of the grammar.
-var Classes = []Class{Bool, Int, Approx, Dec, Str, Bin, Date, Time, Ts, Ts6, LTZ}
+var Classes = []Class{Bool, Int, Approx, Dec, Str, Bin, Date, Time, Ts, Ts6, LTZ, Arr, Map}
 
 func knownClass(c string) bool {
 	for _, k := range Classes {

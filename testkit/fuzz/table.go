@@ -47,7 +47,43 @@ func TableColumns() []Column {
 		{Name: "ts", Type: "TIMESTAMP(3)", Class: Ts, gen: genTimestamp(3)},
 		{Name: "tu", Type: "TIMESTAMP(6)", Class: Ts6, gen: genTimestamp(6)},
 		{Name: "lz", Type: "TIMESTAMP_LTZ(3)", Class: LTZ, gen: genInstant},
+		{Name: "ai", Type: "ARRAY<INT>", Class: Arr, gen: genIntArray},
+		{Name: "ms", Type: "MAP<STRING, INT>", Class: Map, gen: genStringIntMap},
 	}
+}
+
+// genIntArray is a JSON array of up to five INT values, some NULL.
+func genIntArray(r *rand.Rand) string {
+	elem := genInt(math.MinInt32, math.MaxInt32)
+	parts := make([]string, r.IntN(6))
+	for i := range parts {
+		if r.IntN(6) == 0 {
+			parts[i] = "null"
+		} else {
+			parts[i] = elem(r)
+		}
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// mapKeys are the keys of generated maps: the string literals of the grammar hit them, and
+// NULL (which Flink's lookup reads as ”).
+var mapKeys = []string{`"a"`, `""`, `"ab"`, `"é世"`, `"42"`, "null"}
+
+// genStringIntMap is a JSON list of up to four [key, value] pairs with distinct keys, in order.
+func genStringIntMap(r *rand.Rand) string {
+	elem := genInt(math.MinInt32, math.MaxInt32)
+	keys := append([]string(nil), mapKeys...)
+	r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	parts := make([]string, r.IntN(5))
+	for i := range parts {
+		v := "null"
+		if r.IntN(6) != 0 {
+			v = elem(r)
+		}
+		parts[i] = "[" + keys[i] + "," + v + "]"
+	}
+	return "[" + strings.Join(parts, ",") + "]"
 }
 
 // Rows draws n rows for cols: about one value in eight is NULL, one in three an edge value.

@@ -142,6 +142,9 @@ public record FuzzCase(
         String t = c.type();
         String root = t.contains("(") ? t.substring(0, t.indexOf('(')) : t;
         try {
+            if (t.startsWith("ARRAY<") || t.startsWith("MAP<")) {
+                return nestedValue(c, t, readJson(v));
+            }
             switch (root) {
                 case "BOOLEAN": return Boolean.parseBoolean(v);
                 case "TINYINT": return Byte.parseByte(v);
@@ -161,6 +164,51 @@ public record FuzzCase(
             }
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("column " + c.name() + " " + t + ": bad value '" + v + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * An ARRAY (a JSON array of its elements) or a MAP (a JSON array of [key, value] pairs, in
+     * order) of scalar elements in sqlfuzz's text format.
+     */
+    static Object nestedValue(Column c, String t, JsonNode json) {
+        String inner = t.substring(t.indexOf('<') + 1, t.lastIndexOf('>'));
+        if (t.startsWith("ARRAY<")) {
+            Object[] out = (Object[]) java.lang.reflect.Array.newInstance(externalClass(inner), json.size());
+            for (int i = 0; i < out.length; i++) {
+                out[i] = element(c, inner, json.get(i));
+            }
+            return out;
+        }
+        int comma = inner.indexOf(", ");
+        java.util.Map<Object, Object> map = new java.util.LinkedHashMap<>();
+        for (JsonNode pair : json) {
+            map.put(element(c, inner.substring(0, comma), pair.get(0)), element(c, inner.substring(comma + 2), pair.get(1)));
+        }
+        return map;
+    }
+
+    private static JsonNode readJson(String v) {
+        try {
+            return JSON.readTree(v);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static Object element(Column c, String type, JsonNode v) {
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        return value(new Column(c.name(), type, c.cls()), v.isTextual() ? v.asText() : v.toString());
+    }
+
+    private static Class<?> externalClass(String type) {
+        switch (type) {
+            case "INT": return Integer.class;
+            case "BIGINT": return Long.class;
+            case "STRING": return String.class;
+            default: throw new IllegalArgumentException("no fuzz array format for elements of type " + type);
         }
     }
 
