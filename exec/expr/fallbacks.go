@@ -13,7 +13,6 @@ func init() {
 		{"RAND", "arithmetic", "nondeterministic: a native run could not give Flink's numbers"},
 		{"RAND_INTEGER", "arithmetic", "nondeterministic: a native run could not give Flink's numbers"},
 		{"UUID", "string", "nondeterministic: a native run could not give Flink's values"},
-		{"SIMILAR TO", "string", "Calcite's translation of SIMILAR TO patterns into java.util.regex is not reproduced yet"},
 		{"CURRENT_TIMESTAMP", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
 		{"LOCALTIMESTAMP", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
 		{"CURRENT_DATE", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},

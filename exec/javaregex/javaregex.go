@@ -13,8 +13,11 @@
 //     at the end of a pattern without top-level alternation, matched through a suffix group
 //     chosen per string;
 //   - '^' and \A are allowed only at the start of a pattern without top-level alternation;
-//   - backreferences, lookaround, possessive quantifiers, atomic groups, inline flags, \b and
-//     \B (Java 17 counts Unicode letters as word characters), \p{..} classes, nested classes,
+//   - (?s:X) groups (DOTALL: '.' matches every character inside) and the US-ASCII POSIX
+//     classes \p{Alpha}, \p{Upper}, \p{Lower}, \p{Digit}, \p{Alnum} are translated;
+//   - backreferences, lookaround, possessive quantifiers, atomic groups, other inline flags,
+//     \b and \B (Java 17 counts Unicode letters as word characters), other \p{..} classes,
+//     nested classes,
 //     class intersections, \u, \v, \h, \R, \X, \Z, \G, octal escapes and counts above 1000 are
 //     refused.
 package javaregex
@@ -41,6 +44,8 @@ type Pattern struct {
 	// last group then \z.
 	re       *regexp.Regexp
 	suffixed map[string]*regexp.Regexp
+	// full matches a whole string (Matcher#matches).
+	full *regexp.Regexp
 }
 
 // lineTerminators are Java's line terminators (Pattern's default mode, not UNIX_LINES).
@@ -78,6 +83,8 @@ func Compile(java string) (*Pattern, error) {
 		return nil, refuse("regular expression %q: %v", java, err)
 	}
 	p.re = re
+	// In Matcher#matches the whole input must be consumed, so a final '$' is the end.
+	p.full = regexp.MustCompile(`^(?:` + p.core + `)\z`)
 	if re.NumSubexp() != p.Groups {
 		return nil, refuse("regular expression %q: %d groups in Go, %d in Java", java, re.NumSubexp(), p.Groups)
 	}
@@ -139,6 +146,9 @@ func (p *Pattern) find(s []byte, from int) []int {
 	return loc
 }
 
+// Matches reports whether the pattern matches the whole of s (Pattern#matches).
+func (p *Pattern) Matches(s []byte) bool { return p.full.Match(s) }
+
 // Find reports whether the pattern matches somewhere in s (Matcher#find).
 func (p *Pattern) Find(s []byte) bool { return p.find(s, 0) != nil }
 
@@ -196,7 +206,12 @@ type translator struct {
 	topAlt   bool
 	// canRepeat is set after an element a quantifier may follow.
 	canRepeat bool
+	// dotall holds, per open group, whether '.' matches every character inside it.
+	dotall []bool
 }
+
+// inDotall reports whether the innermost open group is a (?s:...) group or inside one.
+func (t *translator) inDotall() bool { return len(t.dotall) > 0 && t.dotall[len(t.dotall)-1] }
 
 func (t *translator) run() error {
 	for t.pos < len(t.src) {
@@ -208,7 +223,11 @@ func (t *translator) run() error {
 			}
 		case '.':
 			t.pos++
-			t.atom(dotClass)
+			if t.inDotall() {
+				t.atom(`(?s:.)`)
+			} else {
+				t.atom(dotClass)
+			}
 		case '^':
 			if t.pos != 0 {
 				return refuse("'^' not at the start of the pattern is not supported natively yet")
@@ -232,17 +251,23 @@ func (t *translator) run() error {
 			t.out.WriteByte('|')
 			t.canRepeat = false
 		case '(':
-			if strings.HasPrefix(t.src[t.pos:], "(?") {
-				if !strings.HasPrefix(t.src[t.pos:], "(?:") {
-					return refuse("the group construct at %d of %q (lookaround, flags, named or atomic groups) is not supported natively yet", t.pos, t.src)
-				}
+			dotall := t.inDotall()
+			switch {
+			case strings.HasPrefix(t.src[t.pos:], "(?:"):
 				t.pos += 3
 				t.out.WriteString("(?:")
-			} else {
+			case strings.HasPrefix(t.src[t.pos:], "(?s:"):
+				t.pos += 4
+				t.out.WriteString("(?:")
+				dotall = true
+			case strings.HasPrefix(t.src[t.pos:], "(?"):
+				return refuse("the group construct at %d of %q (lookaround, flags, named or atomic groups) is not supported natively yet", t.pos, t.src)
+			default:
 				t.pos++
 				t.groups++
 				t.out.WriteByte('(')
 			}
+			t.dotall = append(t.dotall, dotall)
 			t.depth++
 			t.canRepeat = false
 		case ')':
@@ -251,6 +276,7 @@ func (t *translator) run() error {
 			}
 			t.pos++
 			t.depth--
+			t.dotall = t.dotall[:len(t.dotall)-1]
 			t.atom(")")
 		case '[':
 			if err := t.class(); err != nil {
@@ -330,6 +356,13 @@ func (t *translator) escape() error {
 		t.pos += 2
 		t.atom(`[` + spaceMembers + `]`)
 		return nil
+	case c == 'p':
+		members, err := t.posixClass()
+		if err != nil {
+			return err
+		}
+		t.atom(`[` + members + `]`)
+		return nil
 	case c == 'S':
 		t.pos += 2
 		t.atom(`[^` + spaceMembers + `]`)
@@ -384,6 +417,24 @@ func (t *translator) simpleEscape() (string, error) {
 		return regexp.QuoteMeta(string(r)), nil
 	}
 	return "", refuse(`the escape \%c in %q is not supported natively yet`, r, t.src)
+}
+
+// posixClasses are the US-ASCII POSIX classes of java.util.regex (without
+// UNICODE_CHARACTER_CLASS), as members of a class.
+var posixClasses = map[string]string{
+	"Alpha": "a-zA-Z", "Upper": "A-Z", "Lower": "a-z", "Digit": "0-9", "Alnum": "a-zA-Z0-9",
+}
+
+// posixClass translates \p{Name} at the current position into class members.
+func (t *translator) posixClass() (string, error) {
+	rest := t.src[t.pos+2:]
+	if end := strings.IndexByte(rest, '}'); strings.HasPrefix(rest, "{") && end > 0 {
+		if members, ok := posixClasses[rest[1:end]]; ok {
+			t.pos += 2 + end + 1
+			return members, nil
+		}
+	}
+	return "", refuse(`the property class at %d of %q is not supported natively yet`, t.pos, t.src)
 }
 
 // quantifier translates *, +, ? and {n}, {n,}, {n,m}, each optionally lazy (a following '?').
@@ -488,6 +539,14 @@ func (t *translator) class() error {
 			case 'd', 'D', 'w', 'W':
 				t.pos += 2
 				b.WriteString(`\` + string(t.src[t.pos-1]))
+				prev = afterSet
+				continue
+			case 'p':
+				members, err := t.posixClass()
+				if err != nil {
+					return err
+				}
+				b.WriteString(members)
 				prev = afterSet
 				continue
 			}

@@ -483,6 +483,11 @@ class CalcParityTest {
                                 r(null, LocalDateTime.of(2024, 2, 29, 12, 0))),
                         "SELECT CAST(ts AS STRING), CAST(t4 AS STRING), CAST(ts AS STRING) || '|' FROM t"),
                 fallback("fallback-like-column-fails", ALL, allRows(), "SELECT s LIKE s FROM t", "not a constant"),
+                // SIMILAR TO: Flink's translation into java.util.regex, whole-string matches
+                nativeCase("similar-to", "s STRING", likeRows(),
+                        "SELECT s SIMILAR TO 'a%', s SIMILAR TO '(a|x)_*', s NOT SIMILAR TO '%[[:DIGIT:]]+%', "
+                                + "s SIMILAR TO 'a.c', s SIMILAR TO '[a-c]{2}%', s SIMILAR TO 'a!%%' ESCAPE '!', s SIMILAR TO '%\\%' FROM t"),
+                fallback("similar-to-invalid-pattern-fails", "s STRING", likeRows(), "SELECT s SIMILAR TO 'a[b' FROM t", "Flink fails on it"),
                 // ROW, ARRAY and MAP: passed through, field access, element access, CARDINALITY
                 nested("nested-pass-through", "SELECT id + 1, p, tags, nums, m, mi, grid FROM t"),
                 nested("nested-pass-through-filtered", "SELECT p, m, grid, id FROM t WHERE id > 1 OR id IS NULL"),
