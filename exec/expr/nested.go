@@ -18,13 +18,15 @@ func init() {
 		Doc:     "array[i] (INT index, as Flink's code generation requires; NULL when i is out of 1..CARDINALITY) and map[key] (the first equal key; keys of the lookup's type: integers, BOOLEAN, strings, binaries, DATE, TIME, FLOAT, DOUBLE); ITEM on a ROW runs on Flink",
 		compile: compileItem})
 	register(&Function{Name: "CARDINALITY", Family: "collection", Doc: "ARRAY and MAP", compile: compileCardinality})
+	register(&Function{Name: "ROW", Family: "collection",
+		Doc: "ROW(e1, e2, ...); never NULL. Fields of TINYINT or SMALLINT that are not constants run on Flink", compile: compileRowValue})
 	register(&Function{Name: "ARRAY", Family: "collection",
 		Doc: "ARRAY[e1, e2, ...] (NULL elements kept); never NULL. TINYINT and SMALLINT elements that are not constants run on Flink (whose code generation fails on them)", compile: compileArrayValue})
 }
 
 // nestedOps are the calls that take or return ROW, ARRAY or MAP values natively; every other
 // function on such values falls back.
-var nestedOps = map[string]bool{"IS NULL": true, "IS NOT NULL": true, "ITEM": true, "CARDINALITY": true, "ARRAY": true}
+var nestedOps = map[string]bool{"IS NULL": true, "IS NOT NULL": true, "ITEM": true, "CARDINALITY": true, "ARRAY": true, "ROW": true}
 
 // checkNested refuses a call that involves ROW, ARRAY or MAP values unless it is one of
 // nestedOps.
@@ -385,6 +387,47 @@ func (e *arrayValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	}
 	d := array.NewData(arrowType(e.typ), n, []*memory.Buffer{nil, offBuf}, []arrow.ArrayData{elems.Data()}, 0, 0)
 	offBuf.Release()
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+func compileRowValue(n *Node, args []Expr) (Expr, error) {
+	if n.Type.Kind != catalog.Row || len(n.Type.Fields) != len(args) {
+		return nil, unsupported("ROW constructor of %s", n.Type)
+	}
+	for i, a := range args {
+		ft := n.Type.Fields[i].Type
+		if !a.Type().WithNullable(true).Equal(ft.WithNullable(true)) {
+			return nil, unsupported("ROW constructor with a %s field into %s", a.Type(), n.Type)
+		}
+		if (ft.Kind == catalog.TinyInt || ft.Kind == catalog.SmallInt) && n.Args[i].Kind != Literal {
+			// Like ARRAY[...]: the primitive row's update code assigns an int to the field.
+			return nil, unsupported("ROW constructor with a %s field that is not a constant", ft)
+		}
+	}
+	return &rowValue{args: args, typ: n.Type}, nil
+}
+
+// rowValue is ROW(e1, ..., ek) (ScalarOperatorGens#generateRow): a struct of the operands;
+// the row itself is never NULL.
+type rowValue struct {
+	args []Expr
+	typ  catalog.Type
+}
+
+func (e *rowValue) Type() catalog.Type { return e.typ }
+
+func (e *rowValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	cols, err := evalAll(ctx, in, e.args)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(cols)
+	children := make([]arrow.ArrayData, len(cols))
+	for i, c := range cols {
+		children[i] = c.Data()
+	}
+	d := array.NewData(arrowType(e.typ), ctx.N, []*memory.Buffer{nil}, children, 0, 0)
 	defer d.Release()
 	return array.MakeFromData(d), nil
 }

@@ -72,6 +72,9 @@ func TestNestedAccess(t *testing.T) {
 		{"field", &Node{Kind: FieldAccess, Name: "x", Type: intT, Args: []*Node{ref(4, rowT)}}, "[1 (null) (null) 4 5]"},
 		{"nested field", &Node{Kind: FieldAccess, Name: "y", Type: strT, Args: []*Node{
 			{Kind: FieldAccess, Name: "r", Type: innerT, Args: []*Node{ref(4, rowT)}}}}, `["p" (null) (null) (null) "q"]`},
+		{"row constructor", &Node{Kind: FieldAccess, Name: "EXPR$1", Type: strT, Args: []*Node{
+			call("ROW", catalog.Type{Kind: catalog.Row, Fields: []catalog.Field{{Name: "EXPR$0", Type: intT}, {Name: "EXPR$1", Type: strT}}},
+				ref(1, intT), ref(3, strT))}}, `["a" "a" "a" "b" ""]`},
 		{"array constructor", call("ITEM", intT, call("ARRAY", catalog.Type{Kind: catalog.Array, Elem: &intT},
 			ref(1, intT), lit(nil, intT)), lit(int64(1), catalog.IntType(false))), "[2 1 1 1 2147483647]"},
 	}
@@ -113,6 +116,7 @@ func TestNestedRefusals(t *testing.T) {
 		{call("COALESCE", arr, ref(0, arr), ref(0, arr)), "COALESCE returning ARRAY<INT>"},
 		{call("ITEM", catalog.IntType(true), ref(0, arr), lit(int64(0), catalog.IntType(false))), "index 0"},
 		{call("ARRAY", catalog.Type{Kind: catalog.Array, Elem: &tiny}, ref(1, tiny)), "TINYINT elements"},
+		{call("ROW", catalog.Type{Kind: catalog.Row, Fields: []catalog.Field{{Name: "EXPR$0", Type: tiny}}}, ref(1, tiny)), "TINYINT field"},
 	} {
 		_, err := Compile(c.n, types)
 		var u *Unsupported

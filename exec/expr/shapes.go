@@ -18,7 +18,7 @@ package expr
 // Classes: bool, int (TINYINT to BIGINT), approx (FLOAT, DOUBLE), dec (DECIMAL), str (CHAR,
 // VARCHAR), bin (BINARY, VARBINARY), date, time, ts (TIMESTAMP up to precision 3), ts6
 // (TIMESTAMP(4..6)), ltz (TIMESTAMP_LTZ(3)), arr (ARRAY of integers), map (MAP from strings to
-// integers).
+// integers), row (ROW values: results only, never a hole).
 //
 // Package-level variables are initialised before any init function runs, so register can attach
 // these to the functions it registers.
@@ -223,6 +223,7 @@ var shapes = map[string][]string{
 		"int <- CARDINALITY(ARRAY[{A}, {A}]) ; A in int str ts",
 		"int <- CARDINALITY({A}) ; A in arr map",
 	},
+	"ROW": {"row <- ROW({int}, {str}, {dec}, {arr})", "row <- ROW({A}, {A}) ; A in ts ltz bin bool"},
 	"ARRAY": {
 		"A <- ARRAY[{A}, {A}][2] ; A in int approx dec str date ltz",
 		"arr <- ARRAY[i, CAST({int} AS INT), {arr}[1]]",

@@ -30,13 +30,15 @@ const (
 	Ts     Class = "ts"
 	Ts6    Class = "ts6"
 	LTZ    Class = "ltz"
-	// Arr is ARRAY of an integer type, Map a MAP from strings to integers.
+	// Arr is ARRAY of an integer type, Map a MAP from strings to integers, Row a ROW (only
+	// ever a result: no column or literal has it).
 	Arr Class = "arr"
 	Map Class = "map"
+	Row Class = "row"
 )
 
 // Classes lists every class of the grammar.
-var Classes = []Class{Bool, Int, Approx, Dec, Str, Bin, Date, Time, Ts, Ts6, LTZ, Arr, Map}
+var Classes = []Class{Bool, Int, Approx, Dec, Str, Bin, Date, Time, Ts, Ts6, LTZ, Arr, Map, Row}
 
 func knownClass(c string) bool {
 	for _, k := range Classes {

@@ -508,6 +508,8 @@ class CalcParityTest {
                                 r(null, mapOf(false, "f"), mapOf(), mapOf(-0.0f, 4), 0.0f),
                                 r(r(r((Object) null)), null, null, null, Float.NaN)),
                         "SELECT p.a, p.a.x, mb[true], mb[false], mt[TIME '12:00:00'], mt[TIME '00:00:00'], mf[k], mf[CAST(0 AS FLOAT)] FROM t"),
+                nested("row-constructor", "SELECT ROW(id, p.name), ROW(p.score, tags, m), ROW(p.addr, grid[1]) FROM t"),
+                n("row-constructor-flat-types", "SELECT ROW(i, s, dw, ts), ROW(dc, b, d), ROW(l, CAST(NULL AS INT)) FROM t"),
                 nested("nested-parallel", "SELECT p.name, tags[1], m['a'], grid FROM t").withParallelism(2),
                 fallback("fallback-map-constructor", NESTED, nestedRows(), "SELECT MAP['a', id] FROM t", "MAP"),
                 fallback("fallback-nested-equality", NESTED, nestedRows(), "SELECT id FROM t WHERE tags = ARRAY['x']", "not supported natively yet"),
