@@ -20,13 +20,15 @@ func init() {
 	register(&Function{Name: "CARDINALITY", Family: "collection", Doc: "ARRAY and MAP", compile: compileCardinality})
 	register(&Function{Name: "ROW", Family: "collection",
 		Doc: "ROW(e1, e2, ...); never NULL. Fields of TINYINT or SMALLINT that are not constants run on Flink", compile: compileRowValue})
+	register(&Function{Name: "MAP", Family: "collection",
+		Doc: "MAP[k1, v1, k2, v2, ...]: entries in order, never NULL. Natively only when no two key operands are the same expression (Flink's code generation drops the earlier of two equal key expressions, but keeps entries whose different keys are equal at run time); keys or values of TINYINT or SMALLINT that are not constants run on Flink", compile: compileMapValue})
 	register(&Function{Name: "ARRAY", Family: "collection",
 		Doc: "ARRAY[e1, e2, ...] (NULL elements kept); never NULL. TINYINT and SMALLINT elements that are not constants run on Flink (whose code generation fails on them)", compile: compileArrayValue})
 }
 
 // nestedOps are the calls that take or return ROW, ARRAY or MAP values natively; every other
 // function on such values falls back.
-var nestedOps = map[string]bool{"IS NULL": true, "IS NOT NULL": true, "ITEM": true, "CARDINALITY": true, "ARRAY": true, "ROW": true}
+var nestedOps = map[string]bool{"IS NULL": true, "IS NOT NULL": true, "ITEM": true, "CARDINALITY": true, "ARRAY": true, "ROW": true, "MAP": true}
 
 // checkNested refuses a call that involves ROW, ARRAY or MAP values unless it is one of
 // nestedOps.
@@ -349,6 +351,88 @@ func compileArrayValue(n *Node, args []Expr) (Expr, error) {
 	return &arrayValue{args: args, typ: n.Type}, nil
 }
 
+func compileMapValue(n *Node, args []Expr) (Expr, error) {
+	if n.Type.Kind != catalog.Map || len(args) == 0 || len(args)%2 != 0 {
+		return nil, unsupported("MAP constructor of %s", n.Type)
+	}
+	var keys, vals []Expr
+	for i, a := range args {
+		want := *n.Type.Elem
+		if i%2 == 1 {
+			want = *n.Type.Value
+		}
+		if !a.Type().WithNullable(true).Equal(want.WithNullable(true)) {
+			return nil, unsupported("MAP constructor with a %s operand into %s", a.Type(), n.Type)
+		}
+		if (want.Kind == catalog.TinyInt || want.Kind == catalog.SmallInt) && n.Args[i].Kind != Literal {
+			return nil, unsupported("MAP constructor with %s keys or values that are not constants", want)
+		}
+		if i%2 == 0 {
+			for j := 0; j < i; j += 2 {
+				if sameNode(n.Args[i], n.Args[j]) {
+					return nil, unsupported("MAP constructor with the key %s twice", n.Args[i].Describe())
+				}
+			}
+			keys = append(keys, a)
+		} else {
+			vals = append(vals, a)
+		}
+	}
+	return &mapValue{keys: arrayValue{args: keys}, vals: arrayValue{args: vals}, typ: n.Type}, nil
+}
+
+// sameNode reports whether two expression trees are the same expression.
+func sameNode(a, b *Node) bool {
+	if a.Kind != b.Kind || a.Index != b.Index || a.Op != b.Op || a.Name != b.Name || !a.Type.Equal(b.Type) ||
+		fmt.Sprint(a.Value) != fmt.Sprint(b.Value) || len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if !sameNode(a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// mapValue is MAP[k1, v1, ...] (ScalarOperatorGens#generateMap): the key and value arrays
+// side by side, every row the same number of entries.
+type mapValue struct {
+	keys, vals arrayValue
+	typ        catalog.Type
+}
+
+func (e *mapValue) Type() catalog.Type { return e.typ }
+
+func (e *mapValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	keys, err := e.keys.elements(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer keys.Release()
+	vals, err := e.vals.elements(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer vals.Release()
+	entryType := arrowType(e.typ).(*arrow.ListType).Elem()
+	entries := array.NewData(entryType, keys.Len(), []*memory.Buffer{nil}, []arrow.ArrayData{keys.Data(), vals.Data()}, 0, 0)
+	defer entries.Release()
+	return listOf(ctx, arrowType(e.typ), len(e.keys.args), entries), nil
+}
+
+// listOf wraps child as a list array of ctx.N lists of k elements each, never NULL.
+func listOf(ctx *Ctx, dt arrow.DataType, k int, child arrow.ArrayData) arrow.Array {
+	offBuf, offs := column.NewValues[int32](ctx.Mem, ctx.N+1)
+	for r := range offs {
+		offs[r] = int32(r * k)
+	}
+	d := array.NewData(dt, ctx.N, []*memory.Buffer{nil, offBuf}, []arrow.ArrayData{child}, 0, 0)
+	offBuf.Release()
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
 // arrayValue is ARRAY[e1, ..., ek] (ScalarOperatorGens#generateArray): k elements per row, in
 // order, NULLs kept; the array itself is never NULL.
 type arrayValue struct {
@@ -359,6 +443,16 @@ type arrayValue struct {
 func (e *arrayValue) Type() catalog.Type { return e.typ }
 
 func (e *arrayValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	elems, err := e.elements(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	defer elems.Release()
+	return listOf(ctx, arrowType(e.typ), len(e.args), elems.Data()), nil
+}
+
+// elements evaluates the operands and interleaves them: row r's k elements, row after row.
+func (e *arrayValue) elements(ctx *Ctx, in Batch) (arrow.Array, error) {
 	cols, err := evalAll(ctx, in, e.args)
 	if err != nil {
 		return nil, err
@@ -376,19 +470,7 @@ func (e *arrayValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			sel[r*k+j] = int32(j*n + r)
 		}
 	}
-	elems, err := column.Take(all, sel, ctx.Mem)
-	if err != nil {
-		return nil, err
-	}
-	defer elems.Release()
-	offBuf, offs := column.NewValues[int32](ctx.Mem, n+1)
-	for r := range offs {
-		offs[r] = int32(r * k)
-	}
-	d := array.NewData(arrowType(e.typ), n, []*memory.Buffer{nil, offBuf}, []arrow.ArrayData{elems.Data()}, 0, 0)
-	offBuf.Release()
-	defer d.Release()
-	return array.MakeFromData(d), nil
+	return column.Take(all, sel, ctx.Mem)
 }
 
 func compileRowValue(n *Node, args []Expr) (Expr, error) {

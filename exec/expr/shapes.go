@@ -223,6 +223,10 @@ var shapes = map[string][]string{
 		"int <- CARDINALITY(ARRAY[{A}, {A}]) ; A in int str ts",
 		"int <- CARDINALITY({A}) ; A in arr map",
 	},
+	"MAP": {
+		"int <- MAP['a', {int}, 'b', CAST({int} AS INT), {str}, i][{str}]",
+		"map <- MAP[{str}, i, 'x', CAST({int} AS INT)]",
+	},
 	"ROW": {"row <- ROW({int}, {str}, {dec}, {arr})", "row <- ROW({A}, {A}) ; A in ts ltz bin bool"},
 	"ARRAY": {
 		"A <- ARRAY[{A}, {A}][2] ; A in int approx dec str date ltz",

@@ -511,7 +511,9 @@ class CalcParityTest {
                 nested("row-constructor", "SELECT ROW(id, p.name), ROW(p.score, tags, m), ROW(p.addr, grid[1]) FROM t"),
                 n("row-constructor-flat-types", "SELECT ROW(i, s, dw, ts), ROW(dc, b, d), ROW(l, CAST(NULL AS INT)) FROM t"),
                 nested("nested-parallel", "SELECT p.name, tags[1], m['a'], grid FROM t").withParallelism(2),
-                fallback("fallback-map-constructor", NESTED, nestedRows(), "SELECT MAP['a', id] FROM t", "MAP"),
+                nested("map-constructor", "SELECT MAP['a', id], MAP['a', id, 'b', 2]['a'], MAP['x', id, p.name, 7][p.name], "
+                        + "CARDINALITY(MAP[id, 'x', 2, 'y']), MAP[p.name, id, 'k', CAST(NULL AS INT)], MAP[id, tags] FROM t"),
+                fallback("fallback-map-constructor-same-key", NESTED, nestedRows(), "SELECT MAP['a', 1, 'a', id] FROM t", "twice"),
                 fallback("fallback-nested-equality", NESTED, nestedRows(), "SELECT id FROM t WHERE tags = ARRAY['x']", "not supported natively yet"),
                 nativeCase("array-of-rows", "a ARRAY<ROW<x INT, y STRING>>, n INT",
                         List.of(r(new Row[] {r(1, "one"), null, r(null, "three")}, 1), r(null, 2), r(new Row[] {}, 3)),
