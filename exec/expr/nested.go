@@ -130,6 +130,15 @@ func compileItem(n *Node, args []Expr) (Expr, error) {
 		return nil, unsupported("ITEM with %d operands", len(args))
 	}
 	ct, kt := args[0].Type(), args[1].Type()
+	elem := ct.Elem
+	if ct.Kind == catalog.Map {
+		elem = ct.Value
+	}
+	if !n.Type.Nullable || elem != nil && !elem.Nullable {
+		// Where the elements (values) are NOT NULL, Flink's generated code writes a missing
+		// element or key as the type's default value ('' or 0), not as NULL.
+		return nil, unsupported("ITEM of %s: Flink writes the element type's default value where an element is missing", ct)
+	}
 	switch ct.Kind {
 	case catalog.Array:
 		if kt.Kind != catalog.Int {
@@ -196,8 +205,8 @@ func (e *arrayItem) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 
 // mapItem is map[key] (ScalarOperatorGens#generateMapGet): the value of the first entry whose
 // key equals key, NULL when the map or key is NULL or no key matches. Flink reads a NULL key of
-// the map as its slot's default (0, false, the empty string), and so does Sluice, whose NULL
-// values hold exactly those.
+// the map as its slot's default (0, false, the empty string), and so does Sluice, whatever the
+// NULL slot holds.
 type mapItem struct {
 	collection, key Expr
 	typ             catalog.Type
@@ -217,21 +226,22 @@ func (e *mapItem) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	keys := entries.Field(0)
 	sel := make([]int32, ctx.N)
 	offs := listOffsets(l)
+	kb, koff := column.ValidBits(keys)
 	switch kc := ka.(type) {
 	default:
 		return nil, fmt.Errorf("map lookup by a %s key", ka.DataType())
 	case *array.Int8:
-		lookup(offs, column.Values[int8](keys), kc.Int8Values(), l, ka, sel)
+		lookup(offs, column.Values[int8](keys), kb, koff, kc.Int8Values(), l, ka, sel)
 	case *array.Int16:
-		lookup(offs, column.Values[int16](keys), kc.Int16Values(), l, ka, sel)
+		lookup(offs, column.Values[int16](keys), kb, koff, kc.Int16Values(), l, ka, sel)
 	case *array.Int32, *array.Date32, *array.Time32:
-		lookup(offs, column.Values[int32](keys), column.Values[int32](ka), l, ka, sel)
+		lookup(offs, column.Values[int32](keys), kb, koff, column.Values[int32](ka), l, ka, sel)
 	case *array.Int64:
-		lookup(offs, column.Values[int64](keys), kc.Int64Values(), l, ka, sel)
+		lookup(offs, column.Values[int64](keys), kb, koff, kc.Int64Values(), l, ka, sel)
 	case *array.Float32:
-		lookup(offs, column.Values[float32](keys), kc.Float32Values(), l, ka, sel)
+		lookup(offs, column.Values[float32](keys), kb, koff, kc.Float32Values(), l, ka, sel)
 	case *array.Float64:
-		lookup(offs, column.Values[float64](keys), kc.Float64Values(), l, ka, sel)
+		lookup(offs, column.Values[float64](keys), kb, koff, kc.Float64Values(), l, ka, sel)
 	case *array.Boolean:
 		lookupBool(offs, keys.(*array.Boolean), kc, l, sel)
 	case *array.String, *array.Binary:
@@ -241,18 +251,23 @@ func (e *mapItem) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 }
 
 // lookup sets sel[r] to the entry index of the first key of map r equal (Java's ==: NaN never
-// equal, -0.0 equal to 0.0) to want[r], or -1.
-func lookup[T int8 | int16 | int32 | int64 | float32 | float64](offs []int32, keys, want []T, l, ka arrow.Array, sel []int32) {
+// equal, -0.0 equal to 0.0) to want[r], or -1. A NULL key (validity keyBits) reads as zero,
+// whatever its slot holds.
+func lookup[T int8 | int16 | int32 | int64 | float32 | float64](offs []int32, keys []T, keyBits []byte, keyOff int, want []T, l, ka arrow.Array, sel []int32) {
 	lb, loff := column.ValidBits(l)
-	kb, koff := column.ValidBits(ka)
+	wb, woff := column.ValidBits(ka)
 	for r := range sel {
 		sel[r] = -1
-		if !column.Valid(lb, loff, r) || !column.Valid(kb, koff, r) {
+		if !column.Valid(lb, loff, r) || !column.Valid(wb, woff, r) {
 			continue
 		}
 		w := want[r]
 		for k := offs[r]; k < offs[r+1]; k++ {
-			if keys[k] == w {
+			key := keys[k]
+			if keyBits != nil && !bitutil.BitIsSet(keyBits, keyOff+int(k)) {
+				key = 0
+			}
+			if key == w {
 				sel[r] = k
 				break
 			}
@@ -268,7 +283,7 @@ func lookupBool(offs []int32, keys, want *array.Boolean, l arrow.Array, sel []in
 		}
 		w := want.Value(r)
 		for k := offs[r]; k < offs[r+1]; k++ {
-			if keys.Value(int(k)) == w {
+			if (keys.IsValid(int(k)) && keys.Value(int(k))) == w {
 				sel[r] = k
 				break
 			}
@@ -286,7 +301,11 @@ func lookupBytes(offs []int32, keys, want, l arrow.Array, sel []int32) {
 		}
 		w := wd[wo[r]-wo[0] : wo[r+1]-wo[0]]
 		for k := offs[r]; k < offs[r+1]; k++ {
-			if bytes.Equal(kd[ko[k]-ko[0]:ko[k+1]-ko[0]], w) {
+			key := kd[ko[k]-ko[0] : ko[k+1]-ko[0]]
+			if keys.IsNull(int(k)) {
+				key = nil // a NULL key reads as the empty string
+			}
+			if bytes.Equal(key, w) {
 				sel[r] = k
 				break
 			}

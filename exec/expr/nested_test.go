@@ -125,3 +125,28 @@ func TestNestedRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A NULL map key reads as its type's default whatever its slot holds: keys computed by a
+// kernel may leave any value under a NULL (MAP[ii + 1, 10] with ii NULL).
+func TestMapLookupNullKeyIsDefault(t *testing.T) {
+	offs := []int32{0, 2}
+	keys := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, 2,
+		[]*memory.Buffer{memory.NewBufferBytes([]byte{0b10}), memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{7, 1}))}, nil, 1, 0))
+	defer keys.Release()
+	l := array.NewListData(array.NewData(arrow.ListOf(arrow.PrimitiveTypes.Int32), 1,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(offs))}, []arrow.ArrayData{keys.Data()}, 0, 0))
+	defer l.Release()
+	for _, c := range []struct {
+		want int32
+		sel  int32
+	}{{0, 0}, {7, -1}, {1, 1}} {
+		w := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, 1,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{c.want}))}, nil, 0, 0))
+		sel := make([]int32, 1)
+		lookup(offs, keys.Int32Values(), keys.NullBitmapBytes(), 0, w.Int32Values(), l, w, sel)
+		if sel[0] != c.sel {
+			t.Errorf("lookup of %d: entry %d, want %d", c.want, sel[0], c.sel)
+		}
+		w.Release()
+	}
+}

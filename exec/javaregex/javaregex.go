@@ -414,6 +414,10 @@ func (t *translator) simpleEscape() (string, error) {
 	alnum := c < 0x80 && (c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
 	if !alnum && !(r == utf8.RuneError && size == 1) {
 		t.pos += 1 + size
+		if r < 0x80 && strings.ContainsRune(asciiPunctuation, r) {
+			// Escaped as in Java: QuoteMeta leaves '-' bare, a range inside a class.
+			return `\` + string(r), nil
+		}
 		return regexp.QuoteMeta(string(r)), nil
 	}
 	return "", refuse(`the escape \%c in %q is not supported natively yet`, r, t.src)
@@ -436,6 +440,9 @@ func (t *translator) posixClass() (string, error) {
 	}
 	return "", refuse(`the property class at %d of %q is not supported natively yet`, t.pos, t.src)
 }
+
+// asciiPunctuation are the characters RE2 accepts after a backslash as themselves.
+const asciiPunctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
 // quantifier translates *, +, ? and {n}, {n,}, {n,m}, each optionally lazy (a following '?').
 func (t *translator) quantifier() error {
@@ -464,7 +471,15 @@ func (t *translator) quantifier() error {
 		if err1 != nil || err2 != nil || !digitsOnly(lo) || !digitsOnly(hi) || min > max || max > 1000 || min > 1000 {
 			return refuse("the repetition {%s} in %q is not supported natively", body, t.src)
 		}
-		q = "{" + body + "}"
+		// Counts as numbers: Java reads "02" as 2, RE2 would take the braces literally.
+		q = "{" + strconv.Itoa(min)
+		if comma {
+			q += ","
+			if hi != "" {
+				q += strconv.Itoa(max)
+			}
+		}
+		q += "}"
 		t.pos += end + 1
 	}
 	if t.pos < len(t.src) {

@@ -67,7 +67,7 @@ func genIntArray(r *rand.Rand) string {
 }
 
 // mapKeys are the keys of generated maps: the string literals of the grammar hit them, and
-// NULL (which Flink's lookup reads as ”).
+// NULL (which Flink's lookup reads as the empty string).
 var mapKeys = []string{`"a"`, `""`, `"ab"`, `"é世"`, `"42"`, "null"}
 
 // genStringIntMap is a JSON list of up to four [key, value] pairs with distinct keys, in order.
