@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -18,6 +19,8 @@ func init() {
 		Doc:     "array[i] (INT index, as Flink's code generation requires; NULL when i is out of 1..CARDINALITY) and map[key] (the first equal key; keys of the lookup's type: integers, BOOLEAN, strings, binaries, DATE, TIME, FLOAT, DOUBLE); ITEM on a ROW runs on Flink",
 		compile: compileItem})
 	register(&Function{Name: "CARDINALITY", Family: "collection", Doc: "ARRAY and MAP", compile: compileCardinality})
+	register(&Function{Name: "ELEMENT", Family: "collection",
+		Doc: "the only element of an array: NULL for a NULL or empty array, a failure for more than one element; arrays of NOT NULL elements run on Flink", compile: compileElement})
 	register(&Function{Name: "ROW", Family: "collection",
 		Doc: "ROW(e1, e2, ...); never NULL. Fields of TINYINT or SMALLINT that are not constants run on Flink", compile: compileRowValue})
 	register(&Function{Name: "MAP", Family: "collection",
@@ -28,7 +31,7 @@ func init() {
 
 // nestedOps are the calls that take or return ROW, ARRAY or MAP values natively; every other
 // function on such values falls back.
-var nestedOps = map[string]bool{"IS NULL": true, "IS NOT NULL": true, "ITEM": true, "CARDINALITY": true, "ARRAY": true, "ROW": true, "MAP": true}
+var nestedOps = map[string]bool{"IS NULL": true, "IS NOT NULL": true, "ITEM": true, "CARDINALITY": true, "ARRAY": true, "ROW": true, "MAP": true, "ELEMENT": true}
 
 // checkNested refuses a call that involves ROW, ARRAY or MAP values unless it is one of
 // nestedOps.
@@ -531,4 +534,44 @@ func (e *rowValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	d := array.NewData(arrowType(e.typ), ctx.N, []*memory.Buffer{nil}, children, 0, 0)
 	defer d.Release()
 	return array.MakeFromData(d), nil
+}
+
+// errMoreThanOne is Flink's failure of ELEMENT on an array of several elements.
+var errMoreThanOne = errors.New("java.lang.RuntimeException: Array has more than one element.")
+
+func compileElement(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 1 || args[0].Type().Kind != catalog.Array {
+		return nil, unsupported("ELEMENT of %s", typeNames(args))
+	}
+	if !n.Type.Nullable || !args[0].Type().Elem.Nullable {
+		// As for ITEM: a NOT NULL result is written as the type's default where it is NULL.
+		return nil, unsupported("ELEMENT of %s: Flink writes the element type's default value for an empty array", args[0].Type())
+	}
+	return &element{unary{args[0], n.Type}}, nil
+}
+
+// element is ELEMENT(array) (ScalarOperatorGens#generateArrayElement).
+type element struct{ unary }
+
+func (e *element) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
+
+func (e *element) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
+	l := a.(*array.List)
+	offs := listOffsets(l)
+	lb, loff := column.ValidBits(l)
+	sel := make([]int32, ctx.N)
+	for r := range sel {
+		sel[r] = -1
+		if !column.Valid(lb, loff, r) {
+			continue
+		}
+		switch offs[r+1] - offs[r] {
+		case 0:
+		case 1:
+			sel[r] = offs[r]
+		default:
+			ctx.fail(r, errMoreThanOne)
+		}
+	}
+	return column.TakeOrNull(l.ListValues(), sel, ctx.Mem)
 }

@@ -150,3 +150,26 @@ func TestMapLookupNullKeyIsDefault(t *testing.T) {
 		w.Release()
 	}
 }
+
+// ELEMENT: NULL for a NULL or empty array, the element of a one-element array, and a failure
+// of the row (Flink's RuntimeException) for more elements.
+func TestElement(t *testing.T) {
+	types, in := jsonBatch(t, []string{"ARRAY<INT>"}, `[[7], null, [], [null], [1, 2]]`)
+	defer in.Release()
+	e, err := Compile(call("ELEMENT", catalog.IntType(true), ref(0, types[0])), types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := NewCtx(memory.DefaultAllocator, int(in.NumRows()))
+	out, err := e.Eval(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	if got := out.String(); got != "[7 (null) (null) (null) (null)]" {
+		t.Errorf("got %s", got)
+	}
+	if err := ctx.Err(); err == nil || !strings.Contains(err.Error(), "more than one element") {
+		t.Errorf("row 4 should fail, got %v", err)
+	}
+}

@@ -227,7 +227,8 @@ var shapes = map[string][]string{
 		"int <- MAP['a', {int}, 'b', CAST({int} AS INT), {str}, i][{str}]",
 		"map <- MAP[{str}, i, 'x', CAST({int} AS INT)]",
 	},
-	"ROW": {"row <- ROW({int}, {str}, {dec}, {arr})", "row <- ROW({A}, {A}) ; A in ts ltz bin bool"},
+	"ELEMENT": {"int <- ELEMENT({arr})", "A <- ELEMENT(ARRAY[{A}]) ; A in int str"},
+	"ROW":     {"row <- ROW({int}, {str}, {dec}, {arr})", "row <- ROW({A}, {A}) ; A in ts ltz bin bool"},
 	"ARRAY": {
 		"A <- ARRAY[{A}, {A}][2] ; A in int approx dec str date ltz",
 		"arr <- ARRAY[i, CAST({int} AS INT), {arr}[1]]",

@@ -510,6 +510,8 @@ class CalcParityTest {
                         "SELECT p.a, p.a.x, mb[true], mb[false], mt[TIME '12:00:00'], mt[TIME '00:00:00'], mf[k], mf[CAST(0 AS FLOAT)] FROM t"),
                 nested("row-constructor", "SELECT ROW(id, p.name), ROW(p.score, tags, m), ROW(p.addr, grid[1]) FROM t"),
                 n("row-constructor-flat-types", "SELECT ROW(i, s, dw, ts), ROW(dc, b, d), ROW(l, CAST(NULL AS INT)) FROM t"),
+                nested("element", "SELECT id, ELEMENT(nums), ELEMENT(tags) FROM t WHERE CARDINALITY(nums) <= 1 AND CARDINALITY(tags) <= 1"),
+                nested("element-of-several-fails", "SELECT ELEMENT(nums) FROM t"),
                 nested("nested-parallel", "SELECT p.name, tags[1], m['a'], grid FROM t").withParallelism(2),
                 nested("map-constructor", "SELECT MAP['a', id], MAP['a', id, 'b', 2]['a'], MAP['x', id, p.name, 7][p.name], "
                         + "CARDINALITY(MAP[id, 'x', 2, 'y']), MAP[p.name, id, 'k', CAST(NULL AS INT)], MAP[id, tags] FROM t"),
