@@ -64,6 +64,13 @@ func MakeArray(dt arrow.DataType, n int, valid *memory.Buffer, bufs ...*memory.B
 	return a
 }
 
+// ListOffsets returns the len+1 element offsets of a list array into its child, honouring the
+// array's offset.
+func ListOffsets(l *array.List) []int32 {
+	o := l.Data().Offset()
+	return l.Offsets()[o : o+l.Len()+1]
+}
+
 // ValidBits returns a's validity bitmap and offset, or nil when a has no nulls.
 func ValidBits(a arrow.Array) ([]byte, int) {
 	if a.NullN() == 0 {

@@ -72,8 +72,7 @@ func takeStruct(a *array.Struct, sel []int32, mem memory.Allocator, misses bool)
 
 // takeList takes whole lists: the selected lists' elements, in order, become the new child.
 func takeList(a *array.List, sel []int32, mem memory.Allocator, misses bool) (arrow.Array, error) {
-	o := a.Data().Offset()
-	offs := a.Offsets()[o : o+a.Len()+1]
+	offs := ListOffsets(a)
 	offBuf, outOffs := NewValues[int32](mem, len(sel)+1)
 	total := int32(0)
 	for j, r := range sel {

@@ -95,15 +95,19 @@ func appendTimestamp(b []byte, v int64, precision int) []byte {
 	return b
 }
 
+// appendSign appends '+' or '-' and returns the magnitude, negated in the type's own
+// arithmetic (the minimum value stays negative, as in Java).
+func appendSign[T int32 | int64](b []byte, v T) ([]byte, T) {
+	if v >= 0 {
+		return append(b, '+'), v
+	}
+	return append(b, '-'), -v
+}
+
 // appendIntervalYearMonth is DateTimeUtils#formatIntervalYearMonth: a sign, the years, '-' and
 // two digits of months, in Java int arithmetic (Integer.MIN_VALUE stays negative when negated).
 func appendIntervalYearMonth(b []byte, v int32) []byte {
-	if v >= 0 {
-		b = append(b, '+')
-	} else {
-		b = append(b, '-')
-		v = -v
-	}
+	b, v = appendSign(b, v)
 	b = strconv.AppendInt(b, int64(v/12), 10)
 	b = append(b, '-')
 	return appendJavaNumber(b, v%12, 2)
@@ -112,12 +116,7 @@ func appendIntervalYearMonth(b []byte, v int32) []byte {
 // appendIntervalDayTime is DateTimeUtils#formatIntervalDayTime at scale 3: a sign, the days (as
 // a Java int), " HH:mm:ss.SSS", in Java long arithmetic.
 func appendIntervalDayTime(b []byte, v int64) []byte {
-	if v >= 0 {
-		b = append(b, '+')
-	} else {
-		b = append(b, '-')
-		v = -v
-	}
+	b, v = appendSign(b, v)
 	ms := v % 1000
 	v /= 1000
 	s := v % 60

@@ -122,12 +122,6 @@ func maskNulls(mem memory.Allocator, f, parent arrow.Array) arrow.Array {
 	return array.MakeFromData(out)
 }
 
-// listOffsets are the len+1 element offsets of a list array into its child.
-func listOffsets(l *array.List) []int32 {
-	o := l.Data().Offset()
-	return l.Offsets()[o : o+l.Len()+1]
-}
-
 func compileItem(n *Node, args []Expr) (Expr, error) {
 	if len(args) != 2 {
 		return nil, unsupported("ITEM with %d operands", len(args))
@@ -191,7 +185,7 @@ func (e *arrayItem) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	l := la.(*array.List)
 	sel := make([]int32, ctx.N)
 	idx := column.Values[int32](ia)
-	offs := listOffsets(l)
+	offs := column.ListOffsets(l)
 	lb, loff := column.ValidBits(l)
 	ib, ioff := column.ValidBits(ia)
 	for r := range sel {
@@ -228,7 +222,7 @@ func (e *mapItem) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	entries := l.ListValues().(*array.Struct)
 	keys := entries.Field(0)
 	sel := make([]int32, ctx.N)
-	offs := listOffsets(l)
+	offs := column.ListOffsets(l)
 	kb, koff := column.ValidBits(keys)
 	switch kc := ka.(type) {
 	default:
@@ -344,7 +338,7 @@ type cardinality struct{ unary }
 func (e *cardinality) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
 
 func (e *cardinality) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
-	offs := listOffsets(a.(*array.List))
+	offs := column.ListOffsets(a.(*array.List))
 	buf, out := column.NewValues[int32](ctx.Mem, ctx.N)
 	for r := range out {
 		out[r] = offs[r+1] - offs[r]
@@ -557,7 +551,7 @@ func (e *element) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(
 
 func (e *element) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	l := a.(*array.List)
-	offs := listOffsets(l)
+	offs := column.ListOffsets(l)
 	lb, loff := column.ValidBits(l)
 	sel := make([]int32, ctx.N)
 	for r := range sel {

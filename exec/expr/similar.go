@@ -97,16 +97,7 @@ func similarToJavaRegex(pattern, escapeText string, hasEscape bool) (string, err
 			if i == len(p)-1 {
 				return "", fmt.Errorf("invalid escape sequence '%s', %d", pattern, i)
 			}
-			next := p[i+1]
-			switch {
-			case strings.ContainsRune(similarSpecials, next):
-				if strings.ContainsRune(javaRegexSpecials, next) {
-					out.WriteByte('\\')
-				}
-				out.WriteRune(next)
-			case next == esc:
-				out.WriteRune(next)
-			default:
+			if !writeEscaped(&out, p[i+1], esc) {
 				return "", fmt.Errorf("invalid escape sequence '%s', %d", pattern, i)
 			}
 			i++
@@ -159,16 +150,7 @@ func similarEnumeration(p []rune, pos int, esc rune, out *strings.Builder) (int,
 			if i >= len(p) {
 				return 0, errors.New("escape at the end")
 			}
-			next := p[i]
-			switch {
-			case strings.ContainsRune(similarSpecials, next):
-				if strings.ContainsRune(javaRegexSpecials, next) {
-					out.WriteByte('\\')
-				}
-				out.WriteRune(next)
-			case next == esc:
-				out.WriteRune(next)
-			default:
+			if !writeEscaped(out, p[i], esc) {
 				return 0, errors.New("bad escape")
 			}
 		case c == '-' || c == '^':
@@ -193,6 +175,23 @@ func similarEnumeration(p []rune, pos int, esc rune, out *strings.Builder) (int,
 		}
 	}
 	return i - 1, nil
+}
+
+// writeEscaped writes the character after an escape: a SIMILAR TO special character as a
+// literal of the regex, the escape character itself as it is; false for anything else.
+func writeEscaped(out *strings.Builder, next, esc rune) bool {
+	switch {
+	case strings.ContainsRune(similarSpecials, next):
+		if strings.ContainsRune(javaRegexSpecials, next) {
+			out.WriteByte('\\')
+		}
+		out.WriteRune(next)
+	case next == esc:
+		out.WriteRune(next)
+	default:
+		return false
+	}
+	return true
 }
 
 // checkSimilarEscapes is SqlLikeUtils#similarEscapeRuleChecking: an escape character that is

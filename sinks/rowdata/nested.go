@@ -11,6 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/catalog/binaryrow"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 // blobs holds the Flink binary form of a column's values back to back: value r is
@@ -30,11 +31,11 @@ func encodeNested(t catalog.Type, c arrow.Array, valid []byte) (blobs, error) {
 		return encodeRows(t, c.(*array.Struct), valid)
 	case catalog.Array:
 		l := c.(*array.List)
-		return encodeArrays(*t.Elem, l.ListValues(), listOffsets(l), valid)
+		return encodeArrays(*t.Elem, l.ListValues(), column.ListOffsets(l), valid)
 	case catalog.Map:
 		l := c.(*array.List)
 		entries := l.ListValues().(*array.Struct)
-		offs := listOffsets(l)
+		offs := column.ListOffsets(l)
 		keys, err := encodeArrays(*t.Elem, entries.Field(0), offs, valid)
 		if err != nil {
 			return blobs{}, fmt.Errorf("map keys: %w", err)
@@ -71,12 +72,6 @@ func encodeNested(t catalog.Type, c arrow.Array, valid []byte) (blobs, error) {
 		return out, nil
 	}
 	return blobs{}, fmt.Errorf("type %s is not nested", t)
-}
-
-// listOffsets are the element offsets of a list array's values, len+1 entries into its child.
-func listOffsets(l *array.List) []int32 {
-	o := l.Data().Offset()
-	return l.Offsets()[o : o+l.Len()+1]
 }
 
 // encodeRows writes struct values as nested BinaryRowData, in the serializer's null layout;
