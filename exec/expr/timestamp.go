@@ -34,12 +34,35 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type, zone *javatim
 	if from.Kind == catalog.Timestamp && to.Kind == catalog.Timestamp && (from.TimeAttr != catalog.Regular || to.TimeAttr != catalog.Regular) {
 		target = 3 // a cast from or to a time attribute truncates to milliseconds only
 	}
-	narrow := target < from.Precision
 	var failed []int
+	if zone == nil && fromMicros && !toMicros && target == 3 {
+		// The common CAST(ts AS TIMESTAMP(3)) of a TIMESTAMP(4..9) column (e.g. an event-time
+		// column): the milliseconds alone, which truncation to milliseconds leaves unchanged.
+		for i, v := range src {
+			dst[i] = javatime.FloorDiv(v, 1000)
+		}
+	} else {
+		failed = convertTimestamps(dst, a, from, to, target, zone)
+	}
+	valid := column.CopyValidity(a, ctx.Mem)
+	if len(failed) > 0 {
+		valid = failRows(ctx, valid, failed, fmt.Errorf("java.time.DateTimeException: a value is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", to))
+	}
+	return column.MakeArray(want, len(src), valid, buf), nil
+}
+
+// convertTimestamps is castTimestamp's general loop: to wall time or an instant in zone when
+// one is given, truncated to the target precision when narrowing, in micros or millis as the
+// target type keeps them (target: the precision to truncate to); it returns the rows whose result is beyond the micros range.
+func convertTimestamps(dst []int64, a arrow.Array, from, to catalog.Type, target int, zone *javatime.Zone) []int {
+	src := column.Values[int64](a)
+	fromMicros, toMicros := microsTimestamp(from), microsTimestamp(to)
+	narrow := target < from.Precision
 	var offsets javatime.Offsets
 	if zone != nil {
 		offsets = zone.Offsets()
 	}
+	var failed []int
 	for i, v := range src {
 		ms, nanoOfMilli := v, int64(0)
 		if fromMicros {
@@ -65,11 +88,7 @@ func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type, zone *javatim
 		}
 		dst[i] = us
 	}
-	valid := column.CopyValidity(a, ctx.Mem)
-	if len(failed) > 0 {
-		valid = failRows(ctx, valid, failed, fmt.Errorf("java.time.DateTimeException: a value is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", to))
-	}
-	return column.MakeArray(want, len(src), valid, buf), nil
+	return failed
 }
 
 // truncateTimestamp is DateTimeUtils#truncate on (millisecond, nanoOfMillisecond): unchanged

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
@@ -71,5 +73,43 @@ func TestTruncateTimestampCountsDigits(t *testing.T) {
 		if gm != wm || gn != wn {
 			t.Fatalf("truncate(%d ms, %d ns, %d) = (%d, %d), counting digits gives (%d, %d)", ms, nano, p, gm, gn, wm, wn)
 		}
+	}
+}
+
+// TestCastMicrosToMillisFastPath checks CAST(TIMESTAMP(6) AS TIMESTAMP(3)), which skips the
+// general conversion loop, against that loop on values either side of the epoch (floor
+// division: -1 µs is 1969-12-31 23:59:59.999) and NULLs.
+func TestCastMicrosToMillisFastPath(t *testing.T) {
+	ts6, ts3 := catalog.TimestampType(6, true), catalog.TimestampType(3, true)
+	rnd := rand.New(rand.NewSource(7))
+	vals := []any{int64(-1), int64(-1000), int64(-1001), int64(0), int64(999), nil, int64(1_700_000_000_123_456)}
+	for i := 0; i < 1000; i++ {
+		vals = append(vals, rnd.Int63n(1<<60)-1<<59)
+	}
+	types := []catalog.Type{ts6}
+	in := batch(t, types, vals)
+	defer in.Release()
+	out, err := eval(t, call("CAST", ts3, ref(0, ts6)), in, types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := column.Values[int64](out)
+	want := make([]int64, len(vals))
+	if failed := convertTimestamps(want, in.Column(0), ts6, ts3, 3, nil); len(failed) > 0 {
+		t.Fatalf("general loop failed rows %v", failed)
+	}
+	for i, v := range vals {
+		if v == nil {
+			if out.IsValid(i) {
+				t.Errorf("row %d: NULL cast to %d", i, got[i])
+			}
+			continue
+		}
+		if got[i] != want[i] {
+			t.Errorf("CAST(%d µs AS TIMESTAMP(3)) = %d ms, general loop gives %d", v, got[i], want[i])
+		}
+	}
+	if got[0] != -1 || got[2] != -2 {
+		t.Errorf("floor division: -1 µs -> %d ms, -1001 µs -> %d ms, want -1 and -2", got[0], got[2])
 	}
 }

@@ -6,8 +6,10 @@ package main
 import "C"
 
 import (
+	"bytes"
 	"encoding/binary"
 	"runtime/cgo"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -92,16 +94,22 @@ func Java_io_sluice_jni_NativeLib_batchRows(env *C.JNIEnv, _ C.jclass, h C.jlong
 func Java_io_sluice_jni_NativeLib_batchToIpc(env *C.JNIEnv, _ C.jclass, h C.jlong, lz4 C.jboolean) C.jbyteArray {
 	defer guard(env, "batchToIpc")
 	b, err := handleOf[arrow.RecordBatch](h)
-	var data []byte
+	buf := ipcBuffers.Get().(*bytes.Buffer)
+	defer ipcBuffers.Put(buf)
+	buf.Reset()
 	if err == nil {
-		data, err = exchange.EncodeBatch(b, lz4 != 0)
+		err = exchange.WriteBatch(buf, b, lz4 != 0)
 	}
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
-	return javaBytes(env, data)
+	return javaBytes(env, buf.Bytes()) // a copy: buf goes back to the pool
 }
+
+// ipcBuffers holds the buffers batchToIpc writes a batch's record into before copying it to a
+// Java array: reused, so a batch costs no Go allocation that grows and is zeroed.
+var ipcBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 //export Java_io_sluice_jni_NativeLib_batchFromIpc
 func Java_io_sluice_jni_NativeLib_batchFromIpc(env *C.JNIEnv, _ C.jclass, data C.jbyteArray) C.jlong {
