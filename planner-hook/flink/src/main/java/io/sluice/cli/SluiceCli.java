@@ -121,6 +121,11 @@ public final class SluiceCli {
             env = StreamExecutionEnvironment.getExecutionEnvironment();
         }
         env.setParallelism(parallelism);
+        return environment(env, vanilla);
+    }
+
+    /** A streaming table environment on env (whose parallelism it keeps), with Sluice unless vanilla. */
+    public static StreamTableEnvironment environment(StreamExecutionEnvironment env, boolean vanilla) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         if (!vanilla) {
             Sluice.install(tEnv);

@@ -32,7 +32,14 @@ public final class TimedRun {
      * @param rows the number of rows the job reads (for the throughput)
      */
     public static Result run(String script, boolean sluice, int parallelism, long rows) throws Exception {
-        StreamTableEnvironment tEnv = SluiceCli.environment(parallelism, null, !sluice);
+        return run(SluiceCli.environment(parallelism, null, !sluice), script, sluice, rows);
+    }
+
+    /**
+     * {@link #run(String, boolean, int, long)} in a table environment made by the caller (e.g. on
+     * a cluster that outlives the run); with Sluice installed in it if sluice.
+     */
+    public static Result run(StreamTableEnvironment tEnv, String script, boolean sluice, long rows) throws Exception {
         List<String> stmts = SqlScript.split(script);
         for (String s : stmts.subList(0, stmts.size() - 1)) {
             SqlScript.execute(tEnv, s);

@@ -26,7 +26,8 @@ public final class Benchmarks {
                 .append(Measurements.RUNS).append(" runs; throughput is rows read / the job's net runtime.\n");
         md.append("Each engine's runs of a query run in a JVM of their own (same JVM arguments), after a warm-up run on a\n")
                 .append("small input and ").append(Measurements.WARMUPS).append(" untimed runs on the full input (steady state: stock Flink's window jobs ran up\n")
-                .append("to three times slower in their first full-size runs in a fresh JVM).\n");
+                .append("to three times slower in their first full-size runs in a fresh JVM). All runs of a measurement submit their\n")
+                .append("jobs to one MiniCluster started in that JVM, as to a standing session cluster (io.sluice.bench.SessionCluster).\n");
         md.append("Every Sluice run is asserted native (a fallback fails the benchmark).\n\n");
         if (only.isEmpty() || only.equals("window")) {
             md.append(WindowBenchmark.section());
@@ -57,7 +58,7 @@ public final class Benchmarks {
 
     /** Runs a script on Sluice and fails the benchmark if its plan is not native. */
     static TimedRun.Result nativeRun(String script, int parallelism, long rows) throws Exception {
-        TimedRun.Result s = TimedRun.run(script, true, parallelism, rows);
+        TimedRun.Result s = TimedRun.run(SessionCluster.environment(parallelism, false), script, true, rows);
         if (!s.nativePlan()) {
             System.err.println("Sluice run is not native:\n" + s.verdict());
             System.exit(1);

@@ -39,7 +39,7 @@ final class Measurements {
      */
     double measure(String name, boolean sluice, int p, String warm, long warmRows, Supplier<String> full, long rows)
             throws Exception {
-        double[] rates = ForkedJvm.measure(section + "/" + name, () -> {
+        double[] rates = ForkedJvm.measure(section + "/" + name, () -> SessionCluster.with(p, () -> {
             ParquetBenchmark.run(warm, sluice, p, warmRows);
             for (int i = 0; i < WARMUPS; i++) {
                 double w = ParquetBenchmark.run(full.get(), sluice, p, rows).rowsPerSecond();
@@ -51,7 +51,7 @@ final class Measurements {
                 System.out.printf(Locale.ROOT, "%s %s run %d: %.0f rows/s%n", section, name, i + 1, r[i]);
             }
             return r;
-        });
+        }));
         double[] sorted = rates.clone();
         Arrays.sort(sorted);
         fastest.put(name, sorted[sorted.length - 1]);

@@ -119,7 +119,7 @@ final class ParquetBenchmark {
     /** A timed run; a Sluice run must be native with a native scan, or the benchmark fails. */
     static TimedRun.Result run(String script, boolean sluice, int p, long rows) throws Exception {
         if (!sluice) {
-            return TimedRun.run(script, false, p, rows);
+            return TimedRun.run(SessionCluster.environment(p, true), script, false, rows);
         }
         TimedRun.Result r = Benchmarks.nativeRun(script, p, rows);
         if (!r.verdict().edgeNotes().isEmpty()) {
