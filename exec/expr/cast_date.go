@@ -1,6 +1,10 @@
 package expr
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/sluice-project/sluice/exec/javatime"
+)
 
 // parseJavaDate is DateTimeUtils#parseDate(String), for CAST(string AS DATE) (fromString): [y][-m[-d]] up to the first space (a space
 // at the very start is kept), each part trimmed as String#trim does and made of ASCII digits
@@ -45,12 +49,7 @@ func parseJavaDate(s []byte) (date int32, ok, throws bool) {
 // digits after trimming the characters up to U+0020. ok is false also where parseInt would
 // overflow; throws is set then.
 func javaDigits(s []byte) (v32 int32, ok, throws bool) {
-	for len(s) > 0 && s[0] <= ' ' {
-		s = s[1:]
-	}
-	for len(s) > 0 && s[len(s)-1] <= ' ' {
-		s = s[:len(s)-1]
-	}
+	s = javatime.Trim(s)
 	if len(s) == 0 {
 		return 0, false, false
 	}

@@ -38,6 +38,9 @@ type Env struct {
 	// Zone is the session time zone ('table.local-time-zone'); nil when unknown, and then
 	// whatever depends on it falls back.
 	Zone *javatime.Zone
+	// JVMZoneFixed says that the JVM's default time zone has a fixed offset, so that what
+	// java.util.Date computes through it (e.g. Timestamp#valueOf) does not depend on it.
+	JVMZoneFixed bool
 }
 
 var registry = map[string]*Function{}

@@ -38,7 +38,7 @@ func parseJavaPattern(p string) ([]formatField, error) {
 			var text []byte
 			for {
 				if j >= len(p) {
-					return nil, unsupported("DATE_FORMAT pattern %q: unterminated quote", p)
+					return nil, unsupported("java.time pattern %q: unterminated quote", p)
 				}
 				if p[j] == '\'' {
 					if j+1 < len(p) && p[j+1] == '\'' {
@@ -67,7 +67,7 @@ func parseJavaPattern(p string) ([]formatField, error) {
 			out = append(out, formatField{letter: c, width: n})
 			i += n
 		case c == '[' || c == ']' || c == '{' || c == '}' || c == '#' || c >= 0x80:
-			return nil, unsupported("DATE_FORMAT pattern %q: %q is not supported natively yet", p, c)
+			return nil, unsupported("java.time pattern %q: %q is not supported natively yet", p, c)
 		default:
 			out = append(out, formatField{text: string(c)})
 			i++
@@ -91,7 +91,7 @@ func checkPatternLetter(p string, c byte, n int) error {
 		ok = n <= 9
 	}
 	if !ok {
-		return unsupported("DATE_FORMAT pattern %q: %s is not supported natively yet", p, repeatByte(c, n))
+		return unsupported("java.time pattern %q: %s is not supported natively yet", p, repeatByte(c, n))
 	}
 	return nil
 }

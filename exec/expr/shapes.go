@@ -186,6 +186,11 @@ var shapes = map[string][]string{
 	"TO_TIMESTAMP": {
 		"ts <- TO_TIMESTAMP({str})",
 		"ts <- TO_TIMESTAMP(CAST({A} AS STRING)) ; A in ts6 date",
+		"ts <- TO_TIMESTAMP({str}, 'yyyy-MM-dd HH:mm:ss')",
+		"ts <- TO_TIMESTAMP({str}, $F) ; F in 'yyyyMMdd' 'dd/MM/yy' 'HH:mm'",
+		"ts <- TO_TIMESTAMP(DATE_FORMAT({ts}, 'yyyy-MM-dd HH:mm:ss.SSS'), 'yyyy-MM-dd HH:mm:ss.SSS')",
+		"ts <- TO_TIMESTAMP(DATE_FORMAT({ts}, $F), $F) ; F in 'yyyy-MM-dd''T''HH:mm:ss.SSS' 'yyyyMMddHHmmssSSS' 'yy-M-d' 'yyyy''T''HH' 'd/M/yyyy'",
+		"ts <- TO_TIMESTAMP(CAST({A} AS STRING), 'yyyy-MM-dd HH:mm:ss') ; A in ts6 date",
 	},
 	"TO_DATE": {
 		"date <- TO_DATE({str})",

@@ -13,8 +13,8 @@ import (
 
 func init() {
 	register(&Function{Name: "TO_TIMESTAMP", Family: "temporal",
-		Doc:     "TO_TIMESTAMP(s): a TIMESTAMP(3) parsed as CAST(s AS TIMESTAMP(3)), NULL where that fails (Flink catches the exception). TO_TIMESTAMP(s, format) falls back (java.time patterns are not reproduced)",
-		compile: compileToTimestamp})
+		Doc:       "TO_TIMESTAMP(s): a TIMESTAMP(3) parsed as CAST(s AS TIMESTAMP(3)), NULL where that fails (Flink catches the exception). TO_TIMESTAMP(s, format) with a constant java.time pattern of y, M, d, H, m, s, S (numeric forms), quoted text and punctuation: DateTimeUtils#parseTimestampData(s, format), i.e. DateTimeFormatter's strict parse (adjacent value parsing as in 'yyyyMMddHHmmss', a sign beyond yyyy's width, yy on 2000, S's short last digit) resolved SMART (a day beyond the month's end clamped, 24:00 the next day), missing fields defaulted, the fraction cut to milliseconds; where that parse fails, java.sql.Timestamp#valueOf or Date#valueOf of the trimmed string (single-digit fields, Integer#parseInt's signs and Unicode digits, java.util.Date's lenient normalization in its Julian-Gregorian calendar), NULL where those fail. Falls back when the JVM's default time zone is not a fixed offset (Timestamp#valueOf goes through it), for other pattern letters and non-constant formats",
+		compileIn: compileToTimestamp})
 	register(&Function{Name: "TO_DATE", Family: "temporal",
 		Doc:     "TO_DATE(s): DateTimeUtils#parseDate as CAST(s AS DATE), but NULL where that returns null (a part beyond an int still fails the job, as Integer#parseInt's exception does in Flink). TO_DATE(s, format) falls back",
 		compile: compileToDate})
@@ -75,12 +75,60 @@ func parseTimestamps(ctx *Ctx, a arrow.Array, precision int, lenient bool, typ c
 	return column.MakeArray(arrowType(typ), n, valid, buf)
 }
 
-// compileToTimestamp compiles TO_TIMESTAMP(string).
-func compileToTimestamp(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 1 || !args[0].Type().IsString() || n.Type.Kind != catalog.Timestamp || n.Type.Precision != 3 {
-		return nil, unsupported("TO_TIMESTAMP(%s) is not supported natively yet (only TO_TIMESTAMP(string): format patterns are not reproduced)", typeNames(args))
+// compileToTimestamp compiles TO_TIMESTAMP(string [, format]).
+func compileToTimestamp(n *Node, args []Expr, env Env) (Expr, error) {
+	if len(args) < 1 || len(args) > 2 || !args[0].Type().IsString() || n.Type.Kind != catalog.Timestamp || n.Type.Precision != 3 {
+		return nil, unsupported("TO_TIMESTAMP(%s) is not supported natively yet", typeNames(args))
 	}
-	return &fromString{arg: args[0], typ: n.Type, try: true}, nil
+	if len(args) == 1 {
+		return &fromString{arg: args[0], typ: n.Type, try: true}, nil
+	}
+	format, ok := n.Args[1].Value.(string)
+	if n.Args[1].Kind != Literal || !ok {
+		return nil, unsupported("TO_TIMESTAMP with a format that is not a constant string")
+	}
+	if !env.JVMZoneFixed {
+		return nil, unsupported("TO_TIMESTAMP(s, format) reads strings its pattern does not fit with java.sql.Timestamp#valueOf, through the JVM's default time zone, which has no fixed offset here")
+	}
+	fields, err := parseJavaPattern(format)
+	if err != nil {
+		return nil, err
+	}
+	pattern, err := compileTimestampPattern(fields, format)
+	if err != nil {
+		return nil, err
+	}
+	return &toTimestampFormat{unary: unary{args[0], n.Type}, pattern: pattern}, nil
+}
+
+// toTimestampFormat is DateTimeUtils#parseTimestampData(s, format) into a TIMESTAMP(3), NULL
+// where it returns null or throws (Flink's generated code catches the exception).
+type toTimestampFormat struct {
+	unary
+	pattern *timestampPattern
+}
+
+func (e *toTimestampFormat) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	return e.eval(ctx, in, e.apply)
+}
+
+func (e *toTimestampFormat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
+	n := ctx.N
+	r := newBytesReader(a)
+	valid := column.NewBitmap(ctx.Mem, n)
+	vbits := valid.Bytes()
+	buf, dst := column.NewValues[int64](ctx.Mem, n)
+	var scratch []uint16
+	for i := 0; i < n; i++ {
+		if !r.isValid(i) {
+			continue
+		}
+		var ok bool
+		if dst[i], ok, scratch = e.pattern.timestamp(r.at(i), scratch); ok {
+			bitutil.SetBit(vbits, i)
+		}
+	}
+	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 }
 
 // compileToDate compiles TO_DATE(string).

@@ -90,6 +90,7 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 	if zone, why := sessionZone(options); why == "" {
 		env.Zone = &zone.Zone
 	}
+	_, env.JVMZoneFixed = options[OptJVMTimeZoneOffset]
 	condRefs, projRefs := map[int]bool{}, map[int]bool{}
 	compile := func(what string, raw json.RawMessage, refs map[int]bool) (expr.Expr, error) {
 		node, err := DecodeRex(raw)

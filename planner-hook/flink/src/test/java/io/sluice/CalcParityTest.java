@@ -140,6 +140,24 @@ class CalcParityTest {
         return nativeCase(name, TEXT, textRows(), query);
     }
 
+    /**
+     * Strings for TO_TIMESTAMP(s, format): fitting several of the patterns of its case, and not
+     * (Flink then reads them with Timestamp#valueOf or Date#valueOf: single digits, overflowing
+     * fields, the Julian calendar, Unicode digits).
+     */
+    static List<Row> toTimestampRows() {
+        List<Row> rows = new ArrayList<>();
+        for (String v : new String[] {"2024-01-05 10:20:30", "20240105102030", "05/01/2024", "2024-01-05T10:20:30.123", "24-1-5 9:7", "10:20",
+            "1999-9-10 05:20:10", "1999-9-10", "2024-02-31 25:00:00", "2024-02-31", "0000-01-01", "1582-10-10 12:00:00", "1000-02-29",
+            "+12024-01-05 00:00:00", "12024-01-05 00:00:00", "abc", "", " 2024-01-05 ", "2024-01-05 24:00:00", "24:00", "2024-01-05 10:20:30.5",
+            "\u0662\u0660\u0662\u0664-\u0660\u0661-\u0660\u0665 \u0661\u0660:\u0662\u0660:\u0663\u0660", "2024-13-01", "31/04/2024",
+            "2024-01-05T10:20:30.12X", "202401051020301", "2024-01-05 -1:+2:3.25"}) {
+            rows.add(r(v));
+        }
+        rows.add(r((Object) null));
+        return rows;
+    }
+
     /** Strings for CAST(... AS TIMESTAMP), TO_TIMESTAMP and TO_DATE: the formatter's quirks. */
     static List<Row> timestampTextRows(boolean parsableOnly) {
         String[] good = {"2024-01-31", "2024-01-31 12:34:56", "2024-01-31 12:34:56.789", "2024-1-5 1:2:3", "2024-01-31 12:34:56.123456789",
@@ -340,6 +358,14 @@ class CalcParityTest {
                 nativeCase("string-to-timestamp", "s STRING", timestampTextRows(false),
                         "SELECT s, TRY_CAST(s AS TIMESTAMP(3)), TRY_CAST(s AS TIMESTAMP(6)), TRY_CAST(s AS TIMESTAMP(0)), "
                                 + "TRY_CAST(s AS TIMESTAMP(2)), TO_TIMESTAMP(s), TO_DATE(s) FROM t"),
+                nativeCase("to-timestamp-format", "s STRING", toTimestampRows(),
+                        "SELECT s, TO_TIMESTAMP(s, 'yyyy-MM-dd HH:mm:ss'), TO_TIMESTAMP(s, 'yyyyMMddHHmmss'), TO_TIMESTAMP(s, 'dd/MM/yyyy'), "
+                                + "TO_TIMESTAMP(s, 'yyyy-MM-dd''T''HH:mm:ss.SSS'), TO_TIMESTAMP(s, 'yy-M-d H:m'), TO_TIMESTAMP(s, 'HH:mm'), "
+                                + "TO_TIMESTAMP(s, 'yyyy-MM-dd') FROM t"),
+                fallback("fallback-to-timestamp-am-pm", "s STRING", toTimestampRows(), "SELECT TO_TIMESTAMP(s, 'yyyy-MM-dd hh:mm a') FROM t",
+                        "not supported natively"),
+                fallback("fallback-to-timestamp-column-format", "s STRING", toTimestampRows(), "SELECT TO_TIMESTAMP(s, s) FROM t",
+                        "not a constant string"),
                 nativeCase("cast-string-timestamp", "s STRING", timestampTextRows(true),
                         "SELECT CAST(s AS TIMESTAMP(6)), CAST(s AS TIMESTAMP(3)), CAST(s AS TIMESTAMP(1)) FROM t"),
                 nativeCase("cast-string-timestamp-fails", "s STRING", timestampTextRows(false), "SELECT CAST(s AS TIMESTAMP(3)) FROM t"),

@@ -1,0 +1,83 @@
+package expr
+
+import (
+	"bufio"
+	"encoding/hex"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestToTimestampFormatGolden checks TO_TIMESTAMP(s, format) against
+// DateTimeUtils#parseTimestampData(s, format) of Flink 2.1.1, printed by
+// io.sluice.tools.ToTimestampGolden in a JVM of default zone UTC for patterns of every kind the
+// parser takes (adjacent fields, reduced years, fractions, conflicts, partial dates and times)
+// on hand-picked strings (the Timestamp#valueOf fallback, Julian dates, Unicode digits, signs)
+// and strings printed with each pattern, some altered.
+func TestToTimestampFormatGolden(t *testing.T) {
+	f, err := os.Open("testdata/to_timestamp.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	unhex := func(s string) []byte {
+		if s == "-" {
+			return nil
+		}
+		b, err := hex.DecodeString(s)
+		if err != nil {
+			t.Fatalf("golden file: %v", err)
+		}
+		return b
+	}
+	var pattern *timestampPattern
+	var patternText string
+	var scratch []uint16
+	native, checked, mismatches := 0, 0, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		switch fields[0] {
+		case "P":
+			patternText = string(unhex(fields[1]))
+			pattern = nil
+			parsed, err := parseJavaPattern(patternText)
+			if err == nil {
+				pattern, err = compileTimestampPattern(parsed, patternText)
+			}
+			if err != nil {
+				t.Errorf("pattern %q: %v", patternText, err)
+				continue
+			}
+			native++
+		case "I":
+			if pattern == nil {
+				continue
+			}
+			in := unhex(fields[1])
+			ms, ok, s := pattern.timestamp(in, scratch)
+			scratch = s
+			got := "N"
+			if ok {
+				got = strconv.FormatInt(ms, 10)
+			}
+			checked++
+			if got != fields[2] {
+				mismatches++
+				if mismatches <= 400 {
+					t.Errorf("TO_TIMESTAMP(%q, %q) = %s, Flink gives %s", in, patternText, got, fields[2])
+				}
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if native < 40 || checked < 8000 {
+		t.Errorf("only %d patterns and %d strings checked", native, checked)
+	}
+	if mismatches > 0 {
+		t.Errorf("%d of %d strings differ", mismatches, checked)
+	}
+}
