@@ -80,7 +80,7 @@ func checkPatternLetter(p string, c byte, n int) error {
 	ok := false
 	switch c {
 	case 'y':
-		ok = true
+		ok = n <= 19 // ofPattern refuses a width beyond 19
 	case 'M':
 		ok = n <= 2 // MMM and longer are month names
 	case 'd', 'H', 'm', 's':

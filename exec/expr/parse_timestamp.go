@@ -249,9 +249,8 @@ func (st *parseStep) parseNumber(s []byte, pos int) (int64, int, bool) {
 	return v, pos, true
 }
 
-// parseFraction is FractionPrinterParser#parse of a fixed width without a decimal point, in
-// strict mode, with its quirk: a non-digit in the width's last place ends the fraction a digit
-// short instead of failing.
+// parseFraction is FractionPrinterParser#parse (JDK 17) of a fixed width without a decimal
+// point, in strict mode: exactly width digits.
 func (st *parseStep) parseFraction(s []byte, pos int) (int64, int, bool) {
 	n := len(s)
 	if pos == n || pos+st.minWidth > n {
@@ -263,7 +262,7 @@ func (st *parseStep) parseFraction(s []byte, pos int) (int64, int, bool) {
 		c := s[pos]
 		pos++
 		if c < '0' || c > '9' {
-			if pos < minEnd {
+			if pos <= minEnd {
 				return 0, start, false
 			}
 			pos--
@@ -308,7 +307,13 @@ func resolveParsed(vals [fieldCount]int64, set [fieldCount]bool) (javatime.DateT
 		} else if hour < 0 || hour > 23 || second < 0 || second > 59 {
 			return fail()
 		}
-	} else if hasH && (hour < 0 || hour > 23) || hasM && (minute < 0 || minute > 59) || hasS && (second < 0 || second > 59) {
+	} else if hasH {
+		// An hour with a second but no minute (or a fraction but no second) stays unresolved
+		// and, as resolveTimeLenient returns early, unchecked: TemporalAccessor#get fails on it.
+		if hour < 0 || hour > 23 || hasM && (minute < 0 || minute > 59) || hasS && (second < 0 || second > 59) {
+			return javatime.DateTime{}, parseUnreadable
+		}
+	} else if hasM && (minute < 0 || minute > 59) || hasS && (second < 0 || second > 59) {
 		return fail()
 	}
 	// fromTemporalAccessor: TemporalAccessor#get checks an unresolved field against its range
@@ -333,7 +338,11 @@ func resolveParsed(vals [fieldCount]int64, set [fieldCount]bool) (javatime.DateT
 	}
 	t := javatime.DateTime{Year: year, Month: month, Day: day, Hour: hour, Minute: minute, Second: second, Nano: nano / 1_000_000 * 1_000_000}
 	if excessDay && dateResolved {
-		// Parsed#resolvePeriod: the day after (only when a date was resolved).
+		// Parsed#resolvePeriod: the day after (only when a date was resolved); LocalDate#plus
+		// beyond its last day throws, which the formatter reports as a parse failure.
+		if year == 999_999_999 && month == 12 && day == 31 {
+			return fail()
+		}
 		t.Year, t.Month, t.Day = javatime.GregorianDate(t.EpochDay() + 1)
 	}
 	return t, parsedOK

@@ -13,8 +13,8 @@ import java.util.Set;
 
 /**
  * Prints what Flink's DateTimeUtils#parseTimestampData(String, String) (TO_TIMESTAMP(s, format))
- * makes of strings under java.time patterns, in a JVM whose default zone is UTC, for the golden
- * file of exec/expr's test:
+ * makes of strings under java.time patterns, in a JVM whose default zone is UTC (any fixed offset
+ * gives the same file), for the golden file of exec/expr's test:
  * {@code SLUICE_JAVA_OPTS="-Xmx1g -Duser.timezone=UTC" bin/sluice-java io.sluice.tools.ToTimestampGolden > exec/expr/testdata/to_timestamp.txt}.
  * Strings are the hex of their UTF-8 bytes ({@code -} when empty). Lines: {@code P <pattern>}
  * and one {@code I <input> <result>} per string, the result being the TIMESTAMP(3)'s epoch
@@ -32,6 +32,8 @@ public final class ToTimestampGolden {
         "MMddyyyy", "dd.MM.yy", "yyyy yyyy", "d/M/y", "HHmm", "yyyy-MM-dd HH:mm:ss.S", "''yyyy''",
         "yyyy'年'MM'月'dd'日'", "yyMMdd", "yyyy-MM-dd HH:mm:ss.SSSSSS", "M/d/yyyy H:mm", "yyyy-MM-dd HH:mm:ss.SSSSSSSSS",
         "yyyy-MM", "yyyy-dd", "MM", "dd", "ss", "mm:ss", "HH:ss", "yyyy-MM-dd HH:mm:ssSSS", "yyyyMMddHH", "y", "yyyyy",
+        "HH:mm:ss.SSS'Z'", "ss.S'x'", "SSS-", "yyyy-MM-dd HH:00:ss", "yyyy-MM-dd HH:mm:00.SSS", "yyyyyyyyyyyyyyyyyyy",
+        "yyyy-MM-dd HH:mm", "Myy", "Hyy", "SSSHH", "MMdd", "yyyyMMd",
     };
 
     private static final String[] CRAFTED = {
@@ -57,11 +59,15 @@ public final class ToTimestampGolden {
         "2024010524", "\t2024-01-05\t", "2024-01-05\u000010:20:30", "2024-01-05 10:20:30\u0000", "2147483648-01-01 00:00:00",
         "2024-01-05 2147483647:00:00", "2024-01-05 2147483648:00:00", "2024-01-05 0:0:2147483647", "2024-01-05 10:20:30.000000000",
         "1970-01-01 00:00:00", "1969-12-31 23:59:59.999", "2024-1-5 10:20:30.5", "2024-1-05", "2024-01-5", "2024-1-5",
+        "10:20:30.12Z", "10:20:30.123Z", "30.x", "30.5x", "12--", "123-", "2024-01-05 25:00:10", "2024-01-05 10:00:61",
+        "2024-01-05 10:00:10", "2024-01-05 10:60:00.000", "2024-01-05 24:00:00.000", "2024-01-05 10:20:00.123",
+        "+999999999-12-31 24:00", "+999999999-12-31 23:59", "+999999999-12-31 24", "1224", "12245", "524", "1299", "12324",
+        "12312", "0105", "105", "10500", "2024015", "20240105", "2024011", "12310", "1231024", "0000000000000000001",
     };
 
     public static void main(String[] args) {
-        if (!java.util.TimeZone.getDefault().getID().equals("UTC")) {
-            throw new IllegalStateException("run with -Duser.timezone=UTC");
+        if (!java.util.TimeZone.getDefault().toZoneId().getRules().isFixedOffset()) {
+            throw new IllegalStateException("run with a fixed-offset zone, e.g. -Duser.timezone=UTC");
         }
         if (args.length > 0 && args[0].equals("digits")) {
             int lo = -1;
