@@ -189,3 +189,32 @@ func TestScanVerdictReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestScanTypeReasonNested checks which nested column types a native scan reads: ROW, ARRAY and
+// MAP of natively read types at any depth, but no timestamp inside them.
+func TestScanTypeReasonNested(t *testing.T) {
+	i, s := catalog.IntType(true), catalog.StringType(true)
+	ts := catalog.TimestampType(3, true)
+	arr := func(e catalog.Type) catalog.Type { return catalog.Type{Kind: catalog.Array, Nullable: true, Elem: &e} }
+	row := func(f catalog.Type) catalog.Type {
+		return catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "a", Type: i}, {Name: "f", Type: f}}}
+	}
+	mp := func(k, v catalog.Type) catalog.Type { return catalog.Type{Kind: catalog.Map, Nullable: true, Elem: &k, Value: &v} }
+	for _, c := range []struct {
+		typ    catalog.Type
+		native bool
+	}{
+		{arr(i), true},
+		{row(arr(s)), true},
+		{mp(s, row(arr(arr(i)))), true},
+		{arr(ts), false},
+		{row(row(ts)), false},
+		{mp(i, arr(ts)), false},
+		{arr(catalog.TimestampType(9, true)), false},
+	} {
+		why := scanTypeReason(c.typ)
+		if (why == "") != c.native {
+			t.Errorf("%s: reason %q, want native %v", c.typ, why, c.native)
+		}
+	}
+}

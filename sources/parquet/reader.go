@@ -132,6 +132,7 @@ func (r *SplitReader) open() error {
 	r.source = make([]int, len(r.schema.Names))
 	r.int96 = make([]*int96Column, len(r.schema.Names))
 	var leaves, int96Cols []int
+	sources := 0 // columns of the record reader: one per file column read, nested or not
 	for c, name := range r.schema.Names {
 		r.source[c] = -1
 		i, ok := byName[name]
@@ -142,8 +143,22 @@ func (r *SplitReader) open() error {
 			continue // Flink reads a column missing from the file as NULLs
 		}
 		f := fields[i]
-		if len(f.Children) > 0 {
-			return fmt.Errorf("column %s: nested Parquet columns are not read natively", name)
+		if !f.IsLeaf() {
+			if r.schema.FieldIDs != nil {
+				return fmt.Errorf("column %s: nested columns are not read by field id natively", name)
+			}
+			leaf := func(name string, lf pqarrow.SchemaField, t catalog.Type) (Converter, error) {
+				return convert(name, lf, r.file.MetaData().Schema.Column(lf.ColIndex).PhysicalType(), t)
+			}
+			conv, err := nestedConverter(name, f, r.schema.Types[c], leaf)
+			if err != nil {
+				return err
+			}
+			r.conv[c] = conv
+			r.source[c] = sources
+			sources++
+			leaves = appendLeaves(leaves, f)
+			continue
 		}
 		phys := r.file.MetaData().Schema.Column(f.ColIndex).PhysicalType()
 		if k := r.schema.Types[c].Kind; r.opts.Convert == nil && phys == pq.Types.Int96 && (k == catalog.Timestamp || k == catalog.TimestampLTZ) {
@@ -155,7 +170,8 @@ func (r *SplitReader) open() error {
 			return err
 		}
 		r.conv[c] = conv
-		r.source[c] = len(leaves)
+		r.source[c] = sources
+		sources++
 		leaves = append(leaves, f.ColIndex)
 	}
 	if r.skip > r.left {
@@ -336,4 +352,15 @@ func rowGroupExtent(md *metadata.RowGroupMetaData) (start, size int64) {
 		size += cc.TotalCompressedSize()
 	}
 	return start, size
+}
+
+// appendLeaves appends the leaf column indexes under a nested file column.
+func appendLeaves(leaves []int, f pqarrow.SchemaField) []int {
+	if f.IsLeaf() {
+		return append(leaves, f.ColIndex)
+	}
+	for _, c := range f.Children {
+		leaves = appendLeaves(leaves, c)
+	}
+	return leaves
 }

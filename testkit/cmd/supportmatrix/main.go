@@ -44,7 +44,7 @@ func main() {
 			mark = "no"
 		}
 		if ok && t.IsNested() {
-			why = "row edges and Calc (field access, `ITEM`, `CARDINALITY`, `ARRAY[...]`, `IS [NOT] NULL`); not yet in Parquet/Iceberg sources and sinks, window keys or aggregate arguments"
+			why = "row edges and Calc (field access, `ITEM`, `CARDINALITY`, `ARRAY[...]`, `IS [NOT] NULL`); read by Parquet scans (not with timestamps inside); not yet in Iceberg scans, Parquet/Iceberg sinks, window keys or aggregate arguments"
 		}
 		fmt.Fprintf(&b, "| `` %s `` | %s | %s |\n", t.WithNullable(true), mark, why)
 	}
