@@ -132,6 +132,12 @@ func CompileIn(n *Node, input []catalog.Type, env Env) (Expr, error) {
 		}
 		args := make([]Expr, 0, len(n.Args))
 		for _, a := range n.Args {
+			if a.Kind == Call && a.Op == "TO_TIMESTAMP" && len(a.Args) == 2 {
+				// Where Flink reads the string with Timestamp#valueOf, its TIMESTAMP(3) value keeps
+				// the sub-millisecond digits until a row drops them: an enclosing expression sees
+				// them (CEIL, comparisons, DATE_FORMAT), a projected value does not.
+				return nil, unsupported("TO_TIMESTAMP(s, format) inside %s: the value Flink computes there can keep sub-millisecond digits (Timestamp#valueOf), which Sluice's TIMESTAMP(3) does not hold; only a projected TO_TIMESTAMP(s, format) runs natively", n.Op)
+			}
 			if a.Kind == Literal {
 				if _, ok := a.Value.(*Sarg); ok {
 					args = append(args, nil) // consumed by SEARCH from the node

@@ -195,6 +195,14 @@ var shapes = map[string][]string{
 	"TO_DATE": {
 		"date <- TO_DATE({str})",
 		"date <- TO_DATE(CAST({ts} AS STRING))",
+		"date <- TO_DATE({str}, 'yyyy-MM-dd')",
+		"date <- TO_DATE(DATE_FORMAT({ts}, $F), $F) ; F in 'yyyyMMdd' 'dd/MM/yyyy' 'yyyy-M-d'",
+	},
+	"UNIX_TIMESTAMP": {
+		"int <- UNIX_TIMESTAMP({str})",
+		"int <- UNIX_TIMESTAMP(CAST({ts} AS STRING))",
+		"int <- UNIX_TIMESTAMP({str}, 'yyyy-MM-dd')",
+		"int <- UNIX_TIMESTAMP(DATE_FORMAT({ts}, $F), $F) ; F in 'yyyyMMddHHmmss' 'yyyy/MM/dd' 'dd-MM-yyyy''T''HH:mm:ss.SSS'",
 	},
 	"TRY_CAST": {
 		"int <- TRY_CAST({str} AS INT)",

@@ -2,12 +2,14 @@ package expr
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatext"
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
@@ -16,8 +18,8 @@ func init() {
 		Doc:       "TO_TIMESTAMP(s): a TIMESTAMP(3) parsed as CAST(s AS TIMESTAMP(3)), NULL where that fails (Flink catches the exception). TO_TIMESTAMP(s, format) with a constant java.time pattern of y, M, d, H, m, s, S (numeric forms), quoted text and punctuation: DateTimeUtils#parseTimestampData(s, format), i.e. DateTimeFormatter's strict parse (adjacent value parsing as in 'yyyyMMddHHmmss', a sign beyond yyyy's width, yy on 2000) resolved SMART (a day beyond the month's end clamped, 24:00 the next day), missing fields defaulted, the fraction cut to milliseconds; where that parse fails, java.sql.Timestamp#valueOf or Date#valueOf of the trimmed string (single-digit fields, Integer#parseInt's signs and Unicode digits, java.util.Date's lenient normalization in its Julian-Gregorian calendar), NULL where those fail. Falls back when the JVM's default time zone is not a fixed offset (Timestamp#valueOf goes through it), for other pattern letters and non-constant formats",
 		compileIn: compileToTimestamp})
 	register(&Function{Name: "TO_DATE", Family: "temporal",
-		Doc:     "TO_DATE(s): DateTimeUtils#parseDate as CAST(s AS DATE), but NULL where that returns null (a part beyond an int still fails the job, as Integer#parseInt's exception does in Flink). TO_DATE(s, format) falls back",
-		compile: compileToDate})
+		Doc:       "TO_DATE(s): DateTimeUtils#parseDate as CAST(s AS DATE), but NULL where that returns null (a part beyond an int still fails the job, as Integer#parseInt's exception does in Flink). TO_DATE(s, format): DateTimeUtils#parseDate(s, format), the date in UTC of SimpleDateFormat's lenient parse as for UNIX_TIMESTAMP(s, format); where the parse fails, the date of Long.MIN_VALUE milliseconds through Flink's int arithmetic (as Flink, never NULL)",
+		compileIn: compileToDate})
 }
 
 // textTimestamp is the value DateTimeUtils#parseTimestampData(s, precision) gives a string in a
@@ -131,10 +133,45 @@ func (e *toTimestampFormat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 }
 
-// compileToDate compiles TO_DATE(string).
-func compileToDate(n *Node, args []Expr) (Expr, error) {
-	if len(args) != 1 || !args[0].Type().IsString() || n.Type.Kind != catalog.Date {
-		return nil, unsupported("TO_DATE(%s) is not supported natively yet (only TO_DATE(string): format patterns are not reproduced)", typeNames(args))
+// compileToDate compiles TO_DATE(string [, format]).
+func compileToDate(n *Node, args []Expr, _ Env) (Expr, error) {
+	if len(args) < 1 || len(args) > 2 || !args[0].Type().IsString() || n.Type.Kind != catalog.Date {
+		return nil, unsupported("TO_DATE(%s) is not supported natively yet", typeNames(args))
 	}
-	return &fromString{arg: args[0], typ: n.Type, try: true, nullOnly: true}, nil
+	if len(args) == 1 {
+		return &fromString{arg: args[0], typ: n.Type, try: true, nullOnly: true}, nil
+	}
+	p, err := compileSimpleDate("TO_DATE", n, 1)
+	if err != nil {
+		return nil, err
+	}
+	return &toDateFormat{unary: unary{args[0], n.Type}, pattern: p}, nil
+}
+
+// toDateFormat is DateTimeUtils#parseDate(String, String): the UTC date of the parsed instant,
+// that of Long.MIN_VALUE milliseconds where the parse fails, as epoch days through
+// DateTimeUtils#ymdToUnixDate's int arithmetic.
+type toDateFormat struct {
+	unary
+	pattern *javatext.SimpleDate
+}
+
+func (e *toDateFormat) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
+
+func (e *toDateFormat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
+	n := ctx.N
+	r := newBytesReader(a)
+	buf, dst := column.NewValues[int32](ctx.Mem, n)
+	for i := 0; i < n; i++ {
+		if !r.isValid(i) {
+			continue
+		}
+		ms, ok := simpleDateMillis(e.pattern, r.at(i), 0)
+		if !ok {
+			ms = math.MinInt64
+		}
+		y, m, d := javatime.GregorianDate(javatime.FloorDiv(ms, 86_400_000))
+		dst[i] = ymdToJulian(int32(y), int32(m), int32(d)) - julianEpoch
+	}
+	return column.MakeArray(arrowType(e.typ), n, column.CopyValidity(a, ctx.Mem), buf), nil
 }

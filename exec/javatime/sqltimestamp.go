@@ -206,7 +206,7 @@ func parseJavaInt(u []uint16) (int64, bool) {
 	}
 	var v int64
 	for ; i < len(u); i++ {
-		d := javaDigit(u[i])
+		d := JavaDigit(u[i])
 		if d < 0 {
 			return 0, false
 		}
@@ -225,11 +225,11 @@ func parseJavaInt(u []uint16) (int64, bool) {
 }
 
 // isJavaDigit is Character#isDigit(char).
-func isJavaDigit(c uint16) bool { return javaDigit(c) >= 0 }
+func isJavaDigit(c uint16) bool { return JavaDigit(c) >= 0 }
 
-// javaDigit is Character#digit(char, 10): the value of a Unicode decimal digit (general
+// JavaDigit is Character#digit(char, 10): the value of a Unicode decimal digit (general
 // category Nd, whose digits come in runs of ten from zero), -1 for anything else.
-func javaDigit(c uint16) int {
+func JavaDigit(c uint16) int {
 	if c < 0x80 {
 		if c >= '0' && c <= '9' {
 			return int(c - '0')
@@ -245,4 +245,45 @@ func javaDigit(c uint16) int {
 		}
 	}
 	return -1
+}
+
+// LenientCalendarMillis is the local time (epoch milliseconds read as UTC, before the zone's
+// offset is taken off) a lenient java.util.GregorianCalendar computes from the year, 0-based
+// month, day of month and time fields after Calendar#clear, as GregorianCalendar#computeTime:
+// the time of day counted into days, months beyond the year into years, days beyond the month
+// on; the date counted in the Gregorian calendar from 1582-10-15 on (for a year after 1582, or
+// 1582 itself when the date lands there), else in the Julian calendar.
+func LenientCalendarMillis(year, month, day, hour, minute, second, millis int32) int64 {
+	const dayMillis = 86_400_000
+	tod := ((int64(hour)*60+int64(minute))*60+int64(second))*1000 + int64(millis)
+	carry := tod / dayMillis
+	tod %= dayMillis
+	for tod < 0 {
+		tod += dayMillis
+		carry--
+	}
+	fixed := func(gregorian bool) int64 {
+		// GregorianCalendar#getFixedDate: the month folded into the year (int arithmetic).
+		y, m := year, month
+		if m > 11 {
+			y += m / 12
+			m %= 12
+		} else if m < 0 {
+			y += int32(FloorDiv(int64(m), 12))
+			m = int32(FloorMod(int64(m), 12))
+		}
+		first := julianEpochDay(int64(y), int64(m)+1, 1)
+		if gregorian {
+			first = gregorianEpochDay(int64(y), int64(m)+1, 1)
+		}
+		return carry + first + int64(day) - 1
+	}
+	cutoverDay := int64(gregorianCutover / dayMillis)
+	days := fixed(false)
+	if year >= 1582 {
+		if g := fixed(true); g >= cutoverDay {
+			days = g
+		}
+	}
+	return days*dayMillis + tod
 }

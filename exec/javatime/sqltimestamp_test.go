@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestJavaDigitsAsCharacterDigit checks javaDigit against the runs of chars that
+// TestJavaDigitsAsCharacterDigit checks JavaDigit against the runs of chars that
 // Character#digit(c, 10) of JDK 17 reads as digits (testdata/java_digits.txt, printed by
 // io.sluice.tools.ToTimestampGolden digits), every char of the Basic Multilingual Plane.
 func TestJavaDigitsAsCharacterDigit(t *testing.T) {
@@ -39,8 +39,8 @@ func TestJavaDigitsAsCharacterDigit(t *testing.T) {
 		t.Fatalf("only %d runs of digits", runs)
 	}
 	for c := range want {
-		if got := javaDigit(uint16(c)); got != want[c] {
-			t.Errorf("javaDigit(U+%04X) = %d, Java's Character#digit gives %d", c, got, want[c])
+		if got := JavaDigit(uint16(c)); got != want[c] {
+			t.Errorf("JavaDigit(U+%04X) = %d, Java's Character#digit gives %d", c, got, want[c])
 		}
 	}
 }

@@ -38,6 +38,9 @@ func (z Zone) String() string {
 	return z.name
 }
 
+// FixedOffset is the zone's offset in milliseconds when it has no transitions.
+func (z Zone) FixedOffset() (int64, bool) { return z.offset, z.loc == nil }
+
 // Location is the zone's rules, nil for a fixed offset.
 func (z Zone) Location() *time.Location { return z.loc }
 

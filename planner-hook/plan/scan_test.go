@@ -199,7 +199,9 @@ func TestScanTypeReasonNested(t *testing.T) {
 	row := func(f catalog.Type) catalog.Type {
 		return catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "a", Type: i}, {Name: "f", Type: f}}}
 	}
-	mp := func(k, v catalog.Type) catalog.Type { return catalog.Type{Kind: catalog.Map, Nullable: true, Elem: &k, Value: &v} }
+	mp := func(k, v catalog.Type) catalog.Type {
+		return catalog.Type{Kind: catalog.Map, Nullable: true, Elem: &k, Value: &v}
+	}
 	for _, c := range []struct {
 		typ    catalog.Type
 		native bool

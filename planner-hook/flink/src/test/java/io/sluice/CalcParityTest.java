@@ -158,6 +158,19 @@ class CalcParityTest {
         return rows;
     }
 
+    /** Strings for UNIX_TIMESTAMP(s [, format]) and TO_DATE(s, format): SimpleDateFormat's lenient parse. */
+    static List<Row> simpleDateRows() {
+        List<Row> rows = new ArrayList<>();
+        for (String v : new String[] {"2024-01-05 10:20:30", "2024-01-05", "20240105102030", "05/01/2024", "2024-1-5 1:2:3",
+            " 2024-01-05 10:20:30 and more", "2024-13-45 25:61:61", "0000-01-01 00:00:00", "1582-10-10 00:00:00", "abc", "",
+            "4294969320-01-05 00:00:00", "NaN-01-05 10:20:30", "2E3-01-05 10:20:30", "\u0662\u0660\u0662\u0664-\u0660\u0661-\u0660\u0665",
+            "2024-01-05 10:20:30.5", "1969-12-31 23:59:59.999", "20240105", "2024010"}) {
+            rows.add(r(v));
+        }
+        rows.add(r((Object) null));
+        return rows;
+    }
+
     /** Strings for CAST(... AS TIMESTAMP), TO_TIMESTAMP and TO_DATE: the formatter's quirks. */
     static List<Row> timestampTextRows(boolean parsableOnly) {
         String[] good = {"2024-01-31", "2024-01-31 12:34:56", "2024-01-31 12:34:56.789", "2024-1-5 1:2:3", "2024-01-31 12:34:56.123456789",
@@ -362,6 +375,17 @@ class CalcParityTest {
                         "SELECT s, TO_TIMESTAMP(s, 'yyyy-MM-dd HH:mm:ss'), TO_TIMESTAMP(s, 'yyyyMMddHHmmss'), TO_TIMESTAMP(s, 'dd/MM/yyyy'), "
                                 + "TO_TIMESTAMP(s, 'yyyy-MM-dd''T''HH:mm:ss.SSS'), TO_TIMESTAMP(s, 'yy-M-d H:m'), TO_TIMESTAMP(s, 'HH:mm'), "
                                 + "TO_TIMESTAMP(s, 'yyyy-MM-dd') FROM t"),
+                nativeCase("unix-timestamp-and-to-date-format", "s STRING", simpleDateRows(),
+                        "SELECT s, UNIX_TIMESTAMP(s), UNIX_TIMESTAMP(s, 'yyyyMMddHHmmss'), UNIX_TIMESTAMP(s, 'dd/MM/yyyy'), "
+                                + "TO_DATE(s, 'yyyy-MM-dd'), TO_DATE(s, 'yyyyMMdd'), UNIX_TIMESTAMP(s, 'yyyy-MM-dd HH:mm:ss.SSS') FROM t")
+                        .with("table.local-time-zone", "GMT+05:30"),
+                fallback("fallback-unix-timestamp-dst-zone", "s STRING", simpleDateRows(), "SELECT UNIX_TIMESTAMP(s) FROM t",
+                        "java.util's rules").with("table.local-time-zone", "Europe/Berlin"),
+                fallback("fallback-unix-timestamp-two-digit-year", "s STRING", simpleDateRows(), "SELECT UNIX_TIMESTAMP(s, 'yy-MM-dd') FROM t",
+                        "not parsed natively"),
+                // Found by the fuzzer: Timestamp#valueOf keeps microseconds that CEIL sees in Flink.
+                fallback("fallback-to-timestamp-format-nested", "s STRING", List.of(r("2014-07-04 12:10:43.526836"), r("2014-07-04 12:10:43")),
+                        "SELECT CEIL(TO_TIMESTAMP(s, 'yyyy-MM-dd HH:mm:ss') TO MILLISECOND) FROM t", "sub-millisecond"),
                 fallback("fallback-to-timestamp-am-pm", "s STRING", toTimestampRows(), "SELECT TO_TIMESTAMP(s, 'yyyy-MM-dd hh:mm a') FROM t",
                         "not supported natively"),
                 fallback("fallback-to-timestamp-column-format", "s STRING", toTimestampRows(), "SELECT TO_TIMESTAMP(s, s) FROM t",
