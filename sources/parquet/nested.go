@@ -7,7 +7,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
@@ -16,10 +18,9 @@ import (
 // leafConverter chooses the conversion of one leaf (primitive) column of a file.
 type leafConverter func(name string, f pqarrow.SchemaField, t catalog.Type) (Converter, error)
 
-// nestedConverter chooses the conversion of a nested file column (a group) into a ROW, ARRAY or
-// MAP of the table, as Flink's NestedColumnReader reads it: ROW fields by name (exact, else the
-// first that matches ignoring case, as ParquetSplitReaderUtil#lookupColumnByName; a field the
-// file lacks fails), the element of a list, the key and value of a map; the leaves converted
+// nestedConverter chooses the conversion of a nested file column (a group whose layout
+// checkLayout accepted) into a ROW, ARRAY or MAP of the table, as Flink's NestedColumnReader
+// reads it: ROW fields, the element of a list, the key and value of a map; the leaves converted
 // as flat columns are. The list offsets and validity pqarrow computed from the levels are kept;
 // the arrays are relabelled with Sluice's types (a MAP as a list of key/value structs).
 func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf leafConverter) (Converter, error) {
@@ -90,17 +91,17 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 		if f.Field.Type.ID() != arrow.STRUCT {
 			return mismatch()
 		}
+		// checkLayout has matched the table's fields with the file's first fields, in order.
 		fields := make([]Converter, len(t.Fields))
 		source := make([]int, len(t.Fields))
 		for i, tf := range t.Fields {
-			j := fieldByName(f.Children, tf.Name)
-			if j < 0 {
-				return nil, fmt.Errorf("column %s: the file has no field %s in it (Flink: Can not find column io for parquet reader)", name, tf.Name)
+			if i >= len(f.Children) || f.Children[i].Field.Name != tf.Name {
+				return nil, fmt.Errorf("column %s: the file has no field %s in that place", name, tf.Name)
 			}
-			if fields[i], err = child(name+"."+tf.Name, f.Children[j], tf.Type); err != nil {
+			if fields[i], err = child(name+"."+tf.Name, f.Children[i], tf.Type); err != nil {
 				return nil, err
 			}
-			source[i] = j
+			source[i] = i
 		}
 		return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 			s := in.(*array.Struct)
@@ -127,20 +128,99 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 	return mismatch()
 }
 
-// fieldByName is ParquetSplitReaderUtil#lookupColumnByName: the child of that name, else the
-// first whose name equals it ignoring case; -1 when none does.
-func fieldByName(children []pqarrow.SchemaField, name string) int {
-	for i, c := range children {
-		if c.Field.Name == name {
-			return i
-		}
+// checkLayout refuses the nested Parquet layouts Flink's reader does not read as their Arrow
+// reading says, so that no file gives other values natively than on Flink: a collection must
+// be a LIST (or MAP) group of the standard three levels (Flink reads a bare repeated field or a
+// two-level list with wrong levels or not at all), a ROW's fields must be the file group's
+// first fields with the same names in the same order (Flink looks them up by name, exact then
+// ignoring case, but checks their types by position and fails on some mismatches); a field
+// missing from the file fails, as in Flink.
+func checkLayout(name string, n schema.Node, t catalog.Type) error {
+	refuse := func(why string) error {
+		return fmt.Errorf("column %s: %s is not read natively (read it on Flink's reader)", name, why)
 	}
-	for i, c := range children {
-		if strings.EqualFold(c.Field.Name, name) {
-			return i
-		}
+	if n.RepetitionType() == parquet.Repetitions.Repeated {
+		return refuse("a repeated field outside a LIST or MAP group")
 	}
-	return -1
+	g, isGroup := n.(*schema.GroupNode)
+	if !t.IsNested() {
+		if isGroup {
+			return fmt.Errorf("column %s: the file's group cannot be read as %s (Flink: Unexpected type)", name, t)
+		}
+		return nil
+	}
+	if !isGroup {
+		return fmt.Errorf("column %s: the file's primitive column cannot be read as %s (Flink: Unexpected type)", name, t)
+	}
+	annotated := func(lt schema.LogicalType, cts ...schema.ConvertedType) bool {
+		if n.LogicalType() != nil && n.LogicalType().Equals(lt) {
+			return true
+		}
+		for _, ct := range cts {
+			if n.ConvertedType() == ct {
+				return true
+			}
+		}
+		return false
+	}
+	repeatedGroup := func(children int) (*schema.GroupNode, error) {
+		if g.NumFields() != 1 || g.Field(0).RepetitionType() != parquet.Repetitions.Repeated {
+			return nil, refuse("a collection group without one repeated child")
+		}
+		r, ok := g.Field(0).(*schema.GroupNode)
+		if !ok || r.NumFields() != children {
+			return nil, refuse("a two-level collection (its repeated child is not a group of the element)")
+		}
+		return r, nil
+	}
+	switch t.Kind {
+	case catalog.Array:
+		if !annotated(schema.ListLogicalType{}, schema.ConvertedTypes.List) {
+			return refuse("a group without the LIST annotation read as " + t.String())
+		}
+		r, err := repeatedGroup(1)
+		if err != nil {
+			return err
+		}
+		return checkLayout(name+".element", r.Field(0), *t.Elem)
+	case catalog.Map:
+		if !annotated(schema.MapLogicalType{}, schema.ConvertedTypes.Map, schema.ConvertedTypes.MapKeyValue) {
+			return refuse("a group without the MAP annotation read as " + t.String())
+		}
+		r, err := repeatedGroup(2)
+		if err != nil {
+			return err
+		}
+		if err := checkLayout(name+".key", r.Field(0), *t.Elem); err != nil {
+			return err
+		}
+		return checkLayout(name+".value", r.Field(1), *t.Value)
+	case catalog.Row:
+		if annotated(schema.ListLogicalType{}, schema.ConvertedTypes.List) || annotated(schema.MapLogicalType{}, schema.ConvertedTypes.Map) {
+			return fmt.Errorf("column %s: the file's collection cannot be read as %s (Flink: Unexpected type)", name, t)
+		}
+		for i, tf := range t.Fields {
+			j := g.FieldIndexByName(tf.Name)
+			if j < 0 {
+				for k := 0; k < g.NumFields() && j < 0; k++ {
+					if strings.EqualFold(g.Field(k).Name(), tf.Name) {
+						j = k
+					}
+				}
+			}
+			if j < 0 {
+				return fmt.Errorf("column %s: the file has no field %s in it (Flink: Can not find column io for parquet reader)", name, tf.Name)
+			}
+			if j != i || g.Field(j).Name() != tf.Name {
+				return refuse(fmt.Sprintf("field %s in another place or spelling than the file's (%s at %d)", tf.Name, g.Field(j).Name(), j))
+			}
+			if err := checkLayout(name+"."+tf.Name, g.Field(j), tf.Type); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("column %s: %s is not read natively", name, t)
 }
 
 // relabel makes a list array of type want from a list or map array's validity and offsets and

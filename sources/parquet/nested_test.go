@@ -11,14 +11,16 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/sluice-project/sluice/catalog"
 )
 
 // TestNestedColumns writes rows, lists, maps and lists of lists with NULLs at every level and
 // reads them as ROW, ARRAY and MAP columns of Sluice's layout (a MAP as a list of key/value
-// structs), ROW fields by name in another order and case, an INT32 leaf as SMALLINT, across
+// structs), an INT32 leaf as SMALLINT, across
 // batches smaller than the file (JSON of the values: object keys sorted; the field order is
 // checked by the column types).
 func TestNestedColumns(t *testing.T) {
@@ -60,7 +62,7 @@ func TestNestedColumns(t *testing.T) {
 	}
 	str := catalog.StringType(true)
 	small := catalog.Type{Kind: catalog.SmallInt, Nullable: true}
-	row := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "b", Type: str}, {Name: "a", Type: small}}}
+	row := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "a", Type: small}, {Name: "B", Type: str}}}
 	list := catalog.Type{Kind: catalog.Array, Nullable: true, Elem: &catalog.Type{Kind: catalog.Int, Nullable: true}}
 	bigint := catalog.BigIntType(true)
 	m := catalog.Type{Kind: catalog.Map, Nullable: true, Elem: &str, Value: &bigint}
@@ -97,10 +99,10 @@ func TestNestedColumns(t *testing.T) {
 		b.Release()
 	}
 	want := []string{
-		`[["a"],[],null] | {"a":1,"b":"x"} | [{"key":"k","value":7},{"key":"n","value":null}] | [1,null,3]`,
+		`[["a"],[],null] | {"B":"x","a":1} | [{"key":"k","value":7},{"key":"n","value":null}] | [1,null,3]`,
 		`null | null | null | null`,
-		`[[null,"é"]] | {"a":null,"b":null} | [] | []`,
-		`[] | {"a":-5,"b":""} | [{"key":"","value":-1}] | [7]`,
+		`[[null,"é"]] | {"B":null,"a":null} | [] | []`,
+		`[] | {"B":"","a":-5} | [{"key":"","value":-1}] | [7]`,
 	}
 	if len(got) != 12 {
 		t.Fatalf("read %d rows, want 12: %q", len(got), got)
@@ -141,6 +143,7 @@ func TestNestedColumnRefusals(t *testing.T) {
 	}
 	missing := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "zz", Type: catalog.IntType(true)}}}
 	asRow := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "a", Type: catalog.IntType(true)}}}
+	upper := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "A", Type: catalog.IntType(true)}}}
 	for _, c := range []struct {
 		name string
 		typ  catalog.Type
@@ -148,6 +151,7 @@ func TestNestedColumnRefusals(t *testing.T) {
 	}{
 		{"r", missing, "has no field zz"},
 		{"l", asRow, "cannot be read as ROW"},
+		{"r", upper, "another place or spelling"},
 	} {
 		r, err := OpenSplit(Split{Path: path, Offset: 0, Length: 1 << 30}, Schema{Names: []string{c.name}, Types: []catalog.Type{c.typ}}, Options{BatchRows: 5}, 0, nil)
 		if err == nil {
@@ -157,6 +161,52 @@ func TestNestedColumnRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("column %s as %s: %v, want an error with %q", c.name, c.typ, err, c.want)
 		}
+	}
+}
+
+// TestBareRepeatedColumnRefused writes a repeated INT32 field without a LIST group, which Flink's
+// nested reader reads with wrong levels: the native reader refuses it instead of reading it.
+func TestBareRepeatedColumnRefused(t *testing.T) {
+	node, err := schema.NewPrimitiveNode("a", pq.Repetitions.Repeated, pq.Types.Int32, -1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := schema.NewGroupNode("schema", pq.Repetitions.Required, schema.FieldList{node}, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "bare.parquet")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := file.NewParquetWriter(out, root)
+	rg := w.AppendRowGroup()
+	cw, err := rg.NextColumn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two rows: [10, 20] and [].
+	if _, err := cw.(*file.Int32ColumnChunkWriter).WriteBatch([]int32{10, 20}, []int16{1, 1, 0}, []int16{0, 1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	list := catalog.Type{Kind: catalog.Array, Nullable: true, Elem: &catalog.Type{Kind: catalog.Int, Nullable: true}}
+	r, err := OpenSplit(Split{Path: path, Offset: 0, Length: 1 << 30}, Schema{Names: []string{"a"}, Types: []catalog.Type{list}}, Options{BatchRows: 5}, 0, nil)
+	if err == nil {
+		_, err = r.Next()
+		r.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "repeated field outside a LIST") {
+		t.Errorf("bare repeated column: %v, want a refusal", err)
 	}
 }
 

@@ -150,6 +150,9 @@ func (r *SplitReader) open() error {
 			leaf := func(name string, lf pqarrow.SchemaField, t catalog.Type) (Converter, error) {
 				return convert(name, lf, r.file.MetaData().Schema.Column(lf.ColIndex).PhysicalType(), t)
 			}
+			if err := checkLayout(name, r.file.MetaData().Schema.Root().Field(i), r.schema.Types[c]); err != nil {
+				return err
+			}
 			conv, err := nestedConverter(name, f, r.schema.Types[c], leaf)
 			if err != nil {
 				return err
