@@ -18,7 +18,6 @@ func init() {
 		{"CURRENT_DATE", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
 		{"CURRENT_TIME", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
 		{"NOW", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
-		{"CONVERT_TZ", "temporal", "formats and parses with SimpleDateFormat, not reproduced yet"},
 	} {
 		register(&Function{Name: f.name, Family: f.family, Doc: "runs on Flink: " + f.why, Fallback: f.why})
 	}

@@ -198,6 +198,10 @@ var shapes = map[string][]string{
 		"date <- TO_DATE({str}, 'yyyy-MM-dd')",
 		"date <- TO_DATE(DATE_FORMAT({ts}, $F), $F) ; F in 'yyyyMMdd' 'dd/MM/yyyy' 'yyyy-M-d'",
 	},
+	"CONVERT_TZ": {
+		"str <- CONVERT_TZ({str}, 'UTC', 'GMT+08:00')",
+		"str <- CONVERT_TZ(CAST({ts} AS STRING), 'GMT-05:30', $B) ; B in 'GMT+8' 'GMT' 'UTC'",
+	},
 	"UNIX_TIMESTAMP": {
 		"int <- UNIX_TIMESTAMP({str})",
 		"int <- UNIX_TIMESTAMP(CAST({ts} AS STRING))",

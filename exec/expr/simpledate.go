@@ -16,6 +16,39 @@ func init() {
 	register(&Function{Name: "UNIX_TIMESTAMP", Family: "temporal",
 		Doc:       "UNIX_TIMESTAMP(s [, format]): DateTimeUtils#unixTimestamp, SimpleDateFormat's lenient parse (default 'yyyy-MM-dd HH:mm:ss') of a constant pattern with y (3 or more letters), M, MM, d, H, m, s, S and literals, in the session time zone when it is a fixed offset: spaces before numbers skipped, numbers read by DecimalFormat (a '-', Unicode digits, an exponent, \"NaN\" and '∞'; Number#intValue), adjacent fields by their letter counts, trailing text ignored; fields counted on as GregorianCalendar does (Julian before 1582-10-15); the epoch seconds truncated towards zero, Long.MIN_VALUE where the parse fails (as Flink). UNIX_TIMESTAMP() reads the clock and falls back; so do zones with transitions, patterns without a year, month and day, two-digit years (which depend on the clock), month names and other letters",
 		compileIn: compileUnixTimestamp})
+	register(&Function{Name: "CONVERT_TZ", Family: "temporal",
+		Doc:     "CONVERT_TZ(s, from, to): DateTimeUtils#convertTz, the string parsed as UNIX_TIMESTAMP(s) parses it ('yyyy-MM-dd HH:mm:ss', lenient) in zone from and printed as FROM_UNIXTIME prints in zone to, NULL where the parse fails; constant zones that java.util.TimeZone reads as a fixed offset: 'UTC', 'GMT' and 'GMT+hh:mm'-style IDs. Region IDs (java.util's transition rules) and other text (which Java silently reads as GMT) fall back",
+		compile: compileConvertTz})
+}
+
+// compileConvertTz compiles CONVERT_TZ(string, from, to).
+func compileConvertTz(n *Node, args []Expr) (Expr, error) {
+	if len(args) != 3 || !args[0].Type().IsString() {
+		return nil, unsupported("CONVERT_TZ(%s) is not supported natively", typeNames(args))
+	}
+	var zones [2]javatime.Zone
+	for i := range zones {
+		id, ok := n.Args[i+1].Value.(string)
+		if n.Args[i+1].Kind != Literal || !ok {
+			return nil, unsupported("CONVERT_TZ with a time zone that is not a constant string")
+		}
+		if zones[i], ok = javatime.UtilFixedZone(id); !ok {
+			return nil, unsupported("CONVERT_TZ with time zone %q: only 'UTC', 'GMT' and 'GMT+hh:mm'-style zones run natively (java.util's zone rules and its reading of unknown IDs as GMT are not reproduced)", id)
+		}
+	}
+	p, err := javatext.CompileSimpleDate("yyyy-MM-dd HH:mm:ss")
+	if err != nil {
+		return nil, err
+	}
+	from, _ := zones[0].FixedOffset()
+	to := zones[1]
+	return &stringFn{args: args[:1], typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		ms, ok := simpleDateMillis(p, v[0], from)
+		if !ok {
+			return dst, false
+		}
+		return appendUnixtime(dst, ms, &to), true
+	}}, nil
 }
 
 // compileSimpleDate compiles a constant SimpleDateFormat pattern of a date-time string function.
@@ -82,7 +115,9 @@ func (e *unixTimestampText) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 		}
 		bitutil.SetBit(vbits, i)
 		ms, ok := simpleDateMillis(e.pattern, r.at(i), e.offset)
-		if !ok {
+		if !ok || ms == math.MinInt64 {
+			// Flink returns Long.MIN_VALUE, undivided, for a failed parse, and so for a date
+			// whose milliseconds are Long.MIN_VALUE too.
 			dst[i] = math.MinInt64
 			continue
 		}

@@ -36,7 +36,7 @@ func TestSimpleDateGolden(t *testing.T) {
 	}
 	unix := func(p *javatext.SimpleDate, s []byte, offset int64) int64 {
 		ms, ok := simpleDateMillis(p, s, offset)
-		if !ok {
+		if !ok || ms == math.MinInt64 {
 			return math.MinInt64
 		}
 		return ms / 1000
@@ -50,8 +50,12 @@ func TestSimpleDateGolden(t *testing.T) {
 		switch fields[0] {
 		case "P":
 			text = string(unhex(fields[1]))
-			if pattern, err = javatext.CompileSimpleDate(text); err != nil || !pattern.HasDate {
-				t.Errorf("pattern %q: %v (has date: %v)", text, err, pattern != nil && pattern.HasDate)
+			if pattern, err = javatext.CompileSimpleDate(text); err != nil {
+				t.Errorf("pattern %q: %v", text, err)
+				continue
+			}
+			if !pattern.HasDate {
+				// Quotes can hide a field (yyyy, then MM inside quoted text): not native.
 				pattern = nil
 				continue
 			}

@@ -48,36 +48,33 @@ type CalendarFields struct {
 	Year, Month, Day, Hour, Minute, Second, Millisecond int32
 }
 
-// CompileSimpleDate compiles pattern as SimpleDateFormat#compile does, for the letters above.
+// CompileSimpleDate compiles pattern as SimpleDateFormat#compile does, for the letters above:
+// a quote opens or closes quoted text, two quotes are a literal quote anywhere.
 func CompileSimpleDate(pattern string) (*SimpleDate, error) {
 	p := &SimpleDate{}
 	var has [fieldCount]bool
+	inQuote := false
+	var quoted []byte
 	for i := 0; i < len(pattern); {
 		c := pattern[i]
 		switch {
+		case c == '\'' && i+1 < len(pattern) && pattern[i+1] == '\'':
+			// Two quotes are one literal quote, inside quoted text or not.
+			if inQuote {
+				quoted = append(quoted, '\'')
+			} else {
+				p.addLiteral("'")
+			}
+			i += 2
 		case c == '\'':
-			j := i + 1
-			var text []byte
-			for {
-				if j >= len(pattern) {
-					return nil, fmt.Errorf("SimpleDateFormat pattern %q: unterminated quote", pattern)
-				}
-				if pattern[j] == '\'' {
-					if j+1 < len(pattern) && pattern[j+1] == '\'' {
-						text = append(text, '\'')
-						j += 2
-						continue
-					}
-					break
-				}
-				text = append(text, pattern[j])
-				j++
+			if inQuote {
+				p.addLiteral(string(quoted))
 			}
-			if j == i+1 {
-				text = []byte{'\''}
-			}
-			p.addLiteral(string(text))
-			i = j + 1
+			inQuote, quoted = !inQuote, quoted[:0]
+			i++
+		case inQuote:
+			quoted = append(quoted, c)
+			i++
 		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
 			n := 1
 			for i+n < len(pattern) && pattern[i+n] == c {
@@ -115,6 +112,9 @@ func CompileSimpleDate(pattern string) (*SimpleDate, error) {
 			p.addLiteral(pattern[i : i+size])
 			i += size
 		}
+	}
+	if inQuote {
+		return nil, fmt.Errorf("SimpleDateFormat pattern %q: unterminated quote", pattern)
 	}
 	p.HasDate = has[fieldYear] && has[fieldMonth] && has[fieldDay]
 	return p, nil

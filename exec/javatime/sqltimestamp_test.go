@@ -69,3 +69,23 @@ func TestSQLTimestampNormalizes(t *testing.T) {
 		}
 	}
 }
+
+// TestUtilFixedZone checks the IDs java.util.TimeZone#getTimeZone reads as fixed offsets
+// (TimeZone#parseCustomTimeZone) and those Sluice leaves to Java.
+func TestUtilFixedZone(t *testing.T) {
+	for id, want := range map[string]int64{
+		"UTC": 0, "GMT": 0, "GMT+8": 8 * 3_600_000, "GMT-08": -8 * 3_600_000, "GMT+0830": 30_600_000,
+		"GMT+8:30": 30_600_000, "GMT-05:30": -19_800_000, "GMT+00:00": 0, "GMT+123": 4_980_000,
+	} {
+		z, ok := UtilFixedZone(id)
+		off, fixed := z.FixedOffset()
+		if !ok || !fixed || off != want {
+			t.Errorf("UtilFixedZone(%q) = %d %v, want %d", id, off, ok, want)
+		}
+	}
+	for _, id := range []string{"Asia/Shanghai", "PST", "+08:00", "GMT+", "GMT+24", "GMT+8:60", "GMT+8:5", "GMT+123:00", "GMT+08:00:00", "gmt+8", "Z", ""} {
+		if _, ok := UtilFixedZone(id); ok {
+			t.Errorf("UtilFixedZone(%q) accepted", id)
+		}
+	}
+}

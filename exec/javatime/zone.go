@@ -170,3 +170,54 @@ func rawOffset(loc *time.Location, now time.Time) int64 {
 	_, secs := now.In(loc).Zone()
 	return int64(secs) * 1000
 }
+
+// UtilFixedZone is java.util.TimeZone#getTimeZone(id) for the IDs whose zone is a fixed offset
+// Sluice can name without Java's zone database: "UTC", "GMT" and the custom IDs "GMT+h",
+// "GMT+hh", "GMT+hhmm", "GMT+h:mm" and "GMT+hh:mm" (also with '-'; hours up to 23, minutes up to
+// 59, as TimeZone#parseCustomTimeZone reads them). ok is false for any other ID (a region, an
+// alias, or text Java would silently read as GMT).
+func UtilFixedZone(id string) (Zone, bool) {
+	if id == "UTC" || id == "GMT" {
+		return FixedZone(0), true
+	}
+	if len(id) < 5 || id[:3] != "GMT" || id[3] != '+' && id[3] != '-' {
+		return Zone{}, false
+	}
+	negative := id[3] == '-'
+	hours, num, delims, n := 0, 0, 0, 0
+	for _, c := range []byte(id[4:]) {
+		if c == ':' {
+			if delims > 0 || n > 2 {
+				return Zone{}, false
+			}
+			hours, num, n = num, 0, 0
+			delims++
+			continue
+		}
+		if c < '0' || c > '9' {
+			return Zone{}, false
+		}
+		num = num*10 + int(c-'0')
+		n++
+		if n > 4 {
+			return Zone{}, false // beyond hhmm: no int overflow to mimic
+		}
+	}
+	if delims == 0 {
+		if n <= 2 {
+			hours, num = num, 0
+		} else {
+			hours, num = num/100, num%100
+		}
+	} else if n != 2 {
+		return Zone{}, false
+	}
+	if hours > 23 || num > 59 {
+		return Zone{}, false
+	}
+	offset := int64((hours*60 + num) * 60_000)
+	if negative {
+		offset = -offset
+	}
+	return FixedZone(offset), true
+}

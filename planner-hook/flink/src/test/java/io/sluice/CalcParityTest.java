@@ -379,6 +379,11 @@ class CalcParityTest {
                         "SELECT s, UNIX_TIMESTAMP(s), UNIX_TIMESTAMP(s, 'yyyyMMddHHmmss'), UNIX_TIMESTAMP(s, 'dd/MM/yyyy'), "
                                 + "TO_DATE(s, 'yyyy-MM-dd'), TO_DATE(s, 'yyyyMMdd'), UNIX_TIMESTAMP(s, 'yyyy-MM-dd HH:mm:ss.SSS') FROM t")
                         .with("table.local-time-zone", "GMT+05:30"),
+                nativeCase("convert-tz-fixed-zones", "s STRING", simpleDateRows(),
+                        "SELECT s, CONVERT_TZ(s, 'UTC', 'GMT+08:00'), CONVERT_TZ(s, 'GMT-05:30', 'GMT'), CONVERT_TZ(s, 'GMT+0830', 'GMT-8'), "
+                                + "CONVERT_TZ(s, 'GMT+8:00', 'UTC') FROM t"),
+                fallback("fallback-convert-tz-region", "s STRING", simpleDateRows(), "SELECT CONVERT_TZ(s, 'UTC', 'Asia/Shanghai') FROM t",
+                        "only 'UTC', 'GMT'"),
                 fallback("fallback-unix-timestamp-dst-zone", "s STRING", simpleDateRows(), "SELECT UNIX_TIMESTAMP(s) FROM t",
                         "java.util's rules").with("table.local-time-zone", "Europe/Berlin"),
                 fallback("fallback-unix-timestamp-two-digit-year", "s STRING", simpleDateRows(), "SELECT UNIX_TIMESTAMP(s, 'yy-MM-dd') FROM t",

@@ -25,7 +25,8 @@ public final class SimpleDateGolden {
         "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd", "yyyyMMdd", "yyyyMMddHHmmss", "yyyy/MM/dd", "dd-MM-yyyy'T'HH:mm:ss.SSS",
         "yyyy-M-d H:m:s", "yyy-MM-dd", "yyyyy-MM-dd", "dd/MM/yyyy", "yyyy-MM-dd HH:mm:ss.SSS", "yyyyMMddHHmmssSSS",
         "MM/dd/yyyy HH:mm", "yyyy-MM-dd'T'HH:mm:ss'Z'", "yyyy年MM月dd日", "yyyy.MM.dd", "yyyyMMdd HHmmss", "dd MM yyyy",
-        "yyyy-MM-dd HH", "yyyyMd", "dMyyyy", "yyyy''MM''dd",
+        "yyyy-MM-dd HH", "yyyyMd", "dMyyyy", "yyyy''MM''dd", "yyyy''''MM-dd", "yyyy'''MM'''dd",
+        "'y'''yyyy-MM-dd'x'",
     };
 
     private static final String[] CRAFTED = {
@@ -48,6 +49,8 @@ public final class SimpleDateGolden {
         "05 01 2024", "5 1 2024", "2024-01-05 1", "202415", "1512024", "20241231", "31122024", "2024 -01-05 10:20:30",
         "2024- 01-05 10:20:30", "2024-01-05 10:20: 30", "2024-01-05 10:20:\t30", "00000002024-01-05 10:20:30",
         "2024-0000000001-05 10:20:30", "2024-01-05 10:20:30\u0000", "\t2024-01-05 10:20:30",
+        "2024''01-05", "2024'01-05", "2024'01'05", "y'2024-01-05x", "-292269054-12-02 16:47:04.192",
+        "-292269054-12-02 16:47:04.193",
     };
 
     public static void main(String[] args) {
