@@ -9,12 +9,13 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatext"
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 func init() {
 	register(&Function{Name: "DATE_FORMAT", Family: "temporal",
-		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP(p ≤ 6) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ(p ≤ 6) prints its wall clock in the session time zone. Month and day names, AM/PM, zones, optional sections and string arguments fall back",
+		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP(p ≤ 6) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ(p ≤ 6) prints its wall clock in the session time zone. Month and day names, AM/PM, zones and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, in a fixed-offset session zone; NULL where the parse fails",
 		compileIn: compileDateFormat})
 }
 
@@ -117,6 +118,9 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 		t = catalog.Type{Kind: catalog.Timestamp, Precision: t.Precision, Nullable: t.Nullable}
 		args[0] = &cast{unary: unary{args[0], t}, kind: castTimestampPrecision, zone: env.Zone}
 	}
+	if t.IsString() {
+		return compileDateFormatString(n, args, env)
+	}
 	if t.Kind != catalog.Timestamp || t.Precision > 6 {
 		return nil, unsupported("DATE_FORMAT of %s is not supported natively yet", t)
 	}
@@ -216,4 +220,38 @@ func digits(v int64) int {
 		n++
 	}
 	return n
+}
+
+// compileDateFormatString compiles DATE_FORMAT(string, format): DateTimeUtils#
+// formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with the
+// SimpleDateFormat pattern, both in the session time zone (a fixed offset here); NULL where
+// the parse fails.
+func compileDateFormatString(n *Node, args []Expr, env Env) (Expr, error) {
+	if env.Zone == nil {
+		return nil, unsupported("DATE_FORMAT(string, format) needs the session time zone, which this plan does not carry")
+	}
+	offset, fixed := env.Zone.FixedOffset()
+	if !fixed {
+		return nil, unsupported("DATE_FORMAT(string, format) in session time zone %s: java.util's rules for zones with transitions are not reproduced yet", env.Zone)
+	}
+	pat, ok := n.Args[1].Value.(string)
+	if n.Args[1].Kind != Literal || !ok {
+		return nil, unsupported("DATE_FORMAT with a format that is not a constant string")
+	}
+	printer, err := javatext.CompileSimpleDatePrinter(pat)
+	if err != nil {
+		return nil, unsupported("DATE_FORMAT(string, format): %v", err)
+	}
+	parser, err := javatext.CompileSimpleDate("yyyy-MM-dd HH:mm:ss")
+	if err != nil {
+		return nil, err
+	}
+	zone := env.Zone
+	return &stringFn{args: args[:1], typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		ms, ok := simpleDateMillis(parser, v[0], offset)
+		if !ok {
+			return dst, false
+		}
+		return printer.Format(dst, utilCalendarFields(ms, zone)), true
+	}}, nil
 }

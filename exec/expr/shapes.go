@@ -182,6 +182,7 @@ var shapes = map[string][]string{
 	"FROM_UNIXTIME": {
 		"str <- FROM_UNIXTIME({int})",
 		"str <- FROM_UNIXTIME(CAST({int} AS INT) * 1000)",
+		"str <- FROM_UNIXTIME({int}, $F) ; F in 'yy/M/d' 'yyyyMMddHHmmssSSS' 'H:m:s.S' 'd''T''yyyy'",
 	},
 	"TO_TIMESTAMP": {
 		"ts <- TO_TIMESTAMP({str})",
@@ -327,6 +328,8 @@ var shapes = map[string][]string{
 	"DATE_FORMAT": {
 		"str <- DATE_FORMAT({A}, 'yyyy-MM-dd HH:mm:ss') ; A in ts ts6 ltz",
 		"str <- DATE_FORMAT({ltz}, 'yyyy-MM-dd HH:00 SSS')",
+		"str <- DATE_FORMAT({str}, 'yyyy/MM/dd HH')",
+		"str <- DATE_FORMAT(CAST({ts} AS STRING), $F) ; F in 'yy-M-d' 'yyyyMMddHHmmssSSS' 'd.M.yyyy''T''H'",
 		"str <- DATE_FORMAT({ts}, $F) ; F in 'yyyy-MM-dd' 'HH' 'yyyyMMddHHmmssSSS' 'D/DD/DDD' 'yy/M/d' 'H:m:s' 'y-yyy-yyyyy' 'yyyy''T''HH''h''dd'",
 		"str <- DATE_FORMAT({ts6}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd''T''HH:mm:ss.SSSSSS' 'mm:ss'",
 	},

@@ -13,8 +13,9 @@ import (
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
-// TestSimpleDateGolden checks UNIX_TIMESTAMP(s, format) (in UTC and GMT+05:30) and TO_DATE(s,
-// format) against DateTimeUtils#unixTimestamp and #parseDate of Flink 2.1.1 on JDK 17 in an
+// TestSimpleDateGolden checks UNIX_TIMESTAMP(s, format) (in UTC and GMT+05:30), TO_DATE(s,
+// format), FROM_UNIXTIME(n, format) (also in America/New_York) and DATE_FORMAT(s, format)
+// against DateTimeUtils#unixTimestamp and #parseDate of Flink 2.1.1 on JDK 17 in an
 // English locale, printed by io.sluice.tools.SimpleDateGolden: hand-picked strings (spaces,
 // signs, DecimalFormat's NaN, '∞' and exponents, int wrap-around of long values, Unicode digits,
 // the Julian-Gregorian cutover, trailing text) and strings printed with each pattern, altered.
@@ -41,13 +42,64 @@ func TestSimpleDateGolden(t *testing.T) {
 		}
 		return ms / 1000
 	}
-	var pattern *javatext.SimpleDate
+	var pattern, printer *javatext.SimpleDate
 	var text string
-	patterns, checked, mismatches := 0, 0, 0
+	patterns, checked, printed, mismatches := 0, 0, 0, 0
+	utc, india := javatime.FixedZone(0), javatime.FixedZone(19_800_000)
+	newYork, err := javatime.LoadZone("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	show := func(b []byte, ok bool) string {
+		if !ok {
+			return "~"
+		}
+		if len(b) == 0 {
+			return "-"
+		}
+		return hex.EncodeToString(b)
+	}
+	parser, err := javatext.CompileSimpleDate("yyyy-MM-dd HH:mm:ss")
+	if err != nil {
+		t.Fatal(err)
+	}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
 		switch fields[0] {
+		case "F":
+			text = string(unhex(fields[1]))
+			if printer, err = javatext.CompileSimpleDatePrinter(text); err != nil {
+				t.Fatalf("print pattern %q: %v", text, err)
+			}
+		case "N":
+			n, _ := strconv.ParseInt(fields[1], 10, 64)
+			var got []string
+			for _, z := range []*javatime.Zone{&utc, &india, &newYork} {
+				got = append(got, show(printer.Format(nil, utilCalendarFields(n*1000, z)), true))
+			}
+			printed++
+			if strings.Join(got, " ") != strings.Join(fields[2:], " ") {
+				mismatches++
+				t.Errorf("FROM_UNIXTIME(%d, %q) in UTC, +05:30, New York = %v, Flink gives %v", n, text, got, fields[2:])
+			}
+		case "S":
+			in := unhex(fields[1])
+			var got []string
+			for _, z := range []*javatime.Zone{&utc, &india} {
+				off, _ := z.FixedOffset()
+				ms, ok := simpleDateMillis(parser, in, off)
+				var b []byte
+				if ok {
+					b = printer.Format(nil, utilCalendarFields(ms, z))
+				}
+				got = append(got, show(b, ok))
+			}
+			printed++
+			if strings.Join(got, " ") != strings.Join(fields[2:], " ") {
+				mismatches++
+				t.Errorf("DATE_FORMAT(%q, %q) in UTC, +05:30 = %v, Flink gives %v", in, text, got, fields[2:])
+			}
 		case "P":
 			text = string(unhex(fields[1]))
 			if pattern, err = javatext.CompileSimpleDate(text); err != nil {
@@ -84,8 +136,8 @@ func TestSimpleDateGolden(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if patterns < 20 || checked < 3000 {
-		t.Errorf("only %d patterns and %d strings checked", patterns, checked)
+	if patterns < 20 || checked < 3000 || printed < 800 {
+		t.Errorf("only %d patterns, %d strings and %d printed values checked", patterns, checked, printed)
 	}
 	if mismatches > 0 {
 		t.Errorf("%d of %d strings differ", mismatches, checked)

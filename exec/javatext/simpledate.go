@@ -50,7 +50,15 @@ type CalendarFields struct {
 
 // CompileSimpleDate compiles pattern as SimpleDateFormat#compile does, for the letters above:
 // a quote opens or closes quoted text, two quotes are a literal quote anywhere.
-func CompileSimpleDate(pattern string) (*SimpleDate, error) {
+func CompileSimpleDate(pattern string) (*SimpleDate, error) { return compileSimpleDate(pattern, false) }
+
+// CompileSimpleDatePrinter compiles a pattern for Format: as CompileSimpleDate, and the one- and
+// two-letter years too (printing them does not depend on the clock).
+func CompileSimpleDatePrinter(pattern string) (*SimpleDate, error) {
+	return compileSimpleDate(pattern, true)
+}
+
+func compileSimpleDate(pattern string, printing bool) (*SimpleDate, error) {
 	p := &SimpleDate{}
 	var has [fieldCount]bool
 	inQuote := false
@@ -82,7 +90,7 @@ func CompileSimpleDate(pattern string) (*SimpleDate, error) {
 			}
 			f := -1
 			switch {
-			case c == 'y' && n >= 3:
+			case c == 'y' && (n >= 3 || printing):
 				f = fieldYear
 			case c == 'M' && n <= 2:
 				f = fieldMonth
@@ -186,6 +194,39 @@ func (p *SimpleDate) Parse(s []byte) (f CalendarFields, ok bool) {
 		}
 	}
 	return f, true
+}
+
+// Format is SimpleDateFormat#format of calendar fields (a year of the era, a 0-based month):
+// literals as they are, each number zero-padded to its letter count (zeroPaddingNumber), a
+// two-letter year as its last two digits.
+func (p *SimpleDate) Format(dst []byte, f CalendarFields) []byte {
+	for _, st := range p.steps {
+		var v int32
+		switch st.field {
+		case -1:
+			dst = append(dst, st.literal...)
+			continue
+		case fieldYear:
+			v = f.Year
+			if st.count == 2 {
+				v %= 100
+			}
+		case fieldMonth:
+			v = f.Month + 1
+		case fieldDay:
+			v = f.Day
+		case fieldHour:
+			v = f.Hour
+		case fieldMinute:
+			v = f.Minute
+		case fieldSecond:
+			v = f.Second
+		case fieldMillisecond:
+			v = f.Millisecond
+		}
+		dst = javatime.AppendPadded(dst, int64(v), st.count)
+	}
+	return dst
 }
 
 // charsAhead is the byte offset n UTF-16 chars after start, ok false when the string is shorter.

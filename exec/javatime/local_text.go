@@ -54,7 +54,7 @@ func AppendLocalDateTime(dst []byte, ms, nanoOfMilli int64) []byte {
 	return dst
 }
 
-// appendPadded appends a non-negative number with leading zeros to at least width digits.
+// AppendPadded appends a non-negative number with leading zeros to at least width digits.
 func AppendPadded(dst []byte, v int64, width int) []byte {
 	var buf [20]byte
 	s := strconv.AppendInt(buf[:0], v, 10)

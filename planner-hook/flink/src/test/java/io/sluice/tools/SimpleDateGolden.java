@@ -18,7 +18,8 @@ import java.util.TimeZone;
  * test, in an English locale:
  * {@code SLUICE_JAVA_OPTS="-Xmx1g -Duser.language=en -Duser.country=US" bin/sluice-java io.sluice.tools.SimpleDateGolden > exec/expr/testdata/simple_date.txt}.
  * Strings are the hex of their UTF-8 bytes ({@code -} when empty). Lines: {@code P <pattern>},
- * then {@code I <input> <seconds in UTC> <seconds in GMT+05:30> <epoch day>} per string.
+ * then {@code I <input> <seconds in UTC> <seconds in GMT+05:30> <epoch day>} per string;
+ * before them, sections for printing (see {@link #printing}).
  */
 public final class SimpleDateGolden {
     private static final String[] PATTERNS = {
@@ -57,6 +58,7 @@ public final class SimpleDateGolden {
         TimeZone utc = TimeZone.getTimeZone("UTC");
         TimeZone india = TimeZone.getTimeZone("GMT+05:30");
         Random rnd = new Random(5);
+        printing(rnd, utc, india);
         for (String p : PATTERNS) {
             System.out.println("P " + RegexGolden.hex(p));
             Set<String> inputs = new LinkedHashSet<>(List.of(CRAFTED));
@@ -64,6 +66,42 @@ public final class SimpleDateGolden {
             for (String in : inputs) {
                 System.out.println("I " + RegexGolden.hex(in) + " " + DateTimeUtils.unixTimestamp(in, p, utc) + " "
                         + DateTimeUtils.unixTimestamp(in, p, india) + " " + DateTimeUtils.parseDate(in, p));
+            }
+        }
+    }
+
+    private static final String[] PRINT_PATTERNS = {
+        "yyyy-MM-dd HH:mm:ss", "yy/M/d", "yyyyMMddHHmmssSSS", "H:m:s.S", "d'T'yyyy", "y-yyy-yyyyy", "SSSS ss.SS", "'q''uote' MM''",
+    };
+
+    /**
+     * FROM_UNIXTIME(n, format) in UTC, GMT+05:30 and America/New_York and DATE_FORMAT(string,
+     * format) in UTC and GMT+05:30: lines {@code F <pattern>}, then {@code N <seconds> <three
+     * strings>} and {@code S <input> <two strings>} ({@code ~} for NULL).
+     */
+    private static void printing(Random rnd, TimeZone utc, TimeZone india) {
+        TimeZone ny = TimeZone.getTimeZone("America/New_York");
+        List<Long> seconds = new ArrayList<>(List.of(0L, -1L, 1L, 59L, 86_399L, -86_400L, 1_704_450_030L, -12_219_292_800L,
+                -12_219_292_801L, -62_135_596_800L, -62_135_596_801L, -62_167_219_200L, 253_402_300_799L, 253_402_300_800L,
+                1_710_054_000L, 1_710_055_800L, 1_730_613_600L, -2_208_988_800L, Long.MAX_VALUE / 1000, Long.MIN_VALUE / 1000,
+                Long.MAX_VALUE, 9_223_372_036_854_776L));
+        for (int i = 0; i < 80; i++) {
+            seconds.add(rnd.nextInt(4) == 0 ? rnd.nextLong() % 100_000_000_000_000L : rnd.nextLong() % 4_000_000_000L);
+        }
+        String[] strings = {"2024-01-05 10:20:30", "2024-1-5 1:2:3 trailing", "0000-01-01 00:00:00", "1582-10-10 12:00:00", "abc", "",
+            "2024-13-45 25:61:61", "99999-01-01 00:00:00", " 2024-01-05 10:20:30", "1969-12-31 23:59:59"};
+        for (String p : PRINT_PATTERNS) {
+            System.out.println("F " + RegexGolden.hex(p));
+            for (long n : seconds) {
+                System.out.println("N " + n + " " + RegexGolden.hex(DateTimeUtils.formatUnixTimestamp(n, p, utc)) + " "
+                        + RegexGolden.hex(DateTimeUtils.formatUnixTimestamp(n, p, india)) + " "
+                        + RegexGolden.hex(DateTimeUtils.formatUnixTimestamp(n, p, ny)));
+            }
+            for (String in : strings) {
+                String u = DateTimeUtils.formatTimestampString(in, "yyyy-MM-dd HH:mm:ss", p, utc);
+                String i = DateTimeUtils.formatTimestampString(in, "yyyy-MM-dd HH:mm:ss", p, india);
+                System.out.println("S " + RegexGolden.hex(in) + " " + (u == null ? "~" : RegexGolden.hex(u)) + " "
+                        + (i == null ? "~" : RegexGolden.hex(i)));
             }
         }
     }
