@@ -124,8 +124,8 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 	if t.Kind != catalog.Timestamp || t.Precision > 6 {
 		return nil, unsupported("DATE_FORMAT of %s is not supported natively yet", t)
 	}
-	pat, ok := n.Args[1].Value.(string)
-	if n.Args[1].Kind != Literal || !ok {
+	pat, ok := stringLiteral(n.Args[1])
+	if !ok {
 		return nil, unsupported("DATE_FORMAT with a format that is not a constant string")
 	}
 	fields, err := parseJavaPattern(pat)
@@ -234,8 +234,8 @@ func compileDateFormatString(n *Node, args []Expr, env Env) (Expr, error) {
 	if !fixed {
 		return nil, unsupported("DATE_FORMAT(string, format) in session time zone %s: java.util's rules for zones with transitions are not reproduced yet", env.Zone)
 	}
-	pat, ok := n.Args[1].Value.(string)
-	if n.Args[1].Kind != Literal || !ok {
+	pat, ok := stringLiteral(n.Args[1])
+	if !ok {
 		return nil, unsupported("DATE_FORMAT with a format that is not a constant string")
 	}
 	printer, err := javatext.CompileSimpleDatePrinter(pat)

@@ -46,8 +46,8 @@ func cutsSurrogates(n *Node) bool {
 
 // belowSurrogates reports whether n is a string literal whose characters are all below U+D800.
 func belowSurrogates(n *Node) bool {
-	s, ok := n.Value.(string)
-	if n.Kind != Literal || !ok {
+	s, ok := stringLiteral(n)
+	if !ok {
 		return false
 	}
 	for _, r := range s {

@@ -34,8 +34,8 @@ func compileLike(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, args[:1], 0); err != nil {
 		return nil, err
 	}
-	pat, ok := n.Args[1].Value.(string)
-	if n.Args[1].Kind != Literal || !ok {
+	pat, ok := stringLiteral(n.Args[1])
+	if !ok {
 		return nil, unsupported("LIKE with a pattern that is not a constant string")
 	}
 	var match func([]byte) bool
@@ -43,8 +43,8 @@ func compileLike(n *Node, args []Expr) (Expr, error) {
 	if len(n.Args) == 2 {
 		match, err = likeMatcher(pat, nil)
 	} else {
-		esc, ok := n.Args[2].Value.(string)
-		if n.Args[2].Kind != Literal || !ok {
+		esc, ok := stringLiteral(n.Args[2])
+		if !ok {
 			return nil, unsupported("LIKE with an ESCAPE that is not a constant string")
 		}
 		match, err = likeMatcher(pat, &esc)

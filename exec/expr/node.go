@@ -100,3 +100,10 @@ func (n *Node) Describe() string {
 	}
 	return n.Op + "(...)"
 }
+
+// stringLiteral is the value of a string literal node; ok is false for anything else (a
+// column, a call, a literal of another type).
+func stringLiteral(n *Node) (string, bool) {
+	s, ok := n.Value.(string)
+	return s, ok && n.Kind == Literal
+}

@@ -33,8 +33,8 @@ func compileRegexp(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, strs, 0); err != nil {
 		return nil, err
 	}
-	src, ok := n.Args[1].Value.(string)
-	if n.Args[1].Kind != Literal || !ok {
+	src, ok := stringLiteral(n.Args[1])
+	if !ok {
 		return nil, unsupported("%s with a pattern that is not a constant string is not supported natively yet", n.Op)
 	}
 	p, err := javaregex.Compile(src)

@@ -24,14 +24,14 @@ func compileSimilar(n *Node, args []Expr) (Expr, error) {
 	if err := requireStrings(n, args, 0); err != nil {
 		return nil, err
 	}
-	pattern, ok := n.Args[1].Value.(string)
-	if n.Args[1].Kind != Literal || !ok {
+	pattern, ok := stringLiteral(n.Args[1])
+	if !ok {
 		return nil, unsupported("%s with a pattern that is not a constant string is not supported natively yet", n.Op)
 	}
 	escape := ""
 	if len(args) == 3 {
-		e, ok := n.Args[2].Value.(string)
-		if n.Args[2].Kind != Literal || !ok {
+		e, ok := stringLiteral(n.Args[2])
+		if !ok {
 			return nil, unsupported("%s with an escape that is not a constant string is not supported natively yet", n.Op)
 		}
 		escape = e

@@ -28,8 +28,8 @@ func compileConvertTz(n *Node, args []Expr) (Expr, error) {
 	}
 	var zones [2]javatime.Zone
 	for i := range zones {
-		id, ok := n.Args[i+1].Value.(string)
-		if n.Args[i+1].Kind != Literal || !ok {
+		id, ok := stringLiteral(n.Args[i+1])
+		if !ok {
 			return nil, unsupported("CONVERT_TZ with a time zone that is not a constant string")
 		}
 		if zones[i], ok = javatime.UtilFixedZone(id); !ok {
@@ -53,8 +53,8 @@ func compileConvertTz(n *Node, args []Expr) (Expr, error) {
 
 // compileSimpleDate compiles a constant SimpleDateFormat pattern of a date-time string function.
 func compileSimpleDate(name string, n *Node, at int) (*javatext.SimpleDate, error) {
-	format, ok := n.Args[at].Value.(string)
-	if n.Args[at].Kind != Literal || !ok {
+	format, ok := stringLiteral(n.Args[at])
+	if !ok {
 		return nil, unsupported("%s with a format that is not a constant string", name)
 	}
 	p, err := javatext.CompileSimpleDate(format)

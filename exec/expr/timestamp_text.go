@@ -85,8 +85,8 @@ func compileToTimestamp(n *Node, args []Expr, env Env) (Expr, error) {
 	if len(args) == 1 {
 		return &fromString{arg: args[0], typ: n.Type, try: true}, nil
 	}
-	format, ok := n.Args[1].Value.(string)
-	if n.Args[1].Kind != Literal || !ok {
+	format, ok := stringLiteral(n.Args[1])
+	if !ok {
 		return nil, unsupported("TO_TIMESTAMP with a format that is not a constant string")
 	}
 	if !env.JVMZoneFixed {

@@ -19,8 +19,8 @@ func compileFromUnixtime(n *Node, args []Expr, env Env) (Expr, error) {
 	}
 	format := defaultDateFormat
 	if len(args) == 2 {
-		pat, ok := n.Args[1].Value.(string)
-		if n.Args[1].Kind != Literal || !ok {
+		pat, ok := stringLiteral(n.Args[1])
+		if !ok {
 			return nil, unsupported("FROM_UNIXTIME with a format that is not a constant string")
 		}
 		var err error
