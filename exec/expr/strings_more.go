@@ -191,11 +191,13 @@ func compilePosition(n *Node, args []Expr) (Expr, error) {
 		return nil, err
 	}
 	return &stringFn{args: args, typ: n.Type, i32: func(v [][]byte) (int32, bool) {
-		from := 1
+		from := int32(1)
 		if len(v) == 3 {
-			from = int(intOf(v[2]))
+			from = int32(intOf(v[2]))
 		}
-		return int32(indexOfChars(v[1], v[0], from-1) + 1), true
+		// SqlFunctionUtils#position: from - 1 in int arithmetic (Integer.MIN_VALUE wraps to
+		// Integer.MAX_VALUE: nothing is found).
+		return int32(indexOfChars(v[1], v[0], int(from-1)) + 1), true
 	}}, nil
 }
 
