@@ -195,8 +195,11 @@ public final class FuzzRunner {
         Verdict v;
         try {
             v = Sluice.verdict(ParityHarness.newEnv(parityCase(c, query), true, BINARY_ROWS), query);
-        } catch (RuntimeException | AssertionError e) {
-            // AssertionError: Calcite's own checks (e.g. a simplification that changes a type).
+        } catch (Exception | AssertionError e) {
+            // AssertionError: Calcite's own checks (e.g. a simplification that changes a type);
+            // a checked Exception: Flink's Scala code generation (e.g. "Unsupported operand
+            // types: IF(boolean, DATE, DATE)" while reducing constants), which stock Flink's
+            // planning throws as well.
             return "invalid: " + rootCause(e);
         }
         if (v.isNative()) {
