@@ -1,8 +1,6 @@
 package expr
 
 import (
-	"github.com/sluice-project/sluice/exec/decimal"
-
 	"math"
 	"math/big"
 
@@ -13,6 +11,8 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/decimal"
+	"github.com/sluice-project/sluice/exec/javatext"
 )
 
 // Numeric conversions with Java's semantics: integer narrowing wraps, floating to integer
@@ -40,19 +40,6 @@ func javaD2L(d float64) int64 {
 	return int64(d)
 }
 
-// javaD2I is Java's (int) d.
-func javaD2I(d float64) int32 {
-	switch {
-	case d != d:
-		return 0
-	case d >= math.MaxInt32:
-		return math.MaxInt32
-	case d <= math.MinInt32:
-		return math.MinInt32
-	}
-	return int32(d)
-}
-
 // floatToInt converts floating values to an integer type as Java's cast does: (long) for
 // BIGINT, (int) for INT, and (byte)(int) / (short)(int) for the narrower types.
 func floatToInt[S float32 | float64, D int8 | int16 | int32 | int64](src []S, dst []D) {
@@ -62,7 +49,7 @@ func floatToInt[S float32 | float64, D int8 | int16 | int32 | int64](src []S, ds
 		if wide {
 			dst[i] = D(javaD2L(float64(v)))
 		} else {
-			dst[i] = D(javaD2I(float64(v)))
+			dst[i] = D(javatext.DoubleToInt(float64(v)))
 		}
 	}
 }

@@ -181,7 +181,7 @@ func TestJavaCasts(t *testing.T) {
 		if got := javaD2L(c.in); got != c.l {
 			t.Errorf("%s: (long) = %d want %d", c.name, got, c.l)
 		}
-		if got := javaD2I(c.in); got != c.i {
+		if got := javatext.DoubleToInt(c.in); got != c.i {
 			t.Errorf("%s: (int) = %d want %d", c.name, got, c.i)
 		}
 	}

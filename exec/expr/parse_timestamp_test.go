@@ -1,9 +1,6 @@
 package expr
 
 import (
-	"bufio"
-	"encoding/hex"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,28 +16,12 @@ import (
 // on hand-picked strings (the Timestamp#valueOf fallback, Julian dates, Unicode digits, signs)
 // and strings printed with each pattern, some altered.
 func TestToTimestampFormatGolden(t *testing.T) {
-	f, err := os.Open("testdata/to_timestamp.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	unhex := func(s string) []byte {
-		if s == "-" {
-			return nil
-		}
-		b, err := hex.DecodeString(s)
-		if err != nil {
-			t.Fatalf("golden file: %v", err)
-		}
-		return b
-	}
+	unhex := func(s string) []byte { return goldenBytes(t, s) }
 	var pattern *timestampPattern
 	var patternText string
 	var scratch []uint16
 	native, checked, mismatches := 0, 0, 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
+	for _, fields := range goldenLines(t, "testdata/to_timestamp.txt") {
 		switch fields[0] {
 		case "P":
 			patternText = string(unhex(fields[1]))
@@ -73,9 +54,6 @@ func TestToTimestampFormatGolden(t *testing.T) {
 				}
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if native < 50 || checked < 12000 {
 		t.Errorf("only %d patterns and %d strings checked", native, checked)

@@ -1,10 +1,6 @@
 package expr
 
 import (
-	"bufio"
-	"encoding/hex"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/exec/javaregex"
@@ -15,29 +11,13 @@ import (
 // character, a pattern Flink rejects must be rejected, and every regex that javaregex accepts
 // must match the inputs as java.util.regex does; one that Java fails on must be refused.
 func TestSimilarMatchesFlink(t *testing.T) {
-	f, err := os.Open("testdata/similar.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	unhex := func(s string) string {
-		if s == "-" {
-			return ""
-		}
-		b, err := hex.DecodeString(s)
-		if err != nil {
-			t.Fatalf("golden file: %v", err)
-		}
-		return string(b)
-	}
+	unhex := func(s string) string { return string(goldenBytes(t, s)) }
 	var (
 		p                  *javaregex.Pattern
 		pattern            string
 		patterns, compiled int
 	)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
+	for _, fields := range goldenLines(t, "testdata/similar.txt") {
 		switch fields[0] {
 		case "P":
 			patterns++
@@ -75,9 +55,6 @@ func TestSimilarMatchesFlink(t *testing.T) {
 				t.Errorf("%q SIMILAR TO %q: got %v, want %v", in, pattern, got, want)
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if compiled < patterns/3 {
 		t.Errorf("only %d of %d patterns run natively", compiled, patterns)

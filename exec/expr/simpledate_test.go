@@ -1,10 +1,8 @@
 package expr
 
 import (
-	"bufio"
 	"encoding/hex"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,21 +18,7 @@ import (
 // signs, DecimalFormat's NaN, '∞' and exponents, int wrap-around of long values, Unicode digits,
 // the Julian-Gregorian cutover, trailing text) and strings printed with each pattern, altered.
 func TestSimpleDateGolden(t *testing.T) {
-	f, err := os.Open("testdata/simple_date.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	unhex := func(s string) []byte {
-		if s == "-" {
-			return nil
-		}
-		b, err := hex.DecodeString(s)
-		if err != nil {
-			t.Fatalf("golden file: %v", err)
-		}
-		return b
-	}
+	unhex := func(s string) []byte { return goldenBytes(t, s) }
 	unix := func(p *javatext.SimpleDate, s []byte, offset int64) int64 {
 		ms, ok := simpleDateMillis(p, s, offset)
 		if !ok || ms == math.MinInt64 {
@@ -63,9 +47,7 @@ func TestSimpleDateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
+	for _, fields := range goldenLines(t, "testdata/simple_date.txt") {
 		switch fields[0] {
 		case "F":
 			text = string(unhex(fields[1]))
@@ -132,9 +114,6 @@ func TestSimpleDateGolden(t *testing.T) {
 				}
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if patterns < 20 || checked < 3000 || printed < 800 {
 		t.Errorf("only %d patterns, %d strings and %d printed values checked", patterns, checked, printed)

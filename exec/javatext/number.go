@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // ParseDouble is Double.parseDouble (bits = 64) or Float.parseFloat (bits = 32), rounding
@@ -15,14 +17,7 @@ import (
 // are ignored; an optional sign; "NaN", "Infinity", a decimal number with an optional exponent,
 // or a hexadecimal number with a binary exponent; an optional type suffix f, F, d or D.
 func ParseDouble(b []byte, bits int) (float64, bool) {
-	s, e := 0, len(b)
-	for s < e && b[s] <= ' ' {
-		s++
-	}
-	for e > s && b[e-1] <= ' ' {
-		e--
-	}
-	t := string(b[s:e])
+	t := string(javatime.Trim(b))
 	if t == "" {
 		return 0, false
 	}

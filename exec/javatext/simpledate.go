@@ -267,7 +267,8 @@ func parseDecimalInt(s []byte, pos int) (int32, int, bool) {
 		}
 		return math.MaxInt32, pos + len("∞"), true
 	}
-	var digits []byte // without leading zeros
+	var buf [24]byte
+	digits := buf[:0] // without leading zeros; on the stack for any int-sized number
 	sawDigit := false
 	exponent := int32(0)
 	for pos < len(s) {
@@ -377,6 +378,11 @@ func intValue(digits []byte, exponent int32, neg bool) int32 {
 	if neg {
 		d = -d
 	}
+	return DoubleToInt(d)
+}
+
+// DoubleToInt is Java's (int) d (Double#intValue): towards zero, saturating, NaN 0.
+func DoubleToInt(d float64) int32 {
 	switch {
 	case d != d:
 		return 0
@@ -385,7 +391,7 @@ func intValue(digits []byte, exponent int32, neg bool) int32 {
 	case d <= math.MinInt32:
 		return math.MinInt32
 	}
-	return int32(d) // (int) of a double: towards zero
+	return int32(d)
 }
 
 func hasPrefixAt(s []byte, pos int, prefix string) bool {

@@ -38,28 +38,7 @@ func TestNestedColumns(t *testing.T) {
 		{"r": {"a": null, "B": null}, "l": [], "m": [], "ll": [[null, "é"]]},
 		{"r": {"a": -5, "B": ""}, "l": [7], "m": [{"key": "", "value": -1}], "ll": []}
 	]`
-	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, fileSchema, strings.NewReader(rows))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "nested.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := pqarrow.NewFileWriter(fileSchema, f, pq.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 3; i++ { // 12 rows, read in batches of 5
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeJSONFile(t, fileSchema, rows, 3) // 12 rows, read in batches of 5
 	str := catalog.StringType(true)
 	small := catalog.Type{Kind: catalog.SmallInt, Nullable: true}
 	row := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "a", Type: small}, {Name: "B", Type: str}}}
@@ -121,26 +100,7 @@ func TestNestedColumnRefusals(t *testing.T) {
 		{Name: "r", Type: arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true}), Nullable: true},
 		{Name: "l", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
 	}, nil)
-	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, fileSchema, strings.NewReader(`[{"r": {"a": 1}, "l": [1]}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "nested.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := pqarrow.NewFileWriter(fileSchema, f, pq.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeJSONFile(t, fileSchema, `[{"r": {"a": 1}, "l": [1]}]`, 1)
 	missing := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "zz", Type: catalog.IntType(true)}}}
 	asRow := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "a", Type: catalog.IntType(true)}}}
 	upper := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{{Name: "A", Type: catalog.IntType(true)}}}
@@ -208,6 +168,35 @@ func TestBareRepeatedColumnRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "repeated field outside a LIST") {
 		t.Errorf("bare repeated column: %v, want a refusal", err)
 	}
+}
+
+// writeJSONFile writes the rows (arrow-go's JSON form) copies times into one Parquet file with
+// pqarrow's defaults and returns its path.
+func writeJSONFile(t *testing.T, schema *arrow.Schema, rows string, copies int) string {
+	t.Helper()
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, schema, strings.NewReader(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "nested.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pqarrow.NewFileWriter(schema, f, pq.NewWriterProperties(), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < copies; i++ {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // cellString renders one value of a column as JSON (arrow-go's GetOneForMarshal).
