@@ -131,6 +131,10 @@ func (t Type) WithNullable(n bool) Type { t.Nullable = n; return t }
 // IsString reports whether t is CHAR or VARCHAR.
 func (t Type) IsString() bool { return t.Kind == Char || t.Kind == VarChar }
 
+// IsInterval reports whether t is INTERVAL YEAR TO MONTH or INTERVAL DAY TO SECOND (of any
+// resolution: Flink keeps an int of months or a long of milliseconds).
+func (t Type) IsInterval() bool { return t.Kind == IntervalYearMonth || t.Kind == IntervalDayTime }
+
 // IsBinary reports whether t is BINARY or VARBINARY.
 func (t Type) IsBinary() bool { return t.Kind == Binary || t.Kind == VarBinary }
 

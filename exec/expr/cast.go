@@ -58,7 +58,7 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.IsIntegral() || from.Kind == catalog.Decimal ||
 		from.Kind == catalog.Boolean || from.Kind == catalog.Date || from.Kind == catalog.Time ||
 		(from.Kind == catalog.Timestamp && from.Precision <= 6) ||
-		from.Kind == catalog.IntervalYearMonth || from.Kind == catalog.IntervalDayTime):
+		from.IsInterval()):
 		c.kind = castToString
 	case to.IsString() && (from.Kind == catalog.Float || from.Kind == catalog.Double):
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)

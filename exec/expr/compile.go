@@ -80,7 +80,7 @@ func Functions() []Function {
 // Intervals exist only inside expressions (timestamp arithmetic); columns of interval type
 // are rejected by the row edges.
 func SupportedType(t catalog.Type) (bool, string) {
-	if t.Kind == catalog.IntervalDayTime || t.Kind == catalog.IntervalYearMonth {
+	if t.IsInterval() {
 		return true, ""
 	}
 	return binaryrow.Supported(t)

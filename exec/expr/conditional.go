@@ -60,6 +60,62 @@ func coerce(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, error)
 	return a, nil
 }
 
+// compileIf compiles IF(c, a, b) as a CASE. Flink's IfCallGen joins each branch to the call's
+// type with a cast rule, and for most types no rule joins T to T NOT NULL: an IF typed NOT NULL
+// whose branch Flink's code generation types as nullable fails Flink's planning with
+// "Unsupported operand types: IF(boolean, ...)". Such an IF falls back, so the job fails
+// exactly as on stock Flink.
+func compileIf(n *Node, args []Expr) (Expr, error) {
+	if len(n.Args) == 3 && !n.Type.Nullable {
+		for _, b := range n.Args[1:] {
+			if flinkBranchNullable(b) {
+				return nil, unsupported("IF typed %s over a branch %s whose generated code Flink types as nullable: Flink's IfCallGen finds no cast between them", n.Type, b.Describe())
+			}
+		}
+	}
+	return compileCase(n, args)
+}
+
+// flinkBranchNullable says whether Flink's code generation gives the value of b a nullable
+// type: where the plan does, and where the generated code of a call has a nullable type of its
+// own whatever its operands: a DATE or TIME plus or minus an interval
+// (ScalarOperatorGens#generateTemporalPlusMinus: new DateType(), new TimeType()), an IN or NOT
+// IN list (SearchOperatorGen's hash-set lookup: new BooleanType()) and a LIKE whose pattern or
+// escape is not a literal (LikeCallGen#generateDynamicLike).
+func flinkBranchNullable(b *Node) bool {
+	if b.Type.Nullable {
+		return true
+	}
+	if b.Kind != Call {
+		return false
+	}
+	switch b.Op {
+	case "+", "-":
+		return len(b.Args) == 2 && (b.Args[0].Type.Kind == catalog.Date || b.Args[0].Type.Kind == catalog.Time) &&
+			b.Args[1].Type.IsInterval()
+	case "SEARCH":
+		if len(b.Args) != 2 {
+			return false
+		}
+		sarg, ok := b.Args[1].Value.(*Sarg)
+		if !ok {
+			return false
+		}
+		if _, points := sargPoints(sarg); points {
+			return true
+		}
+		_, points := sargComplementedPoints(sarg)
+		return points
+	case "LIKE":
+		for _, a := range b.Args[1:] {
+			if a.Kind != Literal {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func compileCase(n *Node, args []Expr) (Expr, error) {
 	if len(args) < 3 || len(args)%2 == 0 {
 		return nil, unsupported("CASE with %d operands", len(args))

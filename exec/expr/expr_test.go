@@ -237,6 +237,67 @@ func TestUnsupportedHasReason(t *testing.T) {
 	}
 }
 
+// TestIfNotNullOverNullableBranch checks that an IF typed NOT NULL falls back where Flink's code
+// generation types a branch as nullable (IfCallGen then fails the planning), and only there
+// (cases checked on stock Flink 2.1).
+func TestIfNotNullOverNullableBranch(t *testing.T) {
+	date := func(nullable bool) catalog.Type { return catalog.Type{Kind: catalog.Date, Nullable: nullable} }
+	timeT := catalog.Type{Kind: catalog.Time}
+	tsT := catalog.TimestampType(3, false)
+	months := lit(int64(47), catalog.Type{Kind: catalog.IntervalYearMonth})
+	millis := lit(int64(86_400_000), catalog.Type{Kind: catalog.IntervalDayTime})
+	notNullInt, notNullStr, notNullBool := catalog.IntType(false), catalog.StringType(false), catalog.BooleanType(false)
+	point := func(v int64) Range { return Range{Lower: &Bound{Value: v, Closed: true}, Upper: &Bound{Value: v, Closed: true}} }
+	search := func(r ...Range) *Node {
+		return call("SEARCH", notNullBool, ref(0, notNullInt), lit(&Sarg{Ranges: r, NullAs: "UNKNOWN"}, notNullInt))
+	}
+	notIn := search(Range{Upper: &Bound{Value: int64(1)}}, Range{Lower: &Bound{Value: int64(1)}, Upper: &Bound{Value: int64(2)}},
+		Range{Lower: &Bound{Value: int64(2)}})
+	between := search(Range{Lower: &Bound{Value: int64(1), Closed: true}, Upper: &Bound{Value: int64(5), Closed: true}})
+	cases := []struct {
+		name     string
+		result   catalog.Type
+		branch   *Node
+		other    *Node
+		fallback bool
+	}{
+		{"nullable column", date(false), ref(1, date(true)), lit(int64(1), date(false)), true},
+		{"date plus months", date(false), call("+", date(false), ref(2, date(false)), months), lit(int64(1), date(false)), true},
+		{"date minus days", date(false), call("-", date(false), ref(2, date(false)), millis), lit(int64(1), date(false)), true},
+		{"time plus days", timeT, call("+", timeT, lit(int64(0), timeT), millis), lit(int64(0), timeT), true},
+		{"timestamp plus days", tsT, call("+", tsT, lit(int64(0), tsT), millis), lit(int64(0), tsT), false},
+		{"in list", notNullBool, search(point(1), point(2), point(3)), lit(false, notNullBool), true},
+		{"not in list", notNullBool, notIn, lit(false, notNullBool), true},
+		{"between", notNullBool, between, lit(false, notNullBool), false},
+		{"like column pattern", notNullBool, call("LIKE", notNullBool, ref(3, notNullStr), ref(3, notNullStr)), lit(false, notNullBool), true},
+		{"like constant pattern", notNullBool, call("LIKE", notNullBool, ref(3, notNullStr), lit("a%", notNullStr)), lit(false, notNullBool), false},
+		{"nullable result", date(true), call("+", date(false), ref(2, date(false)), months), ref(1, date(true)), false},
+		{"not null columns", date(false), ref(2, date(false)), lit(int64(1), date(false)), false},
+	}
+	types := []catalog.Type{notNullInt, date(true), date(false), notNullStr}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := flinkBranchNullable(c.branch) && !c.result.Nullable; got != c.fallback {
+				t.Fatalf("flinkBranchNullable under a NOT NULL IF = %v, want %v", got, c.fallback)
+			}
+			cond := call(">", notNullBool, ref(0, notNullInt), lit(int64(0), notNullInt))
+			_, err := Compile(call("IF", c.result, cond, c.branch, c.other), types)
+			u, unsupported := err.(*Unsupported)
+			// A branch Sluice does not run natively (TIME arithmetic, LIKE of a column
+			// pattern) falls back for its own reason first.
+			_, branchErr := Compile(c.branch, types)
+			switch {
+			case c.fallback && !unsupported:
+				t.Fatalf("want a fallback, got %v", err)
+			case c.fallback && branchErr == nil && !strings.Contains(u.Reason, "IfCallGen"):
+				t.Fatalf("want a fallback naming IfCallGen, got %v", err)
+			case !c.fallback && err != nil:
+				t.Fatalf("want native, got %v", err)
+			}
+		})
+	}
+}
+
 func TestParseJavaInt(t *testing.T) {
 	cases := []struct {
 		in   string

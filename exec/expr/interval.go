@@ -42,15 +42,12 @@ func compileTimestampInterval(op string, args []Expr, res catalog.Type) (Expr, b
 	if len(args) != 2 || (op != "+" && op != "-") {
 		return nil, false
 	}
-	isInterval := func(t catalog.Type) bool {
-		return t.Kind == catalog.IntervalDayTime || t.Kind == catalog.IntervalYearMonth
-	}
 	point, iv := args[0], args[1]
-	if op == "+" && isInterval(point.Type()) {
+	if op == "+" && point.Type().IsInterval() {
 		point, iv = iv, point
 	}
 	pt, it := point.Type(), iv.Type()
-	if !isInterval(it) {
+	if !it.IsInterval() {
 		return nil, false
 	}
 	sign := int64(1)
@@ -86,7 +83,7 @@ func compileTimestampInterval(op string, args []Expr, res catalog.Type) (Expr, b
 // integer operand is cast to the interval's primitive with Java's narrowing, the result wraps
 // as Java int/long arithmetic does. ok is false when the result is not an interval.
 func compileIntervalArith(op string, args []Expr, res catalog.Type) (Expr, bool, error) {
-	isInterval := res.Kind == catalog.IntervalDayTime || res.Kind == catalog.IntervalYearMonth
+	isInterval := res.IsInterval()
 	if len(args) != 2 || !isInterval || (op != "+" && op != "-" && op != "*") {
 		return nil, false, nil
 	}
@@ -133,7 +130,7 @@ func flinkTypesNullable(n *Node) bool {
 		return false
 	}
 	for _, a := range n.Args {
-		if a.Type.Kind == catalog.IntervalDayTime || a.Type.Kind == catalog.IntervalYearMonth {
+		if a.Type.IsInterval() {
 			return true
 		}
 	}

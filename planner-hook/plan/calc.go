@@ -127,7 +127,7 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 	if len(reasons) == 0 {
 		for i, e := range p.projections {
 			got, want := e.Type(), p.outTypes[i]
-			if isInterval(got) && got.Kind == want.Kind {
+			if got.IsInterval() && got.Kind == want.Kind {
 				// Flink's row type says INTERVAL SECOND(3) (or MONTH) for every interval of a
 				// kind, Calcite's expression types keep their fields; the values are the same.
 				continue
@@ -149,10 +149,4 @@ func nameAt(names []string, i int) string {
 
 func (p *calcPlan) operator(mem memory.Allocator) *calc.Calc {
 	return calc.New(p.projections, p.condition, mem)
-}
-
-// isInterval reports whether t is an INTERVAL type (its resolution does not change its values:
-// Flink's int of months or long of milliseconds).
-func isInterval(t catalog.Type) bool {
-	return t.Kind == catalog.IntervalYearMonth || t.Kind == catalog.IntervalDayTime
 }

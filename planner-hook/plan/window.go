@@ -183,7 +183,7 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 		}
 		if ok, why := binaryrow.Supported(t); !ok {
 			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s", p.inNames[k], why))
-		} else if t.Kind == catalog.IntervalYearMonth || t.Kind == catalog.IntervalDayTime || t.IsNested() {
+		} else if t.IsInterval() || t.IsNested() {
 			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s keys are not supported natively yet", p.inNames[k], t))
 		}
 		p.keyCols = append(p.keyCols, k)

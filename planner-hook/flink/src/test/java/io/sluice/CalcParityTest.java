@@ -31,6 +31,14 @@ class CalcParityTest {
     /** Schema of the main table: one column per supported type. */
     static final String ALL = "i INT, l BIGINT, d DOUBLE, s STRING, b BOOLEAN, dc DECIMAL(10, 2), dw DECIMAL(30, 8), ts TIMESTAMP(3)";
 
+    static List<Row> ifRows() {
+        return List.of(r(LocalDate.of(2024, 2, 29), 2), r(null, 3), r(null, null), r(LocalDate.of(1969, 12, 31), null));
+    }
+
+    static List<Row> ifNotNullRows() {
+        return List.of(r(true, 2), r(false, 3), r(true, 7), r(true, -1));
+    }
+
     static Row r(Object... f) {
         return Row.of(f);
     }
@@ -491,6 +499,21 @@ class CalcParityTest {
                         + " CAST(s AS CHAR(4)), CAST(s AS CHAR(40)) FROM t"),
                 n("concat-char", "SELECT CAST(s AS CHAR(2)) || CAST(s AS CHAR(3)), 'a' || 'bc ' || CAST(s AS CHAR(1)) FROM t"),
                 fallback("fallback-abs-tinyint", SMALL, smallRows(), "SELECT ABS(a) FROM t", "fails in Flink's code generation"),
+                // An IF typed NOT NULL over a branch whose generated code Flink types as nullable
+                // (DATE + interval, IN lists): Flink's IfCallGen finds no cast, both fail. The
+                // same IFs typed nullable, and over ranges, run.
+                fallback("fallback-if-not-null-date-plus-interval-fails", "dt DATE, i INT", ifRows(),
+                        "SELECT IF(TRUE IS NOT TRUE, INTERVAL '3-11' YEAR TO MONTH + COALESCE(dt, DATE '1969-12-31', dt), DATE '9999-12-31') FROM t",
+                        "IfCallGen"),
+                fallback("fallback-if-not-null-in-list-fails", "b BOOLEAN NOT NULL, i INT NOT NULL", ifNotNullRows(),
+                        "SELECT IF(b, i IN (1, 2, 3), FALSE) FROM t", "IfCallGen"),
+                fallback("fallback-if-not-null-date-minus-days-fails", "b BOOLEAN NOT NULL, i INT NOT NULL", ifNotNullRows(),
+                        "SELECT IF(b, DATE '2024-03-01' - INTERVAL '1' DAY * i, DATE '9999-12-31') FROM t", "IfCallGen"),
+                nativeCase("if-nullable-over-date-plus-interval-and-in-list", "dt DATE, i INT", ifRows(),
+                        "SELECT IF(i > 1, dt + INTERVAL '3-11' YEAR TO MONTH, DATE '9999-12-31'), IF(dt IS NULL, i IN (1, 2, 3), FALSE),"
+                                + " IF(dt IS NULL, COALESCE(i, 0) IN (1, 2, 3), FALSE) FROM t"),
+                nativeCase("if-not-null-over-range-and-timestamp", "b BOOLEAN NOT NULL, i INT NOT NULL", ifNotNullRows(),
+                        "SELECT IF(b, i BETWEEN 1 AND 3, FALSE), IF(b, TIMESTAMP '2024-03-01 00:00:00' - INTERVAL '1' DAY * i, TIMESTAMP '2000-01-01 00:00:00') FROM t"),
                 n("floor-ceil", "SELECT FLOOR(d), CEIL(d), FLOOR(dc), CEIL(dc), FLOOR(dw), CEIL(dw) FROM t"),
                 n("date-format", "SELECT DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss.SSS'), DATE_FORMAT(ts, 'yy/M/d D ''at'' H:m:s') FROM t"),
                 n("floor-ceil-timestamp", "SELECT FLOOR(ts TO DAY), CEIL(ts TO HOUR), FLOOR(ts TO MONTH), CEIL(ts TO YEAR),"
