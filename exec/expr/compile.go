@@ -31,6 +31,10 @@ type Function struct {
 	// Fallback, when set, is why a function Flink has always runs on Flink: the registry lists
 	// it with this reason (docs/support-matrix.md) and every call of it falls back.
 	Fallback string
+	// operandFallback, when set, says why a call of the function may not be an operand of
+	// another call ("" where it may): its value is exact as a projected or filtered expression
+	// but not where an enclosing expression reads it.
+	operandFallback func(n *Node) string
 }
 
 // Env is what an expression may depend on besides its input rows.
@@ -132,11 +136,10 @@ func CompileIn(n *Node, input []catalog.Type, env Env) (Expr, error) {
 		}
 		args := make([]Expr, 0, len(n.Args))
 		for _, a := range n.Args {
-			if a.Kind == Call && a.Op == "TO_TIMESTAMP" && len(a.Args) == 2 {
-				// Where Flink reads the string with Timestamp#valueOf, its TIMESTAMP(3) value keeps
-				// the sub-millisecond digits until a row drops them: an enclosing expression sees
-				// them (CEIL, comparisons, DATE_FORMAT), a projected value does not.
-				return nil, unsupported("TO_TIMESTAMP(s, format) inside %s: the value Flink computes there can keep sub-millisecond digits (Timestamp#valueOf), which Sluice's TIMESTAMP(3) does not hold; only a projected TO_TIMESTAMP(s, format) runs natively", n.Op)
+			if g, ok := registry[a.Op]; ok && a.Kind == Call && g.operandFallback != nil {
+				if why := g.operandFallback(a); why != "" {
+					return nil, unsupported("%s inside %s: %s", a.Op, n.Op, why)
+				}
 			}
 			if a.Kind == Literal {
 				if _, ok := a.Value.(*Sarg); ok {

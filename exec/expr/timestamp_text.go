@@ -16,10 +16,21 @@ import (
 func init() {
 	register(&Function{Name: "TO_TIMESTAMP", Family: "temporal",
 		Doc:       "TO_TIMESTAMP(s): a TIMESTAMP(3) parsed as CAST(s AS TIMESTAMP(3)), NULL where that fails (Flink catches the exception). TO_TIMESTAMP(s, format) with a constant java.time pattern of y, M, d, H, m, s, S (numeric forms), quoted text and punctuation: DateTimeUtils#parseTimestampData(s, format), i.e. DateTimeFormatter's strict parse (adjacent value parsing as in 'yyyyMMddHHmmss', a sign beyond yyyy's width, yy on 2000) resolved SMART (a day beyond the month's end clamped, 24:00 the next day), missing fields defaulted, the fraction cut to milliseconds; where that parse fails, java.sql.Timestamp#valueOf or Date#valueOf of the trimmed string (single-digit fields, Integer#parseInt's signs and Unicode digits, java.util.Date's lenient normalization in its Julian-Gregorian calendar), NULL where those fail. Falls back when the JVM's default time zone is not a fixed offset (Timestamp#valueOf goes through it), for other pattern letters and non-constant formats",
-		compileIn: compileToTimestamp})
+		compileIn: compileToTimestamp, operandFallback: toTimestampOperandFallback})
 	register(&Function{Name: "TO_DATE", Family: "temporal",
 		Doc:       "TO_DATE(s): DateTimeUtils#parseDate as CAST(s AS DATE), but NULL where that returns null (a part beyond an int still fails the job, as Integer#parseInt's exception does in Flink). TO_DATE(s, format): DateTimeUtils#parseDate(s, format), the date in UTC of SimpleDateFormat's lenient parse as for UNIX_TIMESTAMP(s, format); where the parse fails, the date of Long.MIN_VALUE milliseconds through Flink's int arithmetic (as Flink, never NULL)",
 		compileIn: compileToDate})
+}
+
+// toTimestampOperandFallback keeps TO_TIMESTAMP(s, format) out of enclosing expressions: where
+// Flink reads the string with Timestamp#valueOf, its TIMESTAMP(3) value keeps the
+// sub-millisecond digits until a row drops them, so an enclosing expression sees them (CEIL,
+// comparisons, DATE_FORMAT) while a projected value does not.
+func toTimestampOperandFallback(n *Node) string {
+	if len(n.Args) != 2 {
+		return ""
+	}
+	return "the value Flink computes there can keep sub-millisecond digits (Timestamp#valueOf), which Sluice's TIMESTAMP(3) does not hold; only a projected TO_TIMESTAMP(s, format) runs natively"
 }
 
 // textTimestamp is the value DateTimeUtils#parseTimestampData(s, precision) gives a string in a
