@@ -95,6 +95,7 @@ func BenchmarkFunctionFamilies(b *testing.B) {
 		{"temporal/extract-hour", call("EXTRACT", longT, sym("HOUR"), ts)},
 		{"temporal/extract-year-ltz", call("EXTRACT", longT, sym("YEAR"), lt)},
 		{"temporal/date_format", call("DATE_FORMAT", strT, ts, lit("yyyy-MM-dd HH:mm:ss", catalog.StringType(false)))},
+		{"temporal/from_unixtime", call("FROM_UNIXTIME", strT, i)},
 		{"temporal/ts+interval", call("+", catalog.TimestampType(6, true), t6, lit(int64(90_000), dayTime))},
 		{"temporal/date+months", call("+", catalog.Type{Kind: catalog.Date, Nullable: true}, dt, lit(int64(13), months))},
 	} {

@@ -247,11 +247,14 @@ func compileDateFormatString(n *Node, args []Expr, env Env) (Expr, error) {
 		return nil, err
 	}
 	zone := env.Zone
-	return &stringFn{args: args[:1], typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
-		ms, ok := simpleDateMillis(parser, v[0], offset)
-		if !ok {
-			return dst, false
+	return &stringFn{args: args[:1], typ: n.Type, newStr: func() func([]byte, [][]byte) ([]byte, bool) {
+		offsets := zone.Offsets()
+		return func(dst []byte, v [][]byte) ([]byte, bool) {
+			ms, ok := simpleDateMillis(parser, v[0], offset)
+			if !ok {
+				return dst, false
+			}
+			return printer.Format(dst, utilCalendarFields(ms, &offsets)), true
 		}
-		return printer.Format(dst, utilCalendarFields(ms, zone)), true
 	}}, nil
 }

@@ -42,12 +42,15 @@ func compileConvertTz(n *Node, args []Expr) (Expr, error) {
 	}
 	from, _ := zones[0].FixedOffset()
 	to := zones[1]
-	return &stringFn{args: args[:1], typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
-		ms, ok := simpleDateMillis(p, v[0], from)
-		if !ok {
-			return dst, false
+	return &stringFn{args: args[:1], typ: n.Type, newStr: func() func([]byte, [][]byte) ([]byte, bool) {
+		offsets := to.Offsets()
+		return func(dst []byte, v [][]byte) ([]byte, bool) {
+			ms, ok := simpleDateMillis(p, v[0], from)
+			if !ok {
+				return dst, false
+			}
+			return appendUnixtime(dst, ms, &offsets), true
 		}
-		return appendUnixtime(dst, ms, &to), true
 	}}, nil
 }
 

@@ -34,8 +34,11 @@ type stringFn struct {
 	typ  catalog.Type
 	// str appends the result of one row to dst; ok=false yields NULL.
 	str func(dst []byte, vals [][]byte) (out []byte, ok bool)
-	i32 func(vals [][]byte) (int32, bool)
-	bl  func(vals [][]byte) (bool, bool)
+	// newStr, when set instead of str, makes the row function once per batch, for results
+	// that keep state across a batch's rows (e.g. a zone's offset-period cache).
+	newStr func() func(dst []byte, vals [][]byte) (out []byte, ok bool)
+	i32    func(vals [][]byte) (int32, bool)
+	bl     func(vals [][]byte) (bool, bool)
 	// capacity, when set, bounds the bytes of all str results from the operands' columns, so
 	// that the result is built without growing.
 	capacity func(readers []bytesReader) int
@@ -88,8 +91,12 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 		return true
 	}
+	str := e.str
+	if e.newStr != nil {
+		str = e.newStr()
+	}
 	switch {
-	case e.str != nil:
+	case str != nil:
 		offBuf, offs := column.NewValues[int32](ctx.Mem, n+1)
 		size := 16 * n
 		if e.capacity != nil {
@@ -102,7 +109,7 @@ func (e *stringFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 				continue
 			}
 			var ok bool
-			if data, ok = e.str(data, vals); ok {
+			if data, ok = str(data, vals); ok {
 				bitutil.SetBit(vbits, i)
 			} else {
 				data = data[:offs[i]]

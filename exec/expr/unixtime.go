@@ -36,8 +36,11 @@ func compileFromUnixtime(n *Node, args []Expr, env Env) (Expr, error) {
 		seconds = &cast{unary: unary{seconds, catalog.BigIntType(t.Nullable)}, kind: castNumericKind}
 	}
 	zone := env.Zone
-	return &stringFn{args: []Expr{seconds}, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
-		return format.Format(dst, utilCalendarFields(longOf(v[0])*1000, zone)), true
+	return &stringFn{args: []Expr{seconds}, typ: n.Type, newStr: func() func([]byte, [][]byte) ([]byte, bool) {
+		offsets := zone.Offsets()
+		return func(dst []byte, v [][]byte) ([]byte, bool) {
+			return format.Format(dst, utilCalendarFields(longOf(v[0])*1000, &offsets)), true
+		}
 	}}, nil
 }
 
@@ -51,14 +54,14 @@ var defaultDateFormat = func() *javatext.SimpleDate {
 }()
 
 // appendUnixtime appends SimpleDateFormat("yyyy-MM-dd HH:mm:ss") of the instant ms in zone.
-func appendUnixtime(dst []byte, ms int64, zone *javatime.Zone) []byte {
+func appendUnixtime(dst []byte, ms int64, zone *javatime.Offsets) []byte {
 	return defaultDateFormat.Format(dst, utilCalendarFields(ms, zone))
 }
 
 // utilCalendarFields are the fields java.util's GregorianCalendar shows for the instant ms in
 // zone (java.util.TimeZone's offsets): the year of the era (year 0 is 1 BC), Julian dates
 // before 1582-10-15.
-func utilCalendarFields(ms int64, zone *javatime.Zone) javatext.CalendarFields {
+func utilCalendarFields(ms int64, zone *javatime.Offsets) javatext.CalendarFields {
 	// The day and time of day of ms + offset, without overflowing near the ends of long (as
 	// GregorianCalendar adds the offset's days separately).
 	rem := javatime.FloorMod(ms, millisPerDay) + zone.UtilOffsetAt(ms)
