@@ -4,6 +4,7 @@ package calc
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -19,16 +20,23 @@ type Calc struct {
 	projections []expr.Expr
 	condition   expr.Expr // nil: every row passes
 	mem         memory.Allocator
+	// clock reads the clock in epoch milliseconds; now is its reading for the current batch.
+	clock func() int64
+	now   int64
 }
 
-// New returns a Calc.
+// New returns a Calc whose expressions may read the clock (compiled with expr.Env.Clock).
 func New(projections []expr.Expr, condition expr.Expr, mem memory.Allocator) *Calc {
-	return &Calc{projections: projections, condition: condition, mem: mem}
+	return &Calc{projections: projections, condition: condition, mem: mem,
+		clock: func() int64 { return time.Now().UnixMilli() }}
 }
 
-// Filter evaluates the condition over n rows and returns the indices of the rows where it is
-// TRUE (every row when there is no condition).
+// Filter starts a batch: it reads the clock once for the condition and the projections of the
+// batch (as Flink's Calc reads it once per record for both), then evaluates the condition over
+// n rows and returns the indices of the rows where it is TRUE (every row when there is no
+// condition).
 func (c *Calc) Filter(in expr.Batch, n int) ([]int32, error) {
+	c.now = c.clock()
 	sel := make([]int32, 0, n)
 	if c.condition == nil {
 		for i := 0; i < n; i++ {
@@ -37,6 +45,7 @@ func (c *Calc) Filter(in expr.Batch, n int) ([]int32, error) {
 		return sel, nil
 	}
 	ctx := expr.NewCtx(c.mem, n)
+	ctx.Now = c.now
 	cond, err := c.condition.Eval(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("calc condition: %w", err)
@@ -59,10 +68,12 @@ func (c *Calc) Filter(in expr.Batch, n int) ([]int32, error) {
 	return sel, nil
 }
 
-// Project computes the projections over the m rows of in (the rows that passed the filter).
+// Project computes the projections over the m rows of in (the rows that passed the last
+// Filter).
 // The caller releases the returned columns.
 func (c *Calc) Project(in expr.Batch, m int) ([]arrow.Array, error) {
 	ctx := expr.NewCtx(c.mem, m)
+	ctx.Now = c.now
 	cols := make([]arrow.Array, 0, len(c.projections))
 	release := func() {
 		for _, col := range cols {

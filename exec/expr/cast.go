@@ -19,7 +19,7 @@ func init() {
 		Doc:       "as CAST, but a string that does not parse yields NULL",
 		compileIn: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (trimmed to n characters where the source type is longer, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back (p ≤ 6) in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ(p ≤ 6) parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ(p ≤ 6) to STRING and DATE through its wall clock in the session zone; FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
+		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (trimmed to n characters where the source type is longer, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back (p ≤ 6) in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ(p ≤ 6) parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ(p ≤ 6) to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP(p ≤ 6) to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE and TIME to TIMESTAMP(p ≤ 6) (the date's midnight, the time on 1970-01-01) and to TIMESTAMP_LTZ(p ≤ 6) (that wall time read in the session zone, LocalDateTime#atZone); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
 		compileIn: compileCast})
 }
 
@@ -84,6 +84,34 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		if to.Kind == catalog.Date {
 			c.kind = castWallDate
 		}
+	case from.Kind == catalog.Timestamp && from.Precision <= 6 && to.Kind == catalog.Date:
+		c.kind = castTimestampDate
+	case from.Kind == catalog.Timestamp && from.Precision <= 6 && to.Kind == catalog.Time:
+		c.kind = castTimestampTime
+	case from.Kind == catalog.TimestampLTZ && from.Precision <= 6 && to.Kind == catalog.Time:
+		// timestampWithLocalZoneToTime: the LocalTime of the wall clock in the session zone.
+		if env.Zone == nil {
+			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+		}
+		c.arg = &cast{unary: unary{args[0], catalog.Type{Kind: catalog.Timestamp, Precision: from.Precision, Nullable: from.Nullable}},
+			kind: castTimestampPrecision, zone: env.Zone}
+		c.kind = castWallTime
+	case (from.Kind == catalog.Date || from.Kind == catalog.Time) && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ) && to.Precision <= 6:
+		// TimestampData#fromEpochMillis of the date's midnight or the time on 1970-01-01, as a
+		// TIMESTAMP(3); to TIMESTAMP_LTZ that wall time read in the session zone
+		// (LocalDateTime#atZone), to another precision as between timestamps.
+		millis := &cast{unary: unary{args[0], catalog.TimestampType(3, from.Nullable)}, kind: castEpochMillis}
+		if to.Kind == catalog.Timestamp && to.Precision == 3 {
+			millis.typ = to
+			return millis, nil
+		}
+		if to.Kind == catalog.TimestampLTZ {
+			if env.Zone == nil {
+				return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+			}
+			c.zone = env.Zone
+		}
+		c.arg, c.kind = millis, castTimestampPrecision
 	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ):
 		if to.Precision >= from.Precision && microsTimestamp(from) == microsTimestamp(to) {
 			c.kind = castIdentity
@@ -108,6 +136,17 @@ const (
 	castTimestampPrecision
 	// castWallDate is the date of a wall-clock TIMESTAMP (LocalDateTime#toLocalDate: floor).
 	castWallDate
+	// castWallTime is the time of day of a wall-clock TIMESTAMP (LocalDateTime#toLocalTime).
+	castWallTime
+	// castTimestampDate is TimestampToDateCastRule's (int) (millis / MILLIS_PER_DAY): Java's
+	// division, so a time before 1970 rounds towards the epoch, not down.
+	castTimestampDate
+	// castTimestampTime is TimestampToTimeCastRule's (int) (millis % MILLIS_PER_DAY): Java's
+	// remainder, negative before 1970, milliseconds kept whatever the TIME's precision.
+	castTimestampTime
+	// castEpochMillis is the epoch milliseconds of a DATE's midnight or of a TIME on
+	// 1970-01-01, a TIMESTAMP(3).
+	castEpochMillis
 )
 
 type cast struct {
@@ -127,19 +166,48 @@ func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		return toStrings(ctx, a, e.arg.Type()), nil
 	case castTimestampPrecision:
 		return castTimestamp(ctx, a, e.arg.Type(), e.typ, e.zone)
-	case castWallDate:
-		buf, dst := column.NewValues[int32](ctx.Mem, a.Len())
-		unit := int64(millisPerDay)
-		if microsTimestamp(e.arg.Type()) {
-			unit *= 1000
-		}
-		for i, v := range column.Values[int64](a) {
-			dst[i] = int32(javatime.FloorDiv(v, unit))
+	case castWallDate, castWallTime, castTimestampDate, castTimestampTime:
+		return timestampParts(ctx, a, e.arg.Type(), e.typ, e.kind), nil
+	case castEpochMillis:
+		buf, dst := column.NewValues[int64](ctx.Mem, a.Len())
+		if e.arg.Type().Kind == catalog.Date {
+			for i, d := range column.Values[int32](a) {
+				dst[i] = int64(d) * millisPerDay
+			}
+		} else {
+			for i, t := range column.Values[int32](a) {
+				dst[i] = int64(t)
+			}
 		}
 		return column.MakeArray(arrowType(e.typ), a.Len(), column.CopyValidity(a, ctx.Mem), buf), nil
 	}
 	a.Retain()
 	return a, nil
+}
+
+// timestampParts is the DATE or TIME of each timestamp of a (milliseconds or microseconds, as
+// its type keeps them) as kind computes it.
+func timestampParts(ctx *Ctx, a arrow.Array, from, to catalog.Type, kind castKind) arrow.Array {
+	src := column.Values[int64](a)
+	buf, dst := column.NewValues[int32](ctx.Mem, len(src))
+	micros := microsTimestamp(from)
+	for i, v := range src {
+		ms := v
+		if micros {
+			ms = javatime.FloorDiv(v, 1000) // TimestampData#getMillisecond
+		}
+		switch kind {
+		case castWallDate:
+			dst[i] = int32(javatime.FloorDiv(ms, millisPerDay))
+		case castWallTime:
+			dst[i] = int32(javatime.FloorMod(ms, millisPerDay))
+		case castTimestampDate:
+			dst[i] = int32(ms / millisPerDay)
+		default:
+			dst[i] = int32(ms % millisPerDay)
+		}
+	}
+	return column.MakeArray(arrowType(to), len(src), column.CopyValidity(a, ctx.Mem), buf)
 }
 
 // toStrings renders integers in decimal, DECIMAL as BigDecimal#toPlainString (all scale digits)
@@ -195,7 +263,9 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 			case catalog.Date:
 				buf = appendDate(buf[:0], int64(column.Values[int32](a)[i]))
 			case catalog.Time:
-				buf = appendTime(buf[:0], column.Values[int32](a)[i], t.Precision)
+				// Flink's planner gives every TIME(p) of an expression the runtime type
+				// TIME(0) (FlinkTypeFactory#toLogicalType), so no fraction is printed.
+				buf = appendTime(buf[:0], column.Values[int32](a)[i], 0)
 			default:
 				buf = appendTimestamp(buf[:0], column.Values[int64](a)[i], t.Precision)
 			}

@@ -1,6 +1,14 @@
 package expr
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/javatime"
+)
 
 // TestAppendTimestampAsFlink holds DateTimeUtils#formatTimestamp(TimestampData, UTC, p) of
 // Flink 2.1.1 (CAST(TIMESTAMP AS STRING)), also where its int epoch day and four-digit years
@@ -65,5 +73,69 @@ func TestIntervalToStringAsFlink(t *testing.T) {
 		if got := string(appendIntervalDayTime(nil, c.v)); got != c.want {
 			t.Errorf("formatIntervalDayTime(%d) = %q, Flink %q", c.v, got, c.want)
 		}
+	}
+}
+
+// TestTemporalCastsAsFlink checks the casts between DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ
+// against the arithmetic of Flink's cast rules: TimestampToDate's and TimestampToTime's Java
+// division and remainder (a time before 1970 rounds towards the epoch, its time of day is
+// negative), the wall clock of a TIMESTAMP_LTZ in the session zone, and a DATE's midnight read
+// in the zone (in a gap, the instant after it: America/Sao_Paulo skipped 2018-11-04 00:00).
+func TestTemporalCastsAsFlink(t *testing.T) {
+	saoPaulo, err := javatime.LoadZone("America/Sao_Paulo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	date := catalog.Type{Kind: catalog.Date, Nullable: true}
+	timeT := catalog.Type{Kind: catalog.Time, Nullable: true}
+	ts3, ts6 := catalog.TimestampType(3, true), catalog.TimestampType(6, true)
+	ltz3 := catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3, Nullable: true}
+	ltz6 := catalog.Type{Kind: catalog.TimestampLTZ, Precision: 6, Nullable: true}
+	day := int64(86_400_000)
+	nov4 := int64(17839) // 2018-11-04
+	for _, c := range []struct {
+		from, to catalog.Type
+		in       []any // Node.Value form, nil for NULL
+		want     []any
+	}{
+		{ts3, date, []any{int64(-1), -day / 2, -day, 2*day + 5, nil}, []any{int64(0), int64(0), int64(-1), int64(2), nil}},
+		{ts3, timeT, []any{int64(-1), -day / 2, 2*day + 5}, []any{int64(-1), -day / 2, int64(5)}},
+		{ts6, date, []any{int64(-1), int64(-86_400_000_001)}, []any{int64(0), int64(-1)}},
+		{ts6, timeT, []any{int64(-1), int64(1_500)}, []any{int64(-1), int64(1)}},
+		{ltz3, timeT, []any{int64(0), int64(-1)}, []any{int64(21 * 3_600_000), int64(21*3_600_000 - 1)}},
+		{ltz3, date, []any{int64(0)}, []any{int64(-1)}},
+		{date, ts3, []any{int64(1), int64(-1), nil}, []any{day, -day, nil}},
+		{date, ts6, []any{int64(1)}, []any{day * 1000}},
+		{timeT, ts3, []any{int64(5)}, []any{int64(5)}},
+		{date, ltz3, []any{int64(0), nov4}, []any{int64(3 * 3_600_000), nov4*day + 3*3_600_000}},
+		{timeT, ltz6, []any{int64(1)}, []any{int64(3*3_600_000_000 + 1000)}},
+	} {
+		in := batch(t, []catalog.Type{c.from}, c.in)
+		e, err := CompileIn(call("CAST", c.to, ref(0, c.from)), []catalog.Type{c.from}, Env{Zone: &saoPaulo})
+		if err != nil {
+			t.Fatalf("CAST %s AS %s: %v", c.from, c.to, err)
+		}
+		ctx := NewCtx(memory.DefaultAllocator, len(c.in))
+		out, err := e.Eval(ctx, in)
+		if err != nil || ctx.Err() != nil {
+			t.Fatalf("CAST %s AS %s: %v %v", c.from, c.to, err, ctx.Err())
+		}
+		for i, want := range c.want {
+			var got any
+			if !out.IsNull(i) {
+				switch a := out.(type) {
+				case *array.Date32:
+					got = int64(a.Value(i))
+				case *array.Time32:
+					got = int64(a.Value(i))
+				case *array.Timestamp:
+					got = int64(a.Value(i))
+				}
+			}
+			if got != want {
+				t.Errorf("CAST(%v AS %s) from %s = %v, want %v", c.in[i], c.to, c.from, got, want)
+			}
+		}
+		out.Release()
 	}
 }

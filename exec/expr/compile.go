@@ -45,6 +45,9 @@ type Env struct {
 	// JVMZoneFixed says that the JVM's default time zone has a fixed offset, so that what
 	// java.util.Date computes through it (e.g. Timestamp#valueOf) does not depend on it.
 	JVMZoneFixed bool
+	// Clock says that the operator reads the clock once per batch into Ctx.Now, for the clock
+	// functions (CURRENT_TIMESTAMP, ...); without it they fall back.
+	Clock bool
 }
 
 var registry = map[string]*Function{}

@@ -247,7 +247,9 @@ func TestIfNotNullOverNullableBranch(t *testing.T) {
 	months := lit(int64(47), catalog.Type{Kind: catalog.IntervalYearMonth})
 	millis := lit(int64(86_400_000), catalog.Type{Kind: catalog.IntervalDayTime})
 	notNullInt, notNullStr, notNullBool := catalog.IntType(false), catalog.StringType(false), catalog.BooleanType(false)
-	point := func(v int64) Range { return Range{Lower: &Bound{Value: v, Closed: true}, Upper: &Bound{Value: v, Closed: true}} }
+	point := func(v int64) Range {
+		return Range{Lower: &Bound{Value: v, Closed: true}, Upper: &Bound{Value: v, Closed: true}}
+	}
 	search := func(r ...Range) *Node {
 		return call("SEARCH", notNullBool, ref(0, notNullInt), lit(&Sarg{Ranges: r, NullAs: "UNKNOWN"}, notNullInt))
 	}

@@ -13,11 +13,6 @@ func init() {
 		{"RAND", "arithmetic", "nondeterministic: a native run could not give Flink's numbers"},
 		{"RAND_INTEGER", "arithmetic", "nondeterministic: a native run could not give Flink's numbers"},
 		{"UUID", "string", "nondeterministic: a native run could not give Flink's values"},
-		{"CURRENT_TIMESTAMP", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
-		{"LOCALTIMESTAMP", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
-		{"CURRENT_DATE", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
-		{"CURRENT_TIME", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
-		{"NOW", "temporal", "reads the clock (per record in streaming jobs, per query in batch), not reproduced yet"},
 	} {
 		register(&Function{Name: f.name, Family: f.family, Doc: "runs on Flink: " + f.why, Fallback: f.why})
 	}

@@ -208,7 +208,20 @@ var shapes = map[string][]string{
 		"int <- UNIX_TIMESTAMP(CAST({ts} AS STRING))",
 		"int <- UNIX_TIMESTAMP({str}, 'yyyy-MM-dd')",
 		"int <- UNIX_TIMESTAMP(DATE_FORMAT({ts}, $F), $F) ; F in 'yyyyMMddHHmmss' 'yyyy/MM/dd' 'dd-MM-yyyy''T''HH:mm:ss.SSS'",
+		"bool <- UNIX_TIMESTAMP() > 1700000000",
 	},
+	// The clock functions differ from run to run: their shapes compare them with each other
+	// (one reading per record in Flink, per batch in Sluice) or with a past instant.
+	"CURRENT_TIMESTAMP": {
+		"bool <- CAST(CURRENT_TIMESTAMP AS TIMESTAMP(3)) = LOCALTIMESTAMP",
+		"bool <- CURRENT_TIMESTAMP > TO_TIMESTAMP_LTZ(1700000000000, 3)",
+	},
+	"NOW":                   {"bool <- NOW() = CURRENT_TIMESTAMP"},
+	"CURRENT_ROW_TIMESTAMP": {"bool <- CURRENT_ROW_TIMESTAMP() = NOW()"},
+	"LOCALTIMESTAMP":        {"bool <- CAST(LOCALTIMESTAMP AS DATE) = CURRENT_DATE"},
+	"CURRENT_DATE":          {"bool <- CURRENT_DATE > DATE '2024-01-01'"},
+	"CURRENT_TIME":          {"bool <- CURRENT_TIME = LOCALTIME", "bool <- CURRENT_TIME >= TIME '00:00:00'"},
+	"LOCALTIME":             {"bool <- LOCALTIME <= CURRENT_TIME"},
 	"TRY_CAST": {
 		"int <- TRY_CAST({str} AS INT)",
 		"int <- TRY_CAST({str} AS BIGINT)",

@@ -14,7 +14,7 @@ import (
 
 func init() {
 	register(&Function{Name: "UNIX_TIMESTAMP", Family: "temporal",
-		Doc:       "UNIX_TIMESTAMP(s [, format]): DateTimeUtils#unixTimestamp, SimpleDateFormat's lenient parse (default 'yyyy-MM-dd HH:mm:ss') of a constant pattern with y (3 or more letters), M, MM, d, H, m, s, S and literals, in the session time zone when it is a fixed offset: spaces before numbers skipped, numbers read by DecimalFormat (a '-', Unicode digits, an exponent, \"NaN\" and '∞'; Number#intValue), adjacent fields by their letter counts, trailing text ignored; fields counted on as GregorianCalendar does (Julian before 1582-10-15); the epoch seconds truncated towards zero, Long.MIN_VALUE where the parse fails (as Flink). UNIX_TIMESTAMP() reads the clock and falls back; so do zones with transitions, patterns without a year, month and day, two-digit years (which depend on the clock), month names and other letters",
+		Doc:       "UNIX_TIMESTAMP(s [, format]): DateTimeUtils#unixTimestamp, SimpleDateFormat's lenient parse (default 'yyyy-MM-dd HH:mm:ss') of a constant pattern with y (3 or more letters), M, MM, d, H, m, s, S and literals, in the session time zone when it is a fixed offset: spaces before numbers skipped, numbers read by DecimalFormat (a '-', Unicode digits, an exponent, \"NaN\" and '∞'; Number#intValue), adjacent fields by their letter counts, trailing text ignored; fields counted on as GregorianCalendar does (Julian before 1582-10-15); the epoch seconds truncated towards zero, Long.MIN_VALUE where the parse fails (as Flink). UNIX_TIMESTAMP(): the clock's epoch seconds, read once per batch as CURRENT_TIMESTAMP. Zones with transitions, patterns without a year, month and day, two-digit years (which depend on the clock), month names and other letters",
 		compileIn: compileUnixTimestamp})
 	register(&Function{Name: "CONVERT_TZ", Family: "temporal",
 		Doc:     "CONVERT_TZ(s, from, to): DateTimeUtils#convertTz, the string parsed as UNIX_TIMESTAMP(s) parses it ('yyyy-MM-dd HH:mm:ss', lenient) in zone from and printed as FROM_UNIXTIME prints in zone to, NULL where the parse fails; constant zones that java.util.TimeZone reads as a fixed offset: 'UTC', 'GMT' and 'GMT+hh:mm'-style IDs. Region IDs (java.util's transition rules) and other text (which Java silently reads as GMT) fall back",
@@ -72,8 +72,11 @@ func compileSimpleDate(name string, n *Node, at int) (*javatext.SimpleDate, erro
 
 // compileUnixTimestamp compiles UNIX_TIMESTAMP(string [, format]).
 func compileUnixTimestamp(n *Node, args []Expr, env Env) (Expr, error) {
-	if len(args) < 1 || len(args) > 2 || !args[0].Type().IsString() || n.Type.Kind != catalog.BigInt {
-		return nil, unsupported("UNIX_TIMESTAMP(%s) is not supported natively (UNIX_TIMESTAMP() reads the clock)", typeNames(args))
+	if len(args) == 0 {
+		return compileClock(n, args, env, clockSeconds)
+	}
+	if len(args) > 2 || !args[0].Type().IsString() || n.Type.Kind != catalog.BigInt {
+		return nil, unsupported("UNIX_TIMESTAMP(%s) is not supported natively", typeNames(args))
 	}
 	if env.Zone == nil {
 		return nil, unsupported("UNIX_TIMESTAMP(string) needs the session time zone, which this plan does not carry")

@@ -18,6 +18,9 @@ import (
 type Ctx struct {
 	Mem memory.Allocator
 	N   int
+	// Now is the clock's reading for this batch in epoch milliseconds, which the clock
+	// functions give every row (see Env.Clock).
+	Now int64
 
 	errRows  []byte // bitmap of failed rows in the current scope, nil when none
 	firstErr error

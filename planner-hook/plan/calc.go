@@ -91,6 +91,7 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 		env.Zone = &zone.Zone
 	}
 	_, env.JVMZoneFixed = options[OptJVMTimeZoneOffset]
+	env.Clock = true // calc.Calc reads the clock per batch
 	condRefs, projRefs := map[int]bool{}, map[int]bool{}
 	compile := func(what string, raw json.RawMessage, refs map[int]bool) (expr.Expr, error) {
 		node, err := DecodeRex(raw)

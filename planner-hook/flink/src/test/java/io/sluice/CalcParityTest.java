@@ -1,27 +1,34 @@
 package io.sluice;
 
+import io.sluice.planner.Verdict;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
-
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import static io.sluice.testing.ParityCase.fallback;
 import static io.sluice.testing.ParityCase.nativeCase;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Native Calc against stock Flink, case by case (see {@link ParityHarness}). */
 class CalcParityTest {
@@ -610,7 +617,73 @@ class CalcParityTest {
                 nativeCase("array-of-rows", "a ARRAY<ROW<x INT, y STRING>>, n INT",
                         List.of(r(new Row[] {r(1, "one"), null, r(null, "three")}, 1), r(null, 2), r(new Row[] {}, 3)),
                         "SELECT a[n], a[n].y, a[3].x, CARDINALITY(a), ARRAY[a[1], a[n]] FROM t"),
-                fallback("fallback-nondeterministic", ALL, allRows(), "SELECT i, RAND() < 2 FROM t", "RAND"));
+                fallback("fallback-nondeterministic", ALL, allRows(), "SELECT i, RAND() < 2 FROM t", "RAND"),
+                // Casts between DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ: Java's division and
+                // remainder before 1970, a midnight in a daylight-saving gap (Sao Paulo, 2018-11-04).
+                nativeCase("cast-temporal-matrix", "ts TIMESTAMP(3), t6 TIMESTAMP(6), d DATE, tm TIME, l TIMESTAMP_LTZ(3)", List.of(
+                        r(LocalDateTime.of(1969, 12, 31, 12, 0, 0, 250_000_000), LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000),
+                                LocalDate.of(2018, 11, 4), LocalTime.of(13, 14, 15), java.time.Instant.ofEpochMilli(0)),
+                        r(LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_000_000), LocalDateTime.of(1900, 1, 1, 0, 0, 0, 1_000),
+                                LocalDate.of(1969, 12, 31), LocalTime.of(0, 0), java.time.Instant.ofEpochMilli(-1)),
+                        r(null, null, null, null, null)),
+                        "SELECT CAST(ts AS DATE), CAST(CAST(ts AS TIME) AS STRING), CAST(t6 AS DATE), CAST(CAST(t6 AS TIME(3)) AS STRING),"
+                                + " CAST(d AS TIMESTAMP(3)), CAST(d AS TIMESTAMP(6)), CAST(d AS TIMESTAMP_LTZ(3)), CAST(tm AS TIMESTAMP(3)),"
+                                + " CAST(tm AS TIMESTAMP_LTZ(6)), CAST(l AS TIME), CAST(ts AS TIME) < TIME '12:00:00' FROM t")
+                        .with("table.local-time-zone", "America/Sao_Paulo"),
+                // The clock functions compared with each other (one reading per record in
+                // Flink, per batch in Sluice): the same on both engines in any zone.
+                clock("clock-functions-kolkata", "Asia/Kolkata"),
+                clock("clock-functions-new-york", "America/New_York").withParallelism(2),
+                clock("clock-functions-lord-howe", "Australia/Lord_Howe"));
+    }
+
+    static ParityCase clock(String name, String zone) {
+        return nativeCase(name, "i INT", List.of(r(1), r(2), r((Object) null)),
+                "SELECT i, CAST(CURRENT_TIMESTAMP AS TIMESTAMP(3)) = LOCALTIMESTAMP, NOW() = CURRENT_TIMESTAMP,"
+                        + " CURRENT_ROW_TIMESTAMP() = CURRENT_TIMESTAMP, CAST(LOCALTIMESTAMP AS DATE) = CURRENT_DATE,"
+                        + " CURRENT_TIME = LOCALTIME, CURRENT_TIMESTAMP > TO_TIMESTAMP_LTZ(1700000000000, 3),"
+                        + " UNIX_TIMESTAMP() > 1700000000 FROM t WHERE CURRENT_DATE > DATE '2024-01-01'")
+                .with("table.local-time-zone", zone);
+    }
+
+    /**
+     * The clock functions' values differ from run to run, so besides the parity cases above
+     * (which compare them with each other) each engine's values are checked against the clock
+     * around its run: the instant lies between the clock before and after the job, and the
+     * wall-clock functions show that instant in the session time zone.
+     */
+    @Test
+    void clockFunctionsReadTheClock() {
+        String zone = "Australia/Lord_Howe";
+        ParityCase c = nativeCase("clock-values", "i INT", List.of(r(1), r(2), r(3)),
+                "SELECT CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME, UNIX_TIMESTAMP() FROM t")
+                .with("table.local-time-zone", zone);
+        for (boolean sluice : new boolean[] {false, true}) {
+            StreamTableEnvironment tEnv = ParityHarness.newEnv(c, sluice);
+            if (sluice) {
+                Verdict v = Sluice.verdict(tEnv, c.query());
+                assertTrue(v.isNative(), v::toString);
+            }
+            long batches = ParityHarness.nativeBatches();
+            long before = System.currentTimeMillis();
+            ParityHarness.Outcome o = ParityHarness.collect(tEnv, c.query());
+            long after = System.currentTimeMillis();
+            String engine = sluice ? "Sluice" : "Flink";
+            assertFalse(o.failed(), () -> engine + " failed: " + o.failure());
+            assertEquals(sluice, ParityHarness.nativeBatches() > batches, engine + " native batches");
+            assertEquals(3, o.rows().size());
+            for (Row row : o.rows()) {
+                Instant now = (Instant) row.getField(0);
+                assertTrue(now.toEpochMilli() >= before && now.toEpochMilli() <= after,
+                        () -> engine + ": CURRENT_TIMESTAMP " + now + " outside the run [" + before + ", " + after + "]");
+                LocalDateTime local = LocalDateTime.ofInstant(now, ZoneId.of(zone));
+                assertEquals(local, row.getField(1), engine + " LOCALTIMESTAMP");
+                assertEquals(local.toLocalDate(), row.getField(2), engine + " CURRENT_DATE");
+                assertEquals(local.toLocalTime(), row.getField(3), engine + " CURRENT_TIME");
+                long unix = (Long) row.getField(4);
+                assertTrue(unix >= before / 1000 && unix <= after / 1000, engine + " UNIX_TIMESTAMP() " + unix);
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}")
