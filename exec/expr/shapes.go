@@ -158,6 +158,11 @@ var shapes = map[string][]string{
 		"ts <- CAST(CAST({A} AS STRING) AS TIMESTAMP(3)) ; A in ts date",
 		"ts6 <- CAST(CAST({ts6} AS STRING) AS TIMESTAMP(6))",
 		"ts <- CAST(CAST({ts6} AS STRING) AS TIMESTAMP(1))",
+		"date <- CAST({A} AS DATE) ; A in ts ts6",
+		"time <- CAST({A} AS TIME) ; A in ts ts6 ltz",
+		"ts <- CAST({A} AS TIMESTAMP(3)) ; A in date time",
+		"ts6 <- CAST({A} AS TIMESTAMP(6)) ; A in date time",
+		"ltz <- CAST({A} AS TIMESTAMP_LTZ(3)) ; A in date time",
 	},
 	"REGEXP": {
 		"bool <- REGEXP({str}, 'a+')",
