@@ -15,7 +15,7 @@ import (
 
 func init() {
 	register(&Function{Name: "DATE_FORMAT", Family: "temporal",
-		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP(p ≤ 6) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ(p ≤ 6) prints its wall clock in the session time zone. Month and day names, AM/PM, zones and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, in a fixed-offset session zone; NULL where the parse fails",
+		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP(p ≤ 6) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ(p ≤ 6) prints its wall clock in the session time zone. Month and day names, AM/PM, zones and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, both in UTC whatever the session zone (as that overload of Flink's); NULL where the parse fails",
 		compileIn: compileDateFormat})
 }
 
@@ -119,7 +119,7 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 		args[0] = &cast{unary: unary{args[0], t}, kind: castTimestampPrecision, zone: env.Zone}
 	}
 	if t.IsString() {
-		return compileDateFormatString(n, args, env)
+		return compileDateFormatString(n, args)
 	}
 	if t.Kind != catalog.Timestamp || t.Precision > 6 {
 		return nil, unsupported("DATE_FORMAT of %s is not supported natively yet", t)
@@ -223,17 +223,10 @@ func digits(v int64) int {
 }
 
 // compileDateFormatString compiles DATE_FORMAT(string, format): DateTimeUtils#
-// formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with the
-// SimpleDateFormat pattern, both in the session time zone (a fixed offset here); NULL where
-// the parse fails.
-func compileDateFormatString(n *Node, args []Expr, env Env) (Expr, error) {
-	if env.Zone == nil {
-		return nil, unsupported("DATE_FORMAT(string, format) needs the session time zone, which this plan does not carry")
-	}
-	offset, fixed := env.Zone.FixedOffset()
-	if !fixed {
-		return nil, unsupported("DATE_FORMAT(string, format) in session time zone %s: java.util's rules for zones with transitions are not reproduced yet", env.Zone)
-	}
+// formatTimestampString(s, format), the string parsed as UNIX_TIMESTAMP(s) parses it and
+// printed with the SimpleDateFormat pattern, both in UTC (that overload takes no zone, whatever
+// the session's); NULL where the parse fails.
+func compileDateFormatString(n *Node, args []Expr) (Expr, error) {
 	pat, ok := stringLiteral(n.Args[1])
 	if !ok {
 		return nil, unsupported("DATE_FORMAT with a format that is not a constant string")
@@ -246,15 +239,12 @@ func compileDateFormatString(n *Node, args []Expr, env Env) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	zone := env.Zone
-	return &stringFn{args: args[:1], typ: n.Type, newStr: func() func([]byte, [][]byte) ([]byte, bool) {
-		offsets := zone.Offsets()
-		return func(dst []byte, v [][]byte) ([]byte, bool) {
-			ms, ok := simpleDateMillis(parser, v[0], offset)
-			if !ok {
-				return dst, false
-			}
-			return printer.Format(dst, utilCalendarFields(ms, &offsets)), true
+	utc := javatime.FixedZone(0).Offsets() // a fixed zone: its Offsets are never written
+	return &stringFn{args: args[:1], typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
+		ms, ok := simpleDateMillis(parser, v[0], &utc)
+		if !ok {
+			return dst, false
 		}
+		return printer.Format(dst, utilCalendarFields(ms, &utc)), true
 	}}, nil
 }

@@ -207,6 +207,7 @@ var shapes = map[string][]string{
 	"CONVERT_TZ": {
 		"str <- CONVERT_TZ({str}, 'UTC', 'GMT+08:00')",
 		"str <- CONVERT_TZ(CAST({ts} AS STRING), 'GMT-05:30', $B) ; B in 'GMT+8' 'GMT' 'UTC'",
+		"str <- CONVERT_TZ(CAST({ts} AS STRING), $A, 'Asia/Kolkata') ; A in 'Europe/Berlin' 'America/Sao_Paulo' 'Australia/Lord_Howe'",
 	},
 	"UNIX_TIMESTAMP": {
 		"int <- UNIX_TIMESTAMP({str})",

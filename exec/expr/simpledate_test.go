@@ -19,8 +19,8 @@ import (
 // the Julian-Gregorian cutover, trailing text) and strings printed with each pattern, altered.
 func TestSimpleDateGolden(t *testing.T) {
 	unhex := func(s string) []byte { return goldenBytes(t, s) }
-	unix := func(p *javatext.SimpleDate, s []byte, offset int64) int64 {
-		ms, ok := simpleDateMillis(p, s, offset)
+	unix := func(p *javatext.SimpleDate, s []byte, zone *javatime.Offsets) int64 {
+		ms, ok := simpleDateMillis(p, s, zone)
 		if !ok || ms == math.MinInt64 {
 			return math.MinInt64
 		}
@@ -72,8 +72,7 @@ func TestSimpleDateGolden(t *testing.T) {
 			in := unhex(fields[1])
 			var got []string
 			for k := range zones[:2] {
-				off, _ := zones[k].FixedOffset()
-				ms, ok := simpleDateMillis(parser, in, off)
+				ms, ok := simpleDateMillis(parser, in, &zones[k])
 				var b []byte
 				if ok {
 					b = printer.Format(nil, utilCalendarFields(ms, &zones[k]))
@@ -102,13 +101,13 @@ func TestSimpleDateGolden(t *testing.T) {
 				continue
 			}
 			in := unhex(fields[1])
-			ms, ok := simpleDateMillis(pattern, in, 0)
+			ms, ok := simpleDateMillis(pattern, in, &zones[0])
 			if !ok {
 				ms = math.MinInt64
 			}
 			y, m, d := javatime.GregorianDate(javatime.FloorDiv(ms, 86_400_000))
 			date := ymdToJulian(int32(y), int32(m), int32(d)) - julianEpoch
-			got := []string{strconv.FormatInt(unix(pattern, in, 0), 10), strconv.FormatInt(unix(pattern, in, 19_800_000), 10), strconv.Itoa(int(date))}
+			got := []string{strconv.FormatInt(unix(pattern, in, &zones[0]), 10), strconv.FormatInt(unix(pattern, in, &zones[1]), 10), strconv.Itoa(int(date))}
 			checked++
 			if strings.Join(got, " ") != strings.Join(fields[2:], " ") {
 				mismatches++

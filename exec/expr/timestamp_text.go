@@ -173,11 +173,12 @@ func (e *toDateFormat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := ctx.N
 	r := newBytesReader(a)
 	buf, dst := column.NewValues[int32](ctx.Mem, n)
+	utc := javatime.FixedZone(0).Offsets()
 	for i := 0; i < n; i++ {
 		if !r.isValid(i) {
 			continue
 		}
-		ms, ok := simpleDateMillis(e.pattern, r.at(i), 0)
+		ms, ok := simpleDateMillis(e.pattern, r.at(i), &utc)
 		if !ok {
 			ms = math.MinInt64
 		}

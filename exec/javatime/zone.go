@@ -152,23 +152,50 @@ func (o *Offsets) UtilOffsetAt(epochMillis int64) int64 {
 	return o.OffsetAt(epochMillis)
 }
 
+// UtilWallOffset is the offset java.util's GregorianCalendar takes a wall-clock time (epoch
+// milliseconds of the local date-time read as UTC) to be in, so that its instant is wall minus
+// the offset (ZoneInfo#getOffsetsByWall): the offset after the last transition whose own wall
+// time (in that offset) is not after it. A time in a gap so takes the offset before the gap
+// (its instant lands after the transition, as java.time's would), a time in an overlap the
+// offset after it (the later instant; java.time takes the earlier one). Before java.util's
+// first transition (1900-01-01T00:00Z, read at its offset) the raw offset, as UtilOffsetAt.
+func (o *Offsets) UtilWallOffset(wall int64) int64 {
+	if o.loc == nil {
+		return o.offset
+	}
+	if wall < utilTimeZoneStart+o.OffsetAt(utilTimeZoneStart) {
+		return o.raw
+	}
+	if wall >= lastYearStart {
+		return o.UtilOffsetAt(wall - o.raw)
+	}
+	const day = 86_400_000
+	before, after := o.OffsetAt(wall-day), o.OffsetAt(wall+day)
+	if before == after {
+		return before // no transition within a day of it
+	}
+	// The transition is the start of the period holding wall + day.
+	start, _ := time.UnixMilli(wall + day).In(o.loc).ZoneBounds()
+	if wall >= start.UnixMilli()+after {
+		return after
+	}
+	return before
+}
+
 // lastInstant is Long.MAX_VALUE epoch milliseconds; lastYearStart the start of its year.
 var (
 	lastInstant   = time.UnixMilli(1<<63 - 1)
 	lastYearStart = time.Date(lastInstant.Year(), 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 )
 
-// rawOffset is a zone's standard offset at now: the offset of whichever of now and half a year
-// later is not in daylight saving time.
+// rawOffset is a zone's standard offset at now as java.util has it: the smaller of the offsets
+// at now and half a year later. The JDK's tz database is compiled from the "rearguard" form,
+// where daylight saving time always adds to the standard offset; Go's embedded database keeps
+// negative DST (Europe/Dublin's winter time is its DST there), so its IsDST flag cannot say.
 func rawOffset(loc *time.Location, now time.Time) int64 {
-	for _, t := range []time.Time{now, now.AddDate(0, 6, 0)} {
-		if lt := t.In(loc); !lt.IsDST() {
-			_, secs := lt.Zone()
-			return int64(secs) * 1000
-		}
-	}
-	_, secs := now.In(loc).Zone()
-	return int64(secs) * 1000
+	_, a := now.In(loc).Zone()
+	_, b := now.AddDate(0, 6, 0).In(loc).Zone()
+	return int64(min(a, b)) * 1000
 }
 
 // UtilFixedZone is java.util.TimeZone#getTimeZone(id) for the IDs whose zone is a fixed offset

@@ -174,6 +174,27 @@ class CalcParityTest {
     }
 
     /** Strings for UNIX_TIMESTAMP(s [, format]) and TO_DATE(s, format): SimpleDateFormat's lenient parse. */
+    /** Wall times in and around daylight-saving gaps and overlaps, and before 1900. */
+    static List<Row> dstRows() {
+        List<Row> rows = new ArrayList<>();
+        for (String v : new String[] {"2024-03-31 01:59:59", "2024-03-31 02:00:00", "2024-03-31 02:30:00", "2024-03-31 03:00:00",
+            "2024-10-27 01:59:59", "2024-10-27 02:00:00", "2024-10-27 02:30:00", "2024-10-27 03:00:00", "2018-11-04 00:00:00",
+            "2018-11-03 23:59:59", "2018-11-04 00:30:00", "2018-02-17 23:30:00", "2024-04-07 01:45:00", "2024-10-06 02:15:00",
+            "1899-12-31 23:00:00", "1850-06-01 12:00:00", "1916-05-01 00:00:00", "2024-07-01 12:00:00", "2300-07-01 02:30:00",
+            "2024-03-10 02:30:00", "2024-11-03 01:30:00", "garbage"}) {
+            rows.add(r(v));
+        }
+        rows.add(r((Object) null));
+        return rows;
+    }
+
+    static ParityCase unixTimestampDst(String name, String zone) {
+        return nativeCase(name, "s STRING", dstRows(),
+                "SELECT s, UNIX_TIMESTAMP(s), DATE_FORMAT(s, 'yyyy-MM-dd HH:mm:ss'), FROM_UNIXTIME(UNIX_TIMESTAMP(s)),"
+                        + " UNIX_TIMESTAMP(s, 'yyyy-MM-dd HH:mm') FROM t")
+                .with("table.local-time-zone", zone);
+    }
+
     static List<Row> simpleDateRows() {
         List<Row> rows = new ArrayList<>();
         for (String v : new String[] {"2024-01-05 10:20:30", "2024-01-05", "20240105102030", "05/01/2024", "2024-1-5 1:2:3",
@@ -397,13 +418,19 @@ class CalcParityTest {
                 nativeCase("convert-tz-fixed-zones", "s STRING", simpleDateRows(),
                         "SELECT s, CONVERT_TZ(s, 'UTC', 'GMT+08:00'), CONVERT_TZ(s, 'GMT-05:30', 'GMT'), CONVERT_TZ(s, 'GMT+0830', 'GMT-8'), "
                                 + "CONVERT_TZ(s, 'GMT+8:00', 'UTC') FROM t"),
-                fallback("fallback-convert-tz-region", "s STRING", simpleDateRows(), "SELECT CONVERT_TZ(s, 'UTC', 'Asia/Shanghai') FROM t",
-                        "only 'UTC', 'GMT'"),
+                // Region zones with java.util's offsets: a wall time in a gap takes the offset
+                // before it, one in an overlap the offset after it, the raw offset before 1900.
+                nativeCase("convert-tz-regions", "s STRING", dstRows(),
+                        "SELECT s, CONVERT_TZ(s, 'Europe/Berlin', 'America/New_York'), CONVERT_TZ(s, 'UTC', 'Asia/Shanghai'),"
+                                + " CONVERT_TZ(s, 'Australia/Lord_Howe', 'GMT+01:00'), CONVERT_TZ(s, 'America/Sao_Paulo', 'Europe/Dublin') FROM t"),
+                fallback("fallback-convert-tz-three-letter", "s STRING", simpleDateRows(), "SELECT CONVERT_TZ(s, 'UTC', 'PST') FROM t",
+                        "three-letter"),
                 nativeCase("date-format-string", "s STRING", simpleDateRows(),
                         "SELECT s, DATE_FORMAT(s, 'yyyy/MM/dd'), DATE_FORMAT(s, 'yy-M-d H:m:s.SSS'), DATE_FORMAT(s, 'dd''T''HH') FROM t")
                         .with("table.local-time-zone", "GMT+05:30"),
-                fallback("fallback-unix-timestamp-dst-zone", "s STRING", simpleDateRows(), "SELECT UNIX_TIMESTAMP(s) FROM t",
-                        "java.util's rules").with("table.local-time-zone", "Europe/Berlin"),
+                unixTimestampDst("unix-timestamp-dst-berlin", "Europe/Berlin"),
+                unixTimestampDst("unix-timestamp-dst-sao-paulo", "America/Sao_Paulo"),
+                unixTimestampDst("unix-timestamp-dst-lord-howe", "Australia/Lord_Howe"),
                 fallback("fallback-unix-timestamp-two-digit-year", "s STRING", simpleDateRows(), "SELECT UNIX_TIMESTAMP(s, 'yy-MM-dd') FROM t",
                         "not parsed natively"),
                 // Found by the fuzzer: Timestamp#valueOf keeps microseconds that CEIL sees in Flink.
