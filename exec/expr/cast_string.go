@@ -299,15 +299,15 @@ func (e *numberToBool) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 }
 
 // charTrimPad is a cast of a string to CHAR(n) (CharVarCharTrimPadCastRule): cut to n
-// characters where the source type may be longer, then padded with spaces to n characters.
-// Flink applies it also where the types are equal, e.g. to every CASE branch of a CHAR result.
+// characters, then padded with spaces to n characters. Flink applies it also where the types
+// are equal, e.g. to every CASE branch of a CHAR result, and for a CHAR target it cuts whatever
+// the source type's length: a value may be longer than its type says (UPPER('ŉ') is 'ʼN').
 func charTrimPad(arg Expr, to catalog.Type) Expr {
 	n := to.Length
-	trim := arg.Type().Length > n
 	return &stringFn{args: []Expr{arg}, typ: to, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		s := v[0]
 		chars := numChars(s)
-		if trim && chars > n {
+		if chars > n {
 			s, _ = substringSQL(s, 1, n)
 			chars = n
 		}

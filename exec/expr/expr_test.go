@@ -523,3 +523,29 @@ func TestParseJavaDate(t *testing.T) {
 		}
 	}
 }
+
+// TestCharTrimPad checks CharVarCharTrimPadCastRule's cast to CHAR(n): padded with spaces to n
+// characters, cut to n characters whatever the source type's length (found by the fuzzer:
+// UPPER of a CHAR(3) 'ŉ  ' is 'ʼN  ', four characters, which a CASE of type CHAR(3) cuts).
+func TestCharTrimPad(t *testing.T) {
+	char := func(n int) catalog.Type { return catalog.Type{Kind: catalog.Char, Length: n, Nullable: true} }
+	for _, c := range []struct {
+		from, to catalog.Type
+		in       *Node
+		want     string
+	}{
+		{char(3), char(3), call("UPPER", char(3), ref(0, char(3))), "ʼN "},
+		{char(3), char(5), ref(0, char(3)), "ŉ    "},
+		{strT, char(2), ref(0, strT), "ŉ "},
+	} {
+		in := batch(t, []catalog.Type{c.from}, []any{"ŉ  "})
+		out, err := eval(t, call("CAST", c.to, c.in), in, []catalog.Type{c.from})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.(*array.String).Value(0); got != c.want {
+			t.Errorf("CAST(%s AS %s) of 'ŉ  ' = %q, want %q", c.in.Describe(), c.to, got, c.want)
+		}
+		out.Release()
+	}
+}
