@@ -31,8 +31,9 @@ type Options struct {
 	MaxDepth int
 }
 
-// zones are session time zones, with and without daylight saving.
-var zones = []string{"UTC", "America/Los_Angeles", "Asia/Kolkata", "Europe/Berlin"}
+// zones are session time zones, with and without daylight saving (Lord Howe: 30 minutes of
+// it; São Paulo: gaps at midnight until 2019).
+var zones = []string{"UTC", "America/Los_Angeles", "Asia/Kolkata", "Europe/Berlin", "Australia/Lord_Howe", "America/Sao_Paulo"}
 
 // Generate draws the case of a seed.
 func Generate(g *Grammar, seed uint64, o Options) *Case {

@@ -236,7 +236,9 @@ func genBytes(length int) func(r *rand.Rand) string {
 var epoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // edgeInstants are moments around the epoch, leap days, daylight-saving transitions
-// (America/Los_Angeles on 2024-03-10 and 2024-11-03, Europe/Berlin on 2024-03-31).
+// (America/Los_Angeles on 2024-03-10 and 2024-11-03, Europe/Berlin on 2024-03-31, Lord Howe
+// on 2024-04-07 and 2024-10-06, São Paulo on 2018-11-04), and wall times (read as TIMESTAMPs)
+// inside those zones' gaps and overlaps.
 var edgeInstants = []time.Time{
 	epoch, epoch.Add(-time.Millisecond), epoch.Add(-time.Microsecond),
 	time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC), time.Date(2000, 2, 29, 23, 59, 59, 999_999_000, time.UTC),
@@ -247,6 +249,9 @@ var edgeInstants = []time.Time{
 	// Around the Gregorian reform, where Calcite's julianDateFloor switches calendars.
 	time.Date(1582, 10, 4, 12, 0, 0, 0, time.UTC), time.Date(1582, 10, 15, 0, 0, 0, 0, time.UTC),
 	time.Date(1000, 6, 15, 6, 0, 0, 0, time.UTC), time.Date(1583, 1, 1, 0, 0, 0, 0, time.UTC),
+	time.Date(2024, 4, 6, 15, 0, 0, 0, time.UTC), time.Date(2024, 10, 5, 15, 30, 0, 0, time.UTC),
+	time.Date(2018, 11, 4, 3, 0, 0, 0, time.UTC), time.Date(2018, 11, 4, 0, 30, 0, 0, time.UTC),
+	time.Date(2024, 10, 6, 2, 15, 0, 0, time.UTC), time.Date(2024, 4, 7, 1, 45, 0, 0, time.UTC),
 }
 
 func randomInstant(r *rand.Rand, unit time.Duration) time.Time {
