@@ -19,7 +19,7 @@ func init() {
 		Doc:       "as CAST, but a string that does not parse yields NULL",
 		compileIn: compileCast})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (trimmed to n characters where the source type is longer, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back (p ≤ 6) in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ(p ≤ 6) parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ(p ≤ 6) to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP(p ≤ 6) to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE and TIME to TIMESTAMP(p ≤ 6) (the date's midnight, the time on 1970-01-01) and to TIMESTAMP_LTZ(p ≤ 6) (that wall time read in the session zone, LocalDateTime#atZone); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
+		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back (p ≤ 6) in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ(p ≤ 6) parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ(p ≤ 6) to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP(p ≤ 6) to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3) and TIME to TIMESTAMP(p ≤ 6) (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
 		compileIn: compileCast})
 }
 
@@ -96,22 +96,36 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		c.arg = &cast{unary: unary{args[0], catalog.Type{Kind: catalog.Timestamp, Precision: from.Precision, Nullable: from.Nullable}},
 			kind: castTimestampPrecision, zone: env.Zone}
 		c.kind = castWallTime
+	case from.Kind == catalog.Date && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ) && to.Precision > 3:
+		// A DATE reaches years a TIMESTAMP(4..6) of microseconds cannot hold (TO_DATE of an
+		// unparsable string is in year 1,705,471), where Flink's TimestampData still can.
+		return nil, unsupported("CAST from %s to %s: a DATE beyond year 294,247 has no TIMESTAMP(4..6) value in Sluice (microseconds), where Flink has one", from, to)
 	case (from.Kind == catalog.Date || from.Kind == catalog.Time) && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ) && to.Precision <= 6:
-		// TimestampData#fromEpochMillis of the date's midnight or the time on 1970-01-01, as a
-		// TIMESTAMP(3); to TIMESTAMP_LTZ that wall time read in the session zone
-		// (LocalDateTime#atZone), to another precision as between timestamps.
+		// TimestampData#fromEpochMillis of the date's midnight or the time on 1970-01-01 (the
+		// time's milliseconds kept whatever the target precision: Flink does not truncate), as
+		// a TIMESTAMP(3); to TIMESTAMP_LTZ that wall time read in the session zone
+		// (LocalDateTime#atZone); to TIMESTAMP(4..6) as between timestamps.
 		millis := &cast{unary: unary{args[0], catalog.TimestampType(3, from.Nullable)}, kind: castEpochMillis}
-		if to.Kind == catalog.Timestamp && to.Precision == 3 {
-			millis.typ = to
+		via := to
+		if to.Precision < 3 {
+			via.Precision = 3 // the same milliseconds, untruncated
+		}
+		switch {
+		case via.Kind == catalog.Timestamp && via.Precision == 3:
+			millis.typ = via
+		case via.Kind == catalog.TimestampLTZ && env.Zone == nil:
+			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+		default:
+			zone := env.Zone
+			if via.Kind == catalog.Timestamp {
+				zone = nil
+			}
+			millis = &cast{unary: unary{millis, via}, kind: castTimestampPrecision, zone: zone}
+		}
+		if via.Precision == to.Precision {
 			return millis, nil
 		}
-		if to.Kind == catalog.TimestampLTZ {
-			if env.Zone == nil {
-				return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
-			}
-			c.zone = env.Zone
-		}
-		c.arg, c.kind = millis, castTimestampPrecision
+		c.arg, c.kind = millis, castIdentity // TIMESTAMP(0..2): the milliseconds as they are
 	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ):
 		if to.Precision >= from.Precision && microsTimestamp(from) == microsTimestamp(to) {
 			c.kind = castIdentity

@@ -91,6 +91,8 @@ func TestTemporalCastsAsFlink(t *testing.T) {
 	ts3, ts6 := catalog.TimestampType(3, true), catalog.TimestampType(6, true)
 	ltz3 := catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3, Nullable: true}
 	ltz6 := catalog.Type{Kind: catalog.TimestampLTZ, Precision: 6, Nullable: true}
+	ts0 := catalog.TimestampType(0, true)
+	ltz1 := catalog.Type{Kind: catalog.TimestampLTZ, Precision: 1, Nullable: true}
 	day := int64(86_400_000)
 	nov4 := int64(17839) // 2018-11-04
 	for _, c := range []struct {
@@ -105,8 +107,9 @@ func TestTemporalCastsAsFlink(t *testing.T) {
 		{ltz3, timeT, []any{int64(0), int64(-1)}, []any{int64(21 * 3_600_000), int64(21*3_600_000 - 1)}},
 		{ltz3, date, []any{int64(0)}, []any{int64(-1)}},
 		{date, ts3, []any{int64(1), int64(-1), nil}, []any{day, -day, nil}},
-		{date, ts6, []any{int64(1)}, []any{day * 1000}},
 		{timeT, ts3, []any{int64(5)}, []any{int64(5)}},
+		{timeT, ts0, []any{int64(1_250)}, []any{int64(1_250)}}, // not truncated
+		{timeT, ltz1, []any{int64(1_250)}, []any{int64(3*3_600_000 + 1_250)}},
 		{date, ltz3, []any{int64(0), nov4}, []any{int64(3 * 3_600_000), nov4*day + 3*3_600_000}},
 		{timeT, ltz6, []any{int64(1)}, []any{int64(3*3_600_000_000 + 1000)}},
 	} {
@@ -137,5 +140,9 @@ func TestTemporalCastsAsFlink(t *testing.T) {
 			}
 		}
 		out.Release()
+	}
+	// A DATE can be beyond the years of a TIMESTAMP(4..6) in microseconds: not native.
+	if _, err := CompileIn(call("CAST", ts6, ref(0, date)), []catalog.Type{date}, Env{Zone: &saoPaulo}); err == nil {
+		t.Error("CAST(DATE AS TIMESTAMP(6)) compiled natively")
 	}
 }

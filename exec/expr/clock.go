@@ -13,8 +13,9 @@ import (
 // clock function of that record derives from that one reading
 // (CodeGeneratorContext#addReusableRecordLevelCurrentTimestamp); UNIX_TIMESTAMP() reads it per
 // call. Sluice reads the clock once per batch (Ctx.Now) and gives every row of the batch that
-// reading: as if Flink had processed the batch's rows within one millisecond (see
-// docs/divergences.md). Batch jobs (a query-level reading) are not accelerated by Sluice.
+// reading, taken when the batch runs: as if Flink had processed the batch's rows within one
+// millisecond, and as late as the batch's wait for its rows (see docs/divergences.md). Batch
+// jobs (a query-level reading) are not accelerated by Sluice.
 func init() {
 	for _, f := range []struct {
 		name string
@@ -94,7 +95,8 @@ func (e *clockExpr) Eval(ctx *Ctx, _ Batch) (arrow.Array, error) {
 		return filled(ctx, e.typ, v), nil
 	case clockDate:
 		// DateTimeUtils#timestampMillisToDate: (int) (ts / MILLIS_PER_DAY), less one when
-		// negative (so not quite the floor: a negative whole day is one day early).
+		// negative, so not the floor before 1970: a wall in the last day before the epoch is
+		// day 0, a negative whole day one day early.
 		days := int32(wall / millisPerDay)
 		if days < 0 {
 			days--

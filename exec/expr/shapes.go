@@ -161,7 +161,8 @@ var shapes = map[string][]string{
 		"date <- CAST({A} AS DATE) ; A in ts ts6",
 		"time <- CAST({A} AS TIME) ; A in ts ts6 ltz",
 		"ts <- CAST({A} AS TIMESTAMP(3)) ; A in date time",
-		"ts6 <- CAST({A} AS TIMESTAMP(6)) ; A in date time",
+		"ts6 <- CAST({time} AS TIMESTAMP(6))",
+		"ts <- CAST({time} AS TIMESTAMP(0))",
 		"ltz <- CAST({A} AS TIMESTAMP_LTZ(3)) ; A in date time",
 	},
 	"REGEXP": {

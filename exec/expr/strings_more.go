@@ -35,7 +35,7 @@ func init() {
 	register(&Function{Name: "INSTR", Family: "string", Doc: "INSTR(s, sub [, start [, nth]]) as SqlFunctionUtils#instr: character positions, a negative start searches backwards, nth <= 0 fails as in Flink", compile: compileInstr})
 	register(&Function{Name: "FROM_BASE64", Family: "string", Doc: "java.util.Base64's basic decoder: padding optional, any other character than the alphabet (line breaks too) fails as in Flink", compile: compileFromBase64})
 	register(&Function{Name: "LOCATE", Family: "string", Doc: "LOCATE(x, s [, from]), as POSITION from character `from`", compile: compilePosition})
-	register(&Function{Name: "IF", Family: "conditional", Doc: "IF(c, a, b) as CASE WHEN c THEN a ELSE b END; an IF typed NOT NULL over a branch whose generated code Flink types as nullable (DATE or TIME plus or minus an interval, IN lists) falls back, as Flink's IfCallGen rejects it", compile: compileIf})
+	register(&Function{Name: "IF", Family: "conditional", Doc: "IF(c, a, b) as CASE WHEN c THEN a ELSE b END; an IF typed NOT NULL over a branch whose generated code Flink types as nullable (DATE or TIME plus or minus an interval, IN lists, LIKE with a pattern that is not a literal) falls back, as Flink's IfCallGen rejects it", compile: compileIf})
 	register(&Function{Name: "IFNULL", Family: "conditional", Doc: "IFNULL(a, b): both operands evaluated, as Flink's IfNullFunction", compile: compileCoalesce})
 	register(&Function{Name: "LEFT", Family: "string", Doc: "LEFT(s, n): the first n characters; empty for n <= 0", compile: compileLeftRight})
 	register(&Function{Name: "RIGHT", Family: "string", Doc: "RIGHT(s, n): the last n characters; empty for n <= 0", compile: compileLeftRight})

@@ -5,11 +5,12 @@ import (
 	"math"
 	"strconv"
 	"time"
-	_ "time/tzdata" // zone rules independent of the machine's
+	_ "time/tzdata" // zone rules where the machine has none (time.LoadLocation prefers the system's)
 )
 
 // Zone is a time zone as java.time applies it to the session's 'table.local-time-zone': a fixed
-// offset is plain arithmetic, a region goes through its rules (Go's embedded tz database).
+// offset is plain arithmetic, a region goes through its rules (Go's time.LoadLocation: the
+// machine's tz database, else the one embedded in the binary).
 type Zone struct {
 	offset int64          // fixed zones: milliseconds east of UTC
 	loc    *time.Location // zones with transitions; nil for fixed zones
@@ -169,6 +170,8 @@ func (o *Offsets) UtilWallOffset(wall int64) int64 {
 	if wall >= lastYearStart {
 		return o.UtilOffsetAt(wall - o.raw)
 	}
+	// As Instant, this assumes at most one transition within a day of wall (true of every
+	// zone's rules since 1900 but for a few of the 1940s' double summer time changes).
 	const day = 86_400_000
 	before, after := o.OffsetAt(wall-day), o.OffsetAt(wall+day)
 	if before == after {
@@ -188,14 +191,25 @@ var (
 	lastYearStart = time.Date(lastInstant.Year(), 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 )
 
-// rawOffset is a zone's standard offset at now as java.util has it: the smaller of the offsets
-// at now and half a year later. The JDK's tz database is compiled from the "rearguard" form,
-// where daylight saving time always adds to the standard offset; Go's embedded database keeps
-// negative DST (Europe/Dublin's winter time is its DST there), so its IsDST flag cannot say.
+// rawOffset is a zone's standard offset at now as java.util has it: the smallest offset of the
+// periods of the year from now. The JDK's tz database is compiled from the "rearguard" form,
+// where daylight saving time always adds to the standard offset; Go's database keeps negative
+// DST (Europe/Dublin's winter time is its DST there, Africa/Casablanca's +01 is standard with
+// a month of +00), so its IsDST flag cannot say.
 func rawOffset(loc *time.Location, now time.Time) int64 {
-	_, a := now.In(loc).Zone()
-	_, b := now.AddDate(0, 6, 0).In(loc).Zone()
-	return int64(min(a, b)) * 1000
+	end := now.AddDate(1, 0, 0)
+	_, least := now.In(loc).Zone()
+	for t := now; t.Before(end); {
+		lt := t.In(loc)
+		_, off := lt.Zone()
+		least = min(least, off)
+		_, next := lt.ZoneBounds()
+		if next.IsZero() || !next.After(t) {
+			break
+		}
+		t = next
+	}
+	return int64(least) * 1000
 }
 
 // UtilFixedZone is java.util.TimeZone#getTimeZone(id) for the IDs whose zone is a fixed offset

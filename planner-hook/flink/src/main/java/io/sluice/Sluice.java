@@ -49,9 +49,10 @@ public final class Sluice {
             tEnv.explainSql(statement);
         } catch (Exception e) {
             // Flink's own translation of a fallback plan can fail after Sluice has decided
-            // (e.g. its code generation rejects an expression, as it does without Sluice): the
-            // verdict stands; without one the failure is the answer.
-            if (SluiceProgram.lastVerdict() == null) {
+            // (e.g. its code generation rejects an expression, as it does without Sluice): that
+            // verdict stands. Without a verdict, or after a native one, the failure is the answer.
+            Verdict decided = SluiceProgram.lastVerdict();
+            if (decided == null || decided.isNative()) {
                 throw e;
             }
         }

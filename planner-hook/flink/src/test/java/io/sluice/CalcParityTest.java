@@ -173,7 +173,6 @@ class CalcParityTest {
         return rows;
     }
 
-    /** Strings for UNIX_TIMESTAMP(s [, format]) and TO_DATE(s, format): SimpleDateFormat's lenient parse. */
     /** Wall times in and around daylight-saving gaps and overlaps, and before 1900. */
     static List<Row> dstRows() {
         List<Row> rows = new ArrayList<>();
@@ -188,6 +187,7 @@ class CalcParityTest {
         return rows;
     }
 
+    /** UNIX_TIMESTAMP and DATE_FORMAT of the wall times of {@link #dstRows()} in a zone with transitions. */
     static ParityCase unixTimestampDst(String name, String zone) {
         return nativeCase(name, "s STRING", dstRows(),
                 "SELECT s, UNIX_TIMESTAMP(s), DATE_FORMAT(s, 'yyyy-MM-dd HH:mm:ss'), FROM_UNIXTIME(UNIX_TIMESTAMP(s)),"
@@ -195,6 +195,7 @@ class CalcParityTest {
                 .with("table.local-time-zone", zone);
     }
 
+    /** Strings for UNIX_TIMESTAMP(s [, format]) and TO_DATE(s, format): SimpleDateFormat's lenient parse. */
     static List<Row> simpleDateRows() {
         List<Row> rows = new ArrayList<>();
         for (String v : new String[] {"2024-01-05 10:20:30", "2024-01-05", "20240105102030", "05/01/2024", "2024-1-5 1:2:3",
@@ -654,9 +655,14 @@ class CalcParityTest {
                                 LocalDate.of(1969, 12, 31), LocalTime.of(0, 0), java.time.Instant.ofEpochMilli(-1)),
                         r(null, null, null, null, null)),
                         "SELECT CAST(ts AS DATE), CAST(CAST(ts AS TIME) AS STRING), CAST(t6 AS DATE), CAST(CAST(t6 AS TIME(3)) AS STRING),"
-                                + " CAST(d AS TIMESTAMP(3)), CAST(d AS TIMESTAMP(6)), CAST(d AS TIMESTAMP_LTZ(3)), CAST(tm AS TIMESTAMP(3)),"
-                                + " CAST(tm AS TIMESTAMP_LTZ(6)), CAST(l AS TIME), CAST(ts AS TIME) < TIME '12:00:00' FROM t")
+                                + " CAST(d AS TIMESTAMP(3)), CAST(d AS TIMESTAMP_LTZ(0)), CAST(d AS TIMESTAMP_LTZ(3)), CAST(tm AS TIMESTAMP(3)),"
+                                + " CAST(tm AS TIMESTAMP_LTZ(6)), CAST(l AS TIME), CAST(ts AS TIME) < TIME '12:00:00',"
+                                + " CAST(CAST(ts AS TIME) AS TIMESTAMP(0)), CAST(CAST(ts AS TIME) AS TIMESTAMP_LTZ(1)) FROM t")
                         .with("table.local-time-zone", "America/Sao_Paulo"),
+                // Found by a fuzz run: TO_DATE of an unparsable string is in year 1,705,471,
+                // beyond a TIMESTAMP(6) of microseconds; Flink's TimestampData holds it.
+                fallback("fallback-date-to-timestamp6", "s STRING", List.of(r("x"), r("2024-02-29")),
+                        "SELECT CAST(TO_DATE(s, 'yyyy-MM-dd') AS TIMESTAMP(6)) FROM t", "beyond year 294,247"),
                 // The clock functions compared with each other (one reading per record in
                 // Flink, per batch in Sluice): the same on both engines in any zone.
                 clock("clock-functions-kolkata", "Asia/Kolkata"),
