@@ -91,3 +91,38 @@ func TestClockFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestProctimeMaterialize checks that a processing-time attribute written into a row is the
+// batch's clock reading, and that it needs a clock.
+func TestProctimeMaterialize(t *testing.T) {
+	ltz := catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3}
+	proctime := call("PROCTIME", catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3, TimeAttr: catalog.Proctime})
+	n := call("PROCTIME_MATERIALIZE", ltz, proctime)
+	if _, err := CompileIn(n, nil, Env{}); err == nil {
+		t.Fatal("PROCTIME_MATERIALIZE compiled without a clock")
+	}
+	// The attribute as a column of the input (a Calc after the one that declared it).
+	column := call("PROCTIME_MATERIALIZE", ltz, ref(0, proctime.Type))
+	if _, err := CompileIn(column, []catalog.Type{proctime.Type}, Env{Clock: true}); err != nil {
+		t.Fatalf("PROCTIME_MATERIALIZE of a column: %v", err)
+	}
+	if _, err := CompileIn(call("PROCTIME_MATERIALIZE", ltz, ref(0, ltz)), []catalog.Type{ltz}, Env{Clock: true}); err == nil {
+		t.Fatal("PROCTIME_MATERIALIZE of a plain TIMESTAMP_LTZ compiled")
+	}
+	e, err := CompileIn(n, nil, Env{Clock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := NewCtx(memory.DefaultAllocator, 2)
+	ctx.Now = 1_764_620_000_123
+	out, err := e.Eval(ctx, array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	for i := 0; i < 2; i++ {
+		if got := int64(out.(*array.Timestamp).Value(i)); got != ctx.Now || out.IsNull(i) {
+			t.Errorf("row %d: %d, want the reading %d", i, got, ctx.Now)
+		}
+	}
+}

@@ -353,6 +353,8 @@ var shapes = map[string][]string{
 		"str <- DATE_FORMAT({ts}, $F) ; F in 'yyyy-MM-dd' 'HH' 'yyyyMMddHHmmssSSS' 'D/DD/DDD' 'yy/M/d' 'H:m:s' 'y-yyy-yyyyy' 'yyyy''T''HH''h''dd'",
 		"str <- DATE_FORMAT({ts6}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd''T''HH:mm:ss.SSSSSS' 'mm:ss'",
 	},
-	// PROCTIME() is NULL in rows (no shape): it only exists as a processing-time attribute.
-	"PROCTIME": {},
+	// PROCTIME() is NULL in rows (no shape): it only exists as a processing-time attribute,
+	// which the fuzzer's tables do not have; nor does PROCTIME_MATERIALIZE, its value.
+	"PROCTIME":             {},
+	"PROCTIME_MATERIALIZE": {},
 }

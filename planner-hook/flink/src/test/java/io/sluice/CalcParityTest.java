@@ -667,7 +667,11 @@ class CalcParityTest {
                 // Flink, per batch in Sluice): the same on both engines in any zone.
                 clock("clock-functions-kolkata", "Asia/Kolkata"),
                 clock("clock-functions-new-york", "America/New_York").withParallelism(2),
-                clock("clock-functions-lord-howe", "Australia/Lord_Howe"));
+                clock("clock-functions-lord-howe", "Australia/Lord_Howe"),
+                // A processing-time attribute written into rows: the clock (Flink reads it per
+                // row after the record's CURRENT_TIMESTAMP; Sluice once per batch).
+                nativeCase("proctime-materialize", "i INT, pt AS PROCTIME()", List.of(r(1), r(2), r((Object) null)),
+                        "SELECT i, pt IS NOT NULL, pt >= CURRENT_TIMESTAMP, pt > TO_TIMESTAMP_LTZ(1700000000000, 3) FROM t WHERE pt IS NOT NULL"));
     }
 
     static ParityCase clock(String name, String zone) {
@@ -682,14 +686,15 @@ class CalcParityTest {
     /**
      * The clock functions' values differ from run to run, so besides the parity cases above
      * (which compare them with each other) each engine's values are checked against the clock
-     * around its run: the instant lies between the clock before and after the job, and the
-     * wall-clock functions show that instant in the session time zone.
+     * around its run: the instant lies between the clock before and after the job, the
+     * wall-clock functions show that instant in the session time zone, and a PROCTIME() column
+     * is not before it.
      */
     @Test
     void clockFunctionsReadTheClock() {
         String zone = "Australia/Lord_Howe";
-        ParityCase c = nativeCase("clock-values", "i INT", List.of(r(1), r(2), r(3)),
-                "SELECT CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME, UNIX_TIMESTAMP() FROM t")
+        ParityCase c = nativeCase("clock-values", "i INT, pt AS PROCTIME()", List.of(r(1), r(2), r(3)),
+                "SELECT CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME, UNIX_TIMESTAMP(), pt FROM t")
                 .with("table.local-time-zone", zone);
         for (boolean sluice : new boolean[] {false, true}) {
             StreamTableEnvironment tEnv = ParityHarness.newEnv(c, sluice);
@@ -715,6 +720,8 @@ class CalcParityTest {
                 assertEquals(local.toLocalTime(), row.getField(3), engine + " CURRENT_TIME");
                 long unix = (Long) row.getField(4);
                 assertTrue(unix >= before / 1000 && unix <= after / 1000, engine + " UNIX_TIMESTAMP() " + unix);
+                long proctime = ((Instant) row.getField(5)).toEpochMilli();
+                assertTrue(proctime >= now.toEpochMilli() && proctime <= after, engine + " PROCTIME() " + proctime);
             }
         }
     }
