@@ -64,8 +64,10 @@ func TestRegistryGrammarCoversRegistry(t *testing.T) {
 	for _, f := range g.Functions {
 		in[f] = true
 	}
+	// Processing-time attributes are not columns of the fuzzer's tables (see shapes.go).
+	noShapes := map[string]bool{"PROCTIME": true, "PROCTIME_MATERIALIZE": true}
 	for _, f := range expr.Functions() {
-		if !in[f.Name] && f.Name != "PROCTIME" && f.Fallback == "" {
+		if !in[f.Name] && !noShapes[f.Name] && f.Fallback == "" {
 			t.Errorf("function %s has no call shapes", f.Name)
 		}
 	}
