@@ -37,7 +37,7 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 	case from.IsString() && to.Kind == catalog.TimestampLTZ && to.Precision <= 6:
 		// parseTimestampData(s, precision, session zone).
 		if env.Zone == nil {
-			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+			return nil, noZone("CAST from %s to %s", from, to)
 		}
 		return &fromString{arg: args[0], typ: to, try: try, zone: env.Zone}, nil
 	case from.IsString() && to.Kind == catalog.Char:
@@ -69,14 +69,14 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 	case (from.Kind == catalog.Timestamp && to.Kind == catalog.TimestampLTZ || from.Kind == catalog.TimestampLTZ && to.Kind == catalog.Timestamp) &&
 		from.Precision <= 6 && to.Precision <= 6:
 		if env.Zone == nil {
-			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+			return nil, noZone("CAST from %s to %s", from, to)
 		}
 		c.kind, c.zone = castTimestampPrecision, env.Zone
 	case from.Kind == catalog.TimestampLTZ && from.Precision <= 6 && (to.Kind == catalog.Date || to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength):
 		// The wall clock in the session zone (timestampWithLocalZoneToTimestamp), then as a
 		// TIMESTAMP to STRING, or its LocalDate.
 		if env.Zone == nil {
-			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+			return nil, noZone("CAST from %s to %s", from, to)
 		}
 		wall := &cast{unary: unary{args[0], catalog.Type{Kind: catalog.Timestamp, Precision: from.Precision, Nullable: from.Nullable}},
 			kind: castTimestampPrecision, zone: env.Zone}
@@ -91,7 +91,7 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 	case from.Kind == catalog.TimestampLTZ && from.Precision <= 6 && to.Kind == catalog.Time:
 		// timestampWithLocalZoneToTime: the LocalTime of the wall clock in the session zone.
 		if env.Zone == nil {
-			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+			return nil, noZone("CAST from %s to %s", from, to)
 		}
 		c.arg = &cast{unary: unary{args[0], catalog.Type{Kind: catalog.Timestamp, Precision: from.Precision, Nullable: from.Nullable}},
 			kind: castTimestampPrecision, zone: env.Zone}
@@ -114,7 +114,7 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		case via.Kind == catalog.Timestamp && via.Precision == 3:
 			millis.typ = via
 		case via.Kind == catalog.TimestampLTZ && env.Zone == nil:
-			return nil, unsupported("CAST from %s to %s needs the session time zone, which this plan does not carry", from, to)
+			return nil, noZone("CAST from %s to %s", from, to)
 		default:
 			zone := env.Zone
 			if via.Kind == catalog.Timestamp {

@@ -3,7 +3,6 @@ package expr
 import (
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -126,14 +125,7 @@ func TestTemporalCastsAsFlink(t *testing.T) {
 		for i, want := range c.want {
 			var got any
 			if !out.IsNull(i) {
-				switch a := out.(type) {
-				case *array.Date32:
-					got = int64(a.Value(i))
-				case *array.Time32:
-					got = int64(a.Value(i))
-				case *array.Timestamp:
-					got = int64(a.Value(i))
-				}
+				got = int64At(out, i)
 			}
 			if got != want {
 				t.Errorf("CAST(%v AS %s) from %s = %v, want %v", c.in[i], c.to, c.from, got, want)

@@ -66,7 +66,7 @@ func compileClock(n *Node, args []Expr, env Env, kind clockKind) (Expr, error) {
 	e := &clockExpr{typ: n.Type, kind: kind}
 	if kind == clockWall || kind == clockDate || kind == clockTimeOfDay {
 		if env.Zone == nil {
-			return nil, unsupported("%s needs the session time zone, which this plan does not carry", n.Op)
+			return nil, noZone("%s", n.Op)
 		}
 		e.zone = *env.Zone
 	}

@@ -66,19 +66,8 @@ func TestClockFunctions(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i := 0; i < 3; i++ {
-					var got int64
-					switch a := out.(type) {
-					case *array.Timestamp:
-						got = int64(a.Value(i))
-					case *array.Date32:
-						got = int64(a.Value(i))
-					case *array.Time32:
-						got = int64(a.Value(i))
-					case *array.Int64:
-						got = a.Value(i)
-					}
-					if got != c.want || out.IsNull(i) {
-						t.Errorf("%s at %s in %s, row %d: %d, want %d", c.op, now, zoneID, i, got, c.want)
+					if got := int64At(out, i); got != c.want || out.IsNull(i) {
+						t.Errorf("%s at %s in %s, row %d: %d, want %d", c.op, now, zoneID, i, int64At(out, i), c.want)
 					}
 				}
 				out.Release()

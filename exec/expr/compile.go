@@ -50,6 +50,12 @@ type Env struct {
 	Clock bool
 }
 
+// noZone is the fallback of an expression (described by format and args) that needs the
+// session time zone where the plan does not carry it (Env.Zone nil).
+func noZone(format string, args ...any) error {
+	return unsupported(format+" needs the session time zone, which this plan does not carry", args...)
+}
+
 var registry = map[string]*Function{}
 
 func register(f *Function) {

@@ -113,7 +113,7 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 	if t.Kind == catalog.TimestampLTZ && t.Precision <= 6 {
 		// formatTimestamp(ts, format, zone): the instant's wall clock in the session zone.
 		if env.Zone == nil {
-			return nil, unsupported("DATE_FORMAT of %s needs the session time zone, which this plan does not carry", t)
+			return nil, noZone("DATE_FORMAT of %s", t)
 		}
 		t = catalog.Type{Kind: catalog.Timestamp, Precision: t.Precision, Nullable: t.Nullable}
 		args[0] = &cast{unary: unary{args[0], t}, kind: castTimestampPrecision, zone: env.Zone}

@@ -93,7 +93,7 @@ func compileUnixTimestamp(n *Node, args []Expr, env Env) (Expr, error) {
 		return nil, unsupported("UNIX_TIMESTAMP(%s) is not supported natively", typeNames(args))
 	}
 	if env.Zone == nil {
-		return nil, unsupported("UNIX_TIMESTAMP(string) needs the session time zone, which this plan does not carry")
+		return nil, noZone("UNIX_TIMESTAMP(string)")
 	}
 	var p *javatext.SimpleDate
 	var err error

@@ -29,7 +29,7 @@ func compileFromUnixtime(n *Node, args []Expr, env Env) (Expr, error) {
 		}
 	}
 	if env.Zone == nil {
-		return nil, unsupported("FROM_UNIXTIME needs the session time zone, which this plan does not carry")
+		return nil, noZone("FROM_UNIXTIME")
 	}
 	seconds := args[0]
 	if t := seconds.Type(); t.Kind != catalog.BigInt {
