@@ -17,6 +17,9 @@ type Zone struct {
 	name   string
 	// raw is TimeZone#getRawOffset (today's standard offset), for UtilOffsetAt.
 	raw int64
+	// utilStartWall is the wall time of java.util's first transition (utilTimeZoneStart at
+	// its offset), for UtilWallOffset.
+	utilStartWall int64
 }
 
 // FixedZone is a zone offsetMillis east of UTC.
@@ -28,7 +31,9 @@ func LoadZone(name string) (Zone, error) {
 	if err != nil {
 		return Zone{}, fmt.Errorf("time zone %q: %w", name, err)
 	}
-	return Zone{loc: loc, name: name, raw: rawOffset(loc, time.Now())}, nil
+	z := Zone{loc: loc, name: name, raw: rawOffset(loc, time.Now())}
+	z.utilStartWall = utilTimeZoneStart + z.OffsetAt(utilTimeZoneStart)
+	return z, nil
 }
 
 // String identifies the zone (the offset in milliseconds for fixed zones).
@@ -164,7 +169,7 @@ func (o *Offsets) UtilWallOffset(wall int64) int64 {
 	if o.loc == nil {
 		return o.offset
 	}
-	if wall < utilTimeZoneStart+o.OffsetAt(utilTimeZoneStart) {
+	if wall < o.utilStartWall {
 		return o.raw
 	}
 	if wall >= lastYearStart {
