@@ -12,7 +12,9 @@ import (
 // day (Flink's internal int); TIMESTAMP(p ≤ 3) is a millisecond timestamp without zone and
 // TIMESTAMP_LTZ(p ≤ 3) one in UTC; precisions 4 to 6 are microsecond timestamps (Flink's
 // TimestampData of millis and nanos-of-milli, whose nanos are whole microseconds at those
-// precisions). Precisions 7 to 9 are not mapped yet.
+// precisions). Precisions 7 to 9 are Flink's TimestampData itself, a struct of the epoch
+// millisecond (int64) and the nanoseconds of that millisecond (int32, 0..999,999): epoch
+// nanoseconds in an int64 reach only the years 1677 to 2262 (see NanoTimestampArrow).
 //
 // ROW is a struct of its fields, ARRAY a list of its elements. MAP is a list of key/value
 // structs ("entries"), the layout of Arrow's map type but with a nullable key: Flink allows a
@@ -58,6 +60,8 @@ func ArrowType(t Type) (arrow.DataType, error) {
 			return &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: zone}, nil
 		case t.Precision <= 6:
 			return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: zone}, nil
+		case t.Precision <= 9:
+			return NanoTimestampArrow, nil
 		}
 	case IntervalDayTime:
 		// Flink's internal long of milliseconds.
@@ -103,6 +107,16 @@ func ArrowType(t Type) (arrow.DataType, error) {
 	}
 	return nil, fmt.Errorf("no arrow type for %s", t)
 }
+
+// NanoTimestampArrow is the Arrow type of TIMESTAMP(7..9) and TIMESTAMP_LTZ(7..9) values:
+// Flink's TimestampData as a struct of the epoch millisecond (field 0) and the nanoseconds of
+// that millisecond (field 1). A NULL timestamp is a null struct; what its fields hold there is
+// not read (the row edges leave zeros, the fields sharing the struct's validity as Arrow's
+// struct builder leaves them). TIMESTAMP_LTZ's millisecond is the instant's, TIMESTAMP's the wall clock's as if in
+// UTC, as for the other precisions.
+var NanoTimestampArrow = arrow.StructOf(
+	arrow.Field{Name: "millisecond", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	arrow.Field{Name: "nano_of_millisecond", Type: arrow.PrimitiveTypes.Int32, Nullable: true})
 
 // ArrowSchema returns the schema of a batch whose columns have the given names and types.
 func ArrowSchema(names []string, types []Type) (*arrow.Schema, error) {

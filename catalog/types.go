@@ -153,6 +153,13 @@ func (t Type) IsNested() bool {
 	return t.Kind == Row || t.Kind == Array || t.Kind == Multiset || t.Kind == Map
 }
 
+// IsNanoTimestamp reports whether t is a TIMESTAMP or TIMESTAMP_LTZ of precision 7 to 9,
+// whose values are kept as epoch milliseconds and nanoseconds of the millisecond
+// (NanoTimestampArrow).
+func (t Type) IsNanoTimestamp() bool {
+	return (t.Kind == Timestamp || t.Kind == TimestampLTZ) && t.Precision > 6
+}
+
 // IsCompactDecimal reports whether a DECIMAL fits an int64 unscaled value (precision ≤ 18),
 // which is also how BinaryRowData stores it in the fixed-length part.
 func (t Type) IsCompactDecimal() bool { return t.Kind == Decimal && t.Precision <= 18 }

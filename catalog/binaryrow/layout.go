@@ -57,8 +57,8 @@ func Supported(t catalog.Type) (bool, string) {
 		}
 		return true, ""
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if t.Precision > 6 {
-			return false, t.Kind.String() + " with precision above 6 is not supported yet"
+		if t.Precision > 9 {
+			return false, t.Kind.String() + " with precision above 9"
 		}
 		return true, ""
 	case catalog.Row:

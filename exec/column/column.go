@@ -116,3 +116,36 @@ func Grow[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
+
+// NanoTimestamps returns the epoch milliseconds and nanoseconds of the millisecond of a
+// TIMESTAMP(7..9) column (catalog.NanoTimestampArrow), honouring its offset. Values of null
+// rows are zero.
+func NanoTimestamps(a arrow.Array) (ms []int64, nanos []int32) {
+	s := a.(*array.Struct)
+	return Values[int64](s.Field(0)), Values[int32](s.Field(1))
+}
+
+// NewNanoTimestamps allocates the two value buffers of n TIMESTAMP(7..9) values and returns
+// them with their typed views; MakeNanoTimestamps turns them into a column.
+func NewNanoTimestamps(mem memory.Allocator, n int) (msBuf, nanoBuf *memory.Buffer, ms []int64, nanos []int32) {
+	msBuf, ms = NewValues[int64](mem, n)
+	nanoBuf, nanos = NewValues[int32](mem, n)
+	return msBuf, nanoBuf, ms, nanos
+}
+
+// MakeNanoTimestamps wraps n epoch milliseconds and nanoseconds of the millisecond into a
+// TIMESTAMP(7..9) column of type dt (catalog.NanoTimestampArrow) and releases the caller's
+// references to the buffers. valid may be nil (no nulls). The fields share the column's
+// validity, as Arrow's struct builder leaves them.
+func MakeNanoTimestamps(dt arrow.DataType, n int, valid, ms, nanos *memory.Buffer) arrow.Array {
+	st := dt.(*arrow.StructType)
+	if valid != nil {
+		valid.Retain()
+		valid.Retain()
+	}
+	msCol := MakeArray(st.Field(0).Type, n, valid, ms)
+	defer msCol.Release()
+	nanoCol := MakeArray(st.Field(1).Type, n, valid, nanos)
+	defer nanoCol.Release()
+	return makeNested(dt, n, valid, nil, []arrow.ArrayData{msCol.Data(), nanoCol.Data()})
+}

@@ -27,8 +27,19 @@ func init() {
 		{"%", "a % b: Java remainder (sign of the dividend); integer % 0 fails"},
 		{"MOD", "MOD(a, b), as %"},
 	} {
-		register(&Function{Name: op.name, Family: "arithmetic", Doc: op.doc, compile: compileArith})
+		f := &Function{Name: op.name, Family: "arithmetic", Doc: op.doc, compile: compileArith}
+		if op.name == "+" || op.name == "-" {
+			f.codegenNullable = temporalCodegenNullable
+		}
+		register(f)
 	}
+}
+
+// temporalCodegenNullable: ScalarOperatorGens#generateTemporalPlusMinus types a DATE or TIME
+// plus or minus an interval new DateType() or new TimeType(), nullable.
+func temporalCodegenNullable(b *Node) bool {
+	return len(b.Args) == 2 && (b.Args[0].Type.Kind == catalog.Date || b.Args[0].Type.Kind == catalog.Time) &&
+		b.Args[1].Type.IsInterval()
 }
 
 func compileArith(n *Node, args []Expr) (Expr, error) {

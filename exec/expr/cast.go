@@ -1,8 +1,7 @@
 package expr
 
 import (
-	"github.com/sluice-project/sluice/exec/decimal"
-
+	"fmt"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,16 +10,37 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/decimal"
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 func init() {
 	register(&Function{Name: "TRY_CAST", Family: "conversion",
 		Doc:       "as CAST, but a string that does not parse yields NULL",
-		compileIn: compileCast})
+		compileIn: compileCast, NanoTimestamps: true, operandFallback: castOperandFallback})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP(p ≤ 6) to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 6 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP(p ≤ 6) (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p > 3, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back (p ≤ 6) in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ(p ≤ 6) parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ(p ≤ 6) to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP(p ≤ 6) to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3) and TIME to TIMESTAMP(p ≤ 6) (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
-		compileIn: compileCast})
+		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 9 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p 4 to 6, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3 or 7 to 9) and TIME to TIMESTAMP (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
+		compileIn: compileCast, NanoTimestamps: true, operandFallback: castOperandFallback})
+}
+
+// narrowsNanos reports whether a cast takes a TIMESTAMP(7..9) value to a timestamp of
+// precision up to 6. Flink's DateTimeUtils#truncate leaves a value whose nano-of-second has at
+// most as many decimal digits as the target precision as it is (.000000005 stays .000000005 in
+// a TIMESTAMP(3)), nanoseconds a column of milliseconds or microseconds cannot hold.
+func narrowsNanos(from, to catalog.Type) bool {
+	return from.IsNanoTimestamp() && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ) && !to.IsNanoTimestamp()
+}
+
+// castOperandFallback keeps a cast from TIMESTAMP(7..9) to TIMESTAMP(p ≤ 3) out of enclosing
+// expressions: projected, the nanoseconds Flink may keep in its value (see narrowsNanos) are
+// dropped by the compact BinaryRowData field that holds it, as Sluice drops them; read by an
+// enclosing call (a comparison, a cast back to TIMESTAMP(9)) they would count.
+func castOperandFallback(n *Node) string {
+	if len(n.Args) == 1 && narrowsNanos(n.Args[0].Type, n.Type) {
+		return fmt.Sprintf("a %s cast to %s may keep nanoseconds in Flink (DateTimeUtils#truncate leaves a nano-of-second of at most %d digits as it is), which a millisecond value cannot hold",
+			n.Args[0].Type, n.Type, n.Type.Precision)
+	}
+	return ""
 }
 
 func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
@@ -28,13 +48,16 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		return nil, unsupported("CAST with %d operands", len(args))
 	}
 	from, to := args[0].Type(), n.Type
+	if narrowsNanos(from, to) && to.Precision > 3 {
+		return nil, unsupported("CAST from %s to %s: Flink keeps the nanoseconds of a value whose nano-of-second has at most %d digits (DateTimeUtils#truncate), which a TIMESTAMP(4..6) column of microseconds cannot hold", from, to, to.Precision)
+	}
 	c := &cast{unary: unary{args[0], to}}
 	try := n.Op == "TRY_CAST"
 	switch {
 	case from.IsString() && (to.IsIntegral() || to.Kind == catalog.Boolean || to.Kind == catalog.Float || to.Kind == catalog.Double || to.Kind == catalog.Date ||
-		to.Kind == catalog.Timestamp && to.Precision <= 6):
+		to.Kind == catalog.Timestamp):
 		return &fromString{arg: args[0], typ: to, try: try}, nil
-	case from.IsString() && to.Kind == catalog.TimestampLTZ && to.Precision <= 6:
+	case from.IsString() && to.Kind == catalog.TimestampLTZ:
 		// parseTimestampData(s, precision, session zone).
 		if env.Zone == nil {
 			return nil, noZone("CAST from %s to %s", from, to)
@@ -57,8 +80,7 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		c.kind = castNumericKind
 	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.IsIntegral() || from.Kind == catalog.Decimal ||
 		from.Kind == catalog.Boolean || from.Kind == catalog.Date || from.Kind == catalog.Time ||
-		(from.Kind == catalog.Timestamp && from.Precision <= 6) ||
-		from.IsInterval()):
+		from.Kind == catalog.Timestamp || from.IsInterval()):
 		c.kind = castToString
 	case to.IsString() && (from.Kind == catalog.Float || from.Kind == catalog.Double):
 		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)
@@ -66,13 +88,12 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		to.Kind == catalog.VarBinary && from.IsBinary() && to.Length >= from.Length:
 		// Widening a string or binary type keeps the stored bytes (Flink neither pads nor trims).
 		c.kind = castIdentity
-	case (from.Kind == catalog.Timestamp && to.Kind == catalog.TimestampLTZ || from.Kind == catalog.TimestampLTZ && to.Kind == catalog.Timestamp) &&
-		from.Precision <= 6 && to.Precision <= 6:
+	case from.Kind == catalog.Timestamp && to.Kind == catalog.TimestampLTZ || from.Kind == catalog.TimestampLTZ && to.Kind == catalog.Timestamp:
 		if env.Zone == nil {
 			return nil, noZone("CAST from %s to %s", from, to)
 		}
 		c.kind, c.zone = castTimestampPrecision, env.Zone
-	case from.Kind == catalog.TimestampLTZ && from.Precision <= 6 && (to.Kind == catalog.Date || to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength):
+	case from.Kind == catalog.TimestampLTZ && (to.Kind == catalog.Date || to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength):
 		// The wall clock in the session zone (timestampWithLocalZoneToTimestamp), then as a
 		// TIMESTAMP to STRING, or its LocalDate.
 		if env.Zone == nil {
@@ -84,11 +105,11 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		if to.Kind == catalog.Date {
 			c.kind = castWallDate
 		}
-	case from.Kind == catalog.Timestamp && from.Precision <= 6 && to.Kind == catalog.Date:
+	case from.Kind == catalog.Timestamp && to.Kind == catalog.Date:
 		c.kind = castTimestampDate
-	case from.Kind == catalog.Timestamp && from.Precision <= 6 && to.Kind == catalog.Time:
+	case from.Kind == catalog.Timestamp && to.Kind == catalog.Time:
 		c.kind = castTimestampTime
-	case from.Kind == catalog.TimestampLTZ && from.Precision <= 6 && to.Kind == catalog.Time:
+	case from.Kind == catalog.TimestampLTZ && to.Kind == catalog.Time:
 		// timestampWithLocalZoneToTime: the LocalTime of the wall clock in the session zone.
 		if env.Zone == nil {
 			return nil, noZone("CAST from %s to %s", from, to)
@@ -96,11 +117,11 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		c.arg = &cast{unary: unary{args[0], catalog.Type{Kind: catalog.Timestamp, Precision: from.Precision, Nullable: from.Nullable}},
 			kind: castTimestampPrecision, zone: env.Zone}
 		c.kind = castWallTime
-	case from.Kind == catalog.Date && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ) && to.Precision > 3:
+	case from.Kind == catalog.Date && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ) && microsTimestamp(to):
 		// A DATE reaches years a TIMESTAMP(4..6) of microseconds cannot hold (TO_DATE of an
 		// unparsable string is in year 1,705,471), where Flink's TimestampData still can.
 		return nil, unsupported("CAST from %s to %s: a DATE beyond year 294,247 has no TIMESTAMP(4..6) value in Sluice (microseconds), where Flink has one", from, to)
-	case (from.Kind == catalog.Date || from.Kind == catalog.Time) && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ) && to.Precision <= 6:
+	case (from.Kind == catalog.Date || from.Kind == catalog.Time) && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ):
 		// TimestampData#fromEpochMillis of the date's midnight or the time on 1970-01-01 (the
 		// time's milliseconds kept whatever the target precision: Flink does not truncate), as
 		// a TIMESTAMP(3); to TIMESTAMP_LTZ that wall time read in the session zone
@@ -127,12 +148,9 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		}
 		c.arg, c.kind = millis, castIdentity // TIMESTAMP(0..2): the milliseconds as they are
 	case from.Kind == to.Kind && (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ):
-		if to.Precision >= from.Precision && microsTimestamp(from) == microsTimestamp(to) {
+		if to.Precision >= from.Precision && unitOf(from) == unitOf(to) {
 			c.kind = castIdentity
 			break
-		}
-		if to.Precision > 6 || from.Precision > 6 {
-			return nil, unsupported("CAST from %s to %s is not supported natively yet", from, to)
 		}
 		c.kind = castTimestampPrecision
 	default:
@@ -202,14 +220,11 @@ func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 // timestampParts is the DATE or TIME of each timestamp of a (milliseconds or microseconds, as
 // its type keeps them) as kind computes it.
 func timestampParts(ctx *Ctx, a arrow.Array, from, to catalog.Type, kind castKind) arrow.Array {
-	src := column.Values[int64](a)
-	buf, dst := column.NewValues[int32](ctx.Mem, len(src))
-	micros := microsTimestamp(from)
-	for i, v := range src {
-		ms := v
-		if micros {
-			ms = javatime.FloorDiv(v, 1000) // TimestampData#getMillisecond
-		}
+	src := readTimestamps(a, from)
+	n := a.Len()
+	buf, dst := column.NewValues[int32](ctx.Mem, n)
+	for i := 0; i < n; i++ {
+		ms, _ := src.at(i) // TimestampData#getMillisecond
 		switch kind {
 		case castWallDate:
 			dst[i] = int32(javatime.FloorDiv(ms, millisPerDay))
@@ -221,7 +236,7 @@ func timestampParts(ctx *Ctx, a arrow.Array, from, to catalog.Type, kind castKin
 			dst[i] = int32(ms % millisPerDay)
 		}
 	}
-	return column.MakeArray(arrowType(to), len(src), column.CopyValidity(a, ctx.Mem), buf)
+	return column.MakeArray(arrowType(to), n, column.CopyValidity(a, ctx.Mem), buf)
 }
 
 // toStrings renders integers in decimal, DECIMAL as BigDecimal#toPlainString (all scale digits)
@@ -268,6 +283,10 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 		}
 	case catalog.Date, catalog.Time, catalog.Timestamp:
 		var buf []byte
+		var stamps timestampValues
+		if t.Kind == catalog.Timestamp {
+			stamps = readTimestamps(a, t)
+		}
 		for i := 0; i < a.Len(); i++ {
 			if a.IsNull(i) {
 				b.AppendNull()
@@ -281,7 +300,8 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 				// TIME(0) (FlinkTypeFactory#toLogicalType), so no fraction is printed.
 				buf = appendTime(buf[:0], column.Values[int32](a)[i], 0)
 			default:
-				buf = appendTimestamp(buf[:0], column.Values[int64](a)[i], t.Precision)
+				ms, nanoOfMilli := stamps.at(i)
+				buf = appendTimestamp(buf[:0], ms, nanoOfMilli, t.Precision)
 			}
 			b.BinaryBuilder.Append(buf)
 		}

@@ -62,12 +62,7 @@ func appendTime(b []byte, t int32, precision int) []byte {
 // TimestampData#toLocalDateTime, whose epoch day is Java int arithmetic (it wraps for
 // timestamps beyond about ±5.8 million years, as Flink's does), and exactly precision digits of
 // the nano-of-second.
-func appendTimestamp(b []byte, v int64, precision int) []byte {
-	// v is epoch milliseconds up to precision 3, microseconds above (catalog.ArrowType).
-	ms, nanoOfMilli := v, int64(0)
-	if precision > 3 {
-		ms, nanoOfMilli = javatime.SplitMicros(v)
-	}
+func appendTimestamp(b []byte, ms, nanoOfMilli int64, precision int) []byte {
 	date, tod := javatime.LocalDay(ms)
 	y, m, d := javatime.GregorianDate(int64(date))
 	b = appendInt4(b, int(y))

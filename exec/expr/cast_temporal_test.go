@@ -34,11 +34,7 @@ func TestAppendTimestampAsFlink(t *testing.T) {
 		{-30000000000000000, 0, 0, "(*'--11-05 18:40:00"},
 		{1704067200123, 456000, 5, "2024-01-01 00:00:00.12345"},
 	} {
-		v := c.ms
-		if c.p > 3 {
-			v = c.ms*1000 + c.nanos/1000
-		}
-		if got := string(appendTimestamp(nil, v, c.p)); got != c.want {
+		if got := string(appendTimestamp(nil, c.ms, c.nanos, c.p)); got != c.want {
 			t.Errorf("formatTimestamp(%d, %d, %d) = %q, Flink %q", c.ms, c.nanos, c.p, got, c.want)
 		}
 	}

@@ -1,9 +1,8 @@
 package expr
 
 import (
-	"github.com/sluice-project/sluice/exec/decimal"
-
 	"bytes"
+	"cmp"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,13 +12,14 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/decimal"
 )
 
 func init() {
 	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
 		register(&Function{Name: op, Family: "comparison",
-			Doc:     "on numeric types (Java promotion; DECIMAL exact, DECIMAL vs floating by Double.compare), strings (UTF-8 bytes), BOOLEAN, DATE, TIME, TIMESTAMP (both sides of precision up to 3, or both 4 to 6)",
-			compile: compileCompare})
+			Doc:     "on numeric types (Java promotion; DECIMAL exact, DECIMAL vs floating by Double.compare), strings (UTF-8 bytes), BOOLEAN, DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ (both sides of precision up to 3, or both 4 to 6, or either 7 to 9: TimestampData#compareTo)",
+			compile: compileCompare, NanoTimestamps: true})
 	}
 }
 
@@ -34,6 +34,7 @@ const (
 	cmpDecimalDouble // Double.compare(doubleValue(decimal), double)
 	cmpBytes
 	cmpBool
+	cmpTimestamp // TimestampData#compareTo: millisecond, then nanos of the millisecond
 )
 
 func compileCompare(n *Node, args []Expr) (Expr, error) {
@@ -63,9 +64,11 @@ func compileCompare(n *Node, args []Expr) (Expr, error) {
 		k = cmpBool
 	case l.Kind == r.Kind && (l.Kind == catalog.Date || l.Kind == catalog.Time):
 		k = cmpInt64
-	case l.Kind == r.Kind && (l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ) && microsTimestamp(l) == microsTimestamp(r):
+	case l.Kind == r.Kind && (l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ) && unitOf(l) == unitOf(r) && unitOf(l) != storedNanos:
 		// Both sides in the same unit (milliseconds up to precision 3, microseconds above).
 		k = cmpInt64
+	case l.Kind == r.Kind && (l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ) && (l.IsNanoTimestamp() || r.IsNanoTimestamp()):
+		k = cmpTimestamp
 	default:
 		return nil, unsupported("comparison %s of %s is not supported natively yet", n.Op, typeNames(args))
 	}
@@ -278,6 +281,8 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 				bitutil.SetBit(bits, i)
 			}
 		}
+	case cmpTimestamp:
+		cmpTimestamps(e.op, readTimestamps(la, lt), readTimestamps(ra, rt), bits, n)
 	case cmpBool:
 		a, b := la.(*array.Boolean), ra.(*array.Boolean)
 		for i := 0; i < n; i++ {
@@ -287,6 +292,34 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 	}
 	return column.MakeArray(arrow.FixedWidthTypes.Boolean, n, andValidity(ctx.Mem, n, la, ra), out), nil
+}
+
+// cmpTimestamps compares timestamps as TimestampData#compareTo does (millisecond, then nanos
+// of the millisecond), with a loop of its own when both sides are TIMESTAMP(7..9).
+func cmpTimestamps(op string, a, b timestampValues, bits []byte, n int) {
+	if a.unit == storedNanos && b.unit == storedNanos {
+		for i := 0; i < n; i++ {
+			c := cmp.Compare(a.v[i], b.v[i])
+			if c == 0 {
+				c = cmp.Compare(a.nanos[i], b.nanos[i])
+			}
+			if holds(op, c) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		ams, an := a.at(i)
+		bms, bn := b.at(i)
+		c := cmp.Compare(ams, bms)
+		if c == 0 {
+			c = cmp.Compare(an, bn)
+		}
+		if holds(op, c) {
+			bitutil.SetBit(bits, i)
+		}
+	}
 }
 
 func boolInt(b bool) int {

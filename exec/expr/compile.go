@@ -31,6 +31,14 @@ type Function struct {
 	// Fallback, when set, is why a function Flink has always runs on Flink: the registry lists
 	// it with this reason (docs/support-matrix.md) and every call of it falls back.
 	Fallback string
+	// NanoTimestamps says that the function takes and returns TIMESTAMP(7..9) and
+	// TIMESTAMP_LTZ(7..9) values (Flink's TimestampData with nanoseconds); a call of any other
+	// function on them falls back.
+	NanoTimestamps bool
+	// codegenNullable, when set, says whether Flink's code generator for a call types its value
+	// nullable whatever the plan says (its generated code declares a nullable type of its own);
+	// an IF typed NOT NULL over such a branch fails Flink's planning (see compileIf).
+	codegenNullable func(n *Node) bool
 	// operandFallback, when set, says why a call of the function may not be an operand of
 	// another call ("" where it may): its value is exact as a projected or filtered expression
 	// but not where an enclosing expression reads it.
@@ -143,6 +151,9 @@ func CompileIn(n *Node, input []catalog.Type, env Env) (Expr, error) {
 		if !ok || (f.compile == nil && f.compileIn == nil) {
 			return nil, unsupported("function %s is not supported natively yet", n.Op)
 		}
+		if !f.NanoTimestamps && involvesNanoTimestamps(n) {
+			return nil, unsupported("%s of %s: TIMESTAMP(7..9) values are not evaluated natively by %s yet", n.Op, nodeTypeNames(n), n.Op)
+		}
 		args := make([]Expr, 0, len(n.Args))
 		for _, a := range n.Args {
 			if g, ok := registry[a.Op]; ok && a.Kind == Call && g.operandFallback != nil {
@@ -172,6 +183,44 @@ func CompileIn(n *Node, input []catalog.Type, env Env) (Expr, error) {
 		return f.compile(n, args)
 	}
 	return nil, fmt.Errorf("unknown expression kind %d", n.Kind)
+}
+
+// involvesNanoTimestamps reports whether a call takes or returns TIMESTAMP(7..9) values,
+// also inside ROW, ARRAY and MAP values.
+func involvesNanoTimestamps(n *Node) bool {
+	if containsNanoTimestamp(n.Type) {
+		return true
+	}
+	for _, a := range n.Args {
+		if containsNanoTimestamp(a.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsNanoTimestamp(t catalog.Type) bool {
+	switch {
+	case t.IsNanoTimestamp():
+		return true
+	case t.Elem != nil && containsNanoTimestamp(*t.Elem), t.Value != nil && containsNanoTimestamp(*t.Value):
+		return true
+	}
+	for _, f := range t.Fields {
+		if containsNanoTimestamp(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeTypeNames lists the types of a call's operands.
+func nodeTypeNames(n *Node) string {
+	s := make([]string, len(n.Args))
+	for i, a := range n.Args {
+		s[i] = a.Type.String()
+	}
+	return strings.Join(s, ", ")
 }
 
 type inputRef struct {

@@ -14,9 +14,9 @@ import (
 )
 
 func init() {
-	register(&Function{Name: "CASE", Family: "conditional", Doc: "CASE WHEN ... THEN ... ELSE ... END; branches evaluated only for the rows that take them", compile: compileCase})
-	register(&Function{Name: "COALESCE", Family: "conditional", Doc: "first non-NULL operand; every operand is evaluated for every row, as Flink's COALESCE does", compile: compileCoalesce})
-	register(&Function{Name: "SEARCH", Family: "comparison", Doc: "IN lists, BETWEEN and ranges (Calcite SARG), with Flink's NULL handling; IN and NOT IN lists of FLOAT/DOUBLE values compare by Double#doubleToLongBits as Flink's hash sets do (-0.0 is not 0.0, NaN NOT IN (...) is TRUE), ranges by value", compile: nil})
+	register(&Function{Name: "CASE", Family: "conditional", Doc: "CASE WHEN ... THEN ... ELSE ... END; branches evaluated only for the rows that take them", compile: compileCase, NanoTimestamps: true})
+	register(&Function{Name: "COALESCE", Family: "conditional", Doc: "first non-NULL operand; every operand is evaluated for every row, as Flink's COALESCE does", compile: compileCoalesce, NanoTimestamps: true})
+	register(&Function{Name: "SEARCH", Family: "comparison", codegenNullable: searchCodegenNullable, Doc: "IN lists, BETWEEN and ranges (Calcite SARG), with Flink's NULL handling; IN and NOT IN lists of FLOAT/DOUBLE values compare by Double#doubleToLongBits as Flink's hash sets do (-0.0 is not 0.0, NaN NOT IN (...) is TRUE), ranges by value", compile: nil})
 }
 
 // branchable checks that a branch of type b can produce the result type t.
@@ -77,11 +77,8 @@ func compileIf(n *Node, args []Expr) (Expr, error) {
 }
 
 // flinkBranchNullable says whether Flink's code generation gives the value of b a nullable
-// type: where the plan does, and where the generated code of a call has a nullable type of its
-// own whatever its operands: a DATE or TIME plus or minus an interval
-// (ScalarOperatorGens#generateTemporalPlusMinus: new DateType(), new TimeType()), an IN or NOT
-// IN list (SearchOperatorGen's hash-set lookup: new BooleanType()) and a LIKE whose pattern or
-// escape is not a literal (LikeCallGen#generateDynamicLike).
+// type: where the plan does, and where the function's code generator declares a nullable type
+// of its own (Function.codegenNullable).
 func flinkBranchNullable(b *Node) bool {
 	if b.Type.Nullable {
 		return true
@@ -89,31 +86,25 @@ func flinkBranchNullable(b *Node) bool {
 	if b.Kind != Call {
 		return false
 	}
-	switch b.Op {
-	case "+", "-":
-		return len(b.Args) == 2 && (b.Args[0].Type.Kind == catalog.Date || b.Args[0].Type.Kind == catalog.Time) &&
-			b.Args[1].Type.IsInterval()
-	case "SEARCH":
-		if len(b.Args) != 2 {
-			return false
-		}
-		sarg, ok := b.Args[1].Value.(*Sarg)
-		if !ok {
-			return false
-		}
-		if _, points := sargPoints(sarg); points {
-			return true
-		}
-		_, points := sargComplementedPoints(sarg)
-		return points
-	case "LIKE":
-		for _, a := range b.Args[1:] {
-			if a.Kind != Literal {
-				return true
-			}
-		}
+	f, ok := registry[b.Op]
+	return ok && f.codegenNullable != nil && f.codegenNullable(b)
+}
+
+// searchCodegenNullable: SearchOperatorGen looks IN and NOT IN lists up in a hash set whose
+// result it types new BooleanType(), nullable.
+func searchCodegenNullable(b *Node) bool {
+	if len(b.Args) != 2 {
+		return false
 	}
-	return false
+	sarg, ok := b.Args[1].Value.(*Sarg)
+	if !ok {
+		return false
+	}
+	if _, points := sargPoints(sarg); points {
+		return true
+	}
+	_, points := sargComplementedPoints(sarg)
+	return points
 }
 
 func compileCase(n *Node, args []Expr) (Expr, error) {
@@ -291,6 +282,9 @@ func gather(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array) (arrow
 			bitutil.SetBit(vbits, i)
 		}
 	}
+	if t.IsNanoTimestamp() {
+		return gatherNanoTimestamps(ctx, t, pick, branches, valid), nil
+	}
 	switch t.Kind {
 	case catalog.TinyInt:
 		return gatherFixed[int8](ctx, t, pick, branches, valid), nil
@@ -354,6 +348,21 @@ func gatherFixed[T any](ctx *Ctx, t catalog.Type, pick []int, branches []arrow.A
 		}
 	}
 	return column.MakeArray(arrowType(t), len(pick), valid, buf)
+}
+
+// gatherNanoTimestamps is gatherFixed for TIMESTAMP(7..9): both parts of each value.
+func gatherNanoTimestamps(ctx *Ctx, t catalog.Type, pick []int, branches []arrow.Array, valid *memory.Buffer) arrow.Array {
+	ms, nanos := make([][]int64, len(branches)), make([][]int32, len(branches))
+	for k, b := range branches {
+		ms[k], nanos[k] = column.NanoTimestamps(b)
+	}
+	msBuf, nanoBuf, dstMs, dstNanos := column.NewNanoTimestamps(ctx.Mem, len(pick))
+	for i, k := range pick {
+		if ms[k] != nil {
+			dstMs[i], dstNanos[i] = ms[k][i], nanos[k][i]
+		}
+	}
+	return column.MakeNanoTimestamps(arrowType(t), len(pick), valid, msBuf, nanoBuf)
 }
 
 // appendFrom appends row i of src to a builder of the same Arrow type.

@@ -8,15 +8,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/javatext"
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 func init() {
 	register(&Function{Name: "DATE_FORMAT", Family: "temporal",
-		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP(p ≤ 6) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ(p ≤ 6) prints its wall clock in the session time zone. Month and day names, AM/PM, zones and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, both in UTC whatever the session zone (as that overload of Flink's); NULL where the parse fails",
-		compileIn: compileDateFormat})
+		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP or TIMESTAMP_LTZ (any precision; S prints the nano-of-second) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ(p ≤ 6) prints its wall clock in the session time zone. Month and day names, AM/PM, zones and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, both in UTC whatever the session zone (as that overload of Flink's); NULL where the parse fails",
+		compileIn: compileDateFormat, NanoTimestamps: true})
 }
 
 // formatField is one element of a compiled pattern: literal text, or a field printed with a
@@ -110,7 +109,7 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 		return nil, unsupported("DATE_FORMAT with %d operands", len(args))
 	}
 	t := args[0].Type()
-	if t.Kind == catalog.TimestampLTZ && t.Precision <= 6 {
+	if t.Kind == catalog.TimestampLTZ {
 		// formatTimestamp(ts, format, zone): the instant's wall clock in the session zone.
 		if env.Zone == nil {
 			return nil, noZone("DATE_FORMAT of %s", t)
@@ -121,7 +120,7 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 	if t.IsString() {
 		return compileDateFormatString(n, args)
 	}
-	if t.Kind != catalog.Timestamp || t.Precision > 6 {
+	if t.Kind != catalog.Timestamp {
 		return nil, unsupported("DATE_FORMAT of %s is not supported natively yet", t)
 	}
 	pat, ok := stringLiteral(n.Args[1])
@@ -132,7 +131,7 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dateFormat{unary: unary{args[0], n.Type}, fields: fields, micros: microsTimestamp(t)}, nil
+	return &dateFormat{unary: unary{args[0], n.Type}, fields: fields}, nil
 }
 
 // dateFormat is DateTimeUtils#formatTimestamp(TimestampData, String): the timestamp's wall clock
@@ -140,7 +139,6 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 type dateFormat struct {
 	unary
 	fields []formatField
-	micros bool
 }
 
 func (e *dateFormat) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
@@ -149,17 +147,15 @@ func (e *dateFormat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	b := array.NewStringBuilder(ctx.Mem)
 	defer b.Release()
 	b.Reserve(ctx.N)
-	vals := column.Values[int64](a)
+	vals := readTimestamps(a, e.arg.Type())
 	var buf []byte
 	for i := 0; i < ctx.N; i++ {
 		if a.IsNull(i) {
 			b.AppendNull()
 			continue
 		}
-		t := time.UnixMilli(vals[i]).UTC()
-		if e.micros {
-			t = time.UnixMicro(vals[i]).UTC()
-		}
+		ms, nanoOfMilli := vals.at(i)
+		t := time.Unix(javatime.FloorDiv(ms, 1000), javatime.FloorMod(ms, 1000)*1_000_000+nanoOfMilli).UTC()
 		buf = e.appendFormatted(buf[:0], t)
 		b.BinaryBuilder.Append(buf)
 	}

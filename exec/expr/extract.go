@@ -10,8 +10,8 @@ import (
 
 func init() {
 	register(&Function{Name: "EXTRACT", Family: "temporal",
-		Doc:       "EXTRACT(unit FROM x) and YEAR(x), MONTH(x), HOUR(x), ... (which Flink plans as EXTRACT) on DATE, TIME and TIMESTAMP(p ≤ 6), as Flink's ExtractCallGen: date units from the epoch day that Java's truncating division gives (so a pre-epoch time of day counts in the next day, as in Flink), HOUR/MINUTE/SECOND/MILLISECOND by Java remainder (negative before the epoch), Calcite's julian day arithmetic for WEEK, ISOYEAR, DOW, DOY, CENTURY, ...; on TIMESTAMP_LTZ(p ≤ 6) as DateTimeUtils#extractFromTimestamp: the same arithmetic on the epoch milliseconds plus java.util.TimeZone#getOffset of the session time zone (its raw offset before 1900, as the JDK's ZoneInfo)",
-		compileIn: compileExtract})
+		Doc:       "EXTRACT(unit FROM x) and YEAR(x), MONTH(x), HOUR(x), ... (which Flink plans as EXTRACT) on DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ (every precision: TimestampData's millisecond and nanos of the millisecond), as Flink's ExtractCallGen: date units from the epoch day that Java's truncating division gives (so a pre-epoch time of day counts in the next day, as in Flink), HOUR/MINUTE/SECOND/MILLISECOND by Java remainder (negative before the epoch), Calcite's julian day arithmetic for WEEK, ISOYEAR, DOW, DOY, CENTURY, ...; on TIMESTAMP_LTZ(p ≤ 6) as DateTimeUtils#extractFromTimestamp: the same arithmetic on the epoch milliseconds plus java.util.TimeZone#getOffset of the session time zone (its raw offset before 1900, as the JDK's ZoneInfo)",
+		compileIn: compileExtract, NanoTimestamps: true})
 }
 
 const (
@@ -64,9 +64,6 @@ func compileExtract(n *Node, args []Expr, env Env) (Expr, error) {
 			e.fn = func(ms int64) int64 { return ms % f[0] / f[1] }
 		}
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if t.Precision > 6 {
-			break
-		}
 		if t.Kind == catalog.TimestampLTZ {
 			// extractFromTimestamp: the instant's milliseconds plus TimeZone#getOffset, then
 			// the TIMESTAMP arithmetic (convertExtract); nothing without the session zone.
@@ -75,7 +72,6 @@ func compileExtract(n *Node, args []Expr, env Env) (Expr, error) {
 			}
 			e.zone = env.Zone
 		}
-		e.micros = microsTimestamp(t)
 		switch f, ok := timeOfDay[unit]; {
 		case dateUnits[unit]:
 			// ExtractCallGen: extractFromDate(range, ts.getMillisecond() / MILLIS_PER_DAY).
@@ -101,8 +97,6 @@ type extract struct {
 	unit string
 	// fn maps a day number, a time of day or a timestamp's epoch millisecond to the result.
 	fn func(int64) int64
-	// micros is set for a TIMESTAMP column stored in microseconds.
-	micros bool
 	// subMilli is MICROSECOND or NANOSECOND of a TIMESTAMP: (ms % 1000) scaled, plus the
 	// sub-millisecond part (TimestampData#getNanoOfMillisecond).
 	subMilli bool
@@ -122,16 +116,13 @@ func (e *extract) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			dst[i] = e.fn(int64(v))
 		}
 	default:
-		src := column.Values[int64](a)[:n]
+		src := readTimestamps(a, e.arg.Type())
 		var offsets javatime.Offsets
 		if e.zone != nil {
 			offsets = e.zone.Offsets()
 		}
-		for i, v := range src {
-			ms, nanoOfMilli := v, int64(0)
-			if e.micros {
-				ms, nanoOfMilli = javatime.SplitMicros(v)
-			}
+		for i := 0; i < n; i++ {
+			ms, nanoOfMilli := src.at(i)
 			if e.zone != nil {
 				ms += offsets.UtilOffsetAt(ms)
 			}

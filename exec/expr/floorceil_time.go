@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -19,7 +21,7 @@ var unitMillis = map[string]int64{
 }
 
 // compileTemporalFloorCeil is FLOOR(x TO unit) and CEIL(x TO unit) on DATE, TIME and
-// TIMESTAMP(p ≤ 6), as Flink's FloorCeilCallGen generates them.
+// TIMESTAMP, as Flink's FloorCeilCallGen generates them.
 func compileTemporalFloorCeil(n *Node, args []Expr) (Expr, error) {
 	sym, ok := n.Args[1].Value.(Symbol)
 	if !ok || len(args) != 2 {
@@ -32,8 +34,7 @@ func compileTemporalFloorCeil(n *Node, args []Expr) (Expr, error) {
 	e := &temporalFloorCeil{unary: unary{args[0], n.Type}, unit: unit, floor: n.Op == "FLOOR"}
 	_, fixed := unitMillis[unit]
 	switch {
-	case t.Kind == catalog.Timestamp && t.Precision <= 6 && (calendarUnits[unit] || fixed):
-		e.micros = microsTimestamp(t)
+	case t.Kind == catalog.Timestamp && (calendarUnits[unit] || fixed):
 	case t.Kind == catalog.Date && (calendarUnits[unit] || unit == "DAY"):
 	case t.Kind == catalog.Time && fixed && unit != "DAY":
 	default:
@@ -44,9 +45,8 @@ func compileTemporalFloorCeil(n *Node, args []Expr) (Expr, error) {
 
 type temporalFloorCeil struct {
 	unary
-	unit   string
-	floor  bool
-	micros bool
+	unit  string
+	floor bool
 }
 
 func (e *temporalFloorCeil) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
@@ -76,13 +76,12 @@ func (e *temporalFloorCeil) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}
-	buf, dst := column.NewValues[int64](ctx.Mem, n)
+	src := readTimestamps(a, e.arg.Type())
+	w := newTimestampWriter(ctx.Mem, e.typ, n)
 	m, fixed := unitMillis[e.unit]
-	for i, v := range column.Values[int64](a)[:n] {
-		ms, nanoOfMilli := v, int64(0)
-		if e.micros {
-			ms, nanoOfMilli = javatime.SplitMicros(v)
-		}
+	var failed []int
+	for i := 0; i < n; i++ {
+		ms, nanoOfMilli := src.at(i)
 		var r int64
 		switch {
 		case !fixed:
@@ -100,12 +99,19 @@ func (e *temporalFloorCeil) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 			c := ms + m - 1 // SqlFunctionUtils#ceil(long, long): floor(b0 + b1 - 1, b1)
 			r = c - javatime.FloorMod(c, m)
 		}
-		if e.micros {
-			r *= 1000 // TimestampData.fromEpochMillis: no sub-millisecond part
+		// TimestampData.fromEpochMillis: no sub-millisecond part.
+		if !w.set(i, r, 0) && a.IsValid(i) {
+			failed = append(failed, i)
 		}
-		dst[i] = r
 	}
-	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	if len(failed) > 0 {
+		op := "CEIL"
+		if e.floor {
+			op = "FLOOR"
+		}
+		valid = failRows(ctx, valid, failed, fmt.Errorf("java.time.DateTimeException: %s(... TO %s) is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", op, e.unit, e.typ))
+	}
+	return w.finish(n, valid), nil
 }
 
 // floorInt32 is SqlFunctionUtils#floor(int, int).

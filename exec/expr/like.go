@@ -24,7 +24,18 @@ import (
 //     compiles as Java reads it: that LIKE falls back;
 //   - SqlLikeChainChecker matches every string for the empty pattern.
 func init() {
-	register(&Function{Name: "LIKE", Family: "string", Doc: "constant pattern, optional constant ESCAPE; Flink 2.1's quick-path/regex split reproduced (see divergences)", compile: compileLike})
+	register(&Function{Name: "LIKE", Family: "string", codegenNullable: likeCodegenNullable, Doc: "constant pattern, optional constant ESCAPE; Flink 2.1's quick-path/regex split reproduced (see divergences)", compile: compileLike})
+}
+
+// likeCodegenNullable: LikeCallGen#generateDynamicLike, for a pattern or escape that is not a
+// literal, types its result nullable.
+func likeCodegenNullable(b *Node) bool {
+	for _, a := range b.Args[1:] {
+		if a.Kind != Literal {
+			return true
+		}
+	}
+	return false
 }
 
 func compileLike(n *Node, args []Expr) (Expr, error) {

@@ -95,6 +95,14 @@ func appendValue(b array.Builder, t catalog.Type, v any) error {
 		bb.Append(arrow.Timestamp(v.(int64)))
 	case *array.DurationBuilder:
 		bb.Append(arrow.Duration(v.(int64)))
+	case *array.StructBuilder:
+		ts, ok := v.(NanoTimestamp)
+		if !ok {
+			return fmt.Errorf("literal of type %s: %T value", t, v)
+		}
+		bb.Append(true)
+		bb.FieldBuilder(0).(*array.Int64Builder).Append(ts.Millis)
+		bb.FieldBuilder(1).(*array.Int32Builder).Append(ts.NanoOfMilli)
 	default:
 		return fmt.Errorf("literal of type %s: no builder for %T", t, b)
 	}

@@ -15,7 +15,7 @@ func init() {
 	register(&Function{Name: "OR", Family: "logic", Doc: "n-ary, three-valued, operands evaluated lazily as Flink does", compile: compileAndOr})
 	register(&Function{Name: "NOT", Family: "logic", Doc: "three-valued", compile: compileNot})
 	for _, op := range []string{"IS NULL", "IS NOT NULL", "IS TRUE", "IS NOT TRUE", "IS FALSE", "IS NOT FALSE"} {
-		register(&Function{Name: op, Family: "logic", Doc: "never NULL", compile: compileIs})
+		register(&Function{Name: op, Family: "logic", Doc: "never NULL", compile: compileIs, NanoTimestamps: op == "IS NULL" || op == "IS NOT NULL"})
 	}
 }
 

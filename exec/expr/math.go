@@ -17,8 +17,8 @@ import (
 func init() {
 	register(&Function{Name: "ABS", Family: "arithmetic", Doc: "integers wrap like Java's Math.abs (ABS of the minimum is the minimum); DOUBLE clears the sign bit", compile: compileMath})
 	register(&Function{Name: "SIGN", Family: "arithmetic", Doc: "-1, 0 or 1 in the argument's type (DECIMAL keeps its scale); DOUBLE as Math.signum (±0.0 and NaN unchanged)", compile: compileMath})
-	register(&Function{Name: "FLOOR", Family: "arithmetic", Doc: "numeric FLOOR(x): integers unchanged, DECIMAL, FLOAT, DOUBLE; FLOOR(x TO unit) on TIMESTAMP(p ≤ 6) (MILLENNIUM to MILLISECOND), DATE (MILLENNIUM to DAY) and TIME (HOUR to MILLISECOND) as FloorCeilCallGen: calendar units through Calcite's julianDateFloor (Julian calendar before 1582-10-15; the epoch day of a TIMESTAMP by truncating division), fixed units by floor division; TIMESTAMP_LTZ falls back", compile: compileMath})
-	register(&Function{Name: "CEIL", Family: "arithmetic", Doc: "numeric CEIL(x) and CEIL(x TO unit), as FLOOR (Flink's CEIL(date TO DAY) is the next day, reproduced)", compile: compileMath})
+	register(&Function{Name: "FLOOR", Family: "arithmetic", Doc: "numeric FLOOR(x): integers unchanged, DECIMAL, FLOAT, DOUBLE; FLOOR(x TO unit) on TIMESTAMP of any precision (MILLENNIUM to MILLISECOND), DATE (MILLENNIUM to DAY) and TIME (HOUR to MILLISECOND) as FloorCeilCallGen: calendar units through Calcite's julianDateFloor (Julian calendar before 1582-10-15; the epoch day of a TIMESTAMP by truncating division), fixed units by floor division; TIMESTAMP_LTZ falls back", compile: compileMath, NanoTimestamps: true})
+	register(&Function{Name: "CEIL", Family: "arithmetic", Doc: "numeric CEIL(x) and CEIL(x TO unit), as FLOOR (Flink's CEIL(date TO DAY) is the next day, reproduced)", compile: compileMath, NanoTimestamps: true})
 }
 
 func compileMath(n *Node, args []Expr) (Expr, error) {

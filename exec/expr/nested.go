@@ -17,8 +17,8 @@ import (
 func init() {
 	register(&Function{Name: "ITEM", Family: "collection",
 		Doc:     "array[i] (INT index, as Flink's code generation requires; NULL when i is out of 1..CARDINALITY) and map[key] (the first equal key; keys of the lookup's type: integers, BOOLEAN, strings, binaries, DATE, TIME, FLOAT, DOUBLE); ITEM on a ROW runs on Flink",
-		compile: compileItem})
-	register(&Function{Name: "CARDINALITY", Family: "collection", Doc: "ARRAY and MAP", compile: compileCardinality})
+		compile: compileItem, NanoTimestamps: true})
+	register(&Function{Name: "CARDINALITY", Family: "collection", Doc: "ARRAY and MAP", compile: compileCardinality, NanoTimestamps: true})
 	register(&Function{Name: "ELEMENT", Family: "collection",
 		Doc: "the only element of an array: NULL for a NULL or empty array, a failure for more than one element; arrays of NOT NULL elements run on Flink", compile: compileElement})
 	register(&Function{Name: "ROW", Family: "collection",

@@ -35,8 +35,9 @@ type Node struct {
 	// Index is the input column of an InputRef.
 	Index int
 	// Value is a Literal's value: nil (NULL), bool, int64 (integral types, DATE days, TIME
-	// millis, TIMESTAMP epoch millis), float64, decimal128.Num (unscaled at Type's scale),
-	// string (CHAR/VARCHAR), []byte (BINARY), *Sarg or Symbol.
+	// millis, TIMESTAMP epoch millis up to precision 3, micros up to 6), NanoTimestamp
+	// (TIMESTAMP(7..9)), float64, decimal128.Num (unscaled at Type's scale), string
+	// (CHAR/VARCHAR), []byte (BINARY), *Sarg or Symbol.
 	Value any
 	// Op is the function of a Call: Flink's internal name without "$" and version, e.g. "+",
 	// "CAST", "UPPER", "IS NOT NULL".
@@ -48,6 +49,13 @@ type Node struct {
 	// DOUBLE value: Flink looks those up in a Double/FloatHashSet, i.e. compares
 	// Double#doubleToLongBits (NaN equals NaN, -0.0 differs from 0.0).
 	bitsEqual bool
+}
+
+// NanoTimestamp is the value of a TIMESTAMP(7..9) or TIMESTAMP_LTZ(7..9) literal, as Flink's
+// TimestampData holds it.
+type NanoTimestamp struct {
+	Millis      int64 // epoch milliseconds
+	NanoOfMilli int32 // 0..999,999
 }
 
 // Symbol is a literal flag such as the BOTH of TRIM(BOTH ' ' FROM s).

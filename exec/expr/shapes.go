@@ -17,7 +17,7 @@ package expr
 //
 // Classes: bool, int (TINYINT to BIGINT), approx (FLOAT, DOUBLE), dec (DECIMAL), str (CHAR,
 // VARCHAR), bin (BINARY, VARBINARY), date, time, ts (TIMESTAMP up to precision 3), ts6
-// (TIMESTAMP(4..6)), ltz (TIMESTAMP_LTZ(3)), arr (ARRAY of integers), map (MAP from strings to
+// (TIMESTAMP(4..6)), ts9 (TIMESTAMP(7..9)), ltz (TIMESTAMP_LTZ(3)), arr (ARRAY of integers), map (MAP from strings to
 // integers), row (ROW values: results only, never a hole).
 //
 // Package-level variables are initialised before any init function runs, so register can attach
@@ -90,6 +90,7 @@ var shapes = map[string][]string{
 		"A <- FLOOR({A}) ; A in int approx dec",
 		"ts <- FLOOR({ts} TO $U) ; U in MILLENNIUM CENTURY DECADE YEAR QUARTER MONTH WEEK DAY HOUR MINUTE SECOND MILLISECOND",
 		"ts6 <- FLOOR({ts6} TO $U) ; U in YEAR MONTH WEEK DAY HOUR SECOND MILLISECOND",
+		"ts9 <- FLOOR({ts9} TO $U) ; U in YEAR WEEK DAY SECOND MILLISECOND",
 		"date <- FLOOR({date} TO $U) ; U in MILLENNIUM CENTURY DECADE YEAR QUARTER MONTH WEEK DAY",
 		"time <- FLOOR({time} TO $U) ; U in HOUR MINUTE SECOND",
 	},
@@ -97,6 +98,7 @@ var shapes = map[string][]string{
 		"A <- CEIL({A}) ; A in int approx dec",
 		"ts <- CEIL({ts} TO $U) ; U in MILLENNIUM CENTURY DECADE YEAR QUARTER MONTH WEEK DAY HOUR MINUTE SECOND MILLISECOND",
 		"ts6 <- CEIL({ts6} TO $U) ; U in YEAR MONTH DAY HOUR SECOND MILLISECOND",
+		"ts9 <- CEIL({ts9} TO $U) ; U in MONTH HOUR SECOND MILLISECOND",
 		"date <- CEIL({date} TO $U) ; U in CENTURY YEAR QUARTER MONTH WEEK DAY",
 		// CEIL of a TIME is native too; no shape, as 23:59:59 rounds up to 24:00, which fails
 		// every job that outputs it (many fuzz jobs would fail for the same reason).
@@ -106,11 +108,11 @@ var shapes = map[string][]string{
 		"dec <- ROUND({dec})",
 	},
 	"TRUNCATE": {"dec <- TRUNCATE({dec}, {small})"},
-	"<":        {"bool <- {A} < {A} ; A in int approx dec str bin bool date time ts ts6 ltz"},
+	"<":        {"bool <- {A} < {A} ; A in int approx dec str bin bool date time ts ts6 ltz ts9", "bool <- {ts9} < {ts}"},
 	"<=":       {"bool <- {A} <= {A} ; A in int approx dec str date ts", "bool <- {dec} <= {approx}"},
 	">":        {"bool <- {A} > {A} ; A in int approx dec str date time ts", "bool <- {int} > {dec}"},
-	">=":       {"bool <- {A} >= {A} ; A in int approx dec str bin ts6"},
-	"=":        {"bool <- {A} = {A} ; A in int approx dec str bin bool date time ts ts6 ltz", "bool <- {approx} = {dec}"},
+	">=":       {"bool <- {A} >= {A} ; A in int approx dec str bin ts6 ts9"},
+	"=":        {"bool <- {A} = {A} ; A in int approx dec str bin bool date time ts ts6 ltz ts9", "bool <- {approx} = {dec}", "bool <- {ts6} = {ts9}"},
 	"<>":       {"bool <- {A} <> {A} ; A in int approx dec str bool date ts"},
 	"SEARCH": {
 		"bool <- {A} BETWEEN {A!} AND {A!} ; A in int dec str date ts",
@@ -120,19 +122,26 @@ var shapes = map[string][]string{
 		"bool <- ({int} > {int!} AND {int} < {int!}) OR {int} = {int!}",
 	},
 	"CASE": {
-		"A <- CASE WHEN {bool} THEN {A} WHEN {bool} THEN {A} ELSE {A} END ; A in int approx dec str bin date ts bool",
+		"A <- CASE WHEN {bool} THEN {A} WHEN {bool} THEN {A} ELSE {A} END ; A in int approx dec str bin date ts bool ts9",
 		"A <- CASE WHEN {bool} THEN {A} END ; A in int str dec",
 		"A <- CASE {int} WHEN {int!} THEN {A} WHEN {int!} THEN {A} ELSE {A} END ; A in int str",
 	},
-	"COALESCE": {"A <- COALESCE({A}, {A}, {A}) ; A in int approx dec str bin date ts"},
+	"COALESCE": {"A <- COALESCE({A}, {A}, {A}) ; A in int approx dec str bin date ts ts9"},
 	"GREATEST": {"A <- GREATEST({A}, {A}) ; A in int approx dec str", "A <- GREATEST({A}, {A}, {A}) ; A in int str"},
 	"LEAST":    {"A <- LEAST({A}, {A}) ; A in int approx dec str", "A <- LEAST({A}, {A}, {A}) ; A in int approx"},
-	"IF":       {"A <- IF({bool}, {A}, {A}) ; A in int approx dec str date ts"},
+	"IF":       {"A <- IF({bool}, {A}, {A}) ; A in int approx dec str date ts ts9"},
 	"IFNULL":   {"A <- IFNULL({A}, {A}) ; A in int approx dec str"},
 	"CAST": {
 		"str <- CAST(INTERVAL '{digits}' MINUTE * {int} AS STRING)",
 		"str <- CAST(INTERVAL '{digits}' MONTH * CAST({int} AS SMALLINT) AS STRING)",
-		"str <- CAST({A} AS STRING) ; A in int dec bool date time ts ts6",
+		"str <- CAST({A} AS STRING) ; A in int dec bool date time ts ts6 ts9",
+		"ts9 <- CAST({A} AS TIMESTAMP(9)) ; A in ts ts6 date time",
+		"ts <- CAST({ts9} AS TIMESTAMP(3))",
+		"ts9 <- CAST(CAST({ts9} AS TIMESTAMP(7)) AS TIMESTAMP(9))",
+		"ts9 <- CAST(CAST({ts9} AS STRING) AS TIMESTAMP(9))",
+		"A <- CAST({ts9} AS $A) ; A in date time",
+		"ltz <- CAST(CAST({ts9} AS TIMESTAMP_LTZ(9)) AS TIMESTAMP_LTZ(3))",
+		"ts9 <- CAST(CAST({ts9} AS TIMESTAMP_LTZ(8)) AS TIMESTAMP(9))",
 		"int <- CAST({A} AS TINYINT) ; A in int approx dec bool",
 		"int <- CAST({A} AS INT) ; A in int approx dec",
 		"int <- CAST({A} AS BIGINT) ; A in int approx dec bool",
@@ -277,7 +286,7 @@ var shapes = map[string][]string{
 		"bool <- {str} SIMILAR TO '$P' ; P in (a|b)% [a-c]_% %[[:DIGIT:]]+% a.c _*(é|世)? [^a]% %[[:ALPHA:]][[:ALPHA:]]",
 	},
 	"NOT SIMILAR TO": {"bool <- {str} NOT SIMILAR TO {pat}"},
-	"IS NULL":        {"bool <- {A} IS NULL ; A in int approx str bin date ts bool dec arr"},
+	"IS NULL":        {"bool <- {A} IS NULL ; A in int approx str bin date ts bool dec arr ts9"},
 	"IS NOT NULL":    {"bool <- {A} IS NOT NULL ; A in int str time ltz map"},
 	"IS TRUE":        {"bool <- {bool} IS TRUE"},
 	"IS FALSE":       {"bool <- {bool} IS FALSE"},
@@ -328,15 +337,15 @@ var shapes = map[string][]string{
 	"FROM_BASE64": {"str <- FROM_BASE64(TO_BASE64({str}))"},
 	"HEX":         {"str <- HEX({str})"},
 	"EXTRACT": {
-		"int <- EXTRACT(YEAR FROM {A}) ; A in date ts ts6",
+		"int <- EXTRACT(YEAR FROM {A}) ; A in date ts ts6 ts9",
 		"int <- EXTRACT(MONTH FROM {A}) ; A in date ts",
 		"int <- EXTRACT(DAY FROM {A}) ; A in date ts ts6",
 		"int <- EXTRACT(HOUR FROM {A}) ; A in time ts ts6",
 		"int <- EXTRACT(MINUTE FROM {A}) ; A in time ts",
-		"int <- EXTRACT(SECOND FROM {A}) ; A in time ts ts6",
+		"int <- EXTRACT(SECOND FROM {A}) ; A in time ts ts6 ts9",
 		"int <- EXTRACT(MILLISECOND FROM {A}) ; A in time ts ts6",
-		"int <- EXTRACT(MICROSECOND FROM {A}) ; A in ts ts6",
-		"int <- EXTRACT(NANOSECOND FROM {ts6})",
+		"int <- EXTRACT(MICROSECOND FROM {A}) ; A in ts ts6 ts9",
+		"int <- EXTRACT(NANOSECOND FROM {A}) ; A in ts6 ts9",
 		"int <- EXTRACT(EPOCH FROM {A}) ; A in date ts",
 		"int <- EXTRACT($U FROM {date}) ; U in QUARTER WEEK DOW DOY ISODOW ISOYEAR DECADE CENTURY MILLENNIUM",
 		"int <- EXTRACT($U FROM {ts}) ; U in QUARTER WEEK DOW DOY ISOYEAR",
@@ -352,6 +361,7 @@ var shapes = map[string][]string{
 		"str <- DATE_FORMAT(CAST({ts} AS STRING), $F) ; F in 'yy-M-d' 'yyyyMMddHHmmssSSS' 'd.M.yyyy''T''H'",
 		"str <- DATE_FORMAT({ts}, $F) ; F in 'yyyy-MM-dd' 'HH' 'yyyyMMddHHmmssSSS' 'D/DD/DDD' 'yy/M/d' 'H:m:s' 'y-yyy-yyyyy' 'yyyy''T''HH''h''dd'",
 		"str <- DATE_FORMAT({ts6}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd''T''HH:mm:ss.SSSSSS' 'mm:ss'",
+		"str <- DATE_FORMAT({ts9}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd HH:mm:ss.SSSSSSSSS'",
 	},
 	// PROCTIME() is NULL in rows (no shape): it only exists as a processing-time attribute,
 	// which the fuzzer's tables do not have; nor does PROCTIME_MATERIALIZE, its value.

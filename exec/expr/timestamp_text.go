@@ -33,59 +33,53 @@ func toTimestampOperandFallback(n *Node) string {
 	return "the value Flink computes there can keep sub-millisecond digits (Timestamp#valueOf), which Sluice's TIMESTAMP(3) does not hold; only a projected TO_TIMESTAMP(s, format) runs natively"
 }
 
-// textTimestamp is the value DateTimeUtils#parseTimestampData(s, precision) gives a string in a
-// column of the target precision: epoch milliseconds up to precision 3, microseconds above.
-// ok is false where Java throws; overflow is set where a TIMESTAMP(4..6) cannot hold the
-// value in microseconds (years beyond about ±294,000; Flink's TimestampData can).
-// With a zone (CAST to TIMESTAMP_LTZ), the wall clock is read in it (LocalDateTime#atZone).
-func textTimestamp(s []byte, precision int, zone *javatime.Zone) (v int64, ok, overflow bool) {
+// textTimestamp is the value DateTimeUtils#parseTimestampData(s, precision) gives a string:
+// epoch milliseconds and nanoseconds of the millisecond, the nano-of-second floored to the
+// precision. ok is false where Java throws. With a zone (CAST to TIMESTAMP_LTZ), the wall
+// clock is read in it (LocalDateTime#atZone).
+func textTimestamp(s []byte, precision int, zone *javatime.Zone) (ms, nanoOfMilli int64, ok bool) {
 	t, ok := javatime.ParseTimestampText(s)
 	if !ok {
-		return 0, false, false
+		return 0, 0, false
 	}
 	// fromTemporalAccessor: the nano-of-second floored to the precision.
 	t.Nano = t.Nano / powersOf10[9-precision] * powersOf10[9-precision]
-	ms, nanoOfMilli := t.EpochMillis()
+	ms, nanoOfMilli = t.EpochMillis()
 	if zone != nil {
 		ms = zone.Instant(ms)
 	}
-	if precision <= 3 {
-		return ms, true, false
-	}
-	us := ms * 1000
-	if us/1000 != ms || us > 1<<63-1-999 {
-		return 0, true, true
-	}
-	return us + nanoOfMilli/1000, true, false
+	return ms, nanoOfMilli, true
 }
 
 // parseTimestamps parses a string column into TIMESTAMP(precision) values (TIMESTAMP_LTZ with a
-// zone): a failure is NULL when lenient, else a failed row.
+// zone): a failure is NULL when lenient, else a failed row. A value a TIMESTAMP(4..6) cannot
+// hold in microseconds (years beyond about ±294,000; Flink's TimestampData can) fails the row.
 func parseTimestamps(ctx *Ctx, a arrow.Array, precision int, lenient bool, typ catalog.Type, zone *javatime.Zone) arrow.Array {
 	n := ctx.N
 	r := newBytesReader(a)
 	valid := column.NewBitmap(ctx.Mem, n)
 	vbits := valid.Bytes()
-	buf, dst := column.NewValues[int64](ctx.Mem, n)
+	w := newTimestampWriter(ctx.Mem, typ, n)
 	for i := 0; i < n; i++ {
 		if !r.isValid(i) {
+			w.set(i, 0, 0)
 			continue
 		}
 		s := r.at(i)
-		v, ok, overflow := textTimestamp(s, precision, zone)
+		ms, nanoOfMilli, ok := textTimestamp(s, precision, zone)
 		switch {
-		case overflow:
-			ctx.fail(i, fmt.Errorf("java.time.DateTimeException: '%s' is beyond the years a TIMESTAMP(%d) holds in Sluice (about -290,000 to 294,000)", s, precision))
 		case !ok:
+			w.set(i, 0, 0)
 			if !lenient {
 				ctx.fail(i, fmt.Errorf("java.time.format.DateTimeParseException: Text '%s' could not be parsed", s))
 			}
+		case !w.set(i, ms, nanoOfMilli):
+			ctx.fail(i, fmt.Errorf("java.time.DateTimeException: '%s' is beyond the years a TIMESTAMP(%d) holds in Sluice (about -290,000 to 294,000)", s, precision))
 		default:
-			dst[i] = v
 			bitutil.SetBit(vbits, i)
 		}
 	}
-	return column.MakeArray(arrowType(typ), n, valid, buf)
+	return w.finish(n, valid)
 }
 
 // compileToTimestamp compiles TO_TIMESTAMP(string [, format]).

@@ -223,9 +223,14 @@ func decodeLiteral(raw json.RawMessage, t catalog.Type) (any, error) {
 		if err != nil {
 			return nil, bad(err)
 		}
+		if t.IsNanoTimestamp() {
+			// Epoch millis and nanos of the millisecond (catalog.ArrowType).
+			ms := ts.Unix()*1000 + int64(ts.Nanosecond()/1e6)
+			return expr.NanoTimestamp{Millis: ms, NanoOfMilli: int32(ts.Nanosecond() % 1e6)}, nil
+		}
 		if t.Precision > 3 {
-			// Microseconds (catalog.ArrowType); precisions above 6 have no native column yet.
-			if t.Precision > 6 || ts.Nanosecond()%1e3 != 0 {
+			// Microseconds (catalog.ArrowType).
+			if ts.Nanosecond()%1e3 != 0 {
 				return nil, &expr.Unsupported{Reason: "TIMESTAMP literal with sub-microsecond digits"}
 			}
 			return ts.UnixMicro(), nil

@@ -22,8 +22,9 @@ func TestRoundTrip(t *testing.T) {
 		catalog.DoubleType(true), catalog.StringType(true), catalog.DecimalType(10, 2, true),
 		catalog.DecimalType(30, 5, true), catalog.TimestampType(3, true), catalog.TimestampType(6, true),
 		{Kind: catalog.IntervalYearMonth, Nullable: true}, {Kind: catalog.IntervalDayTime, Nullable: true},
+		catalog.TimestampType(9, true),
 	}
-	names := []string{"b", "i", "l", "d", "s", "dc", "dw", "ts", "t6", "ym", "dt"}
+	names := []string{"b", "i", "l", "d", "s", "dc", "dw", "ts", "t6", "ym", "dt", "t9"}
 	schema, err := catalog.ArrowSchema(names, types)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +43,19 @@ func TestRoundTrip(t *testing.T) {
 	bld.Field(8).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{-1, 1700000000123456, 0}, []bool{true, true, false})
 	bld.Field(9).(*array.Int32Builder).AppendValues([]int32{-13, math.MaxInt32, 0}, []bool{true, true, false})
 	bld.Field(10).(*array.DurationBuilder).AppendValues([]arrow.Duration{math.MinInt64, 0, 86_400_001}, []bool{true, false, true})
+	// Epoch millis and nanos of the millisecond: before the epoch, year 9999, and a NULL.
+	t9 := bld.Field(11).(*array.StructBuilder)
+	for _, v := range []struct {
+		ms    int64
+		nanos int32
+		valid bool
+	}{{-1, 999_999, true}, {253402300799999, 123_456, true}, {0, 0, false}} {
+		t9.Append(v.valid)
+		if v.valid {
+			t9.FieldBuilder(0).(*array.Int64Builder).Append(v.ms)
+			t9.FieldBuilder(1).(*array.Int32Builder).Append(v.nanos)
+		}
+	}
 	rec := bld.NewRecordBatch()
 	defer rec.Release()
 

@@ -27,6 +27,8 @@ func nestedTypes(t testing.TB) ([]string, []catalog.Type) {
 		"MAP<INT, ARRAY<BOOLEAN>>",
 		"ARRAY<DECIMAL(30, 4)>",
 		"ROW<`t` TINYINT, `inner` ROW<`x` DATE, `y` BYTES>>",
+		"ARRAY<TIMESTAMP(9)>",
+		"MAP<STRING, ROW<`at` TIMESTAMP_LTZ(7) NOT NULL>>",
 	} {
 		ty, err := catalog.ParseTypeString(s)
 		if err != nil {
@@ -34,7 +36,7 @@ func nestedTypes(t testing.TB) ([]string, []catalog.Type) {
 		}
 		types = append(types, ty)
 	}
-	names := []string{"r", "ai", "as", "ar", "m", "ma", "ad", "rr"}
+	names := []string{"r", "ai", "as", "ar", "m", "ma", "ad", "rr", "a9", "m7"}
 	return names, types
 }
 
@@ -86,7 +88,14 @@ func appendNested(b array.Builder, ty catalog.Type, k int) {
 		b.(*array.BinaryBuilder).Append(make([]byte, k%12))
 	case catalog.Decimal:
 		b.(*array.Decimal128Builder).Append(decimal128.New(int64(k%3)-1, uint64(k)*977))
-	case catalog.Timestamp:
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		if ty.IsNanoTimestamp() {
+			sb := b.(*array.StructBuilder)
+			sb.Append(true)
+			sb.FieldBuilder(0).(*array.Int64Builder).Append(int64(k)*86_400_007 - 3)
+			sb.FieldBuilder(1).(*array.Int32Builder).Append(int32(k * 99_991 % 1_000_000))
+			break
+		}
 		b.(*array.TimestampBuilder).Append(arrow.Timestamp(int64(k)*1_000_001 - 5))
 	default:
 		panic(ty.String())

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/catalog/binaryrow"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 // Decoder turns buffers of BinaryRowData bytes of one row type into Arrow record batches. The
@@ -218,6 +219,13 @@ func (d *Decoder) decodeValues(t catalog.Type, data []byte, loc locator) (arrow.
 		if binaryrow.IsCompactTimestamp(t.Precision) {
 			return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, &loc)), nil
 		}
+		if t.IsNanoTimestamp() {
+			ms, nanos, err := readTimestampNanos(d.mem, data, &loc)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", t, err)
+			}
+			return column.MakeNanoTimestamps(at, n, valid, ms, nanos), nil
+		}
 		buf, err := readTimestampMicros(d.mem, data, &loc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t, err)
@@ -340,6 +348,47 @@ func readVarLen(mem memory.Allocator, data []byte, loc *locator) (*memory.Buffer
 	return offBuf, memory.NewBufferBytes(vals), nil
 }
 
+// readTimestampNanos reads non-compact timestamps of precision 7 to 9 as epoch millis and
+// nanos of the millisecond (catalog.NanoTimestampArrow's fields).
+func readTimestampNanos(mem memory.Allocator, data []byte, loc *locator) (msBuf, nanoBuf *memory.Buffer, err error) {
+	n := len(loc.pos)
+	msBuf, nanoBuf, ms, nanos := column.NewNanoTimestamps(mem, n)
+	valid := loc.validBytes()
+	for r := 0; r < n; r++ {
+		if valid != nil && !bitutil.BitIsSet(valid, r) {
+			ms[r], nanos[r] = 0, 0
+			continue
+		}
+		v, err := timestampSlot(data, loc, r)
+		if err != nil {
+			msBuf.Release()
+			nanoBuf.Release()
+			return nil, nil, err
+		}
+		ms[r], nanos[r] = v.ms, int32(v.nanos)
+	}
+	return msBuf, nanoBuf, nil
+}
+
+// timestampValue is one non-compact timestamp as BinaryRowData stores it.
+type timestampValue struct{ ms, nanos int64 }
+
+// timestampSlot reads value r of loc (BinaryRowData#getTimestamp: the slot holds
+// offset << 32 | nanoOfMillisecond, the variable part the epoch millis), checking the offset
+// and the nanos.
+func timestampSlot(data []byte, loc *locator, r int) (timestampValue, error) {
+	base := int(loc.base[r])
+	v := binary.LittleEndian.Uint64(data[int(loc.pos[r])+loc.add:])
+	off, nanos := int(v>>32), int64(uint32(v))
+	if off < 0 || base+off+8 > int(loc.end[r]) {
+		return timestampValue{}, fmt.Errorf("row %d: timestamp offset %d invalid in value of %d bytes", r, off, int(loc.end[r])-base)
+	}
+	if nanos >= 1_000_000 {
+		return timestampValue{}, fmt.Errorf("row %d: timestamp with %d nanoseconds of its millisecond (at most 999,999)", r, nanos)
+	}
+	return timestampValue{ms: int64(binary.LittleEndian.Uint64(data[base+off:])), nanos: nanos}, nil
+}
+
 // readTimestampMicros reads non-compact timestamps (BinaryRowData#getTimestamp: the slot holds
 // offset << 32 | nanoOfMillisecond, the variable part the epoch millis) as microseconds.
 // Precisions up to 6 hold whole microseconds; a value with nanoseconds below that is an error,
@@ -355,19 +404,15 @@ func readTimestampMicros(mem memory.Allocator, data []byte, loc *locator) (*memo
 			out[r] = 0
 			continue
 		}
-		base := int(loc.base[r])
-		v := binary.LittleEndian.Uint64(data[int(loc.pos[r])+loc.add:])
-		off, nanos := int(v>>32), int64(uint32(v))
-		if off < 0 || base+off+8 > int(loc.end[r]) {
-			buf.Release()
-			return nil, fmt.Errorf("row %d: timestamp offset %d invalid in value of %d bytes", r, off, int(loc.end[r])-base)
+		v, err := timestampSlot(data, loc, r)
+		if err == nil && v.nanos%1000 != 0 {
+			err = fmt.Errorf("row %d: timestamp with %d nanoseconds of its millisecond, which a precision up to 6 cannot hold", r, v.nanos)
 		}
-		if nanos >= 1_000_000 || nanos%1000 != 0 {
+		if err != nil {
 			buf.Release()
-			return nil, fmt.Errorf("row %d: timestamp with %d nanoseconds of its millisecond, which a precision up to 6 cannot hold", r, nanos)
+			return nil, err
 		}
-		ms := int64(binary.LittleEndian.Uint64(data[base+off:]))
-		out[r] = ms*1000 + nanos/1000
+		out[r] = v.ms*1000 + v.nanos/1000
 	}
 	return buf, nil
 }

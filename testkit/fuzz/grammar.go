@@ -29,6 +29,7 @@ const (
 	Time   Class = "time"
 	Ts     Class = "ts"
 	Ts6    Class = "ts6"
+	Ts9    Class = "ts9"
 	LTZ    Class = "ltz"
 	// Arr is ARRAY of an integer type, Map a MAP from strings to integers, Row a ROW (only
 	// ever a result: no column or literal has it).
@@ -38,7 +39,7 @@ const (
 )
 
 // Classes lists every class of the grammar.
-var Classes = []Class{Bool, Int, Approx, Dec, Str, Bin, Date, Time, Ts, Ts6, LTZ, Arr, Map, Row}
+var Classes = []Class{Bool, Int, Approx, Dec, Str, Bin, Date, Time, Ts, Ts6, Ts9, LTZ, Arr, Map, Row}
 
 func knownClass(c string) bool {
 	for _, k := range Classes {

@@ -46,6 +46,7 @@ func TableColumns() []Column {
 		{Name: "tm", Type: "TIME(0)", Class: Time, gen: genTime},
 		{Name: "ts", Type: "TIMESTAMP(3)", Class: Ts, gen: genTimestamp(3)},
 		{Name: "tu", Type: "TIMESTAMP(6)", Class: Ts6, gen: genTimestamp(6)},
+		{Name: "tn", Type: "TIMESTAMP(9)", Class: Ts9, gen: genTimestamp(9)},
 		{Name: "lz", Type: "TIMESTAMP_LTZ(3)", Class: LTZ, gen: genInstant},
 		{Name: "ai", Type: "ARRAY<INT>", Class: Arr, gen: genIntArray},
 		{Name: "ms", Type: "MAP<STRING, INT>", Class: Map, gen: genStringIntMap},
@@ -275,10 +276,19 @@ func genTime(r *rand.Rand) string {
 func genTimestamp(precision int) func(r *rand.Rand) string {
 	unit := time.Millisecond
 	layout := "2006-01-02T15:04:05.000"
-	if precision == 6 {
+	switch precision {
+	case 6:
 		unit, layout = time.Microsecond, "2006-01-02T15:04:05.000000"
+	case 9:
+		unit, layout = time.Nanosecond, "2006-01-02T15:04:05.000000000"
 	}
-	return func(r *rand.Rand) string { return randomInstant(r, unit).Format(layout) }
+	return func(r *rand.Rand) string {
+		t := randomInstant(r, unit)
+		if precision == 9 && r.IntN(2) == 0 {
+			t = t.Add(time.Duration(r.IntN(1000))) // digits below the microsecond
+		}
+		return t.Format(layout)
+	}
 }
 
 func genInstant(r *rand.Rand) string {

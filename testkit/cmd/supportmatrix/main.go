@@ -32,7 +32,7 @@ func main() {
 		{Kind: catalog.Binary, Length: 10}, {Kind: catalog.VarBinary, Length: catalog.MaxVarLength},
 		{Kind: catalog.Date}, {Kind: catalog.Time}, catalog.TimestampType(3, true), catalog.TimestampType(6, true),
 		{Kind: catalog.TimestampLTZ, Precision: 3}, {Kind: catalog.TimestampLTZ, Precision: 6},
-		catalog.TimestampType(9, true), {Kind: catalog.IntervalYearMonth}, {Kind: catalog.IntervalDayTime},
+		catalog.TimestampType(9, true), {Kind: catalog.TimestampLTZ, Precision: 9}, {Kind: catalog.IntervalYearMonth}, {Kind: catalog.IntervalDayTime},
 		{Kind: catalog.Row, Fields: []catalog.Field{{Name: "a", Type: catalog.IntType(true)}, {Name: "b", Type: catalog.StringType(true)}}},
 		{Kind: catalog.Array, Elem: &catalog.Type{Kind: catalog.Double, Nullable: true}},
 		{Kind: catalog.Map, Elem: &catalog.Type{Kind: catalog.VarChar, Length: catalog.MaxVarLength, Nullable: true}, Value: &catalog.Type{Kind: catalog.BigInt, Nullable: true}},
@@ -42,6 +42,9 @@ func main() {
 		mark := "yes"
 		if !ok {
 			mark = "no"
+		}
+		if ok && t.IsNanoTimestamp() {
+			why = "row edges, Calc (functions: " + nanoFunctions() + "; every other function on them falls back), window keys; not yet in Parquet/Iceberg scans and sinks or aggregate arguments"
 		}
 		if ok && t.IsNested() {
 			why = "row edges and Calc (field access, `ITEM`, `CARDINALITY`, `ARRAY[...]`, `IS [NOT] NULL`); read by Parquet scans (not with timestamps inside); not yet in Iceberg scans, Parquet/Iceberg sinks, window keys or aggregate arguments"
@@ -64,4 +67,15 @@ func main() {
 	if _, err := os.Stdout.WriteString(b.String()); err != nil {
 		os.Exit(1)
 	}
+}
+
+// nanoFunctions lists the functions that evaluate TIMESTAMP(7..9) values.
+func nanoFunctions() string {
+	var names []string
+	for _, f := range expr.Functions() {
+		if f.NanoTimestamps {
+			names = append(names, "`"+f.Name+"`")
+		}
+	}
+	return strings.Join(names, ", ")
 }

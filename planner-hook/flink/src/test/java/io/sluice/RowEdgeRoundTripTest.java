@@ -62,6 +62,7 @@ class RowEdgeRoundTripTest {
             new CharType(5), new VarBinaryType(VarBinaryType.MAX_LENGTH), new BinaryType(3), new DateType(),
             new TimeType(0), new TimestampType(3), new TimestampType(0), new LocalZonedTimestampType(3),
             new TimestampType(6), new LocalZonedTimestampType(6), new TimestampType(4),
+            new TimestampType(9), new LocalZonedTimestampType(7), new TimestampType(8),
             new org.apache.flink.table.types.logical.YearMonthIntervalType(
                     org.apache.flink.table.types.logical.YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH),
             new org.apache.flink.table.types.logical.DayTimeIntervalType(
@@ -198,6 +199,7 @@ class RowEdgeRoundTripTest {
             new ArrayType(new VarCharType(VarCharType.MAX_LENGTH)), new ArrayType(new VarCharType(false, VarCharType.MAX_LENGTH)),
             new ArrayType(new VarBinaryType(VarBinaryType.MAX_LENGTH)), new ArrayType(new DecimalType(10, 2)),
             new ArrayType(new DecimalType(38, 6)), new ArrayType(new TimestampType(3)), new ArrayType(new LocalZonedTimestampType(6)),
+            new ArrayType(new TimestampType(9)), RowType.of(new LocalZonedTimestampType(9), new IntType()),
             new ArrayType(RowType.of(new SmallIntType(), new ArrayType(new DoubleType()))),
             new ArrayType(new ArrayType(new VarCharType(VarCharType.MAX_LENGTH))),
             new MapType(new VarCharType(VarCharType.MAX_LENGTH), new BigIntType()),
