@@ -118,8 +118,8 @@ func Grow[T any](s []T, n int) []T {
 }
 
 // NanoTimestamps returns the epoch milliseconds and nanoseconds of the millisecond of a
-// TIMESTAMP(7..9) column (catalog.NanoTimestampArrow), honouring its offset. Values of null
-// rows are zero.
+// TIMESTAMP(7..9) column (catalog.NanoTimestampArrow), honouring its offset. What null rows
+// hold is unspecified.
 func NanoTimestamps(a arrow.Array) (ms []int64, nanos []int32) {
 	s := a.(*array.Struct)
 	return Values[int64](s.Field(0)), Values[int32](s.Field(1))
@@ -134,9 +134,9 @@ func NewNanoTimestamps(mem memory.Allocator, n int) (msBuf, nanoBuf *memory.Buff
 }
 
 // MakeNanoTimestamps wraps n epoch milliseconds and nanoseconds of the millisecond into a
-// TIMESTAMP(7..9) column of type dt (catalog.NanoTimestampArrow) and releases the caller's
-// references to the buffers. valid may be nil (no nulls). The fields share the column's
-// validity, as Arrow's struct builder leaves them.
+// TIMESTAMP(7..9) column of type dt (catalog.NanoTimestampArrow) and, as MakeArray, takes over
+// the caller's references to the buffers, valid included. valid may be nil (no nulls). The
+// fields share the column's validity, as Arrow's struct builder leaves them.
 func MakeNanoTimestamps(dt arrow.DataType, n int, valid, ms, nanos *memory.Buffer) arrow.Array {
 	st := dt.(*arrow.StructType)
 	if valid != nil {

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,30 +16,19 @@ import (
 func init() {
 	register(&Function{Name: "TRY_CAST", Family: "conversion",
 		Doc:       "as CAST, but a string that does not parse yields NULL",
-		compileIn: compileCast, NanoTimestamps: true, operandFallback: castOperandFallback})
+		compileIn: compileCast, NanoTimestamps: true})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 9 (DateTimeUtils#truncate when narrowing); STRING to TIMESTAMP (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p 4 to 6, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3 or 7 to 9) and TIME to TIMESTAMP (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
-		compileIn: compileCast, NanoTimestamps: true, operandFallback: castOperandFallback})
+		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 9 (DateTimeUtils#truncate when narrowing; from 7..9 down to 0..6 falls back, as Flink's truncate keeps the nanoseconds of a value whose nano-of-second has at most p digits); STRING to TIMESTAMP (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p 4 to 6, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3 or 7 to 9) and TIME to TIMESTAMP (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); FLOAT/DOUBLE to STRING or DECIMAL and STRING to DECIMAL or TIME fall back",
+		compileIn: compileCast, NanoTimestamps: true})
 }
 
 // narrowsNanos reports whether a cast takes a TIMESTAMP(7..9) value to a timestamp of
 // precision up to 6. Flink's DateTimeUtils#truncate leaves a value whose nano-of-second has at
 // most as many decimal digits as the target precision as it is (.000000005 stays .000000005 in
-// a TIMESTAMP(3)), nanoseconds a column of milliseconds or microseconds cannot hold.
+// a TIMESTAMP(3)), nanoseconds a column of milliseconds or microseconds cannot hold: such a
+// cast falls back.
 func narrowsNanos(from, to catalog.Type) bool {
 	return from.IsNanoTimestamp() && (to.Kind == catalog.Timestamp || to.Kind == catalog.TimestampLTZ) && !to.IsNanoTimestamp()
-}
-
-// castOperandFallback keeps a cast from TIMESTAMP(7..9) to TIMESTAMP(p ≤ 3) out of enclosing
-// expressions: projected, the nanoseconds Flink may keep in its value (see narrowsNanos) are
-// dropped by the compact BinaryRowData field that holds it, as Sluice drops them; read by an
-// enclosing call (a comparison, a cast back to TIMESTAMP(9)) they would count.
-func castOperandFallback(n *Node) string {
-	if len(n.Args) == 1 && narrowsNanos(n.Args[0].Type, n.Type) {
-		return fmt.Sprintf("a %s cast to %s may keep nanoseconds in Flink (DateTimeUtils#truncate leaves a nano-of-second of at most %d digits as it is), which a millisecond value cannot hold",
-			n.Args[0].Type, n.Type, n.Type.Precision)
-	}
-	return ""
 }
 
 func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
@@ -48,8 +36,10 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		return nil, unsupported("CAST with %d operands", len(args))
 	}
 	from, to := args[0].Type(), n.Type
-	if narrowsNanos(from, to) && to.Precision > 3 {
-		return nil, unsupported("CAST from %s to %s: Flink keeps the nanoseconds of a value whose nano-of-second has at most %d digits (DateTimeUtils#truncate), which a TIMESTAMP(4..6) column of microseconds cannot hold", from, to, to.Precision)
+	if narrowsNanos(from, to) {
+		// Flink's value keeps them also where the result is projected: chained operators get
+		// the TimestampData itself (a Parquet sink writes its nanos as INT96).
+		return nil, unsupported("CAST from %s to %s: Flink keeps the nanoseconds of a value whose nano-of-second has at most %d digits (DateTimeUtils#truncate), which Sluice's milliseconds or microseconds cannot hold", from, to, to.Precision)
 	}
 	c := &cast{unary: unary{args[0], to}}
 	try := n.Op == "TRY_CAST"
@@ -217,14 +207,14 @@ func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	return a, nil
 }
 
-// timestampParts is the DATE or TIME of each timestamp of a (milliseconds or microseconds, as
-// its type keeps them) as kind computes it.
+// timestampParts is the DATE or TIME of each timestamp of a (of any precision: its
+// TimestampData millisecond) as kind computes it.
 func timestampParts(ctx *Ctx, a arrow.Array, from, to catalog.Type, kind castKind) arrow.Array {
-	src := readTimestamps(a, from)
+	src := column.ReadTimestamps(a)
 	n := a.Len()
 	buf, dst := column.NewValues[int32](ctx.Mem, n)
 	for i := 0; i < n; i++ {
-		ms, _ := src.at(i) // TimestampData#getMillisecond
+		ms, _ := src.At(i) // TimestampData#getMillisecond
 		switch kind {
 		case castWallDate:
 			dst[i] = int32(javatime.FloorDiv(ms, millisPerDay))
@@ -283,9 +273,9 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 		}
 	case catalog.Date, catalog.Time, catalog.Timestamp:
 		var buf []byte
-		var stamps timestampValues
+		var stamps column.Timestamps
 		if t.Kind == catalog.Timestamp {
-			stamps = readTimestamps(a, t)
+			stamps = column.ReadTimestamps(a)
 		}
 		for i := 0; i < a.Len(); i++ {
 			if a.IsNull(i) {
@@ -300,7 +290,7 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 				// TIME(0) (FlinkTypeFactory#toLogicalType), so no fraction is printed.
 				buf = appendTime(buf[:0], column.Values[int32](a)[i], 0)
 			default:
-				ms, nanoOfMilli := stamps.at(i)
+				ms, nanoOfMilli := stamps.At(i)
 				buf = appendTimestamp(buf[:0], ms, nanoOfMilli, t.Precision)
 			}
 			b.BinaryBuilder.Append(buf)

@@ -64,8 +64,8 @@ func compileCompare(n *Node, args []Expr) (Expr, error) {
 		k = cmpBool
 	case l.Kind == r.Kind && (l.Kind == catalog.Date || l.Kind == catalog.Time):
 		k = cmpInt64
-	case l.Kind == r.Kind && (l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ) && unitOf(l) == unitOf(r) && unitOf(l) != storedNanos:
-		// Both sides in the same unit (milliseconds up to precision 3, microseconds above).
+	case l.Kind == r.Kind && (l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ) && unitOf(l) == unitOf(r) && unitOf(l) != column.Nanos:
+		// Both sides in the same unit (milliseconds up to precision 3, microseconds 4 to 6).
 		k = cmpInt64
 	case l.Kind == r.Kind && (l.Kind == catalog.Timestamp || l.Kind == catalog.TimestampLTZ) && (l.IsNanoTimestamp() || r.IsNanoTimestamp()):
 		k = cmpTimestamp
@@ -282,7 +282,7 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			}
 		}
 	case cmpTimestamp:
-		cmpTimestamps(e.op, readTimestamps(la, lt), readTimestamps(ra, rt), bits, n)
+		cmpTimestamps(e.op, column.ReadTimestamps(la), column.ReadTimestamps(ra), bits, n)
 	case cmpBool:
 		a, b := la.(*array.Boolean), ra.(*array.Boolean)
 		for i := 0; i < n; i++ {
@@ -296,12 +296,14 @@ func (e *compare) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 
 // cmpTimestamps compares timestamps as TimestampData#compareTo does (millisecond, then nanos
 // of the millisecond), with a loop of its own when both sides are TIMESTAMP(7..9).
-func cmpTimestamps(op string, a, b timestampValues, bits []byte, n int) {
-	if a.unit == storedNanos && b.unit == storedNanos {
+func cmpTimestamps(op string, a, b column.Timestamps, bits []byte, n int) {
+	if a.Unit() == column.Nanos && b.Unit() == column.Nanos {
+		ams, ans := a.NanoParts()
+		bms, bns := b.NanoParts()
 		for i := 0; i < n; i++ {
-			c := cmp.Compare(a.v[i], b.v[i])
+			c := cmp.Compare(ams[i], bms[i])
 			if c == 0 {
-				c = cmp.Compare(a.nanos[i], b.nanos[i])
+				c = cmp.Compare(ans[i], bns[i])
 			}
 			if holds(op, c) {
 				bitutil.SetBit(bits, i)
@@ -310,8 +312,8 @@ func cmpTimestamps(op string, a, b timestampValues, bits []byte, n int) {
 		return
 	}
 	for i := 0; i < n; i++ {
-		ams, an := a.at(i)
-		bms, bn := b.at(i)
+		ams, an := a.At(i)
+		bms, bn := b.At(i)
 		c := cmp.Compare(ams, bms)
 		if c == 0 {
 			c = cmp.Compare(an, bn)

@@ -8,13 +8,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/javatext"
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 func init() {
 	register(&Function{Name: "DATE_FORMAT", Family: "temporal",
-		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP or TIMESTAMP_LTZ (any precision; S prints the nano-of-second) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ(p ≤ 6) prints its wall clock in the session time zone. Month and day names, AM/PM, zones and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, both in UTC whatever the session zone (as that overload of Flink's); NULL where the parse fails",
+		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP or TIMESTAMP_LTZ (any precision; S prints the nano-of-second) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ prints its wall clock in the session time zone. Month and day names, AM/PM, zones and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, both in UTC whatever the session zone (as that overload of Flink's); NULL where the parse fails",
 		compileIn: compileDateFormat, NanoTimestamps: true})
 }
 
@@ -147,14 +148,14 @@ func (e *dateFormat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	b := array.NewStringBuilder(ctx.Mem)
 	defer b.Release()
 	b.Reserve(ctx.N)
-	vals := readTimestamps(a, e.arg.Type())
+	vals := column.ReadTimestamps(a)
 	var buf []byte
 	for i := 0; i < ctx.N; i++ {
 		if a.IsNull(i) {
 			b.AppendNull()
 			continue
 		}
-		ms, nanoOfMilli := vals.at(i)
+		ms, nanoOfMilli := vals.At(i)
 		t := time.Unix(javatime.FloorDiv(ms, 1000), javatime.FloorMod(ms, 1000)*1_000_000+nanoOfMilli).UTC()
 		buf = e.appendFormatted(buf[:0], t)
 		b.BinaryBuilder.Append(buf)

@@ -10,7 +10,7 @@ import (
 
 func init() {
 	register(&Function{Name: "EXTRACT", Family: "temporal",
-		Doc:       "EXTRACT(unit FROM x) and YEAR(x), MONTH(x), HOUR(x), ... (which Flink plans as EXTRACT) on DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ (every precision: TimestampData's millisecond and nanos of the millisecond), as Flink's ExtractCallGen: date units from the epoch day that Java's truncating division gives (so a pre-epoch time of day counts in the next day, as in Flink), HOUR/MINUTE/SECOND/MILLISECOND by Java remainder (negative before the epoch), Calcite's julian day arithmetic for WEEK, ISOYEAR, DOW, DOY, CENTURY, ...; on TIMESTAMP_LTZ(p ≤ 6) as DateTimeUtils#extractFromTimestamp: the same arithmetic on the epoch milliseconds plus java.util.TimeZone#getOffset of the session time zone (its raw offset before 1900, as the JDK's ZoneInfo)",
+		Doc:       "EXTRACT(unit FROM x) and YEAR(x), MONTH(x), HOUR(x), ... (which Flink plans as EXTRACT) on DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ (every precision: TimestampData's millisecond and nanos of the millisecond), as Flink's ExtractCallGen: date units from the epoch day that Java's truncating division gives (so a pre-epoch time of day counts in the next day, as in Flink), HOUR/MINUTE/SECOND/MILLISECOND by Java remainder (negative before the epoch), Calcite's julian day arithmetic for WEEK, ISOYEAR, DOW, DOY, CENTURY, ...; on TIMESTAMP_LTZ as DateTimeUtils#extractFromTimestamp: the same arithmetic on the epoch milliseconds plus java.util.TimeZone#getOffset of the session time zone (its raw offset before 1900, as the JDK's ZoneInfo)",
 		compileIn: compileExtract, NanoTimestamps: true})
 }
 
@@ -116,13 +116,13 @@ func (e *extract) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			dst[i] = e.fn(int64(v))
 		}
 	default:
-		src := readTimestamps(a, e.arg.Type())
+		src := column.ReadTimestamps(a)
 		var offsets javatime.Offsets
 		if e.zone != nil {
 			offsets = e.zone.Offsets()
 		}
 		for i := 0; i < n; i++ {
-			ms, nanoOfMilli := src.at(i)
+			ms, nanoOfMilli := src.At(i)
 			if e.zone != nil {
 				ms += offsets.UtilOffsetAt(ms)
 			}

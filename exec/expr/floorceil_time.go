@@ -76,12 +76,12 @@ func (e *temporalFloorCeil) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}
-	src := readTimestamps(a, e.arg.Type())
-	w := newTimestampWriter(ctx.Mem, e.typ, n)
+	src := column.ReadTimestamps(a)
+	w := column.NewTimestampWriter(ctx.Mem, arrowType(e.typ), n)
 	m, fixed := unitMillis[e.unit]
 	var failed []int
 	for i := 0; i < n; i++ {
-		ms, nanoOfMilli := src.at(i)
+		ms, nanoOfMilli := src.At(i)
 		var r int64
 		switch {
 		case !fixed:
@@ -100,7 +100,7 @@ func (e *temporalFloorCeil) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 			r = c - javatime.FloorMod(c, m)
 		}
 		// TimestampData.fromEpochMillis: no sub-millisecond part.
-		if !w.set(i, r, 0) && a.IsValid(i) {
+		if !w.Set(i, r, 0) && a.IsValid(i) {
 			failed = append(failed, i)
 		}
 	}
@@ -111,7 +111,7 @@ func (e *temporalFloorCeil) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 		}
 		valid = failRows(ctx, valid, failed, fmt.Errorf("java.time.DateTimeException: %s(... TO %s) is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", op, e.unit, e.typ))
 	}
-	return w.finish(n, valid), nil
+	return w.Finish(n, valid), nil
 }
 
 // floorInt32 is SqlFunctionUtils#floor(int, int).

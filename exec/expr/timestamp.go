@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
@@ -25,54 +24,39 @@ func microsTimestamp(t catalog.Type) bool {
 // timestampWithLocalZoneToTimestamp: the instant's wall clock), the sub-millisecond digits
 // kept.
 func castTimestamp(ctx *Ctx, a arrow.Array, from, to catalog.Type, zone *javatime.Zone) (arrow.Array, error) {
-	want, err := catalog.ArrowType(to)
-	if err != nil {
-		return nil, err
-	}
 	target := to.Precision
 	if from.Kind == catalog.Timestamp && to.Kind == catalog.Timestamp && (from.TimeAttr != catalog.Regular || to.TimeAttr != catalog.Regular) {
 		target = 3 // a cast from or to a time attribute truncates to milliseconds only
 	}
-	if from.IsNanoTimestamp() || to.IsNanoTimestamp() {
-		return castTimestampParts(ctx, a, from, to, target, zone)
-	}
-	src := column.Values[int64](a)
-	buf, dst := column.NewValues[int64](ctx.Mem, len(src))
-	fromMicros, toMicros := microsTimestamp(from), microsTimestamp(to)
-	var failed []int
-	if zone == nil && fromMicros && !toMicros && target == 3 {
-		// The common CAST(ts AS TIMESTAMP(3)) of a TIMESTAMP(4..9) column (e.g. an event-time
+	if zone == nil && microsTimestamp(from) && unitOf(to) == column.Millis && target == 3 {
+		// The common CAST(ts AS TIMESTAMP(3)) of a TIMESTAMP(4..6) column (e.g. an event-time
 		// column): the milliseconds alone, which truncation to milliseconds leaves unchanged.
+		src := column.Values[int64](a)
+		buf, dst := column.NewValues[int64](ctx.Mem, len(src))
 		for i, v := range src {
 			dst[i] = javatime.FloorDiv(v, 1000)
 		}
-	} else {
-		failed = convertTimestamps(dst, a, from, to, target, zone)
+		return column.MakeArray(arrowType(to), len(src), column.CopyValidity(a, ctx.Mem), buf), nil
 	}
-	valid := column.CopyValidity(a, ctx.Mem)
-	if len(failed) > 0 {
-		valid = failRows(ctx, valid, failed, fmt.Errorf("java.time.DateTimeException: a value is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", to))
-	}
-	return column.MakeArray(want, len(src), valid, buf), nil
+	return convertTimestamps(ctx, a, from, to, target, zone), nil
 }
 
-// convertTimestamps is castTimestamp's general loop: to wall time or an instant in zone when
-// one is given, truncated to the target precision when narrowing, in micros or millis as the
-// target type keeps them (target: the precision to truncate to); it returns the rows whose result is beyond the micros range.
-func convertTimestamps(dst []int64, a arrow.Array, from, to catalog.Type, target int, zone *javatime.Zone) []int {
-	src := column.Values[int64](a)
-	fromMicros, toMicros := microsTimestamp(from), microsTimestamp(to)
-	narrow := target < from.Precision
+// convertTimestamps is castTimestamp's general loop, value by value through TimestampData's
+// parts: to wall time or an instant in zone when one is given, truncated to the target
+// precision when narrowing (target: the precision to truncate to), stored in the target
+// type's unit; a value beyond what microseconds hold fails its row.
+func convertTimestamps(ctx *Ctx, a arrow.Array, from, to catalog.Type, target int, zone *javatime.Zone) arrow.Array {
+	src := column.ReadTimestamps(a)
+	n := a.Len()
+	w := column.NewTimestampWriter(ctx.Mem, arrowType(to), n)
 	var offsets javatime.Offsets
 	if zone != nil {
 		offsets = zone.Offsets()
 	}
+	narrow := target < from.Precision
 	var failed []int
-	for i, v := range src {
-		ms, nanoOfMilli := v, int64(0)
-		if fromMicros {
-			ms, nanoOfMilli = javatime.SplitMicros(v)
-		}
+	for i := 0; i < n; i++ {
+		ms, nanoOfMilli := src.At(i)
 		switch {
 		case zone == nil:
 		case to.Kind == catalog.TimestampLTZ:
@@ -83,17 +67,15 @@ func convertTimestamps(dst []int64, a arrow.Array, from, to catalog.Type, target
 		if narrow {
 			ms, nanoOfMilli = truncateTimestamp(ms, nanoOfMilli, target)
 		}
-		if !toMicros {
-			dst[i] = ms
-			continue
-		}
-		us, ok := microsOf(ms, nanoOfMilli/1000)
-		if !ok && a.IsValid(i) {
+		if !w.Set(i, ms, nanoOfMilli) && a.IsValid(i) {
 			failed = append(failed, i)
 		}
-		dst[i] = us
 	}
-	return failed
+	valid := column.CopyValidity(a, ctx.Mem)
+	if len(failed) > 0 {
+		valid = failRows(ctx, valid, failed, fmt.Errorf("java.time.DateTimeException: a value is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", to))
+	}
+	return w.Finish(n, valid)
 }
 
 // truncateTimestamp is DateTimeUtils#truncate on (millisecond, nanoOfMillisecond): unchanged
@@ -121,133 +103,5 @@ func truncateTimestamp(ms, nanoOfMilli int64, precision int) (int64, int64) {
 // powersOf10 holds 10^0 .. 10^9.
 var powersOf10 = [10]int64{1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000}
 
-// timestampUnit is how a timestamp column keeps its values (catalog.ArrowType).
-type timestampUnit uint8
-
-const (
-	storedMillis timestampUnit = iota // precision 0..3: epoch milliseconds
-	storedMicros                      // precision 4..6: epoch microseconds
-	storedNanos                       // precision 7..9: epoch milliseconds and nanos of the millisecond
-)
-
-// unitOf is the unit of t's values.
-func unitOf(t catalog.Type) timestampUnit {
-	switch {
-	case t.IsNanoTimestamp():
-		return storedNanos
-	case microsTimestamp(t):
-		return storedMicros
-	}
-	return storedMillis
-}
-
-// timestampValues is a timestamp column of any precision read as Flink's TimestampData: epoch
-// milliseconds and nanoseconds of the millisecond.
-type timestampValues struct {
-	unit  timestampUnit
-	v     []int64 // milliseconds or microseconds
-	nanos []int32 // storedNanos only
-}
-
-// readTimestamps reads column a of timestamp type t.
-func readTimestamps(a arrow.Array, t catalog.Type) timestampValues {
-	u := unitOf(t)
-	if u == storedNanos {
-		ms, nanos := column.NanoTimestamps(a)
-		return timestampValues{unit: u, v: ms, nanos: nanos}
-	}
-	return timestampValues{unit: u, v: column.Values[int64](a)}
-}
-
-// at is value i's epoch millisecond and nanoseconds of the millisecond (TimestampData's).
-func (t timestampValues) at(i int) (ms, nanoOfMilli int64) {
-	switch t.unit {
-	case storedMicros:
-		return javatime.SplitMicros(t.v[i])
-	case storedNanos:
-		return t.v[i], int64(t.nanos[i])
-	}
-	return t.v[i], 0
-}
-
-// timestampWriter fills a timestamp column of any precision from TimestampData's parts.
-type timestampWriter struct {
-	typ         catalog.Type
-	unit        timestampUnit
-	vBuf, nsBuf *memory.Buffer
-	v           []int64
-	nanos       []int32
-}
-
-func newTimestampWriter(mem memory.Allocator, t catalog.Type, n int) *timestampWriter {
-	w := &timestampWriter{typ: t, unit: unitOf(t)}
-	if w.unit == storedNanos {
-		w.vBuf, w.nsBuf, w.v, w.nanos = column.NewNanoTimestamps(mem, n)
-	} else {
-		w.vBuf, w.v = column.NewValues[int64](mem, n)
-	}
-	return w
-}
-
-// set stores value i; it is false where a TIMESTAMP(4..6) cannot hold the value in
-// microseconds (years beyond about ±294,000), and then stores 0. nanoOfMilli must already be
-// truncated to the column's precision.
-func (w *timestampWriter) set(i int, ms, nanoOfMilli int64) bool {
-	switch w.unit {
-	case storedMicros:
-		us, ok := microsOf(ms, nanoOfMilli/1000)
-		if !ok {
-			w.v[i] = 0
-			return false
-		}
-		w.v[i] = us
-	case storedNanos:
-		w.v[i], w.nanos[i] = ms, int32(nanoOfMilli)
-	default:
-		w.v[i] = ms
-	}
-	return true
-}
-
-// finish makes the column (valid may be nil: no nulls) and hands the buffers over.
-func (w *timestampWriter) finish(n int, valid *memory.Buffer) arrow.Array {
-	if w.unit == storedNanos {
-		return column.MakeNanoTimestamps(arrowType(w.typ), n, valid, w.vBuf, w.nsBuf)
-	}
-	return column.MakeArray(arrowType(w.typ), n, valid, w.vBuf)
-}
-
-// castTimestampParts is castTimestamp where either side is a TIMESTAMP(7..9): value by value
-// through TimestampData's parts.
-func castTimestampParts(ctx *Ctx, a arrow.Array, from, to catalog.Type, target int, zone *javatime.Zone) (arrow.Array, error) {
-	src := readTimestamps(a, from)
-	n := a.Len()
-	w := newTimestampWriter(ctx.Mem, to, n)
-	var offsets javatime.Offsets
-	if zone != nil {
-		offsets = zone.Offsets()
-	}
-	narrow := target < from.Precision
-	var failed []int
-	for i := 0; i < n; i++ {
-		ms, nanoOfMilli := src.at(i)
-		switch {
-		case zone == nil:
-		case to.Kind == catalog.TimestampLTZ:
-			ms = offsets.Instant(ms)
-		default:
-			ms = offsets.Wall(ms)
-		}
-		if narrow {
-			ms, nanoOfMilli = truncateTimestamp(ms, nanoOfMilli, target)
-		}
-		if !w.set(i, ms, nanoOfMilli) && a.IsValid(i) {
-			failed = append(failed, i)
-		}
-	}
-	valid := column.CopyValidity(a, ctx.Mem)
-	if len(failed) > 0 {
-		valid = failRows(ctx, valid, failed, fmt.Errorf("java.time.DateTimeException: a value is beyond the years a %s holds in Sluice (about -290,000 to 294,000)", to))
-	}
-	return w.finish(n, valid), nil
-}
+// unitOf is how a column of timestamp type t keeps its values.
+func unitOf(t catalog.Type) column.TimestampUnit { return column.TimestampUnitOf(arrowType(t)) }

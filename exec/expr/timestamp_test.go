@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/javatime"
@@ -94,10 +96,13 @@ func TestCastMicrosToMillisFastPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := column.Values[int64](out)
-	want := make([]int64, len(vals))
-	if failed := convertTimestamps(want, in.Column(0), ts6, ts3, 3, nil); len(failed) > 0 {
-		t.Fatalf("general loop failed rows %v", failed)
+	ctx := NewCtx(memory.DefaultAllocator, len(vals))
+	general := convertTimestamps(ctx, in.Column(0), ts6, ts3, 3, nil)
+	defer general.Release()
+	if err := ctx.Err(); err != nil {
+		t.Fatalf("general loop: %v", err)
 	}
+	want := column.Values[int64](general)
 	for i, v := range vals {
 		if v == nil {
 			if out.IsValid(i) {

@@ -59,27 +59,27 @@ func parseTimestamps(ctx *Ctx, a arrow.Array, precision int, lenient bool, typ c
 	r := newBytesReader(a)
 	valid := column.NewBitmap(ctx.Mem, n)
 	vbits := valid.Bytes()
-	w := newTimestampWriter(ctx.Mem, typ, n)
+	w := column.NewTimestampWriter(ctx.Mem, arrowType(typ), n)
 	for i := 0; i < n; i++ {
 		if !r.isValid(i) {
-			w.set(i, 0, 0)
+			w.Set(i, 0, 0)
 			continue
 		}
 		s := r.at(i)
 		ms, nanoOfMilli, ok := textTimestamp(s, precision, zone)
 		switch {
 		case !ok:
-			w.set(i, 0, 0)
+			w.Set(i, 0, 0)
 			if !lenient {
 				ctx.fail(i, fmt.Errorf("java.time.format.DateTimeParseException: Text '%s' could not be parsed", s))
 			}
-		case !w.set(i, ms, nanoOfMilli):
+		case !w.Set(i, ms, nanoOfMilli):
 			ctx.fail(i, fmt.Errorf("java.time.DateTimeException: '%s' is beyond the years a TIMESTAMP(%d) holds in Sluice (about -290,000 to 294,000)", s, precision))
 		default:
 			bitutil.SetBit(vbits, i)
 		}
 	}
-	return w.finish(n, valid)
+	return w.Finish(n, valid)
 }
 
 // compileToTimestamp compiles TO_TIMESTAMP(string [, format]).

@@ -12,7 +12,6 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/catalog/binaryrow"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/javatime"
 )
 
 // values is one Arrow column prepared for writing as Flink binary values, the fields of rows
@@ -108,9 +107,8 @@ func (v *values) addVarSizes(sizes []int32) {
 
 // writeTimestamps writes non-compact timestamps as BinaryWriter#writeTimestamp does: the
 // millis in the variable part, the slot holding (offset << 32 | nanoOfMillisecond); a null
-// reserves its 8 bytes in the writer's layout. src gives value r's millis and nanos of the
-// millisecond (a type parameter, so the loop is compiled per source, with direct calls).
-func writeTimestamps[S timestampSource](v *values, dst []byte, pos, base, cur []int32, src S) {
+// reserves its 8 bytes in the writer's layout.
+func (v *values) writeTimestamps(dst []byte, pos, base, cur []int32, src column.Timestamps) {
 	for r := range pos {
 		if pos[r] < 0 {
 			continue
@@ -123,30 +121,12 @@ func writeTimestamps[S timestampSource](v *values, dst []byte, pos, base, cur []
 			}
 			continue
 		}
-		ms, nanoOfMilli := src.at(r)
+		ms, nanoOfMilli := src.At(r)
 		binary.LittleEndian.PutUint64(dst[cur[r]:], uint64(ms))
 		binary.LittleEndian.PutUint64(dst[pos[r]:], rel<<32|uint64(nanoOfMilli))
 		cur[r] += 8
 	}
 }
-
-// timestampSource is a column of non-compact timestamps.
-type timestampSource interface {
-	at(r int) (ms, nanoOfMilli int64)
-}
-
-// microTimestamps is a TIMESTAMP(4..6) column: microseconds.
-type microTimestamps []arrow.Timestamp
-
-func (m microTimestamps) at(r int) (int64, int64) { return javatime.SplitMicros(int64(m[r])) }
-
-// nanoTimestamps is a TIMESTAMP(7..9) column: millis and nanos of the millisecond.
-type nanoTimestamps struct {
-	ms    []int64
-	nanos []int32
-}
-
-func (t nanoTimestamps) at(r int) (int64, int64) { return t.ms[r], int64(t.nanos[r]) }
 
 // addFixed adds size to every non-null value, and to nulls too in the writer's layout.
 func (v *values) addFixed(sizes []int32, size int32) {
@@ -196,17 +176,11 @@ func (v *values) write(dst []byte, pos, base, cur []int32) error {
 	case catalog.Double:
 		writeFixed(c.(*array.Float64).Float64Values(), vbits, voff, pos, dst)
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if t.IsNanoTimestamp() {
-			ms, nanos := column.NanoTimestamps(c)
-			writeTimestamps(v, dst, pos, base, cur, nanoTimestamps{ms, nanos})
-			break
-		}
-		vals := c.(*array.Timestamp).TimestampValues()
 		if binaryrow.IsCompactTimestamp(t.Precision) {
-			writeFixed(vals, vbits, voff, pos, dst)
+			writeFixed(c.(*array.Timestamp).TimestampValues(), vbits, voff, pos, dst)
 			break
 		}
-		writeTimestamps(v, dst, pos, base, cur, microTimestamps(vals))
+		v.writeTimestamps(dst, pos, base, cur, column.ReadTimestamps(c))
 	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Raw:
 		// RAW values always go to the variable part (AbstractBinaryWriter#writeRawValue).
 		inline := t.Kind != catalog.Raw

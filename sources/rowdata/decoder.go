@@ -224,6 +224,9 @@ func (d *Decoder) decodeValues(t catalog.Type, data []byte, loc locator) (arrow.
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", t, err)
 			}
+			if valid != nil {
+				valid.Retain() // MakeNanoTimestamps takes a reference over; loc's is released above
+			}
 			return column.MakeNanoTimestamps(at, n, valid, ms, nanos), nil
 		}
 		buf, err := readTimestampMicros(d.mem, data, &loc)
