@@ -107,6 +107,14 @@ func (w *TimestampWriter) Set(i int, ms, nanoOfMilli int64) bool {
 	return true
 }
 
+// Release frees the buffers of a column that will not be finished.
+func (w *TimestampWriter) Release() {
+	w.vBuf.Release()
+	if w.nsBuf != nil {
+		w.nsBuf.Release()
+	}
+}
+
 // Finish makes the column (valid may be nil: no nulls), taking over valid and the value
 // buffers.
 func (w *TimestampWriter) Finish(n int, valid *memory.Buffer) arrow.Array {

@@ -156,10 +156,7 @@ func scanTypeReason(t catalog.Type) string {
 		catalog.Decimal, catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Date, catalog.Time:
 		return ""
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if t.Precision <= 6 {
-			return ""
-		}
-		return fmt.Sprintf("%s is not read natively yet (precision above 6)", t)
+		return ""
 	case catalog.Row, catalog.Array, catalog.Map:
 		return nestedScanReason(t)
 	}

@@ -213,6 +213,8 @@ func TestScanTypeReasonNested(t *testing.T) {
 		{row(row(ts)), false},
 		{mp(i, arr(ts)), false},
 		{arr(catalog.TimestampType(9, true)), false},
+		{catalog.TimestampType(9, true), true},
+		{catalog.Type{Kind: catalog.TimestampLTZ, Precision: 7}, true},
 	} {
 		why := scanTypeReason(c.typ)
 		if (why == "") != c.native {

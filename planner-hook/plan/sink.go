@@ -203,9 +203,6 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		case catalog.Timestamp, catalog.TimestampLTZ:
 			// Only written columns are in the JVM's zone; a partition key names a directory.
 			hasTimestamps = hasTimestamps || !slices.Contains(p.partitionKeys, names[i])
-			if ft.Precision > 6 {
-				reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
-			}
 		default:
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
 		}

@@ -124,15 +124,14 @@ func NewWriter(names []string, types []catalog.Type, opts Options, out io.Writer
 // columnFunc is how column i (of type t) is written: timestamps converted as Flink's writer
 // stores them, every other column as is through pqarrow.
 func (w *Writer) columnFunc(i int, t catalog.Type) ColumnFunc {
-	micros := t.Precision > 3
 	switch {
 	case (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && !w.opts.Int64Timestamps:
 		return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
-			return w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs, micros)
+			return w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs)
 		}
 	case t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ:
 		return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
-			col := w.int64Timestamps(i, in, micros)
+			col := w.int64Timestamps(i, in)
 			defer col.Release()
 			return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, t.Nullable)
 		}
@@ -149,9 +148,6 @@ func (w *Writer) columnFunc(i int, t catalog.Type) ColumnFunc {
 func fileType(t catalog.Type, opts Options) (arrow.DataType, error) {
 	switch t.Kind {
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if t.Precision > 6 {
-			return nil, fmt.Errorf("%s is not written natively yet", t)
-		}
 		if opts.Int64Timestamps {
 			return &arrow.TimestampType{Unit: opts.TimestampUnit}, nil // INT64, not adjusted to UTC
 		}
@@ -162,31 +158,23 @@ func fileType(t catalog.Type, opts Options) (arrow.DataType, error) {
 	return catalog.ArrowType(t)
 }
 
-// timestampParts splits a TIMESTAMP value into TimestampData's milliseconds and nanoseconds of
-// the millisecond (values are milliseconds up to precision 3, microseconds above).
-func timestampParts(v int64, micros bool) (ms, nanoOfMilli int64) {
-	if !micros {
-		return v, 0
-	}
-	return javatime.SplitMicros(v)
-}
-
 // writeInt96 writes TIMESTAMP values as Flink's writer stores them in INT96
 // (ParquetRowDataWriter#timestampToInt96): the instant's milliseconds split by truncating
 // division into a Julian day and nanoseconds of the day (negative before 1970), the
 // nanoseconds of the second from the local date-time.
-func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, defs []int16, micros bool) error {
-	src := column.Values[int64](in)
-	if cap(w.int96) < len(src) {
-		w.int96 = make([]pq.Int96, len(src))
+func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, defs []int16) error {
+	src := column.ReadTimestamps(in)
+	n := in.Len()
+	if cap(w.int96) < n {
+		w.int96 = make([]pq.Int96, n)
 	}
 	vals := w.int96[:0]
 	offset := w.opts.ZoneOffsetSeconds * 1000
-	for i, v := range src {
+	for i := 0; i < n; i++ {
 		if in.IsNull(i) {
 			continue
 		}
-		local, nanoOfMilli := timestampParts(v, micros)
+		local, nanoOfMilli := src.At(i)
 		ms := local
 		var nanosOfDay int64
 		if w.opts.UTCTimestamps {
@@ -211,9 +199,10 @@ func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, def
 // (ParquetRowDataWriter#timestampToInt64): the instant (the local date-time's in the JVM's
 // zone, unless 'utc-timezone') in the configured unit, with the nanoseconds of the millisecond
 // for MICROS and NANOS.
-func (w *Writer) int64Timestamps(col int, in arrow.Array, micros bool) arrow.Array {
-	src := column.Values[int64](in)
-	buf, dst := column.NewValues[int64](w.mem, len(src))
+func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
+	src := column.ReadTimestamps(in)
+	n := in.Len()
+	buf, dst := column.NewValues[int64](w.mem, n)
 	per := int64(1000)
 	switch w.opts.TimestampUnit {
 	case arrow.Millisecond:
@@ -222,8 +211,8 @@ func (w *Writer) int64Timestamps(col int, in arrow.Array, micros bool) arrow.Arr
 		per = 1_000_000
 	}
 	offset := w.opts.ZoneOffsetSeconds * 1000
-	for i, v := range src {
-		ms, nanoOfMilli := timestampParts(v, micros)
+	for i := 0; i < n; i++ {
+		ms, nanoOfMilli := src.At(i)
 		if !w.opts.UTCTimestamps {
 			ms = javatime.InstantOf(ms, offset)
 		}
@@ -236,5 +225,5 @@ func (w *Writer) int64Timestamps(col int, in arrow.Array, micros bool) arrow.Arr
 			dst[i] = ms * per
 		}
 	}
-	return column.MakeArray(w.sch.Field(col).Type, len(src), column.CopyValidity(in, w.mem), buf)
+	return column.MakeArray(w.sch.Field(col).Type, n, column.CopyValidity(in, w.mem), buf)
 }

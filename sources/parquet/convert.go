@@ -137,7 +137,7 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 }
 
 // timestampAs converts INT64 timestamps (MILLIS, MICROS or NANOS) to Flink's TIMESTAMP value
-// (milliseconds for p ≤ 3, microseconds for p ≤ 6) as TimestampColumnReader#int64ToTimestamp does: Java's truncating
+// (in want's unit) as TimestampColumnReader#int64ToTimestamp does: Java's truncating
 // division into milliseconds and a fraction; with 'utc-timezone' the instant (the fraction
 // below the millisecond is dropped with TIMESTAMP(3)), otherwise its wall clock in the JVM's
 // zone (java.sql.Timestamp). Values Flink's reader rejects (negative fractions that
@@ -145,12 +145,13 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Options) Converter {
 	shift := opts.ZoneOffsetSeconds * 1000
 	utc := opts.UTCTimestamps
-	micros := want.(*arrow.TimestampType).Unit == arrow.Microsecond
+	micros := column.TimestampUnitOf(want) == column.Micros
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 		src := column.Values[int64](in)
-		buf, dst := column.NewValues[int64](mem, len(src))
+		w := column.NewTimestampWriter(mem, want, len(src))
 		for i, v := range src {
 			if in.IsNull(i) {
+				w.Set(i, 0, 0)
 				continue
 			}
 			var ms, nos int64
@@ -166,23 +167,20 @@ func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Opt
 			}
 			switch {
 			case utc && nos%1_000_000 < 0, !utc && nos < 0:
-				buf.Release()
+				w.Release()
 				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has a negative fraction, which Flink's Parquet reader rejects", name, v, unit)
 			case micros && nos%1000 != 0:
-				buf.Release()
+				w.Release()
 				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has nanoseconds that a precision up to 6 cannot hold", name, v, unit)
 			}
 			if !utc {
 				ms = javatime.LocalMillis(ms, nos, shift)
 			}
-			if micros {
-				// TimestampData's nanos of the millisecond: the fraction's last six digits.
-				dst[i] = ms*1000 + nos%1_000_000/1000
-			} else {
-				dst[i] = ms
-			}
+			// TimestampData's nanos of the millisecond: the fraction's last six digits (none
+			// in a TIMESTAMP(0..3), whose value is the milliseconds).
+			w.Set(i, ms, nos%1_000_000)
 		}
-		return column.MakeArray(want, len(src), column.CopyValidity(in, mem), buf), nil
+		return w.Finish(len(src), column.CopyValidity(in, mem)), nil
 	}
 }
 

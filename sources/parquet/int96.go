@@ -39,16 +39,16 @@ func newInt96Column(name string, f *file.Reader, col int, groups []int, want arr
 		maxDef: f.MetaData().Schema.Column(col).MaxDefinitionLevel()}
 }
 
-// read returns the next n rows of the column as Flink's TIMESTAMP value: milliseconds for
-// precisions up to 3, microseconds above (c.want's unit).
+// read returns the next n rows of the column as Flink's TIMESTAMP value in c.want's unit
+// (milliseconds, microseconds, or milliseconds and nanoseconds of the millisecond).
 func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
-	micros := c.want.(*arrow.TimestampType).Unit == arrow.Microsecond
-	buf, dst := column.NewValues[int64](mem, n)
+	micros := column.TimestampUnitOf(c.want) == column.Micros
+	w := column.NewTimestampWriter(mem, c.want, n)
 	valid := column.NewBitmap(mem, n)
 	bits := valid.Bytes()
 	nulls := 0
 	fail := func(err error) (arrow.Array, error) {
-		buf.Release()
+		w.Release()
 		valid.Release()
 		return nil, fmt.Errorf("column %s: %w", c.name, err)
 	}
@@ -88,15 +88,16 @@ func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
 		for i := 0; i < int(levels); i++ {
 			row := done + i
 			if c.maxDef > 0 && defs[i] < c.maxDef {
+				w.Set(row, 0, 0)
 				nulls++
 				continue
 			}
-			v, err := int96Timestamp(vals[k], c.opts, micros)
+			ms, nanoOfMilli, err := int96Timestamp(vals[k], c.opts, micros)
 			k++
 			if err != nil {
 				return fail(err)
 			}
-			dst[row] = v
+			w.Set(row, ms, nanoOfMilli) // int96Timestamp checked what microseconds hold
 			bitutil.SetBit(bits, row)
 		}
 		done += int(levels)
@@ -105,7 +106,7 @@ func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
 		valid.Release()
 		valid = nil
 	}
-	return column.MakeArray(c.want, n, valid, buf), nil
+	return w.Finish(n, valid), nil
 }
 
 // int96Millis converts one INT96 value as Flink's reader does: milliseconds of the Julian day
@@ -113,32 +114,29 @@ func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
 // that instant, otherwise its wall clock in the JVM's zone with the nanoseconds replaced by
 // nanosOfDay % 10^9 (java.sql.Timestamp#setNanos). Negative fractions fail as they fail there.
 //
-// With micros, the result is microseconds (TIMESTAMP(4..6)): the same milliseconds and the
-// TimestampData's nanos of the millisecond, which must be whole microseconds.
-func int96Timestamp(v pq.Int96, opts Options, micros bool) (int64, error) {
+// The result is TimestampData's millisecond and nanos of the millisecond; with micros (a
+// TIMESTAMP(4..6) column) the nanos must be whole microseconds.
+func int96Timestamp(v pq.Int96, opts Options, micros bool) (ms, nanoOfMilli int64, err error) {
 	nanosOfDay := int64(binary.LittleEndian.Uint64(v[:8]))
 	julianDay := int64(int32(binary.LittleEndian.Uint32(v[8:])))
-	ms := (julianDay-2_440_588)*86_400_000 + nanosOfDay/1_000_000
+	ms = (julianDay-2_440_588)*86_400_000 + nanosOfDay/1_000_000
 	if opts.UTCTimestamps {
 		if nanosOfDay%1_000_000 < 0 {
-			return 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a millisecond, which Flink's reader rejects", julianDay, nanosOfDay)
+			return 0, 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a millisecond, which Flink's reader rejects", julianDay, nanosOfDay)
 		}
 		return withMicros(ms, nanosOfDay%1_000_000, micros, julianDay, nanosOfDay)
 	}
 	nanos := nanosOfDay % 1_000_000_000
 	if nanos < 0 {
-		return 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a second, which Flink's reader rejects (java.sql.Timestamp#setNanos)", julianDay, nanosOfDay)
+		return 0, 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a second, which Flink's reader rejects (java.sql.Timestamp#setNanos)", julianDay, nanosOfDay)
 	}
 	return withMicros(javatime.LocalMillis(ms, nanos, opts.ZoneOffsetSeconds*1000), nanos%1_000_000, micros, julianDay, nanosOfDay)
 }
 
-// withMicros returns ms, or with micros the microseconds of ms and nanoOfMilli.
-func withMicros(ms, nanoOfMilli int64, micros bool, julianDay, nanosOfDay int64) (int64, error) {
-	if !micros {
-		return ms, nil
+// withMicros returns ms and nanoOfMilli, which with micros must be whole microseconds.
+func withMicros(ms, nanoOfMilli int64, micros bool, julianDay, nanosOfDay int64) (int64, int64, error) {
+	if micros && nanoOfMilli%1000 != 0 {
+		return 0, 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has nanoseconds that a precision up to 6 cannot hold", julianDay, nanosOfDay)
 	}
-	if nanoOfMilli%1000 != 0 {
-		return 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has nanoseconds that a precision up to 6 cannot hold", julianDay, nanosOfDay)
-	}
-	return ms*1000 + nanoOfMilli/1000, nil
+	return ms, nanoOfMilli, nil
 }

@@ -213,9 +213,23 @@ func TestInt96AsFlinkReadsIt(t *testing.T) {
 		{"sub-microsecond nanos", int96(epochDay, 1_234_567_890), utc, true, 0, true},
 	}
 	for _, c := range cases {
-		got, err := int96Timestamp(c.v, c.opts, c.micros)
+		ms, nanoOfMilli, err := int96Timestamp(c.v, c.opts, c.micros)
+		got := ms
+		if c.micros {
+			got = ms*1000 + nanoOfMilli/1000
+		}
 		if (err != nil) != c.wantErr || (err == nil && got != c.want) {
 			t.Errorf("%s: got %d, %v; want %d (error %v)", c.name, got, err, c.want, c.wantErr)
+		}
+	}
+	// TIMESTAMP(7..9) keeps the nanoseconds of the millisecond (local: of the second's fraction).
+	for _, c := range []struct {
+		opts          Options
+		wantMs, wantN int64
+	}{{utc, 1_234, 567_890}, {ist, 19_801_234, 567_890}} {
+		ms, nanoOfMilli, err := int96Timestamp(int96(epochDay, 1_234_567_890), c.opts, false)
+		if err != nil || ms != c.wantMs || nanoOfMilli != c.wantN {
+			t.Errorf("nanos %+v: got (%d, %d, %v), want (%d, %d)", c.opts, ms, nanoOfMilli, err, c.wantMs, c.wantN)
 		}
 	}
 }

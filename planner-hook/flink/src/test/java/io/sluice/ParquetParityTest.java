@@ -58,6 +58,28 @@ class ParquetParityTest {
     /** The columns of SCHEMA. */
     static final String NATIVE = "i, l, d, s, b, dc, dw, ts, ti, sm, f, dt, tm, bs, lt, d5, t6";
 
+    /** TIMESTAMP(7..9) columns: Flink's TimestampData with nanoseconds. */
+    static final String NANOS = "i INT, t9 TIMESTAMP(9), l9 TIMESTAMP_LTZ(9), t7 TIMESTAMP(7)";
+
+    /**
+     * Rows of NANOS: nanoseconds, whole seconds, NULLs, years 1970 to 2261 (INT64 nanoseconds
+     * end in 2262), a Berlin gap.
+     */
+    static List<Row> nanoRows() {
+        Random rnd = new Random(11);
+        List<Row> rows = new ArrayList<>();
+        LocalDateTime t0 = LocalDateTime.of(1970, 1, 1, 0, 0);
+        for (int k = 0; k < 3000; k++) {
+            LocalDateTime t = t0.plusSeconds(rnd.nextLong(9_000_000_000L)).plusNanos(k % 4 == 0 ? 0 : rnd.nextInt(1_000_000_000));
+            if (k % 7 == 1) {
+                t = LocalDateTime.of(2024, 3, 31, 2, 30, 0, k);
+            }
+            rows.add(Row.of(k, k % 11 == 3 ? null : t, k % 13 == 5 ? null : t.plusNanos(7).toInstant(java.time.ZoneOffset.UTC),
+                    k % 5 == 2 ? null : t.withNano(t.getNano() / 100 * 100)));
+        }
+        return rows;
+    }
+
     /** Nested columns: rows, arrays and maps inside each other, of the leaf types read natively. */
     static final String NESTED = "id INT, r ROW<a INT, b STRING, c ROW<x DOUBLE, y ARRAY<BIGINT>>>, ai ARRAY<INT>, "
             + "ast ARRAY<STRING>, ad ARRAY<DECIMAL(10, 2)>, m MAP<STRING, INT>, mr MAP<INT, ROW<p BOOLEAN, q DECIMAL(30, 8)>>, "
@@ -128,6 +150,8 @@ class ParquetParityTest {
     static String oneFile;
     static String int64Files;
     static String int64Negative;
+    static String nanoFiles;
+    static String nanoInt64Files;
     static String int96Negative;
     static String events;
     static String nested;
@@ -167,6 +191,11 @@ class ParquetParityTest {
                 + "FROM t WHERE i = 1";
         int96Negative = parquetTable(w, "pq96neg", SCHEMA, "");
         w.executeSql("INSERT INTO pq96neg " + negative).await();
+        TableEnvironment n9 = writer(NANOS, nanoRows());
+        nanoFiles = parquetTable(n9, "pq9", NANOS, ", 'parquet.block.size' = '16384'");
+        n9.executeSql("INSERT INTO pq9 SELECT * FROM t").await();
+        nanoInt64Files = parquetTable(n9, "pq9i64", NANOS, ", 'parquet.write.int64.timestamp' = 'true', 'parquet.timestamp.time.unit' = 'nanos'");
+        n9.executeSql("INSERT INTO pq9i64 SELECT * FROM t").await();
         TableEnvironment nw = writer(NESTED, nestedRows());
         nested = parquetTable(nw, "pqn", NESTED, ", 'parquet.block.size' = '16384'");
         nw.executeSql("INSERT INTO pqn SELECT * FROM t").await();
@@ -309,6 +338,11 @@ class ParquetParityTest {
                 // (java.sql.Timestamp#setNanos), so does Sluice's.
                 new Case("int64-negative-fraction-fails", "", SCHEMA, "SELECT ts FROM pq64neg", 1, true),
                 new Case("int96-negative-fraction-fails", "", SCHEMA, "SELECT ts FROM pq96neg", 1, true),
+                // TIMESTAMP(7..9): INT96 and INT64 NANOS files, in the JVM's zone and as UTC.
+                new Case("nano-timestamps", "", NANOS, "SELECT i, t9, l9, t7, CAST(t9 AS STRING) FROM pq9 WHERE t9 > t7 OR t7 IS NULL", 2, true),
+                new Case("nano-timestamps-utc", ", 'parquet.utc-timezone' = 'true'", NANOS, "SELECT t9, l9, t7 FROM pq9", 1, true),
+                new Case("nano-timestamps-int64", "", NANOS, "SELECT i, t9, l9, t7 FROM pq9i64", 1, true),
+                new Case("nano-timestamps-int64-utc", ", 'parquet.utc-timezone' = 'true'", NANOS, "SELECT t9, l9, t7 FROM pq9i64", 1, true),
                 // Parquet -> watermark assigner -> window aggregation: the scan and the watermark
                 // assigner run in one chain (no Java rows in between); one and two phases.
                 new Case("tumble-window", "", SCHEMA, WINDOW_QUERY, 1, true),
@@ -337,6 +371,10 @@ class ParquetParityTest {
         }
         for (String[] t : new String[][] {{"pq", files}, {"pq1", oneFile}, {"pq64", int64Files}, {"pq64neg", int64Negative}, {"pq96neg", int96Negative}}) {
             tEnv.executeSql("CREATE TABLE " + t[0] + " (" + c.schema() + ") WITH ('connector' = 'filesystem', 'path' = '"
+                    + t[1] + "', 'format' = 'parquet'" + c.tableOptions() + ")");
+        }
+        for (String[] t : new String[][] {{"pq9", nanoFiles}, {"pq9i64", nanoInt64Files}}) {
+            tEnv.executeSql("CREATE TABLE " + t[0] + " (" + NANOS + ") WITH ('connector' = 'filesystem', 'path' = '"
                     + t[1] + "', 'format' = 'parquet'" + c.tableOptions() + ")");
         }
         tEnv.executeSql("CREATE TABLE pqn (" + (c.name().startsWith("nested") ? c.schema() : NESTED)
@@ -525,6 +563,7 @@ class ParquetParityTest {
         record S(String name, String columns, String select) {}
         return Stream.of(
                 new S("copy", SCHEMA, "SELECT * FROM pq"),
+                new S("nano-timestamps", NANOS, "SELECT * FROM pq9"),
                 new S("filter-and-projection", "i INT, s STRING, dw DECIMAL(30, 8), ts TIMESTAMP(3), x DOUBLE",
                         "SELECT i + 1, UPPER(s), dw, ts, d * 2 FROM pq WHERE i > 0 OR s LIKE 's1%'"),
                 new S("window", "k INT, ws TIMESTAMP(3), we TIMESTAMP(3), c BIGINT, sv BIGINT, mx DOUBLE",
