@@ -30,6 +30,7 @@ func init() {
 		f := &Function{Name: op.name, Family: "arithmetic", Doc: op.doc, compile: compileArith}
 		if op.name == "+" || op.name == "-" {
 			f.codegenNullable = temporalCodegenNullable
+			f.NanoTimestamps = true // a time point ± an interval, the difference of two
 		}
 		register(f)
 	}

@@ -57,6 +57,8 @@ func int64At(a arrow.Array, i int) int64 {
 		return int64(a.Value(i))
 	case *array.Int64:
 		return a.Value(i)
+	case *array.Duration:
+		return int64(a.Value(i))
 	}
 	panic(fmt.Sprintf("int64At: column of type %s", a.DataType()))
 }

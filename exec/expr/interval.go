@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
@@ -28,8 +29,8 @@ const (
 
 // compileTimestampInterval compiles a time point plus or minus an interval (and interval plus
 // time point), as Flink's generated code computes it:
-//   - TIMESTAMP or TIMESTAMP_LTZ (p ≤ 6) ± INTERVAL DAY TO SECOND: the interval's milliseconds
-//     added to the epoch milliseconds (Java long arithmetic), the sub-millisecond part kept;
+//   - TIMESTAMP or TIMESTAMP_LTZ ± INTERVAL DAY TO SECOND: the interval's milliseconds added to
+//     the epoch milliseconds (Java long arithmetic), the sub-millisecond part kept;
 //   - TIMESTAMP or TIMESTAMP_LTZ ± INTERVAL YEAR TO MONTH: DateTimeUtils#addMonths(long, int)
 //     on the epoch milliseconds (the day of month clamped to the target month's last day);
 //   - DATE ± INTERVAL DAY TO SECOND into a DATE: the interval's whole days
@@ -56,11 +57,12 @@ func compileTimestampInterval(op string, args []Expr, res catalog.Type) (Expr, b
 	}
 	e := &timestampInterval{point: point, interval: iv, sign: sign, typ: res}
 	switch {
-	case (pt.Kind == catalog.Timestamp || pt.Kind == catalog.TimestampLTZ) && pt.Precision <= 6:
+	case pt.Kind == catalog.Timestamp || pt.Kind == catalog.TimestampLTZ:
 		if res.Kind != pt.Kind || res.Precision != pt.Precision {
 			return nil, false
 		}
-		e.micros = pt.Precision > 3
+		e.micros = microsTimestamp(pt)
+		e.nanos = pt.IsNanoTimestamp()
 		e.kind = tsPlusMillis
 		if it.Kind == catalog.IntervalYearMonth {
 			e.kind = tsPlusMonths
@@ -144,9 +146,10 @@ type timestampInterval struct {
 	point, interval Expr
 	kind            temporalKind
 	sign            int64
-	// micros: the time point is a TIMESTAMP(p > 3), stored in microseconds.
-	micros bool
-	typ    catalog.Type
+	// micros: the time point is a TIMESTAMP(4..6), stored in microseconds; nanos: a
+	// TIMESTAMP(7..9), TimestampData's parts.
+	micros, nanos bool
+	typ           catalog.Type
 }
 
 func (e *timestampInterval) Type() catalog.Type { return e.typ }
@@ -163,6 +166,9 @@ func (e *timestampInterval) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	var vbits []byte
 	if valid != nil {
 		vbits = valid.Bytes()
+	}
+	if e.nanos {
+		return e.evalNanos(ctx, pa, ia, valid, vbits), nil
 	}
 	switch e.kind {
 	case tsPlusMillis:
@@ -237,6 +243,35 @@ func (e *timestampInterval) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}
+}
+
+// evalNanos is Eval for a TIMESTAMP(7..9) time point: the milliseconds move (by the interval's
+// milliseconds, or by DateTimeUtils#addMonths), the nanos of the millisecond stay.
+func (e *timestampInterval) evalNanos(ctx *Ctx, pa, ia arrow.Array, valid *memory.Buffer, vbits []byte) arrow.Array {
+	n := ctx.N
+	src := column.ReadTimestamps(pa)
+	w := column.NewTimestampWriter(ctx.Mem, arrowType(e.typ), n)
+	var millis []int64
+	var months []int32
+	if e.kind == tsPlusMillis {
+		millis = column.Values[int64](ia)
+	} else {
+		months = column.Values[int32](ia)
+	}
+	for i := 0; i < n; i++ {
+		if vbits != nil && !bitutil.BitIsSet(vbits, i) {
+			w.Set(i, 0, 0)
+			continue
+		}
+		ms, nanoOfMilli := src.At(i)
+		if e.kind == tsPlusMillis {
+			ms += e.sign * millis[i]
+		} else {
+			ms = addMonthsMillis(ms, e.months(months[i]))
+		}
+		w.Set(i, ms, nanoOfMilli)
+	}
+	return w.Finish(n, valid)
 }
 
 // microsOf returns epoch milliseconds and microseconds of the millisecond as epoch

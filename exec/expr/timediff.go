@@ -29,15 +29,19 @@ const (
 	pointEpochMillis pointMillis = iota // TIMESTAMP(p ≤ 3), TIMESTAMP_LTZ(p ≤ 3)
 	pointEpochMicros                    // TIMESTAMP(4..6), TIMESTAMP_LTZ(4..6): floorDiv(micros, 1000)
 	pointEpochDay                       // DATE: days * 86400000L
+	pointNanos                          // TIMESTAMP(7..9), TIMESTAMP_LTZ(7..9): the millisecond part
 )
 
 func pointMillisOf(t catalog.Type) (pointMillis, bool) {
 	switch t.Kind {
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if t.Precision <= 3 {
+		switch {
+		case t.Precision <= 3:
 			return pointEpochMillis, true
+		case t.Precision <= 6:
+			return pointEpochMicros, true
 		}
-		return pointEpochMicros, t.Precision <= 6
+		return pointNanos, true
 	case catalog.Date:
 		return pointEpochDay, true
 	}
@@ -89,6 +93,9 @@ func epochMillis(a arrow.Array, m pointMillis) []int64 {
 			out[i] = javatime.FloorDiv(us, 1000)
 		}
 		return out
+	case pointNanos:
+		ms, _ := column.NanoTimestamps(a)
+		return ms
 	}
 	return column.Values[int64](a)
 }
