@@ -111,8 +111,8 @@ func parseJavaBool(b []byte) (bool, bool) {
 	return false, false
 }
 
-// fromString casts a string column to an integral type, BOOLEAN, FLOAT, DOUBLE, DATE or
-// TIMESTAMP.
+// fromString casts a string column to an integral type, BOOLEAN, FLOAT, DOUBLE, DECIMAL, DATE
+// or TIMESTAMP.
 type fromString struct {
 	arg Expr
 	typ catalog.Type
@@ -162,6 +162,22 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	}
 	if e.typ.Kind == catalog.Timestamp || e.typ.Kind == catalog.TimestampLTZ {
 		return parseTimestamps(ctx, a, e.typ.Precision, e.try, e.typ, e.zone), nil
+	}
+	if e.typ.Kind == catalog.Decimal {
+		buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
+		for i := 0; i < n; i++ {
+			if !r.isValid(i) {
+				continue
+			}
+			v, err := stringToDecimal(r.at(i), e.typ.Precision, e.typ.Scale)
+			if err != nil {
+				fail(i, err)
+				continue
+			}
+			dst[i] = v
+			bitutil.SetBit(vbits, i)
+		}
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}
 	if e.typ.Kind == catalog.Date {
 		buf, dst := column.NewValues[int32](ctx.Mem, n)

@@ -611,6 +611,24 @@ class CalcParityTest {
                 fallback("fallback-function", ALL, allRows(), "SELECT EXP(d) FROM t", "EXP"),
                 fallback("fallback-double-to-string", ALL, allRows(), "SELECT CAST(d AS STRING) FROM t", "Double.toString"),
                 fallback("fallback-aggregate", ALL, allRows(), "SELECT s, COUNT(*) FROM t GROUP BY s", "not supported natively yet"),
+                // CAST(STRING AS DECIMAL): BinaryStringDataUtil#toDecimal's byte parser for short
+                // strings into DECIMAL(p <= 18) with its quirks ('12a' is 12, '.' is 0, leading
+                // zeros count, power10's table), BigDecimal's grammar for the rest.
+                nativeCase("cast-string-to-decimal", "s STRING",
+                        java.util.stream.Stream.of("1.25", " -1.255\t", "1.005", "12a", "x", "abc", ".", "", "  ", "-", "1.2.3", "1e3", "1E-2", "12e",
+                                "1e+", "00000000001", "9.99", "1e-25", "12345678", "1234567890", "  1.5e3  ", ".5", "5.", "+.5e-1",
+                                "-0.005", "1e-1000000", "1e1000000", "1e2147483648", "1e00000000000000000002", "\u0661\u0662\u0663",
+                                "000000000000000000001.5", "99999999999999999999", "999999999999999999999", "-99999999.995", "NaN",
+                                "1,5", "0x10", "+-1", "1e-5", "123.456789e2", null)
+                                .map(v -> r(v)).collect(java.util.stream.Collectors.toList()),
+                        "SELECT s, TRY_CAST(s AS DECIMAL(10, 2)), TRY_CAST(s AS DECIMAL(5, 0)), TRY_CAST(s AS DECIMAL(2, 1)), "
+                                + "TRY_CAST(s AS DECIMAL(18, 18)), TRY_CAST(s AS DECIMAL(20, 2)), TRY_CAST(s AS DECIMAL(38, 10)), "
+                                + "TRY_CAST(s AS DECIMAL(3, 3)) FROM t"),
+                nativeCase("cast-string-to-decimal-valid", "s STRING",
+                        java.util.stream.Stream.of("1.25", "-0.5", "12345678.99", " 3 ", "1e2", null).map(v -> r(v)).collect(java.util.stream.Collectors.toList()),
+                        "SELECT CAST(s AS DECIMAL(10, 2)), CAST(s AS DECIMAL(30, 4)) FROM t"),
+                nativeCase("cast-string-to-decimal-fails", "s STRING", List.of(r("1.5"), r("abc")), "SELECT CAST(s AS DECIMAL(10, 2)) FROM t"),
+                nativeCase("cast-string-to-big-decimal-fails", "s STRING", List.of(r("1.5"), r("1e")), "SELECT CAST(s AS DECIMAL(20, 2)) FROM t"),
                 // TIMESTAMP(7..9): Flink's TimestampData (millisecond + nanos of the millisecond)
                 // through the row edges, casts between every precision, STRING and DATE/TIME,
                 // comparisons across precisions (TimestampData#compareTo), CASE and COALESCE.
