@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/exec/javatime"
 )
@@ -85,4 +86,139 @@ func legalDate(y, m, d int32) bool {
 		return false
 	}
 	return true
+}
+
+// parseJavaTime is DateTimeUtils#parseTime, CAST(STRING AS TIME): hh[:mm[:ss[.fff]]] with an
+// optional zone suffix [+|-]hh[:mm] found at the first '-' (else the first '+') anywhere in the
+// string, each part trimmed as String#trim and made of ASCII digits; the zone's hours and
+// minutes are subtracted ('-') or added, nothing is range-checked and the milliseconds of the
+// day are Java int arithmetic (they wrap). ok is false where Flink returns null or throws
+// (Integer#parseInt beyond an int, String#substring with an end before its start).
+func parseJavaTime(v []byte) (int32, bool) {
+	end := len(v)
+	operator := int32(-1)
+	timezone := bytes.IndexByte(v, '-')
+	if timezone < 0 {
+		timezone = bytes.IndexByte(v, '+')
+		operator = 1
+	}
+	var tzHour, tzMinute int32
+	if timezone >= 0 {
+		end = timezone
+		var ok bool
+		colon3 := indexFrom(v, ':', timezone)
+		if colon3 < 0 {
+			if tzHour, ok, _ = javaDigits(v[timezone+1:]); !ok {
+				return 0, false
+			}
+		} else {
+			if tzHour, ok, _ = javaDigits(v[timezone+1 : colon3]); !ok {
+				return 0, false
+			}
+			if tzMinute, ok, _ = javaDigits(v[colon3+1:]); !ok {
+				return 0, false
+			}
+		}
+	}
+	part := func(from, to int) (int32, bool) {
+		if to < from {
+			return 0, false // StringIndexOutOfBoundsException
+		}
+		n, ok, _ := javaDigits(v[from:to])
+		return n, ok
+	}
+	var hour, minute, second, milli int32
+	var ok bool
+	colon1 := bytes.IndexByte(v, ':')
+	if colon1 < 0 {
+		if hour, ok = part(0, end); !ok {
+			return 0, false
+		}
+	} else {
+		if hour, ok = part(0, colon1); !ok {
+			return 0, false
+		}
+		colon2 := indexFrom(v, ':', colon1+1)
+		if colon2 < 0 {
+			if minute, ok = part(colon1+1, end); !ok {
+				return 0, false
+			}
+		} else {
+			if minute, ok = part(colon1+1, colon2); !ok {
+				return 0, false
+			}
+			dot := indexFrom(v, '.', colon2)
+			if dot < 0 {
+				if second, ok = part(colon2+1, end); !ok {
+					return 0, false
+				}
+			} else {
+				if second, ok = part(colon2+1, dot); !ok {
+					return 0, false
+				}
+				if end < dot+1 {
+					return 0, false // StringIndexOutOfBoundsException
+				}
+				milli = parseFraction(javatime.Trim(v[dot+1 : end]))
+			}
+		}
+	}
+	hour += operator * tzHour
+	minute += operator * tzMinute
+	return hour*3_600_000 + minute*60_000 + second*1000 + milli, true
+}
+
+// indexFrom is String#indexOf(c, from) on bytes (every character searched for is ASCII).
+func indexFrom(v []byte, c byte, from int) int {
+	if from >= len(v) {
+		return -1
+	}
+	if i := bytes.IndexByte(v[from:], c); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
+// parseFraction is DateTimeUtils#parseFraction: the first three UTF-16 chars as milliseconds
+// (a char that is not an ASCII digit counts 0), plus one when a fourth char is '5' or above
+// (every non-ASCII char is).
+func parseFraction(v []byte) int32 {
+	multiplier, r := int32(100), int32(0)
+	for i := 0; i < len(v); {
+		c, size := utf8.DecodeRune(v[i:])
+		x := int32(0)
+		if c >= '0' && c <= '9' {
+			x = c - '0'
+		}
+		r += multiplier * x
+		units := 1
+		if c > 0xFFFF {
+			units = 2 // a surrogate pair: the low surrogate is the next char, above '5'
+		}
+		i += size
+		if multiplier < 10 {
+			if units == 2 || (i < len(v) && nextCharAtLeast5(v[i:])) {
+				r++
+			}
+			break
+		}
+		multiplier /= 10
+		if units == 2 {
+			// The low surrogate is a char of its own: it counts 0 at the next position.
+			if multiplier < 10 {
+				if i < len(v) && nextCharAtLeast5(v[i:]) {
+					r++
+				}
+				break
+			}
+			multiplier /= 10
+		}
+	}
+	return r
+}
+
+// nextCharAtLeast5 reports whether the UTF-16 char starting v is '5' or above.
+func nextCharAtLeast5(v []byte) bool {
+	c, _ := utf8.DecodeRune(v)
+	return c >= '5'
 }

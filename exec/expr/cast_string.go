@@ -111,8 +111,8 @@ func parseJavaBool(b []byte) (bool, bool) {
 	return false, false
 }
 
-// fromString casts a string column to an integral type, BOOLEAN, FLOAT, DOUBLE, DECIMAL, DATE
-// or TIMESTAMP.
+// fromString casts a string column to an integral type, BOOLEAN, FLOAT, DOUBLE, DECIMAL, DATE,
+// TIME or TIMESTAMP.
 type fromString struct {
 	arg Expr
 	typ catalog.Type
@@ -175,6 +175,23 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 				continue
 			}
 			dst[i] = v
+			bitutil.SetBit(vbits, i)
+		}
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	}
+	if e.typ.Kind == catalog.Time {
+		buf, dst := column.NewValues[int32](ctx.Mem, n)
+		for i := 0; i < n; i++ {
+			if !r.isValid(i) {
+				continue
+			}
+			s := r.at(i)
+			t, ok := parseJavaTime(s)
+			if !ok {
+				fail(i, fmt.Errorf("java.time.DateTimeException: For input string: '%s'.", s))
+				continue
+			}
+			dst[i] = t
 			bitutil.SetBit(vbits, i)
 		}
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil

@@ -253,6 +253,8 @@ var shapes = map[string][]string{
 		"ltz <- TRY_CAST({str} AS TIMESTAMP_LTZ(6))",
 		"ts6 <- TRY_CAST({str} AS TIMESTAMP(6))",
 		"dec <- TRY_CAST({str} AS DECIMAL($P)) ; P in 10,2 5,0 18,18 38,10 20,2 3,1",
+		"int <- EXTRACT(MINUTE FROM TRY_CAST({str} AS TIME))",
+		"int <- EXTRACT(SECOND FROM TRY_CAST(CAST({time} AS STRING) || {str} AS TIME))",
 		"dec <- TRY_CAST(CAST({A} AS STRING) AS DECIMAL(12, 3)) ; A in int dec",
 		"dec <- TRY_CAST(CAST({A} AS STRING) || 'e-2' AS DECIMAL(30, 4)) ; A in int dec",
 		"ts <- TRY_CAST(CAST({date} AS STRING) || ' 1:2:3.' AS TIMESTAMP(2))",

@@ -627,6 +627,20 @@ class CalcParityTest {
                 nativeCase("cast-string-to-decimal-valid", "s STRING",
                         java.util.stream.Stream.of("1.25", "-0.5", "12345678.99", " 3 ", "1e2", null).map(v -> r(v)).collect(java.util.stream.Collectors.toList()),
                         "SELECT CAST(s AS DECIMAL(10, 2)), CAST(s AS DECIMAL(30, 4)) FROM t"),
+                // CAST(STRING AS TIME): DateTimeUtils#parseTime, unchecked ranges and a zone suffix
+                // (out-of-range times compared through EXTRACT, as Flink cannot convert them to
+                // LocalTime for the result).
+                nativeCase("cast-string-to-time", "s STRING",
+                        java.util.stream.Stream.of("12:34:56", "12:34:56.789", "1:2:3.4", " 1 : 2 : 3 ", "12:34:56.7895", "12:34:56.789\u00e9",
+                                "12:34:56.\u00e9", "25:00", "7", "12:30-02:00", "12:30+1", "-1:00", "ab", "", "99999999999", "1:2:3.",
+                                "1:2:3.5-4", "1:2-3:4:5", "23:59:59.9999", "00:00", "12:34:56.1\ud83c\udf0d9", null)
+                                .map(v -> r(v)).collect(java.util.stream.Collectors.toList()),
+                        "SELECT s, EXTRACT(HOUR FROM TRY_CAST(s AS TIME)), EXTRACT(MINUTE FROM TRY_CAST(s AS TIME)), "
+                                + "EXTRACT(SECOND FROM TRY_CAST(s AS TIME)), EXTRACT(MILLISECOND FROM TRY_CAST(s AS TIME)), TRY_CAST(s AS TIME) IS NULL FROM t"),
+                nativeCase("cast-string-to-time-valid", "s STRING",
+                        java.util.stream.Stream.of("12:34:56", "00:00:00.5", "23:59:59.999", " 8:00 ", null).map(v -> r(v)).collect(java.util.stream.Collectors.toList()),
+                        "SELECT CAST(s AS TIME) FROM t"),
+                nativeCase("cast-string-to-time-fails", "s STRING", List.of(r("12:00"), r("noon")), "SELECT CAST(s AS TIME) FROM t"),
                 nativeCase("cast-string-to-decimal-fails", "s STRING", List.of(r("1.5"), r("abc")), "SELECT CAST(s AS DECIMAL(10, 2)) FROM t"),
                 nativeCase("cast-string-to-big-decimal-fails", "s STRING", List.of(r("1.5"), r("1e")), "SELECT CAST(s AS DECIMAL(20, 2)) FROM t"),
                 // TIMESTAMP(7..9): Flink's TimestampData (millisecond + nanos of the millisecond)

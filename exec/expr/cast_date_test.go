@@ -1,0 +1,39 @@
+package expr
+
+import "testing"
+
+// TestParseJavaTime follows DateTimeUtils#parseTime: no range checks, a zone suffix at the
+// first '-' or '+', parseFraction's rounding on the fourth char (any non-ASCII char rounds up).
+func TestParseJavaTime(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want int32 // -1: null or an exception
+	}{
+		{"12:34:56", 45_296_000},
+		{"12:34:56.789", 45_296_789},
+		{"1:2:3.4", 3_723_400},
+		{" 1 : 2 : 3 ", 3_723_000},
+		{"12:34:56.7895", 45_296_790},
+		{"12:34:56.789é", 45_296_790},
+		{"12:34:56.é", 45_296_000},
+		{"25:00", 90_000_000},
+		{"7", 25_200_000},
+		{"12:30-02:00", -1}, // the zone's colon is found as the second colon
+		{"12:30+1", 48_600_000},
+		{"-1:00", -1},
+		{"ab", -1},
+		{"", -1},
+		{"99999999999", -1},
+		{"1:2:3.", 3_723_000},
+		{"1:2:3.5-4", 3_723_500 - 4*3_600_000},
+		{"1:2-3:4:5", -1},
+	} {
+		got, ok := parseJavaTime([]byte(c.s))
+		if !ok {
+			got = -1
+		}
+		if got != c.want {
+			t.Errorf("parseTime(%q) = %d, want %d", c.s, got, c.want)
+		}
+	}
+}
