@@ -154,6 +154,8 @@ func newAccumulator(c Call) (accumulator, error) {
 		case (k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 6:
 			// Milliseconds or microseconds (catalog.ArrowType): ordered as TimestampData.
 			acc = &extremeAcc[int64]{max: max}
+		case c.Arg.IsNanoTimestamp():
+			acc = &nanoExtremeAcc{max: max}
 		default:
 			acc = numeric[typedAccumulator](k, &extremeAcc[int8]{max: max}, &extremeAcc[int16]{max: max}, &extremeAcc[int32]{max: max},
 				&extremeAcc[int64]{max: max}, &extremeAcc[float32]{max: max}, &extremeAcc[float64]{max: max})

@@ -44,7 +44,7 @@ func main() {
 			mark = "no"
 		}
 		if ok && t.IsNanoTimestamp() {
-			why = "row edges, Calc (functions: " + nanoFunctions() + ", each within its own limits listed below; every other function on them falls back, and so do casts down to TIMESTAMP(0..6): Flink's value keeps nanoseconds there), window keys and COUNT, Parquet scans and sinks (INT96 and INT64); not yet other aggregate arguments, partition keys or values nested in ROW, ARRAY and MAP columns of Parquet files (Iceberg tables have no such type before format version 3)"
+			why = "row edges, Calc (functions: " + nanoFunctions() + ", each within its own limits listed below; every other function on them falls back, and so do casts down to TIMESTAMP(0..6): Flink's value keeps nanoseconds there), window keys, COUNT, MIN and MAX, Parquet scans and sinks (INT96 and INT64); not yet other aggregate arguments, partition keys or values nested in ROW, ARRAY and MAP columns of Parquet files (Iceberg tables have no such type before format version 3)"
 		}
 		if ok && t.IsNested() {
 			why = "row edges and Calc (field access, `ITEM`, `CARDINALITY`, `ARRAY[...]`, `IS [NOT] NULL`); read by Parquet scans (not with timestamps inside); not yet in Iceberg scans, Parquet/Iceberg sinks, window keys or aggregate arguments"

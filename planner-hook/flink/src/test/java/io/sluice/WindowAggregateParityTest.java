@@ -71,17 +71,22 @@ class WindowAggregateParityTest {
         return rows;
     }
 
-    static final String NANO_KEY_SCHEMA = "k TIMESTAMP(9), v BIGINT, ts TIMESTAMP(3), "
+    static final String NANO_KEY_SCHEMA = "k TIMESTAMP(9), v BIGINT, n TIMESTAMP(9), ts TIMESTAMP(3), "
             + "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND";
 
-    /** Keys of TIMESTAMP(9) (nanoseconds apart, before 1970, NULL): the key rows' non-compact layout routes them. */
+    /**
+     * Keys of TIMESTAMP(9) (nanoseconds apart, before 1970, NULL): the key rows' non-compact
+     * layout routes them; values n of TIMESTAMP(9) for MIN and MAX (equal milliseconds, other
+     * nanoseconds; NULLs).
+     */
     static List<Row> nanoKeyRows() {
         Random rnd = new Random(9);
         LocalDateTime[] keys = {LocalDateTime.of(2024, 1, 1, 0, 0, 0, 1), LocalDateTime.of(2024, 1, 1, 0, 0, 0, 2),
                 LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_999), LocalDateTime.of(9999, 12, 31, 0, 0), null};
         List<Row> rows = new ArrayList<>();
         for (int n = 0; n < 200; n++) {
-            rows.add(Row.of(keys[rnd.nextInt(keys.length)], (long) rnd.nextInt(1000), BASE.plusSeconds(n / 4)));
+            LocalDateTime v = rnd.nextInt(7) == 0 ? null : BASE.plusNanos(rnd.nextInt(5) * 1_000_000L + rnd.nextInt(1000));
+            rows.add(Row.of(keys[rnd.nextInt(keys.length)], (long) rnd.nextInt(1000), v, BASE.plusSeconds(n / 4)));
         }
         return rows;
     }
@@ -215,9 +220,9 @@ class WindowAggregateParityTest {
                 dst("dst-hop", "America/Los_Angeles", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '30' MINUTE, INTERVAL '2' HOUR)", true),
                 dst("dst-cumulate", "America/Los_Angeles", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '1' DAY)", false),
                 dst("dst-lord-howe", "Australia/Lord_Howe", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '15' MINUTE, INTERVAL '1' HOUR)", true),
-                nativeCase("nano-timestamp-key", NANO_KEY_SCHEMA, nanoKeyRows(), query(tumble, "k", "COUNT(*) AS c, SUM(v) AS sv"))
+                nativeCase("nano-timestamp-key", NANO_KEY_SCHEMA, nanoKeyRows(), query(tumble, "k", "COUNT(*) AS c, SUM(v) AS sv, MIN(n) AS mn, MAX(n) AS mx, COUNT(n) AS cn"))
                         .with("table.optimizer.agg-phase-strategy", "ONE_PHASE").withParallelism(2).asMultiset(),
-                nativeCase("nano-timestamp-key-2phase", NANO_KEY_SCHEMA, nanoKeyRows(), query(tumble, "k", "COUNT(*) AS c, MAX(v) AS mv"))
+                nativeCase("nano-timestamp-key-2phase", NANO_KEY_SCHEMA, nanoKeyRows(), query(tumble, "k", "COUNT(*) AS c, MAX(v) AS mv, MIN(n) AS mn, MAX(n) AS mx"))
                         .withParallelism(2).asMultiset(),
                 nativeCase("decimal", DECIMAL_SCHEMA, decimalRows(),
                         query(tumble, "k", "COUNT(*) AS c, SUM(p) AS sp, MIN(p) AS mnp, MAX(p) AS mxp, SUM(w) AS sw, MAX(w) AS mxw"))
