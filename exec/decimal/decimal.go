@@ -37,6 +37,9 @@ func Digits(v *big.Int) int {
 	a := new(big.Int).Abs(v)
 	// Estimate from the bit length, then correct against powers of ten.
 	n := int(float64(a.BitLen())*0.30102999566398120) + 1
+	if n >= len(pow10) {
+		return len(a.Text(10)) // beyond the table (strings of digits cast to DECIMAL)
+	}
 	for n > 1 && a.Cmp(pow10[n-1]) < 0 {
 		n--
 	}

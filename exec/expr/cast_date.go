@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"errors"
 	"unicode/utf8"
 
 	"github.com/sluice-project/sluice/exec/javatime"
@@ -93,8 +94,10 @@ func legalDate(y, m, d int32) bool {
 // string, each part trimmed as String#trim and made of ASCII digits; the zone's hours and
 // minutes are subtracted ('-') or added, nothing is range-checked and the milliseconds of the
 // day are Java int arithmetic (they wrap). ok is false where Flink returns null or throws
-// (Integer#parseInt beyond an int, String#substring with an end before its start).
-func parseJavaTime(v []byte) (int32, bool) {
+// (Integer#parseInt beyond an int, String#substring with an end before its start). A fraction
+// that is not valid UTF-8 is errInvalidFraction: Java decodes a malformed sequence into fewer
+// replacement chars than Go, which moves the digits parseFraction counts.
+func parseJavaTime(v []byte) (int32, bool, error) {
 	end := len(v)
 	operator := int32(-1)
 	timezone := bytes.IndexByte(v, '-')
@@ -109,14 +112,14 @@ func parseJavaTime(v []byte) (int32, bool) {
 		colon3 := indexFrom(v, ':', timezone)
 		if colon3 < 0 {
 			if tzHour, ok, _ = javaDigits(v[timezone+1:]); !ok {
-				return 0, false
+				return 0, false, nil
 			}
 		} else {
 			if tzHour, ok, _ = javaDigits(v[timezone+1 : colon3]); !ok {
-				return 0, false
+				return 0, false, nil
 			}
 			if tzMinute, ok, _ = javaDigits(v[colon3+1:]); !ok {
-				return 0, false
+				return 0, false, nil
 			}
 		}
 	}
@@ -132,41 +135,49 @@ func parseJavaTime(v []byte) (int32, bool) {
 	colon1 := bytes.IndexByte(v, ':')
 	if colon1 < 0 {
 		if hour, ok = part(0, end); !ok {
-			return 0, false
+			return 0, false, nil
 		}
 	} else {
 		if hour, ok = part(0, colon1); !ok {
-			return 0, false
+			return 0, false, nil
 		}
 		colon2 := indexFrom(v, ':', colon1+1)
 		if colon2 < 0 {
 			if minute, ok = part(colon1+1, end); !ok {
-				return 0, false
+				return 0, false, nil
 			}
 		} else {
 			if minute, ok = part(colon1+1, colon2); !ok {
-				return 0, false
+				return 0, false, nil
 			}
 			dot := indexFrom(v, '.', colon2)
 			if dot < 0 {
 				if second, ok = part(colon2+1, end); !ok {
-					return 0, false
+					return 0, false, nil
 				}
 			} else {
 				if second, ok = part(colon2+1, dot); !ok {
-					return 0, false
+					return 0, false, nil
 				}
 				if end < dot+1 {
-					return 0, false // StringIndexOutOfBoundsException
+					return 0, false, nil // StringIndexOutOfBoundsException
 				}
-				milli = parseFraction(javatime.Trim(v[dot+1 : end]))
+				fraction := javatime.Trim(v[dot+1 : end])
+				if !utf8.Valid(fraction) {
+					return 0, false, errInvalidFraction
+				}
+				milli = parseFraction(fraction)
 			}
 		}
 	}
 	hour += operator * tzHour
 	minute += operator * tzMinute
-	return hour*3_600_000 + minute*60_000 + second*1000 + milli, true
+	return hour*3_600_000 + minute*60_000 + second*1000 + milli, true, nil
 }
+
+// errInvalidFraction is the error of a TIME string whose fraction of a second is not valid
+// UTF-8 (see parseJavaTime): the row fails, also under TRY_CAST, rather than differ silently.
+var errInvalidFraction = errors.New("the fraction of a second is not valid UTF-8, which Sluice does not decode as Java does")
 
 // indexFrom is String#indexOf(c, from) on bytes (every character searched for is ASCII).
 func indexFrom(v []byte, c byte, from int) int {

@@ -27,8 +27,9 @@ func TestParseJavaTime(t *testing.T) {
 		{"1:2:3.", 3_723_000},
 		{"1:2:3.5-4", 3_723_500 - 4*3_600_000},
 		{"1:2-3:4:5", -1},
+		{"1:2:3.1\xed\xa0\x809", -1}, // invalid UTF-8 in the fraction: an error
 	} {
-		got, ok := parseJavaTime([]byte(c.s))
+		got, ok, _ := parseJavaTime([]byte(c.s))
 		if !ok {
 			got = -1
 		}

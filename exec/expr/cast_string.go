@@ -186,7 +186,11 @@ func (e *fromString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 				continue
 			}
 			s := r.at(i)
-			t, ok := parseJavaTime(s)
+			t, ok, err := parseJavaTime(s)
+			if err != nil {
+				ctx.fail(i, fmt.Errorf("CAST of '%s' to TIME: %w", s, err))
+				continue
+			}
 			if !ok {
 				fail(i, fmt.Errorf("java.time.DateTimeException: For input string: '%s'.", s))
 				continue

@@ -127,7 +127,8 @@ func smallStringToDecimal(b []byte, precision, scale int) (int64, error) {
 		return significand * powersOf10Long(change), nil
 	}
 	if -change > 18 {
-		return 0, fmt.Errorf("java.lang.ArrayIndexOutOfBoundsException: Index %d out of bounds for length 19 (CAST of '%s' to DECIMAL(%d, %d))", -change, b, precision, scale)
+		// power10(-change - 1) is evaluated first.
+		return 0, fmt.Errorf("java.lang.ArrayIndexOutOfBoundsException: Index %d out of bounds for length 19 (CAST of '%s' to DECIMAL(%d, %d))", max(-change-1, 19), b, precision, scale)
 	}
 	k := int64(5)
 	if negative {
@@ -167,7 +168,10 @@ func bigStringToDecimal(b []byte, precision, scale int) (decimal128.Num, error) 
 	if err != nil {
 		return decimal128.Num{}, fmt.Errorf("java.lang.NumberFormatException: %v (CAST of '%s' to DECIMAL(%d, %d))", err, b, precision, scale)
 	}
-	v, ok := setScaleHalfUp(unscaled, sc, int64(scale), precision)
+	v, ok, err := setScaleHalfUp(unscaled, sc, int64(scale), precision)
+	if err != nil {
+		return decimal128.Num{}, fmt.Errorf("%v (CAST of '%s' to DECIMAL(%d, %d))", err, b, precision, scale)
+	}
 	if !ok {
 		return decimal128.Num{}, errDecimalOverflow(b)
 	}
@@ -176,17 +180,24 @@ func bigStringToDecimal(b []byte, precision, scale int) (decimal128.Num, error) 
 
 // setScaleHalfUp is BigDecimal#setScale(scale, HALF_UP) of unscaled·10^-from followed by
 // fromBigDecimal's precision check; ok is false where the result has more digits than
-// precision. Scales far apart are settled without computing huge powers of ten.
-func setScaleHalfUp(v *big.Int, from, to int64, precision int) (*big.Int, bool) {
-	digits := int64(decimal.Digits(v))
+// precision. Scales far apart are settled without computing huge powers of ten; Java's own
+// limit on them (10^n beyond BigInteger's range, n > 2^29) is an exception, as there.
+func setScaleHalfUp(v *big.Int, from, to int64, precision int) (*big.Int, bool, error) {
+	if v.Sign() == 0 {
+		return new(big.Int), true, nil // BigDecimal#setScale of zero: zeroValueOf(scale)
+	}
+	digits := int64(len(new(big.Int).Abs(v).Text(10)))
 	switch {
 	case to >= from:
-		if v.Sign() != 0 && digits+(to-from) > int64(precision) {
-			return nil, false
+		if digits+(to-from) > int64(precision) {
+			return nil, false, nil
 		}
-		return new(big.Int).Mul(v, new(big.Int).Exp(big.NewInt(10), big.NewInt(to-from), nil)), true
+		return new(big.Int).Mul(v, new(big.Int).Exp(big.NewInt(10), big.NewInt(to-from), nil)), true, nil
+	case from-to > 1<<29:
+		// BigDecimal#setScale computes 10^(from-to) as a BigInteger, beyond whose range it is.
+		return nil, false, fmt.Errorf("java.lang.ArithmeticException: BigInteger would overflow supported range")
 	case from-to > digits:
-		return new(big.Int), true // every digit dropped, the first of them below 5
+		return new(big.Int), true, nil // every digit dropped, the first of them below 5
 	}
 	div := new(big.Int).Exp(big.NewInt(10), big.NewInt(from-to), nil)
 	q, r := new(big.Int).QuoRem(v, div, new(big.Int))
@@ -199,9 +210,9 @@ func setScaleHalfUp(v *big.Int, from, to int64, precision int) (*big.Int, bool) 
 		}
 	}
 	if decimal.Digits(q) > precision {
-		return nil, false
+		return nil, false, nil
 	}
-	return q, true
+	return q, true, nil
 }
 
 // parseJavaBigDecimal is new BigDecimal(String)'s grammar: an optional sign, digits (any

@@ -53,6 +53,13 @@ func TestStringToDecimal(t *testing.T) {
 		{"999999999999999999999", 20, 0, "!Overflow"},
 		{"\xff", 20, 0, "!Overflow"},
 		{"   ", 20, 0, "!NumberFormatException"},
+		{"0." + strings.Repeat("3", 200), 10, 2, "33"},
+		{strings.Repeat("9", 300), 38, 0, "!Overflow"},
+		{"0E+2147483647", 20, 2, "0"},
+		{"0E-2147483647", 20, 2, "0"},
+		{"1e-600000000", 20, 2, "!ArithmeticException"},
+		{"1e-20", 10, 0, "!Index 19 out of bounds"},
+		{"1e-30", 10, 0, "!Index 29 out of bounds"},
 	} {
 		got, err := stringToDecimal([]byte(c.s), c.p, c.sc)
 		switch {

@@ -178,7 +178,10 @@ func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Opt
 			}
 			// TimestampData's nanos of the millisecond: the fraction's last six digits (none
 			// in a TIMESTAMP(0..3), whose value is the milliseconds).
-			w.Set(i, ms, nos%1_000_000)
+			if !w.Set(i, ms, nos%1_000_000) {
+				w.Release()
+				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) is beyond the years a TIMESTAMP(4..6) holds in Sluice (about -290,000 to 294,000)", name, v, unit)
+			}
 		}
 		return w.Finish(len(src), column.CopyValidity(in, mem)), nil
 	}

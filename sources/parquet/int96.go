@@ -97,7 +97,9 @@ func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
 			if err != nil {
 				return fail(err)
 			}
-			w.Set(row, ms, nanoOfMilli) // int96Timestamp checked what microseconds hold
+			if !w.Set(row, ms, nanoOfMilli) {
+				return fail(fmt.Errorf("INT96 timestamp %d ms after the epoch is beyond the years a TIMESTAMP(4..6) holds in Sluice (about -290,000 to 294,000)", ms))
+			}
 			bitutil.SetBit(bits, row)
 		}
 		done += int(levels)
