@@ -145,7 +145,7 @@ func convertInts[From int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | u
 func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Options) Converter {
 	shift := opts.ZoneOffsetSeconds * 1000
 	utc := opts.UTCTimestamps
-	micros := column.TimestampUnitOf(want) == column.Micros
+	wantUnit := column.TimestampUnitOf(want)
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 		src := column.Values[int64](in)
 		w := column.NewTimestampWriter(mem, want, len(src))
@@ -169,9 +169,9 @@ func timestampAs(name string, want arrow.DataType, unit arrow.TimeUnit, opts Opt
 			case utc && nos%1_000_000 < 0, !utc && nos < 0:
 				w.Release()
 				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has a negative fraction, which Flink's Parquet reader rejects", name, v, unit)
-			case micros && nos%1000 != 0:
+			case belowUnit(wantUnit, nos%1_000_000):
 				w.Release()
-				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has nanoseconds that a precision up to 6 cannot hold", name, v, unit)
+				return nil, fmt.Errorf("column %s: timestamp %d (%s since the epoch) has digits below the %s that Flink's value keeps and Sluice's column cannot hold", name, v, unit, unitName(wantUnit))
 			}
 			if !utc {
 				ms = javatime.LocalMillis(ms, nos, shift)

@@ -42,7 +42,7 @@ func newInt96Column(name string, f *file.Reader, col int, groups []int, want arr
 // read returns the next n rows of the column as Flink's TIMESTAMP value in c.want's unit
 // (milliseconds, microseconds, or milliseconds and nanoseconds of the millisecond).
 func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
-	micros := column.TimestampUnitOf(c.want) == column.Micros
+	unit := column.TimestampUnitOf(c.want)
 	w := column.NewTimestampWriter(mem, c.want, n)
 	valid := column.NewBitmap(mem, n)
 	bits := valid.Bytes()
@@ -92,7 +92,7 @@ func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
 				nulls++
 				continue
 			}
-			ms, nanoOfMilli, err := int96Timestamp(vals[k], c.opts, micros)
+			ms, nanoOfMilli, err := int96Timestamp(vals[k], c.opts, unit)
 			k++
 			if err != nil {
 				return fail(err)
@@ -116,9 +116,9 @@ func (c *int96Column) read(n int, mem memory.Allocator) (arrow.Array, error) {
 // that instant, otherwise its wall clock in the JVM's zone with the nanoseconds replaced by
 // nanosOfDay % 10^9 (java.sql.Timestamp#setNanos). Negative fractions fail as they fail there.
 //
-// The result is TimestampData's millisecond and nanos of the millisecond; with micros (a
-// TIMESTAMP(4..6) column) the nanos must be whole microseconds.
-func int96Timestamp(v pq.Int96, opts Options, micros bool) (ms, nanoOfMilli int64, err error) {
+// The result is TimestampData's millisecond and nanos of the millisecond, which the column's
+// unit must hold (see belowUnit).
+func int96Timestamp(v pq.Int96, opts Options, unit column.TimestampUnit) (ms, nanoOfMilli int64, err error) {
 	nanosOfDay := int64(binary.LittleEndian.Uint64(v[:8]))
 	julianDay := int64(int32(binary.LittleEndian.Uint32(v[8:])))
 	ms = (julianDay-2_440_588)*86_400_000 + nanosOfDay/1_000_000
@@ -126,19 +126,42 @@ func int96Timestamp(v pq.Int96, opts Options, micros bool) (ms, nanoOfMilli int6
 		if nanosOfDay%1_000_000 < 0 {
 			return 0, 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a millisecond, which Flink's reader rejects", julianDay, nanosOfDay)
 		}
-		return withMicros(ms, nanosOfDay%1_000_000, micros, julianDay, nanosOfDay)
+		return heldBy(unit, ms, nanosOfDay%1_000_000, julianDay, nanosOfDay)
 	}
 	nanos := nanosOfDay % 1_000_000_000
 	if nanos < 0 {
 		return 0, 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has a negative fraction of a second, which Flink's reader rejects (java.sql.Timestamp#setNanos)", julianDay, nanosOfDay)
 	}
-	return withMicros(javatime.LocalMillis(ms, nanos, opts.ZoneOffsetSeconds*1000), nanos%1_000_000, micros, julianDay, nanosOfDay)
+	return heldBy(unit, javatime.LocalMillis(ms, nanos, opts.ZoneOffsetSeconds*1000), nanos%1_000_000, julianDay, nanosOfDay)
 }
 
-// withMicros returns ms and nanoOfMilli, which with micros must be whole microseconds.
-func withMicros(ms, nanoOfMilli int64, micros bool, julianDay, nanosOfDay int64) (int64, int64, error) {
-	if micros && nanoOfMilli%1000 != 0 {
-		return 0, 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has nanoseconds that a precision up to 6 cannot hold", julianDay, nanosOfDay)
+// heldBy returns ms and nanoOfMilli, or an error where the column's unit cannot hold them.
+func heldBy(unit column.TimestampUnit, ms, nanoOfMilli int64, julianDay, nanosOfDay int64) (int64, int64, error) {
+	if belowUnit(unit, nanoOfMilli) {
+		return 0, 0, fmt.Errorf("INT96 timestamp (day %d, %d ns) has digits below the %s that Flink's value keeps and Sluice's column cannot hold", julianDay, nanosOfDay, unitName(unit))
 	}
 	return ms, nanoOfMilli, nil
+}
+
+// belowUnit reports whether a value's nanoseconds of the millisecond have digits below what a
+// column of unit keeps: any for milliseconds (TIMESTAMP(0..3)), below the microsecond for
+// TIMESTAMP(4..6). Flink's reader keeps every digit in its TimestampData whatever the column's
+// precision (a comparison or a cast to a wider precision sees them), so Sluice fails the read
+// rather than drop them.
+func belowUnit(unit column.TimestampUnit, nanoOfMilli int64) bool {
+	switch unit {
+	case column.Millis:
+		return nanoOfMilli != 0
+	case column.Micros:
+		return nanoOfMilli%1000 != 0
+	}
+	return false
+}
+
+// unitName names what a column of unit holds, for errors.
+func unitName(unit column.TimestampUnit) string {
+	if unit == column.Millis {
+		return "millisecond"
+	}
+	return "microsecond"
 }

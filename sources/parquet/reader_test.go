@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
 )
 
 // writeFile writes n rows (a = row number, s = "r<row>", every 7th s NULL) in row groups of
@@ -195,7 +196,7 @@ func TestInt96AsFlinkReadsIt(t *testing.T) {
 		name    string
 		v       pq.Int96
 		opts    Options
-		micros  bool // TIMESTAMP(4..6): the same milliseconds plus the microseconds of the millisecond
+		micros  bool // TIMESTAMP(4..6): the same milliseconds plus the microseconds of the millisecond (else TIMESTAMP(9))
 		want    int64
 		wantErr bool
 	}{
@@ -213,7 +214,11 @@ func TestInt96AsFlinkReadsIt(t *testing.T) {
 		{"sub-microsecond nanos", int96(epochDay, 1_234_567_890), utc, true, 0, true},
 	}
 	for _, c := range cases {
-		ms, nanoOfMilli, err := int96Timestamp(c.v, c.opts, c.micros)
+		unit := column.Nanos
+		if c.micros {
+			unit = column.Micros
+		}
+		ms, nanoOfMilli, err := int96Timestamp(c.v, c.opts, unit)
 		got := ms
 		if c.micros {
 			got = ms*1000 + nanoOfMilli/1000
@@ -222,12 +227,19 @@ func TestInt96AsFlinkReadsIt(t *testing.T) {
 			t.Errorf("%s: got %d, %v; want %d (error %v)", c.name, got, err, c.want, c.wantErr)
 		}
 	}
+	// A TIMESTAMP(0..3) column cannot hold what Flink's value keeps below the millisecond.
+	if _, _, err := int96Timestamp(int96(epochDay, 1_234_567_890), utc, column.Millis); err == nil {
+		t.Errorf("sub-millisecond INT96 value read as TIMESTAMP(3): no error")
+	}
+	if ms, _, err := int96Timestamp(int96(epochDay, 1_234_000_000), utc, column.Millis); err != nil || ms != 1_234 {
+		t.Errorf("whole-millisecond INT96 value read as TIMESTAMP(3): %d, %v", ms, err)
+	}
 	// TIMESTAMP(7..9) keeps the nanoseconds of the millisecond (local: of the second's fraction).
 	for _, c := range []struct {
 		opts          Options
 		wantMs, wantN int64
 	}{{utc, 1_234, 567_890}, {ist, 19_801_234, 567_890}} {
-		ms, nanoOfMilli, err := int96Timestamp(int96(epochDay, 1_234_567_890), c.opts, false)
+		ms, nanoOfMilli, err := int96Timestamp(int96(epochDay, 1_234_567_890), c.opts, column.Nanos)
 		if err != nil || ms != c.wantMs || nanoOfMilli != c.wantN {
 			t.Errorf("nanos %+v: got (%d, %d, %v), want (%d, %d)", c.opts, ms, nanoOfMilli, err, c.wantMs, c.wantN)
 		}
