@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -12,18 +13,26 @@ import (
 )
 
 func init() {
-	register(&Function{Name: "GREATEST", Family: "conditional", Doc: "numbers (Java's boxed compareTo: NaN greatest, -0.0 < 0.0; DECIMALs by value after an exact conversion to the common type; a NULL DECIMAL operand of another type than the result fails the row with Flink's NullPointerException) and strings; NULL if any operand is NULL; every operand evaluated", compile: compileGreatestLeast})
-	register(&Function{Name: "LEAST", Family: "conditional", Doc: "as GREATEST", compile: compileGreatestLeast})
+	register(&Function{Name: "GREATEST", Family: "conditional", Doc: "numbers (Java's boxed compareTo: NaN greatest, -0.0 < 0.0; DECIMALs by value after an exact conversion to the common type; a NULL DECIMAL operand of another type than the result fails the row with Flink's NullPointerException), strings, DATE, TIME, and TIMESTAMP or TIMESTAMP_LTZ of any precision (TimestampData#compareTo, narrower operands widened); NULL if any operand is NULL; every operand evaluated", compile: compileGreatestLeast, NanoTimestamps: true})
+	register(&Function{Name: "LEAST", Family: "conditional", Doc: "as GREATEST", compile: compileGreatestLeast, NanoTimestamps: true})
 }
 
 func compileGreatestLeast(n *Node, args []Expr) (Expr, error) {
 	t := n.Type
-	for _, a := range args {
+	args = append([]Expr(nil), args...)
+	for k, a := range args {
 		at := a.Type()
 		numeric := t.IsNumeric() && at.IsNumeric() && (t.Kind != catalog.Decimal || exactDecimal(at, t))
 		text := t.IsString() && at.IsString() && (t.Kind == catalog.VarChar || at.WithNullable(true).Equal(t.WithNullable(true)))
-		if !numeric && !text {
+		// Flink passes temporal values to compareTo as they are (Integer, TimestampData): a
+		// narrower timestamp is the same TimestampData in the wider result type.
+		temporal := at.Kind == t.Kind && (t.Kind == catalog.Date || t.Kind == catalog.Time ||
+			(t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && at.Precision <= t.Precision && at.TimeAttr == catalog.Regular)
+		if !numeric && !text && !temporal {
 			return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
+		}
+		if temporal && unitOf(at) != unitOf(t) {
+			args[k] = &cast{unary: unary{a, t.WithNullable(at.Nullable)}, kind: castTimestampPrecision}
 		}
 	}
 	if t.IsString() {
@@ -99,38 +108,49 @@ func (e *greatestLeast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	}
 	defer releaseAll(cols)
 	n := ctx.N
-	// cmp(k, best, i) compares operand k with the current best at row i (Java compareTo).
-	var cmp func(k, best, i int) int
+	// order(k, best, i) compares operand k with the current best at row i (Java compareTo).
+	var order func(k, best, i int) int
 	switch e.typ.Kind {
 	case catalog.Float, catalog.Double:
 		vals := make([][]float64, len(cols))
 		for k, c := range cols {
 			vals[k] = asFloat64(c, e.typ)
 		}
-		cmp = func(k, best, i int) int { return javaDoubleCompare(vals[k][i], vals[best][i]) }
+		order = func(k, best, i int) int { return javaDoubleCompare(vals[k][i], vals[best][i]) }
 	case catalog.VarChar, catalog.Char:
-		cmp = func(k, best, i int) int { return bytes.Compare(bytesAt(cols[k], i), bytesAt(cols[best], i)) }
+		order = func(k, best, i int) int { return bytes.Compare(bytesAt(cols[k], i), bytesAt(cols[best], i)) }
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		if e.typ.IsNanoTimestamp() {
+			ms, nanos := make([][]int64, len(cols)), make([][]int32, len(cols))
+			for k, c := range cols {
+				ms[k], nanos[k] = column.NanoTimestamps(c)
+			}
+			order = func(k, best, i int) int {
+				if c := cmp.Compare(ms[k][i], ms[best][i]); c != 0 {
+					return c
+				}
+				return cmp.Compare(nanos[k][i], nanos[best][i])
+			}
+			break
+		}
+		vals := make([][]int64, len(cols))
+		for k, c := range cols {
+			vals[k] = column.Values[int64](c)
+		}
+		order = func(k, best, i int) int { return cmp.Compare(vals[k][i], vals[best][i]) }
 	case catalog.Decimal:
 		// Every operand was converted exactly to the result's scale (exactDecimal).
 		vals := make([][]decimal128.Num, len(cols))
 		for k, c := range cols {
 			vals[k] = column.Values[decimal128.Num](c)
 		}
-		cmp = func(k, best, i int) int { return vals[k][i].Cmp(vals[best][i]) }
+		order = func(k, best, i int) int { return vals[k][i].Cmp(vals[best][i]) }
 	default:
 		vals := make([][]int64, len(cols))
 		for k, c := range cols {
 			vals[k] = asInt64(c, e.typ)
 		}
-		cmp = func(k, best, i int) int {
-			switch a, b := vals[k][i], vals[best][i]; {
-			case a < b:
-				return -1
-			case a > b:
-				return 1
-			}
-			return 0
-		}
+		order = func(k, best, i int) int { return cmp.Compare(vals[k][i], vals[best][i]) }
 	}
 	pick := make([]int, n)
 	for i := 0; i < n; i++ {
@@ -146,7 +166,7 @@ func (e *greatestLeast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 			if k == 0 {
 				continue
 			}
-			if c := cmp(k, best, i); (e.greatest && c > 0) || (!e.greatest && c < 0) {
+			if c := order(k, best, i); (e.greatest && c > 0) || (!e.greatest && c < 0) {
 				best = k
 			}
 		}

@@ -131,8 +131,8 @@ var shapes = map[string][]string{
 		"A <- CASE {int} WHEN {int!} THEN {A} WHEN {int!} THEN {A} ELSE {A} END ; A in int str",
 	},
 	"COALESCE": {"A <- COALESCE({A}, {A}, {A}) ; A in int approx dec str bin date ts ts9"},
-	"GREATEST": {"A <- GREATEST({A}, {A}) ; A in int approx dec str", "A <- GREATEST({A}, {A}, {A}) ; A in int str"},
-	"LEAST":    {"A <- LEAST({A}, {A}) ; A in int approx dec str", "A <- LEAST({A}, {A}, {A}) ; A in int approx"},
+	"GREATEST": {"A <- GREATEST({A}, {A}) ; A in int approx dec str date ts ts9", "A <- GREATEST({A}, {A}, {A}) ; A in int str time ts6", "ts9 <- GREATEST({ts9}, {ts})"},
+	"LEAST":    {"A <- LEAST({A}, {A}) ; A in int approx dec str date time ts6 ts9 ltz", "A <- LEAST({A}, {A}, {A}) ; A in int approx ts"},
 	"IF":       {"A <- IF({bool}, {A}, {A}) ; A in int approx dec str date ts ts9"},
 	"IFNULL":   {"A <- IFNULL({A}, {A}) ; A in int approx dec str"},
 	"CAST": {

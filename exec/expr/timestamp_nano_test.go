@@ -61,6 +61,8 @@ func TestNanoTimestampExpressions(t *testing.T) {
 		{"YEAR", call("EXTRACT", longT, lit(Symbol{Value: "YEAR"}, catalog.Type{Kind: catalog.Symbol}), a), []any{int64(1970), int64(2024), int64(9999), nil}},
 		{"+ INTERVAL SECOND", call("+", t9, a, lit(int64(1000), catalog.Type{Kind: catalog.IntervalDayTime})), []any{NanoTimestamp{999, 999_999}, NanoTimestamp{1704067201123, 456_789}, NanoTimestamp{253402300800999, 999_999}, nil}},
 		{"- INTERVAL MONTH", call("-", t9, a, lit(int64(1), catalog.Type{Kind: catalog.IntervalYearMonth})), []any{NanoTimestamp{-2678400001, 999_999}, NanoTimestamp{1701388800123, 456_789}, NanoTimestamp{253399622399999, 999_999}, nil}},
+		{"GREATEST", call("GREATEST", t9, a, b), []any{NanoTimestamp{-1, 999_999}, NanoTimestamp{1704067200123, 456_789}, NanoTimestamp{253402300799999, 999_999}, nil}},
+		{"LEAST", call("LEAST", t9, a, b, m), []any{NanoTimestamp{-1, 0}, NanoTimestamp{1704067200123, 0}, NanoTimestamp{0, 0}, nil}},
 		{"difference", call("-", catalog.Type{Kind: catalog.IntervalDayTime, Nullable: true}, a, b), []any{int64(0), int64(0), int64(253402300799999), nil}},
 		{"<", call("<", boolT, a, b), []any{false, false, false, nil}},
 		{">", call(">", boolT, a, b), []any{true, false, true, nil}},
@@ -148,7 +150,8 @@ func TestNanoTimestampFallbacks(t *testing.T) {
 		n    *Node
 		want string
 	}{
-		{call("GREATEST", t9, ref(0, t9), ref(0, t9)), "TIMESTAMP(7..9)"},
+		{call("ARRAY", catalog.Type{Kind: catalog.Array, Elem: &t9}, ref(0, t9)), "TIMESTAMP(7..9)"},
+		{call("GREATEST", t9, ref(0, t9), ref(2, l8)), "not supported natively"},
 		{call("CAST", t6, ref(0, t9)), "cannot hold"},
 		{call("CAST", t3, ref(0, t9)), "cannot hold"},
 		{call("CAST", catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3, Nullable: true}, ref(2, l8)), "cannot hold"},
