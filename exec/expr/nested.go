@@ -22,7 +22,7 @@ func init() {
 	register(&Function{Name: "ELEMENT", Family: "collection",
 		Doc: "the only element of an array: NULL for a NULL or empty array, a failure for more than one element; arrays of NOT NULL elements run on Flink", compile: compileElement})
 	register(&Function{Name: "ROW", Family: "collection",
-		Doc: "ROW(e1, e2, ...); never NULL. Fields of TINYINT or SMALLINT that are not constants run on Flink", compile: compileRowValue})
+		Doc: "ROW(e1, e2, ...); never NULL. Fields of TINYINT or SMALLINT that are not constants run on Flink; a NULL in a field the plan types NOT NULL fails the row (Flink writes it unchecked: a NullPointerException for object values; for primitive ones Flink writes an arbitrary default, which Sluice does not reproduce), as in ARRAY and MAP", compile: compileRowValue})
 	register(&Function{Name: "MAP", Family: "collection",
 		Doc: "MAP[k1, v1, k2, v2, ...]: entries in order, never NULL. Natively only when no two key operands are the same expression (Flink's code generation drops the earlier of two equal key expressions, but keeps entries whose different keys are equal at run time); keys or values of TINYINT or SMALLINT that are not constants run on Flink", compile: compileMapValue})
 	register(&Function{Name: "ARRAY", Family: "collection",
@@ -421,12 +421,12 @@ type mapValue struct {
 func (e *mapValue) Type() catalog.Type { return e.typ }
 
 func (e *mapValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	keys, err := e.keys.elements(ctx, in)
+	keys, err := e.keys.elements(ctx, in, *e.typ.Elem)
 	if err != nil {
 		return nil, err
 	}
 	defer keys.Release()
-	vals, err := e.vals.elements(ctx, in)
+	vals, err := e.vals.elements(ctx, in, *e.typ.Value)
 	if err != nil {
 		return nil, err
 	}
@@ -459,7 +459,7 @@ type arrayValue struct {
 func (e *arrayValue) Type() catalog.Type { return e.typ }
 
 func (e *arrayValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
-	elems, err := e.elements(ctx, in)
+	elems, err := e.elements(ctx, in, *e.typ.Elem)
 	if err != nil {
 		return nil, err
 	}
@@ -467,13 +467,17 @@ func (e *arrayValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	return listOf(ctx, arrowType(e.typ), len(e.args), elems.Data()), nil
 }
 
-// elements evaluates the operands and interleaves them: row r's k elements, row after row.
-func (e *arrayValue) elements(ctx *Ctx, in Batch) (arrow.Array, error) {
+// elements evaluates the operands and interleaves them: row r's k elements, row after row. A
+// NULL where elem is NOT NULL fails its row (see failNotNull).
+func (e *arrayValue) elements(ctx *Ctx, in Batch, elem catalog.Type) (arrow.Array, error) {
 	cols, err := evalAll(ctx, in, e.args)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseAll(cols)
+	for _, c := range cols {
+		failNotNull(ctx, c, elem, "an element of ARRAY or MAP")
+	}
 	all, err := array.Concatenate(cols, ctx.Mem)
 	if err != nil {
 		return nil, err
@@ -523,11 +527,28 @@ func (e *rowValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	defer releaseAll(cols)
 	children := make([]arrow.ArrayData, len(cols))
 	for i, c := range cols {
+		failNotNull(ctx, c, e.typ.Fields[i].Type, "field "+e.typ.Fields[i].Name+" of ROW")
 		children[i] = c.Data()
 	}
 	d := array.NewData(arrowType(e.typ), ctx.N, []*memory.Buffer{nil}, children, 0, 0)
 	defer d.Release()
 	return array.MakeFromData(d), nil
+}
+
+// failNotNull fails the rows where column c, whose place in a constructed value (what) has the
+// NOT NULL type t, is NULL (an expression the planner types NOT NULL that yields NULL, e.g.
+// RPAD with a negative length). Flink's generated constructors write such a place without a
+// null check: a NullPointerException for object values, an arbitrary default for primitive
+// ones, which Sluice does not reproduce; the row fails either way.
+func failNotNull(ctx *Ctx, c arrow.Array, t catalog.Type, what string) {
+	if t.Nullable || c.NullN() == 0 {
+		return
+	}
+	for r := 0; r < c.Len(); r++ {
+		if c.IsNull(r) {
+			ctx.fail(r, fmt.Errorf("java.lang.NullPointerException: NULL for %s of NOT NULL type %s, which Flink's generated code writes without a null check", what, t))
+		}
+	}
 }
 
 // errMoreThanOne is Flink's failure of ELEMENT on an array of several elements.

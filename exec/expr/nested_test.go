@@ -173,3 +173,29 @@ func TestElement(t *testing.T) {
 		t.Errorf("row 4 should fail, got %v", err)
 	}
 }
+
+// TestConstructorNotNullPlaceGetsNull: a NULL in a place the plan types NOT NULL (a ROW field,
+// an ARRAY element) fails its row, as Flink's unchecked write does (fuzz seed 11059: RPAD with
+// a negative length, typed NOT NULL, inside ROW(...)).
+func TestConstructorNotNullPlaceGetsNull(t *testing.T) {
+	types, in := jsonBatch(t, []string{"STRING"}, `["a", null]`)
+	defer in.Release()
+	notNull := catalog.StringType(false)
+	rowT := catalog.Type{Kind: catalog.Row, Fields: []catalog.Field{{Name: "f", Type: notNull}}}
+	arrT := catalog.Type{Kind: catalog.Array, Elem: &notNull}
+	for _, n := range []*Node{call("ROW", rowT, ref(0, strT)), call("ARRAY", arrT, ref(0, strT))} {
+		e, err := Compile(n, types)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := NewCtx(memory.DefaultAllocator, 2)
+		out, err := e.Eval(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Release()
+		if err := ctx.Err(); err == nil || !strings.Contains(err.Error(), "NullPointerException") {
+			t.Errorf("%s with a NULL in a NOT NULL place: %v, want a NullPointerException", n.Op, err)
+		}
+	}
+}
