@@ -37,10 +37,14 @@ func init() {
 }
 
 // temporalCodegenNullable: ScalarOperatorGens#generateTemporalPlusMinus types a DATE or TIME
-// plus or minus an interval new DateType() or new TimeType(), nullable.
+// plus or minus an interval (in either order) new DateType() or new TimeType(), nullable.
 func temporalCodegenNullable(b *Node) bool {
-	return len(b.Args) == 2 && (b.Args[0].Type.Kind == catalog.Date || b.Args[0].Type.Kind == catalog.Time) &&
-		b.Args[1].Type.IsInterval()
+	if len(b.Args) != 2 {
+		return false
+	}
+	point := func(t catalog.Type) bool { return t.Kind == catalog.Date || t.Kind == catalog.Time }
+	l, r := b.Args[0].Type, b.Args[1].Type
+	return point(l) && r.IsInterval() || l.IsInterval() && point(r)
 }
 
 func compileArith(n *Node, args []Expr) (Expr, error) {

@@ -79,10 +79,11 @@ func compileIf(n *Node, args []Expr) (Expr, error) {
 // flinkBranchNullable says whether Flink's code generation gives the value of b a nullable
 // type: where the plan does, and where the function's code generator declares a nullable type
 // of its own (Function.codegenNullable).
-func flinkBranchNullable(b *Node) bool {
-	if b.Type.Nullable {
-		return true
-	}
+func flinkBranchNullable(b *Node) bool { return b.Type.Nullable || codegenTypesNullable(b) }
+
+// codegenTypesNullable says whether the code Flink generates for a call declares a nullable
+// type whatever the plan says (Function.codegenNullable).
+func codegenTypesNullable(b *Node) bool {
 	if b.Kind != Call {
 		return false
 	}
@@ -210,8 +211,12 @@ func compileCoalesce(n *Node, args []Expr) (Expr, error) {
 		return nil, unsupported("COALESCE without operands")
 	}
 	for _, a := range n.Args {
-		if flinkTypesNullable(a) {
-			return nil, unsupported("%s of a NOT NULL DATE plus or minus an interval fails in Flink's code generation (the sum is typed nullable there); it runs on Flink", n.Op)
+		// BridgingSqlFunction checks each argument's generated type against the plan's: a NOT
+		// NULL argument whose generated code is typed nullable fails Flink's planning with
+		// "Mismatch of function's argument data type" (checked on Flink 2.1 for DATE and TIME
+		// plus or minus an interval, either order, IN lists and LIKE with a column pattern).
+		if !a.Type.Nullable && codegenTypesNullable(a) {
+			return nil, unsupported("%s over %s, typed NOT NULL but nullable in Flink's generated code, fails Flink's planning (Mismatch of function's argument data type); it runs on Flink", n.Op, a.Describe())
 		}
 	}
 	for _, a := range args {

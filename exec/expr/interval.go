@@ -123,25 +123,6 @@ func compileIntervalArith(op string, args []Expr, res catalog.Type) (Expr, bool,
 	return &reinterpret{arg: e, typ: res}, true, nil
 }
 
-// flinkTypesNullable reports whether Flink's generated code types the value of n as nullable
-// although the plan says NOT NULL: generateTemporalPlusMinus gives DATE ± INTERVAL a nullable
-// DateType. A function that Flink calls through BridgingSqlFunction (COALESCE, IFNULL) then
-// fails code generation with "Mismatch of function's argument data type". This is narrower
-// than Function.codegenNullable (IF's check): only DATE results were seen to fail there; the
-// other calls whose generated code is nullable (TIME ± INTERVAL, IN lists, LIKE) have not been
-// checked against COALESCE and run natively.
-func flinkTypesNullable(n *Node) bool {
-	if n.Kind != Call || (n.Op != "+" && n.Op != "-") || n.Type.Kind != catalog.Date || n.Type.Nullable {
-		return false
-	}
-	for _, a := range n.Args {
-		if a.Type.IsInterval() {
-			return true
-		}
-	}
-	return false
-}
-
 type timestampInterval struct {
 	point, interval Expr
 	kind            temporalKind

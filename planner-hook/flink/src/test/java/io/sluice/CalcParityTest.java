@@ -563,6 +563,15 @@ class CalcParityTest {
                         "SELECT IF(b, i IN (1, 2, 3), FALSE) FROM t", "IfCallGen"),
                 fallback("fallback-if-not-null-date-minus-days-fails", "b BOOLEAN NOT NULL, i INT NOT NULL", ifNotNullRows(),
                         "SELECT IF(b, DATE '2024-03-01' - INTERVAL '1' DAY * i, DATE '9999-12-31') FROM t", "IfCallGen"),
+                // COALESCE and IFNULL over such a NOT NULL argument: Flink's BridgingSqlFunction
+                // fails planning ("Mismatch of function's argument data type"), both fail.
+                fallback("fallback-ifnull-not-null-interval-plus-date-fails", "d DATE NOT NULL, i INT NOT NULL",
+                        List.of(r(LocalDate.of(2024, 2, 29), 1)), "SELECT IFNULL(INTERVAL '1' DAY + d, d) FROM t", "Mismatch of function's argument"),
+                fallback("fallback-ifnull-not-null-in-list-fails", "d DATE NOT NULL, i INT NOT NULL",
+                        List.of(r(LocalDate.of(2024, 2, 29), 1)), "SELECT IFNULL(i IN (1, 2, 3), FALSE) FROM t", "Mismatch of function's argument"),
+                fallback("fallback-coalesce-not-null-in-list-fails", "d DATE NOT NULL, i INT NOT NULL",
+                        List.of(r(LocalDate.of(2024, 2, 29), 1)), "SELECT COALESCE(CAST(NULL AS BOOLEAN), i IN (1, 2, 3)) FROM t",
+                        "Mismatch of function's argument"),
                 nativeCase("if-nullable-over-date-plus-interval-and-in-list", "dt DATE, i INT", ifRows(),
                         "SELECT IF(i > 1, dt + INTERVAL '3-11' YEAR TO MONTH, DATE '9999-12-31'), IF(dt IS NULL, i IN (1, 2, 3), FALSE),"
                                 + " IF(dt IS NULL, COALESCE(i, 0) IN (1, 2, 3), FALSE) FROM t"),
