@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -18,7 +19,7 @@ func init() {
 		Doc:       "as CAST, but a string that does not parse yields NULL",
 		compileIn: compileCast, NanoTimestamps: true})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 9 (DateTimeUtils#truncate when narrowing; from 7..9 down to 0..6 falls back, as Flink's truncate keeps the nanoseconds of a value whose nano-of-second has at most p digits); STRING to TIMESTAMP (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p 4 to 6, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3 or 7 to 9) and TIME to TIMESTAMP (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); STRING to DECIMAL as BinaryStringDataUtil#toDecimal (its byte parser for strings of up to 18 bytes into DECIMAL(p ≤ 18), quirks included: the byte that ends the number is skipped unchecked, leading zeros count as digits, no precision check after rounding; BigDecimal's grammar, Unicode digits included, and DecimalData#fromBigDecimal otherwise); STRING to TIME as DateTimeUtils#parseTime (hh[:mm[:ss[.fff]]] with a zone suffix at the first '-' or '+', nothing range-checked, int arithmetic); FLOAT/DOUBLE to STRING or DECIMAL fall back",
+		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 9 (DateTimeUtils#truncate when narrowing; from 7..9 down to 0..6 falls back, as Flink's truncate keeps the nanoseconds of a value whose nano-of-second has at most p digits); STRING to TIMESTAMP (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p 4 to 6, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3 or 7 to 9) and TIME to TIMESTAMP (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone; a DATE before about 4800 BC through DateTimeUtils#toLocalDate's int arithmetic, which moves it or fails as in Flink); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); STRING to DECIMAL as BinaryStringDataUtil#toDecimal (its byte parser for strings of up to 18 bytes into DECIMAL(p ≤ 18), quirks included: the byte that ends the number is skipped unchecked, leading zeros count as digits, no precision check after rounding; BigDecimal's grammar, Unicode digits included, and DecimalData#fromBigDecimal otherwise); STRING to TIME as DateTimeUtils#parseTime (hh[:mm[:ss[.fff]]] with a zone suffix at the first '-' or '+', nothing range-checked, int arithmetic); FLOAT/DOUBLE to STRING or DECIMAL fall back",
 		compileIn: compileCast, NanoTimestamps: true})
 }
 
@@ -117,6 +118,9 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		// a TIMESTAMP(3); to TIMESTAMP_LTZ that wall time read in the session zone
 		// (LocalDateTime#atZone); to TIMESTAMP(4..6) as between timestamps.
 		millis := &cast{unary: unary{args[0], catalog.TimestampType(3, from.Nullable)}, kind: castEpochMillis}
+		if from.Kind == catalog.Date && to.Kind == catalog.TimestampLTZ {
+			millis.kind = castLocalDateMillis // dateToTimestampWithLocalZone: LocalDateTime.of(toLocalDate(date), MIDNIGHT)
+		}
 		via := to
 		if to.Precision < 3 {
 			via.Precision = 3 // the same milliseconds, untruncated
@@ -169,6 +173,9 @@ const (
 	// castEpochMillis is the epoch milliseconds of a DATE's midnight or of a TIME on
 	// 1970-01-01, a TIMESTAMP(3).
 	castEpochMillis
+	// castLocalDateMillis is castEpochMillis of a DATE through DateTimeUtils#toLocalDate (CAST
+	// to TIMESTAMP_LTZ), whose int arithmetic fails or moves dates before about 4800 BC.
+	castLocalDateMillis
 )
 
 type cast struct {
@@ -202,9 +209,50 @@ func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			}
 		}
 		return column.MakeArray(arrowType(e.typ), a.Len(), column.CopyValidity(a, ctx.Mem), buf), nil
+	case castLocalDateMillis:
+		buf, dst := column.NewValues[int64](ctx.Mem, a.Len())
+		valid := column.CopyValidity(a, ctx.Mem)
+		var failed []int
+		var why error
+		for i, d := range column.Values[int32](a) {
+			day, err := flinkLocalDate(d)
+			if err != nil && a.IsValid(i) {
+				failed, why = append(failed, i), err
+				continue
+			}
+			dst[i] = day * millisPerDay
+		}
+		valid = failRows(ctx, valid, failed, why)
+		return column.MakeArray(arrowType(e.typ), a.Len(), valid, buf), nil
 	}
 	a.Retain()
 	return a, nil
+}
+
+// flinkLocalDate is DateTimeUtils#toLocalDate(date) as an epoch day: julianToLocalDate's int
+// arithmetic (truncating division, wrapping sums), exact from about 4800 BC on; before, it
+// yields other dates or fields LocalDate#of rejects, an error here as there.
+func flinkLocalDate(date int32) (int64, error) {
+	j := date + 2440588 + 32044
+	g, dg := j/146097, j%146097
+	c := (dg/36524 + 1) * 3 / 4
+	dc := dg - c*36524
+	b, db := dc/1461, dc%1461
+	a := (db/365 + 1) * 3 / 4
+	da := db - a*365
+	y := g*400 + c*100 + b*4 + a
+	m := (da*5+308)/153 - 2
+	d := da - (m+4)*153/5 + 122
+	year, month, day := y-4800+(m+2)/12, (m+2)%12+1, d+1
+	switch {
+	case month < 1 || month > 12:
+		return 0, fmt.Errorf("java.time.DateTimeException: Invalid value for MonthOfYear (valid values 1 - 12): %d", month)
+	case day < 1 || day > 31:
+		return 0, fmt.Errorf("java.time.DateTimeException: Invalid value for DayOfMonth (valid values 1 - 28/31): %d", day)
+	case int64(day) > javatime.DaysInMonth(int64(year), int64(month)):
+		return 0, fmt.Errorf("java.time.DateTimeException: Invalid date: %d-%02d-%02d", year, month, day)
+	}
+	return javatime.GregorianEpochDay(int64(year), int64(month), int64(day)), nil
 }
 
 // timestampParts is the DATE or TIME of each timestamp of a (of any precision: its

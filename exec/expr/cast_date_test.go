@@ -38,3 +38,23 @@ func TestParseJavaTime(t *testing.T) {
 		}
 	}
 }
+
+// TestFlinkLocalDate: DateTimeUtils#toLocalDate is the epoch day itself from about 4800 BC on;
+// before, its int arithmetic gives months LocalDate#of rejects (fuzz seed 11237: a DATE
+// 2,752,512 days before 2000 cast to TIMESTAMP_LTZ failed in Flink).
+func TestFlinkLocalDate(t *testing.T) {
+	for d := int32(-2_472_632); d < 3_000_000; d += 997 {
+		if got, err := flinkLocalDate(d); err != nil || got != int64(d) {
+			t.Fatalf("toLocalDate(%d) = %d, %v; want the same day", d, got, err)
+		}
+	}
+	failures := 0
+	for d := int32(-2_472_633); d > -2_900_000; d -= 13 {
+		if _, err := flinkLocalDate(d); err != nil {
+			failures++
+		}
+	}
+	if failures == 0 {
+		t.Errorf("no date before 4800 BC failed; Flink's julianToLocalDate rejects some")
+	}
+}
