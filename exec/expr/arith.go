@@ -44,7 +44,8 @@ func temporalCodegenNullable(b *Node) bool {
 	}
 	point := func(t catalog.Type) bool { return t.Kind == catalog.Date || t.Kind == catalog.Time }
 	l, r := b.Args[0].Type, b.Args[1].Type
-	return point(l) && r.IsInterval() || l.IsInterval() && point(r)
+	// A TIMESTAMP result (TIMESTAMPADD(HOUR, n, date)) takes the plan's type.
+	return point(b.Type) && (point(l) && r.IsInterval() || l.IsInterval() && point(r))
 }
 
 func compileArith(n *Node, args []Expr) (Expr, error) {

@@ -3,6 +3,8 @@ package expr
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -212,17 +214,14 @@ func (e *cast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	case castLocalDateMillis:
 		buf, dst := column.NewValues[int64](ctx.Mem, a.Len())
 		valid := column.CopyValidity(a, ctx.Mem)
-		var failed []int
-		var why error
 		for i, d := range column.Values[int32](a) {
 			day, err := flinkLocalDate(d)
 			if err != nil && a.IsValid(i) {
-				failed, why = append(failed, i), err
+				valid = failRows(ctx, valid, []int{i}, err) // each row with its own message
 				continue
 			}
 			dst[i] = day * millisPerDay
 		}
-		valid = failRows(ctx, valid, failed, why)
 		return column.MakeArray(arrowType(e.typ), a.Len(), valid, buf), nil
 	}
 	a.Retain()
@@ -250,7 +249,10 @@ func flinkLocalDate(date int32) (int64, error) {
 	case day < 1 || day > 31:
 		return 0, fmt.Errorf("java.time.DateTimeException: Invalid value for DayOfMonth (valid values 1 - 28/31): %d", day)
 	case int64(day) > javatime.DaysInMonth(int64(year), int64(month)):
-		return 0, fmt.Errorf("java.time.DateTimeException: Invalid date: %d-%02d-%02d", year, month, day)
+		if month == 2 && day == 29 {
+			return 0, fmt.Errorf("java.time.DateTimeException: Invalid date 'February 29' as '%d' is not a leap year", year)
+		}
+		return 0, fmt.Errorf("java.time.DateTimeException: Invalid date '%s %d'", strings.ToUpper(time.Month(month).String()), day)
 	}
 	return javatime.GregorianEpochDay(int64(year), int64(month), int64(day)), nil
 }

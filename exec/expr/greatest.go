@@ -31,6 +31,11 @@ func compileGreatestLeast(n *Node, args []Expr) (Expr, error) {
 		if !numeric && !text && !temporal {
 			return nil, unsupported("%s of %s is not supported natively yet", n.Op, typeNames(args))
 		}
+		if temporal && unitOf(at) == column.Millis && unitOf(t) == column.Micros {
+			// Flink compares the TimestampData as it is; widening it to microseconds fails
+			// beyond year 294,247 (DATE casts reach further).
+			return nil, unsupported("%s of %s: a millisecond operand with a TIMESTAMP(4..6) result runs on Flink (microseconds end in year 294,247)", n.Op, typeNames(args))
+		}
 		if temporal && unitOf(at) != unitOf(t) {
 			args[k] = &cast{unary: unary{a, t.WithNullable(at.Nullable)}, kind: castTimestampPrecision}
 		}

@@ -22,7 +22,7 @@ func init() {
 	register(&Function{Name: "ELEMENT", Family: "collection",
 		Doc: "the only element of an array: NULL for a NULL or empty array, a failure for more than one element; arrays of NOT NULL elements run on Flink", compile: compileElement})
 	register(&Function{Name: "ROW", Family: "collection",
-		Doc: "ROW(e1, e2, ...); never NULL. Fields of TINYINT or SMALLINT that are not constants run on Flink; a NULL in a field the plan types NOT NULL fails the row (Flink writes it unchecked: a NullPointerException for object values; for primitive ones Flink writes an arbitrary default, which Sluice does not reproduce), as in ARRAY and MAP", compile: compileRowValue})
+		Doc: "ROW(e1, e2, ...); never NULL. Fields of TINYINT or SMALLINT that are not constants run on Flink; a NULL in a field the plan types NOT NULL is written as Flink's generated code writes it unchecked: a NullPointerException (strings, binaries, DECIMAL(p ≤ 18), TIMESTAMP(p ≤ 3), nested values) fails the row, non-compact DECIMAL and TIMESTAMP stay NULL, and for values Flink keeps in Java primitives (numbers, BOOLEAN, DATE, TIME, intervals) the row fails, as Flink writes a default there that Sluice does not reproduce (the same for ARRAY and MAP elements of the number and BOOLEAN types; other elements stay NULL)", compile: compileRowValue})
 	register(&Function{Name: "MAP", Family: "collection",
 		Doc: "MAP[k1, v1, k2, v2, ...]: entries in order, never NULL. Natively only when no two key operands are the same expression (Flink's code generation drops the earlier of two equal key expressions, but keeps entries whose different keys are equal at run time); keys or values of TINYINT or SMALLINT that are not constants run on Flink", compile: compileMapValue})
 	register(&Function{Name: "ARRAY", Family: "collection",
@@ -475,8 +475,12 @@ func (e *arrayValue) elements(ctx *Ctx, in Batch, elem catalog.Type) (arrow.Arra
 		return nil, err
 	}
 	defer releaseAll(cols)
-	for _, c := range cols {
-		failNotNull(ctx, c, elem, "an element of ARRAY or MAP")
+	if flinkPrimitive(elem) && !elem.Nullable {
+		// generatePrimitiveArrayUpdateCode writes these unchecked; every other element type
+		// goes through generateNonLiteralArray's null check, a NULL element as in Sluice.
+		for _, c := range cols {
+			failNotNull(ctx, c, elem, "an element of ARRAY or MAP")
+		}
 	}
 	all, err := array.Concatenate(cols, ctx.Mem)
 	if err != nil {
@@ -527,7 +531,9 @@ func (e *rowValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 	defer releaseAll(cols)
 	children := make([]arrow.ArrayData, len(cols))
 	for i, c := range cols {
-		failNotNull(ctx, c, e.typ.Fields[i].Type, "field "+e.typ.Fields[i].Name+" of ROW")
+		if ft := e.typ.Fields[i].Type; heldInPrimitive(ft) || rowWriterThrows(ft) {
+			failNotNull(ctx, c, ft, "field "+e.typ.Fields[i].Name+" of ROW")
+		}
 		children[i] = c.Data()
 	}
 	d := array.NewData(arrowType(e.typ), ctx.N, []*memory.Buffer{nil}, children, 0, 0)
@@ -537,18 +543,59 @@ func (e *rowValue) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 
 // failNotNull fails the rows where column c, whose place in a constructed value (what) has the
 // NOT NULL type t, is NULL (an expression the planner types NOT NULL that yields NULL, e.g.
-// RPAD with a negative length). Flink's generated constructors write such a place without a
-// null check: a NullPointerException for object values, an arbitrary default for primitive
-// ones, which Sluice does not reproduce; the row fails either way.
+// RPAD with a negative length). Flink's generated constructors write some such places without
+// a null check (see flinkPrimitive, heldInPrimitive and rowWriterThrows; the others they write
+// as NULL, as Sluice does).
 func failNotNull(ctx *Ctx, c arrow.Array, t catalog.Type, what string) {
 	if t.Nullable || c.NullN() == 0 {
 		return
 	}
 	for r := 0; r < c.Len(); r++ {
 		if c.IsNull(r) {
-			ctx.fail(r, fmt.Errorf("java.lang.NullPointerException: NULL for %s of NOT NULL type %s, which Flink's generated code writes without a null check", what, t))
+			ctx.fail(r, fmt.Errorf("NULL for %s of NOT NULL type %s, which Flink's generated code writes without a null check (%s)", what, t, notNullOutcome(t)))
 		}
 	}
+}
+
+// flinkPrimitive is PlannerTypeUtils#isPrimitive: BOOLEAN, the integer and the floating types.
+func flinkPrimitive(t catalog.Type) bool {
+	switch t.Kind {
+	case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt, catalog.Float, catalog.Double:
+		return true
+	}
+	return false
+}
+
+// heldInPrimitive reports whether Flink's generated code keeps a value of t in a Java primitive
+// (flinkPrimitive types, DATE, TIME, intervals): an unchecked NULL there is written as the
+// generated code's default for the type (often -1), which Sluice does not reproduce, so the row
+// fails.
+func heldInPrimitive(t catalog.Type) bool {
+	return flinkPrimitive(t) || t.Kind == catalog.Date || t.Kind == catalog.Time || t.IsInterval()
+}
+
+// rowWriterThrows reports whether BinaryRowWriter throws a NullPointerException for a NULL
+// object value of t written without a null check (generateNonLiteralRow): strings, binaries,
+// compact DECIMAL and TIMESTAMP values and nested values; a non-compact DECIMAL or TIMESTAMP
+// is written as NULL instead.
+func rowWriterThrows(t catalog.Type) bool {
+	switch {
+	case t.IsString(), t.IsBinary(), t.IsNested():
+		return true
+	case t.Kind == catalog.Decimal:
+		return t.IsCompactDecimal()
+	case t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ:
+		return t.Precision <= 3
+	}
+	return false
+}
+
+// notNullOutcome is what Flink does with an unchecked NULL of type t.
+func notNullOutcome(t catalog.Type) string {
+	if heldInPrimitive(t) {
+		return "Flink writes its default value there, which Sluice does not reproduce"
+	}
+	return "java.lang.NullPointerException"
 }
 
 // errMoreThanOne is Flink's failure of ELEMENT on an array of several elements.
