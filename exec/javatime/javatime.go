@@ -20,7 +20,7 @@ func WallClock(ms, offsetMillis int64) int64 {
 	day := FloorDiv(local, 86_400_000)
 	rem := local - day*86_400_000
 	y, m, d := julianDate(day)
-	return gregorianEpochDay(y, m, d)*86_400_000 + rem
+	return GregorianEpochDay(y, m, d)*86_400_000 + rem
 }
 
 // FloorDiv is Math.floorDiv.
@@ -58,8 +58,8 @@ func julianDate(epochDay int64) (y, m, d int64) {
 	return y, m, d
 }
 
-// gregorianEpochDay returns the epoch day of a proleptic Gregorian date.
-func gregorianEpochDay(y, m, d int64) int64 {
+// GregorianEpochDay is LocalDate#toEpochDay: the epoch day of a proleptic Gregorian date.
+func GregorianEpochDay(y, m, d int64) int64 {
 	a := FloorDiv(14-m, 12)
 	yy := y + 4800 - a
 	mm := m + 12*a - 3
@@ -97,15 +97,6 @@ func gregorianDate(epochDay int64) (y, m, d int64) {
 
 // GregorianDate is LocalDate#ofEpochDay: the proleptic Gregorian date of an epoch day.
 func GregorianDate(epochDay int64) (y, m, d int64) { return gregorianDate(epochDay) }
-
-// GregorianEpochDay is LocalDate#toEpochDay: the epoch day of a proleptic Gregorian date.
-func GregorianEpochDay(y, m, d int64) int64 {
-	a := FloorDiv(14-m, 12)
-	yy := y + 4800 - a
-	mm := m + 12*a - 3
-	jdn := d + FloorDiv(153*mm+2, 5) + 365*yy + FloorDiv(yy, 4) - FloorDiv(yy, 100) + FloorDiv(yy, 400) - 32045
-	return jdn - 2440588
-}
 
 // julianEpochDay returns the epoch day (proleptic Gregorian count) of a Julian-calendar date.
 func julianEpochDay(y, m, d int64) int64 {

@@ -116,7 +116,7 @@ func utilDate(year, month, day, hour, minute, second int64) (DateTime, bool) {
 	if year == 1582 {
 		carry := FloorDiv(tod, dayMillis)
 		rest := tod - carry*dayMillis
-		fixed := gregorianEpochDay(year, month, 1) + day - 1 + carry
+		fixed := GregorianEpochDay(year, month, 1) + day - 1 + carry
 		if fixed < cutoverDay {
 			fixed = julianEpochDay(year, month, 1) + day - 1 + carry
 		}
@@ -145,7 +145,7 @@ func utilDate(year, month, day, hour, minute, second int64) (DateTime, bool) {
 func calendarMillis(gregorian bool, year, month, day, tod int64) int64 {
 	first := julianEpochDay(year, month, 1)
 	if gregorian {
-		first = gregorianEpochDay(year, month, 1)
+		first = GregorianEpochDay(year, month, 1)
 	}
 	return (first+day-1)*86_400_000 + tod
 }
@@ -274,7 +274,7 @@ func LenientCalendarMillis(year, month, day, hour, minute, second, millis int32)
 		}
 		first := julianEpochDay(int64(y), int64(m)+1, 1)
 		if gregorian {
-			first = gregorianEpochDay(int64(y), int64(m)+1, 1)
+			first = GregorianEpochDay(int64(y), int64(m)+1, 1)
 		}
 		return carry + first + int64(day) - 1
 	}

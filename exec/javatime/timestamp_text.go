@@ -8,7 +8,7 @@ type DateTime struct {
 }
 
 // EpochDay is LocalDate#toEpochDay: days since 1970-01-01 of the date part.
-func (t DateTime) EpochDay() int64 { return gregorianEpochDay(t.Year, t.Month, t.Day) }
+func (t DateTime) EpochDay() int64 { return GregorianEpochDay(t.Year, t.Month, t.Day) }
 
 // EpochMillis is TimestampData#fromLocalDateTime: the epoch milliseconds (Java long arithmetic,
 // wrapping for years beyond about 292 million) and the nanoseconds of the millisecond.
