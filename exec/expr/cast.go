@@ -21,7 +21,7 @@ func init() {
 		Doc:       "as CAST, but a string that does not parse yields NULL",
 		compileIn: compileCast, NanoTimestamps: true})
 	register(&Function{Name: "CAST", Family: "conversion",
-		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 9 (DateTimeUtils#truncate when narrowing; from 7..9 down to 0..6 falls back, as Flink's truncate keeps the nanoseconds of a value whose nano-of-second has at most p digits); STRING to TIMESTAMP (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p 4 to 6, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3 or 7 to 9) and TIME to TIMESTAMP (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone; a DATE before about 4800 BC through DateTimeUtils#toLocalDate's int arithmetic, which moves it or fails as in Flink); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); STRING to DECIMAL as BinaryStringDataUtil#toDecimal (its byte parser for strings of up to 18 bytes into DECIMAL(p ≤ 18), quirks included: the byte that ends the number is skipped unchecked, leading zeros count as digits, no precision check after rounding; BigDecimal's grammar, Unicode digits included, and DecimalData#fromBigDecimal otherwise); STRING to TIME as DateTimeUtils#parseTime (hh[:mm[:ss[.fff]]] with a zone suffix at the first '-' or '+', nothing range-checked, int arithmetic); FLOAT/DOUBLE to STRING or DECIMAL fall back",
+		Doc:       "between numeric types (Java casts; DECIMAL rounding HALF_UP, NULL on overflow), integer/DECIMAL/BOOLEAN/DATE/TIME/TIMESTAMP to STRING, INTERVAL to STRING (DateTimeUtils#formatIntervalYearMonth/DayTime: '+1-02', '+1 01:01:01.001', their int overflows included), STRING to integers, BOOLEAN, FLOAT and DOUBLE (Flink's and Java's parsers) and DATE (DateTimeUtils#parseDate: y[-m[-d]] with trimmed ASCII-digit parts, years 0 to 9999), BOOLEAN to and from numbers, widening of string and binary types, strings to CHAR(n) (cut to n characters, padded with spaces to n, as CharVarCharTrimPadCastRule), TIMESTAMP and TIMESTAMP_LTZ between precisions 0 to 9 (DateTimeUtils#truncate when narrowing; from 7..9 down to 0..6 falls back, as Flink's truncate keeps the nanoseconds of a value whose nano-of-second has at most p digits); STRING to TIMESTAMP (DateTimeUtils#parseTimestampData: the DEFAULT_TIMESTAMP_FORMATTER's grammar and SMART resolution with all their quirks, checked against Flink on 4,000 strings; years beyond about 294,000 fail the row at p 4 to 6, see divergences); TIMESTAMP to TIMESTAMP_LTZ and back in the session time zone (LocalDateTime#atZone: a wall time in a gap moves later by the gap, one in an overlap takes the earlier offset; LocalDateTime#ofInstant back); STRING to TIMESTAMP_LTZ parsed as for TIMESTAMP and read in the session time zone; TIMESTAMP_LTZ to STRING, DATE and TIME through its wall clock in the session zone; TIMESTAMP to DATE and TIME as Flink's cast rules compute them ((int) (millis / 86400000) and (int) (millis % 86400000) in Java arithmetic: before 1970 the date rounds towards the epoch and the time of day is negative); DATE to TIMESTAMP(p ≤ 3 or 7 to 9) and TIME to TIMESTAMP (the date's midnight, the time on 1970-01-01 with its milliseconds whatever p), and to TIMESTAMP_LTZ of those precisions (that wall time read in the session zone, LocalDateTime#atZone; a DATE before about 4800 BC through DateTimeUtils#toLocalDate's int arithmetic, which moves it or fails as in Flink); DATE to TIMESTAMP(4..6) falls back (dates beyond year 294,247); STRING to DECIMAL as BinaryStringDataUtil#toDecimal (its byte parser for strings of up to 18 bytes into DECIMAL(p ≤ 18), quirks included: the byte that ends the number is skipped unchecked, leading zeros count as digits, no precision check after rounding; BigDecimal's grammar, Unicode digits included, and DecimalData#fromBigDecimal otherwise); STRING to TIME as DateTimeUtils#parseTime (hh[:mm[:ss[.fff]]] with a zone suffix at the first '-' or '+', nothing range-checked, int arithmetic); FLOAT/DOUBLE to STRING as Float.toString/Double.toString of Java 8 to 18 (FloatingDecimal's digits, which are not always the shortest: 2.82879384806159008E17; checked against Java 17 on 6 million values) and to DECIMAL as BigDecimal.valueOf(double) (that text, a FLOAT widened to double first) rounded HALF_UP, NULL when it does not fit, NaN and infinities failing the row, under TRY_CAST too as in Flink; on Java 19 and later (shortest digits) they fall back",
 		compileIn: compileCast, NanoTimestamps: true})
 }
 
@@ -66,17 +66,24 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		return &numberToBool{unary{args[0], to}}, nil
 	case from.WithNullable(true).Equal(to.WithNullable(true)):
 		c.kind = castIdentity
-	case from.IsNumeric() && to.IsNumeric():
-		if to.Kind == catalog.Decimal && !from.IsIntegral() && from.Kind != catalog.Decimal {
-			return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)
+	case (from.Kind == catalog.Float || from.Kind == catalog.Double) && to.Kind == catalog.Decimal:
+		// DecimalDataUtils#castFrom(double): BigDecimal.valueOf, the text of Double.toString.
+		if !env.JavaFloatText {
+			return nil, noFloatText("CAST from %s to %s", from, to)
 		}
+		return &floatToDecimal{unary: unary{args[0], to}}, nil
+	case from.IsNumeric() && to.IsNumeric():
 		c.kind = castNumericKind
 	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.IsIntegral() || from.Kind == catalog.Decimal ||
 		from.Kind == catalog.Boolean || from.Kind == catalog.Date || from.Kind == catalog.Time ||
 		from.Kind == catalog.Timestamp || from.IsInterval()):
 		c.kind = castToString
-	case to.IsString() && (from.Kind == catalog.Float || from.Kind == catalog.Double):
-		return nil, unsupported("CAST from %s to %s is not supported natively yet (Java 17's Double.toString is not reproduced)", from, to)
+	case to.Kind == catalog.VarChar && to.Length == catalog.MaxVarLength && (from.Kind == catalog.Float || from.Kind == catalog.Double):
+		// "" + value: Float.toString or Double.toString.
+		if !env.JavaFloatText {
+			return nil, noFloatText("CAST from %s to %s", from, to)
+		}
+		c.kind = castToString
 	case to.Kind == catalog.VarChar && from.IsString() && to.Length >= from.Length,
 		to.Kind == catalog.VarBinary && from.IsBinary() && to.Length >= from.Length:
 		// Widening a string or binary type keeps the stored bytes (Flink neither pads nor trims).
@@ -298,6 +305,8 @@ func toStrings(ctx *Ctx, a arrow.Array, t catalog.Type) arrow.Array {
 				b.Append("FALSE")
 			}
 		}
+	case catalog.Float, catalog.Double:
+		appendFloatTexts(b, a, t)
 	case catalog.Decimal:
 		ds := column.Values[decimal128.Num](a)
 		for i := 0; i < a.Len(); i++ {

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 
@@ -68,7 +69,7 @@ func castNumeric(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, e
 		return decimalToPrimitive(ctx, a, from, to), nil
 	case to.Kind == catalog.Decimal:
 		if !from.IsIntegral() {
-			return nil, unsupported("CAST from %s to DECIMAL is not supported natively yet (Java 17's Double.toString is not reproduced)", from)
+			return nil, fmt.Errorf("CAST from %s to DECIMAL: not an integer type (compileCast routes FLOAT and DOUBLE to floatToDecimal)", from)
 		}
 		return integralToDecimal(ctx, a, from, to), nil
 	}

@@ -56,6 +56,10 @@ type Env struct {
 	// Clock says that the operator reads the clock once per batch into Ctx.Now, for the clock
 	// functions (CURRENT_TIMESTAMP, ...); without it they fall back.
 	Clock bool
+	// JavaFloatText says that the JVM prints FLOAT and DOUBLE as Java 8 to 18 do
+	// (jdk.internal.math.FloatingDecimal, javatext.AppendDouble); Java 19 prints the shortest
+	// digits instead, and what depends on them falls back.
+	JavaFloatText bool
 }
 
 // noZone is the fallback of an expression (described by format and args) that needs the

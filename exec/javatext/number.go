@@ -1,6 +1,6 @@
-// Package javatext parses text exactly as the Java library methods Flink calls do
-// (Double.parseDouble, Integer.parseInt, LocalDate.parse, ...): the same accepted forms, the
-// same values, the same failures.
+// Package javatext reads and writes text exactly as the Java library methods Flink calls do
+// (Double.parseDouble, Integer.parseInt, LocalDate.parse, Double.toString, ...): the same
+// accepted forms, the same values, the same failures, the same digits.
 package javatext
 
 import (

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -16,6 +17,10 @@ import (
 
 // CalcType is the exec-node type of Flink's stream Calc.
 const CalcType = "stream-exec-calc_1"
+
+// OptJavaVersion is the planner's Java feature version (17, 21, ...), which decides how Flink's
+// code prints FLOAT and DOUBLE values (Double.toString changed in Java 19).
+const OptJavaVersion = "sluice.java-version"
 
 // calcJSON is StreamExecCalc's JSON.
 type calcJSON struct {
@@ -91,6 +96,9 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 		env.Zone = &zone.Zone
 	}
 	_, env.JVMZoneFixed = options[OptJVMTimeZoneOffset]
+	if v, err := strconv.Atoi(options[OptJavaVersion]); err == nil && v >= 8 && v <= 18 {
+		env.JavaFloatText = true // FloatingDecimal's digits, which javatext reproduces
+	}
 	env.Clock = true // calc.Calc reads the clock per batch
 	condRefs, projRefs := map[int]bool{}, map[int]bool{}
 	compile := func(what string, raw json.RawMessage, refs map[int]bool) (expr.Expr, error) {

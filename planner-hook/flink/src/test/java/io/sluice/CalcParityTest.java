@@ -46,6 +46,24 @@ class CalcParityTest {
         return List.of(r(true, 2), r(false, 3), r(true, 7), r(true, -1));
     }
 
+    /** DOUBLE and FLOAT values whose Java 17 text is special: forms, long digits, rounding. */
+    static List<Row> floatTextRows(boolean withNaN) {
+        double[] ds = {1e7, 9999999.999999998, 0.001, 9.999999999999999E-4, 2.82879384806159E17, 1.0E23, 2.0E23,
+            Double.MIN_VALUE, Double.MAX_VALUE, Double.MIN_NORMAL, -0.0, 0.0, Double.NaN, Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY, 0.1, 123.456, 1.005, -2.675, 4.35, 1e-5, 100.0, 1e21, 9.223372036854776E18,
+            Math.nextDown(1e-3), Math.nextUp(1e7), 5e-324 * 3, 0.3, 2.0 / 3, -1e-300, 1234567.0, 12345678.9};
+        float[] fs = {0.1f, 1e-44f, 3.4e38f, 16777216f, 1.0E7f, 9999999f, Float.NaN, -0f, 0.001f, Float.MIN_NORMAL,
+            Float.MIN_VALUE, Float.MAX_VALUE, 1.17549435E-38f, 2.0f / 3, 0.3f, 123.456f, -1e-10f, 33554432f, 1e10f,
+            Float.POSITIVE_INFINITY, 4.35f, 1.005f};
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < Math.max(ds.length, fs.length); i++) {
+            Double d = i < ds.length && (withNaN || Double.isFinite(ds[i])) ? ds[i] : null;
+            Float f = i < fs.length && (withNaN || Float.isFinite(fs[i])) ? fs[i] : null;
+            rows.add(r(d, f));
+        }
+        return rows;
+    }
+
     static Row r(Object... f) {
         return Row.of(f);
     }
@@ -620,7 +638,18 @@ class CalcParityTest {
                 n("parallel-decimal", "SELECT dc * 3, dw + dc, CASE WHEN b THEN 'y' ELSE 'n' END FROM t").withParallelism(2),
                 // fallbacks: the whole job runs on Flink and says why
                 fallback("fallback-function", ALL, allRows(), "SELECT EXP(d) FROM t", "EXP"),
-                fallback("fallback-double-to-string", ALL, allRows(), "SELECT CAST(d AS STRING) FROM t", "Double.toString"),
+                // FLOAT/DOUBLE to STRING and DECIMAL: Java 17's Double.toString and Float.toString
+                // digits (FloatingDecimal: not always the shortest, "9.99" rounding to "10.0"),
+                // DECIMAL through BigDecimal.valueOf(double), a FLOAT widened to double first.
+                // NaN and the infinities fail a cast to DECIMAL, TRY_CAST too (Flink's rule
+                // is not one that can fail, so nothing catches BigDecimal's exception).
+                nativeCase("cast-float-to-string", "d DOUBLE, f FLOAT", floatTextRows(true),
+                        "SELECT CAST(d AS STRING), CAST(f AS STRING), 'x' || CAST(d AS STRING) FROM t"),
+                nativeCase("cast-float-to-decimal", "d DOUBLE, f FLOAT", floatTextRows(false),
+                        "SELECT CAST(d AS DECIMAL(10, 3)), CAST(d AS DECIMAL(38, 18)), CAST(f AS DECIMAL(20, 10)), CAST(f AS DECIMAL(5, 2)),"
+                                + " TRY_CAST(d AS DECIMAL(38, 0)), CAST(d AS DECIMAL(38, 37)) FROM t"),
+                nativeCase("try-cast-double-nan-to-decimal-fails", "d DOUBLE", List.of(r(1.5), r(Double.NaN)), "SELECT TRY_CAST(d AS DECIMAL(10, 2)) FROM t"),
+                nativeCase("cast-double-nan-to-decimal-fails", "d DOUBLE", List.of(r(1.5), r(Double.NaN)), "SELECT CAST(d AS DECIMAL(10, 2)) FROM t"),
                 fallback("fallback-aggregate", ALL, allRows(), "SELECT s, COUNT(*) FROM t GROUP BY s", "not supported natively yet"),
                 // CAST(STRING AS DECIMAL): BinaryStringDataUtil#toDecimal's byte parser for short
                 // strings into DECIMAL(p <= 18) with its quirks ('12a' is 12, '.' is 0, leading

@@ -429,6 +429,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         if (backend.equalsIgnoreCase("rocksdb") && timers.equalsIgnoreCase("HEAP")) {
             m.put("sluice.state.legacy-timer-snapshots", "true");
         }
+        // The Java version: how doubles print (Double.toString) changed in Java 19.
+        m.put("sluice.java-version", String.valueOf(Runtime.version().feature()));
         // The JVM's default zone, in which Flink's Parquet reader shows timestamps.
         java.time.ZoneId jvmZone = java.util.TimeZone.getDefault().toZoneId();
         m.put("sluice.jvm-time-zone", jvmZone.getId());

@@ -1,0 +1,98 @@
+package expr
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatext"
+)
+
+// noFloatText is the fallback of an expression that depends on how the JVM prints a FLOAT or
+// DOUBLE, where the planning JVM does not print them as javatext does (Java 19 and later).
+func noFloatText(format string, args ...any) error {
+	return unsupported(format+" depends on Java's Double.toString, whose digits Sluice reproduces for Java 8 to 18 only (this JVM prints the shortest digits)", args...)
+}
+
+// appendFloatTexts appends Float.toString or Double.toString of each value of a (FLOAT or
+// DOUBLE) to b, NULL for NULL.
+func appendFloatTexts(b *array.StringBuilder, a arrow.Array, t catalog.Type) {
+	var p javatext.FloatPrinter
+	var buf []byte
+	if t.Kind == catalog.Float {
+		for i, v := range column.Values[float32](a) {
+			if a.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			buf = p.AppendFloat(buf[:0], v)
+			b.BinaryBuilder.Append(buf)
+		}
+		return
+	}
+	for i, v := range column.Values[float64](a) {
+		if a.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		buf = p.AppendDouble(buf[:0], v)
+		b.BinaryBuilder.Append(buf)
+	}
+}
+
+// floatToDecimal is CAST(FLOAT or DOUBLE AS DECIMAL(p, s)): DecimalDataUtils#castFrom(double),
+// i.e. new BigDecimal(Double.toString(v)) (a FLOAT widened to double first) rounded HALF_UP to
+// s digits, NULL when more than p digits remain. NaN and the infinities are not numbers to
+// BigDecimal: the row fails, under TRY_CAST too (Flink's cast rule is not one that can fail,
+// so its generated code catches nothing).
+type floatToDecimal struct {
+	unary
+}
+
+func (e *floatToDecimal) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
+	return e.eval(ctx, in, e.apply)
+}
+
+func (e *floatToDecimal) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
+	n := a.Len()
+	var wide []float64
+	if e.arg.Type().Kind == catalog.Float {
+		wide = make([]float64, n)
+		convertFixed(column.Values[float32](a), wide)
+	} else {
+		wide = column.Values[float64](a)
+	}
+	buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
+	valid := column.CopyValidity(a, ctx.Mem)
+	if valid == nil {
+		valid = column.NewBitmap(ctx.Mem, n)
+		bitutil.SetBitsTo(valid.Bytes(), 0, int64(n), true)
+	}
+	bits := valid.Bytes()
+	var p javatext.FloatPrinter
+	var text []byte
+	for i, v := range wide {
+		if !bitutil.BitIsSet(bits, i) {
+			continue
+		}
+		text = p.AppendDouble(text[:0], v)
+		unscaled, scale, err := parseJavaBigDecimal(text)
+		if err != nil { // NaN, Infinity
+			bitutil.ClearBit(bits, i)
+			ctx.fail(i, fmt.Errorf("java.lang.NumberFormatException: %v (CAST of %s to %s)", err, text, e.typ))
+			continue
+		}
+		d, ok, err := setScaleHalfUp(unscaled, scale, int64(e.typ.Scale), e.typ.Precision)
+		if err != nil || !ok {
+			bitutil.ClearBit(bits, i) // more digits than the precision: fromBigDecimal's null
+			continue
+		}
+		dst[i] = decimal128.FromBigInt(d)
+	}
+	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+}

@@ -1,0 +1,72 @@
+package expr
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/decimal"
+)
+
+func TestCastFloatToStringAndDecimal(t *testing.T) {
+	fltT := catalog.Type{Kind: catalog.Float, Nullable: true}
+	dec := func(p, s int) catalog.Type { return catalog.Type{Kind: catalog.Decimal, Precision: p, Scale: s, Nullable: true} }
+	for _, c := range []struct {
+		from, to catalog.Type
+		in       []any
+		want     []string // "" for NULL, "!" for a failed row
+		try      bool
+	}{
+		{dblT, strT, []any{1e7, 0.001, 2.82879384806159e17, math.Inf(-1), nil, math.Copysign(0, -1)},
+			[]string{"1.0E7", "0.001", "2.82879384806159008E17", "-Infinity", "", "-0.0"}, false},
+		{fltT, strT, []any{0.1, 1e-44}, []string{"0.1", "9.8E-45"}, false},
+		// FLOAT widens to double first: 0.1f prints as 0.10000000149011612.
+		{fltT, dec(20, 18), []any{0.1}, []string{"0.100000001490116120"}, false},
+		{dblT, dec(5, 2), []any{1.005, -2.675, 123.455, 1234.5, 1e-300, nil}, []string{"1.01", "-2.68", "123.46", "", "0.00", ""}, false},
+		{dblT, dec(38, 0), []any{2.82879384806159e17}, []string{"282879384806159008"}, false},
+		{dblT, dec(10, 2), []any{math.NaN(), 1.5}, []string{"!", "1.50"}, false},
+		{dblT, dec(10, 2), []any{math.Inf(1), 1.5}, []string{"!", "1.50"}, true},
+	} {
+		op := "CAST"
+		if c.try {
+			op = "TRY_CAST"
+		}
+		in := batch(t, []catalog.Type{c.from}, c.in)
+		e, err := CompileIn(call(op, c.to, ref(0, c.from)), []catalog.Type{c.from}, Env{JavaFloatText: true})
+		if err != nil {
+			t.Fatalf("%s %s AS %s: %v", op, c.from, c.to, err)
+		}
+		ctx := NewCtx(memory.DefaultAllocator, len(c.in))
+		out, err := e.Eval(ctx, in)
+		if err != nil {
+			t.Fatalf("%s %s AS %s: %v", op, c.from, c.to, err)
+		}
+		for i, want := range c.want {
+			var got string
+			switch {
+			case ctx.errRows != nil && bitutil.BitIsSet(ctx.errRows, i):
+				got = "!"
+			case out.IsNull(i):
+			case c.to.Kind == catalog.Decimal:
+				got = decimal.PlainString(bigOf(out.(*array.Decimal128).Value(i)), c.to.Scale)
+			default:
+				got = out.(*array.String).Value(i)
+			}
+			if got != want {
+				t.Errorf("%s(%v AS %s) = %q, want %q", op, c.in[i], c.to, got, want)
+			}
+		}
+		out.Release()
+		in.Release()
+	}
+	// Java 19 and later print the shortest digits: not native.
+	_, err := CompileIn(call("CAST", strT, ref(0, dblT)), []catalog.Type{dblT}, Env{})
+	if err == nil || !strings.Contains(err.Error(), "Double.toString") {
+		t.Errorf("CAST(DOUBLE AS STRING) without JavaFloatText: %v", err)
+	}
+}
