@@ -1,7 +1,10 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -94,5 +97,74 @@ func (e *floatToDecimal) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		}
 		dst[i] = decimal128.FromBigInt(d)
 	}
+	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+}
+
+// roundFloat is ROUND(x, d) of a FLOAT or DOUBLE: SqlFunctionUtils#sround, i.e.
+// BigDecimal.valueOf(x) (x widened to double) moved d places, set to scale 0 HALF_UP, moved
+// back, and converted to the argument's type (BigDecimal#doubleValue and #floatValue round
+// correctly). BigDecimal has no negative zero, so -0.0 and -0.4 round to 0.0.
+type roundFloat struct {
+	unary
+	digits int
+}
+
+func (e *roundFloat) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
+
+func (e *roundFloat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
+	n := a.Len()
+	isFloat := e.typ.Kind == catalog.Float
+	var wide []float64
+	if isFloat {
+		wide = make([]float64, n)
+		convertFixed(column.Values[float32](a), wide)
+	} else {
+		wide = column.Values[float64](a)
+	}
+	valid := column.CopyValidity(a, ctx.Mem)
+	var p javatext.FloatPrinter
+	var text []byte
+	rounded := make([]float64, n)
+	for i, v := range wide {
+		if a.IsNull(i) {
+			continue
+		}
+		text = p.AppendDouble(text[:0], v)
+		unscaled, scale, err := parseJavaBigDecimal(text)
+		if err != nil { // NaN, Infinity
+			valid = failRows(ctx, valid, []int{i}, fmt.Errorf("java.lang.NumberFormatException: %v (ROUND of %s)", err, text))
+			continue
+		}
+		if int64(e.digits) >= scale {
+			// Nothing below 10^-d: BigDecimal gives the same value back, but a positive zero.
+			if v == 0 {
+				v = 0
+			}
+			rounded[i] = v
+			continue
+		}
+		q, _, err := setScaleHalfUp(unscaled, scale, int64(e.digits), math.MaxInt32)
+		if err != nil {
+			valid = failRows(ctx, valid, []int{i}, fmt.Errorf("%v (ROUND of %s)", err, text))
+			continue
+		}
+		text = q.Append(text[:0], 10)
+		text = strconv.AppendInt(append(text, 'e'), int64(-e.digits), 10)
+		bits := 64
+		if isFloat {
+			bits = 32
+		}
+		rounded[i], err = strconv.ParseFloat(string(text), bits)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("ROUND of %s: %w", e.arg.Type(), err)
+		}
+	}
+	if isFloat {
+		buf, dst := column.NewValues[float32](ctx.Mem, n)
+		convertFixed(rounded, dst)
+		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	}
+	buf, dst := column.NewValues[float64](ctx.Mem, n)
+	copy(dst, rounded)
 	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 }

@@ -70,3 +70,54 @@ func TestCastFloatToStringAndDecimal(t *testing.T) {
 		t.Errorf("CAST(DOUBLE AS STRING) without JavaFloatText: %v", err)
 	}
 }
+
+func TestRoundFloat(t *testing.T) {
+	fltT := catalog.Type{Kind: catalog.Float, Nullable: true}
+	for _, c := range []struct {
+		typ    catalog.Type
+		digits int64
+		in     []any
+		want   []any // float64; "!" for a failed row
+	}{
+		// Double.toString's digits decide: 2.675 is 2.67499999... in binary, yet rounds up.
+		{dblT, 2, []any{2.675, -2.675, 1.005, math.Copysign(0, -1), -0.001, nil}, []any{2.68, -2.68, 1.01, 0.0, 0.0, nil}},
+		{dblT, 0, []any{0.5, -0.5, 2.5, 1e300, 1.7976931348623157e308}, []any{1.0, -1.0, 3.0, 1e300, 1.7976931348623157e308}},
+		{dblT, -2, []any{1250.0, -1249.99, 1.7976931348623157e308}, []any{1300.0, -1200.0, 1.7976931348623157e308}},
+		{dblT, -308, []any{1.7976931348623157e308}, []any{math.Inf(1)}},
+		{dblT, 1, []any{math.NaN(), 1.25}, []any{"!", 1.3}},
+		// FLOAT: BigDecimal.valueOf((double) 0.1f) is 0.10000000149011612.
+		{fltT, 9, []any{0.1, 2.675}, []any{float64(float32(0.1)), float64(float32(2.675))}},
+		// 2.675f widens to 2.674999952316284: down, where the DOUBLE 2.675 rounds up.
+		{fltT, 2, []any{2.675, 0.125}, []any{float64(float32(2.67)), float64(float32(0.13))}},
+	} {
+		in := batch(t, []catalog.Type{c.typ}, c.in)
+		e, err := CompileIn(call("ROUND", c.typ, ref(0, c.typ), lit(c.digits, intT)), []catalog.Type{c.typ}, Env{JavaFloatText: true})
+		if err != nil {
+			t.Fatalf("ROUND(%s, %d): %v", c.typ, c.digits, err)
+		}
+		ctx := NewCtx(memory.DefaultAllocator, len(c.in))
+		out, err := e.Eval(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range c.want {
+			var got any
+			switch {
+			case ctx.errRows != nil && bitutil.BitIsSet(ctx.errRows, i):
+				got = "!"
+			case out.IsNull(i):
+			case c.typ.Kind == catalog.Float:
+				got = float64(out.(*array.Float32).Value(i))
+			default:
+				got = out.(*array.Float64).Value(i)
+			}
+			g, isFloat := got.(float64)
+			w, _ := want.(float64)
+			if got != want || isFloat && math.Signbit(g) != math.Signbit(w) {
+				t.Errorf("ROUND(%v, %d) = %v, want %v", c.in[i], c.digits, got, want)
+			}
+		}
+		out.Release()
+		in.Release()
+	}
+}

@@ -14,11 +14,11 @@ import (
 )
 
 func init() {
-	register(&Function{Name: "ROUND", Family: "arithmetic", Doc: "ROUND(x[, d]) with a literal d on integers and DECIMAL: HALF_UP at 10^-d (SqlFunctionUtils.sround; integers narrow like BigDecimal.intValue); DECIMAL result type as findRoundDecimalType, NULL when it overflows. FLOAT/DOUBLE fall back (Flink rounds BigDecimal.valueOf(double), i.e. Java's Double.toString)", compile: compileRound})
-	register(&Function{Name: "TRUNCATE", Family: "arithmetic", Doc: "TRUNCATE(x[, d]) with a literal d on DECIMAL: digits beyond 10^-d dropped toward zero, result type as ROUND. Integer and FLOAT/DOUBLE arguments fall back", compile: compileRound})
+	register(&Function{Name: "ROUND", Family: "arithmetic", Doc: "ROUND(x[, d]) with a literal d on integers and DECIMAL: HALF_UP at 10^-d (SqlFunctionUtils.sround; integers narrow like BigDecimal.intValue); DECIMAL result type as findRoundDecimalType, NULL when it overflows. FLOAT/DOUBLE: BigDecimal.valueOf(x) (Java 8 to 18's Double.toString digits, a FLOAT widened first) rounded HALF_UP at 10^-d and converted back (correctly rounded; -0.0 becomes 0.0), NaN and infinities failing the row as in Flink; on Java 19 and later they fall back", compileIn: compileRound})
+	register(&Function{Name: "TRUNCATE", Family: "arithmetic", Doc: "TRUNCATE(x[, d]) with a literal d on DECIMAL: digits beyond 10^-d dropped toward zero, result type as ROUND. Integer and FLOAT/DOUBLE arguments fall back", compileIn: compileRound})
 }
 
-func compileRound(n *Node, args []Expr) (Expr, error) {
+func compileRound(n *Node, args []Expr, env Env) (Expr, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, unsupported("%s with %d operands", n.Op, len(args))
 	}
@@ -41,6 +41,17 @@ func compileRound(n *Node, args []Expr) (Expr, error) {
 		if n.Type.Kind != t.Kind {
 			return nil, unsupported("%s of %s returning %s", n.Op, t, n.Type)
 		}
+	case (t.Kind == catalog.Float || t.Kind == catalog.Double) && n.Op == "ROUND":
+		if n.Type.Kind != t.Kind {
+			return nil, unsupported("%s of %s returning %s", n.Op, t, n.Type)
+		}
+		if !env.JavaFloatText {
+			return nil, noFloatText("ROUND of %s", t)
+		}
+		if digits < -400 || digits > 400 {
+			return nil, unsupported("%s to %d digits is not supported natively", n.Op, digits)
+		}
+		return &roundFloat{unary: unary{args[0], n.Type}, digits: int(digits)}, nil
 	default:
 		return nil, unsupported("%s of %s is not supported natively yet", n.Op, t)
 	}

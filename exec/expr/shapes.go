@@ -108,7 +108,7 @@ var shapes = map[string][]string{
 		// every job that outputs it (many fuzz jobs would fail for the same reason).
 	},
 	"ROUND": {
-		"A <- ROUND({A}, {small}) ; A in int dec",
+		"A <- ROUND({A}, {small}) ; A in int dec approx",
 		"dec <- ROUND({dec})",
 	},
 	"TRUNCATE": {"dec <- TRUNCATE({dec}, {small})"},

@@ -51,10 +51,11 @@ class CalcParityTest {
         double[] ds = {1e7, 9999999.999999998, 0.001, 9.999999999999999E-4, 2.82879384806159E17, 1.0E23, 2.0E23,
             Double.MIN_VALUE, Double.MAX_VALUE, Double.MIN_NORMAL, -0.0, 0.0, Double.NaN, Double.POSITIVE_INFINITY,
             Double.NEGATIVE_INFINITY, 0.1, 123.456, 1.005, -2.675, 4.35, 1e-5, 100.0, 1e21, 9.223372036854776E18,
-            Math.nextDown(1e-3), Math.nextUp(1e7), 5e-324 * 3, 0.3, 2.0 / 3, -1e-300, 1234567.0, 12345678.9};
+            Math.nextDown(1e-3), Math.nextUp(1e7), 5e-324 * 3, 0.3, 2.0 / 3, -1e-300, 1234567.0, 12345678.9, 2.675,
+            -0.5, 0.5, 1250.0, -0.001};
         float[] fs = {0.1f, 1e-44f, 3.4e38f, 16777216f, 1.0E7f, 9999999f, Float.NaN, -0f, 0.001f, Float.MIN_NORMAL,
             Float.MIN_VALUE, Float.MAX_VALUE, 1.17549435E-38f, 2.0f / 3, 0.3f, 123.456f, -1e-10f, 33554432f, 1e10f,
-            Float.POSITIVE_INFINITY, 4.35f, 1.005f};
+            Float.POSITIVE_INFINITY, 4.35f, 1.005f, 2.675f, -0.05f, 0.25f, -2.5f};
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < Math.max(ds.length, fs.length); i++) {
             Double d = i < ds.length && (withNaN || Double.isFinite(ds[i])) ? ds[i] : null;
@@ -605,7 +606,11 @@ class CalcParityTest {
                 n("round-truncate", "SELECT ROUND(dc), ROUND(dc, 1), ROUND(dc, -1), ROUND(dc, 5), ROUND(dw, 3), ROUND(dw, -2), "
                         + "ROUND(dw, -25), ROUND(i, -1), ROUND(l, -3), ROUND(i), ROUND(l, 2), "
                         + "TRUNCATE(dc, 1), TRUNCATE(dw, -1), TRUNCATE(dw), TRUNCATE(dc, -3) FROM t"),
-                fallback("round-double-fails", ALL, allRows(), "SELECT ROUND(d, 2) FROM t", "ROUND of DOUBLE"),
+                n("round-double-fails", "SELECT ROUND(d, 2) FROM t"),
+                // ROUND of FLOAT/DOUBLE rounds the Double.toString digits (2.675 up, 2.675f down)
+                nativeCase("round-float-double", "d DOUBLE, f FLOAT", floatTextRows(false),
+                        "SELECT ROUND(d), ROUND(d, 2), ROUND(d, -2), ROUND(d, 17), ROUND(d, -308), ROUND(f, 1), ROUND(f, 2),"
+                                + " ROUND(f, -1), ROUND(f, 40) FROM t"),
                 n("greatest-least", "SELECT GREATEST(i, l), LEAST(i, l, 5), GREATEST(d, CAST(i AS DOUBLE)), LEAST(d, 0.0e0), GREATEST(s, 'b'), LEAST(s, 'abc', 'Z') FROM t"),
                 n("distinct-from-nullif", "SELECT i IS DISTINCT FROM CAST(l AS INT), s IS NOT DISTINCT FROM 'abc', NULLIF(i, 42), NULLIF(s, '') FROM t"),
                 n("if-ifnull", "SELECT IF(i > 0, s, 'neg'), IF(b, i, -1), IFNULL(s, 'none'), IFNULL(i, 0) FROM t"),
