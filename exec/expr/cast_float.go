@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/decimal"
 	"github.com/sluice-project/sluice/exec/javatext"
 )
 
@@ -100,13 +102,19 @@ func (e *floatToDecimal) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 }
 
-// roundFloat is ROUND(x, d) of a FLOAT or DOUBLE: SqlFunctionUtils#sround, i.e.
-// BigDecimal.valueOf(x) (x widened to double) moved d places, set to scale 0 HALF_UP, moved
-// back, and converted to the argument's type (BigDecimal#doubleValue and #floatValue round
-// correctly). BigDecimal has no negative zero, so -0.0 and -0.4 round to 0.0.
+// roundFloat is ROUND(x, d) or TRUNCATE(x, d) of a FLOAT or DOUBLE, through the BigDecimal of
+// Double.toString(x) (x widened to double) as Flink computes them:
+//   - ROUND, SqlFunctionUtils#sround: that BigDecimal rounded HALF_UP at 10^-d and converted to
+//     the argument's type (BigDecimal#doubleValue and #floatValue round correctly);
+//   - TRUNCATE, SqlFunctionUtils#struncate: that BigDecimal first cast to DECIMAL(38, 18)
+//     (HALF_UP at 10^-18; beyond 20 integer digits the cast is null, and struncate fails on it),
+//     then digits beyond 10^-d dropped, converted to double (and a FLOAT's result from there).
+//
+// BigDecimal has no negative zero, so -0.0 and -0.4 become 0.0.
 type roundFloat struct {
 	unary
-	digits int
+	digits   int
+	truncate bool
 }
 
 func (e *roundFloat) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
@@ -124,47 +132,81 @@ func (e *roundFloat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	valid := column.CopyValidity(a, ctx.Mem)
 	var p javatext.FloatPrinter
 	var text []byte
-	rounded := make([]float64, n)
+	results := make([]float64, n)
 	for i, v := range wide {
 		if a.IsNull(i) {
 			continue
 		}
 		text = p.AppendDouble(text[:0], v)
-		unscaled, scale, err := parseJavaBigDecimal(text)
-		if err != nil { // NaN, Infinity
-			valid = failRows(ctx, valid, []int{i}, fmt.Errorf("java.lang.NumberFormatException: %v (ROUND of %s)", err, text))
-			continue
-		}
-		if int64(e.digits) >= scale {
-			// Nothing below 10^-d: BigDecimal gives the same value back, but a positive zero.
-			if v == 0 {
-				v = 0
-			}
-			rounded[i] = v
-			continue
-		}
-		q, _, err := setScaleHalfUp(unscaled, scale, int64(e.digits), math.MaxInt32)
+		r, err := e.round(v, text)
 		if err != nil {
-			valid = failRows(ctx, valid, []int{i}, fmt.Errorf("%v (ROUND of %s)", err, text))
+			valid = failRows(ctx, valid, []int{i}, err)
 			continue
 		}
-		text = q.Append(text[:0], 10)
-		text = strconv.AppendInt(append(text, 'e'), int64(-e.digits), 10)
-		bits := 64
-		if isFloat {
-			bits = 32
-		}
-		rounded[i], err = strconv.ParseFloat(string(text), bits)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, fmt.Errorf("ROUND of %s: %w", e.arg.Type(), err)
-		}
+		results[i] = r
 	}
 	if isFloat {
 		buf, dst := column.NewValues[float32](ctx.Mem, n)
-		convertFixed(rounded, dst)
+		convertFixed(results, dst)
 		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 	}
 	buf, dst := column.NewValues[float64](ctx.Mem, n)
-	copy(dst, rounded)
+	copy(dst, results)
 	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+}
+
+// round computes one value from v and its Double.toString text.
+func (e *roundFloat) round(v float64, text []byte) (float64, error) {
+	unscaled, scale, err := parseJavaBigDecimal(text)
+	if err != nil { // NaN, Infinity
+		return 0, fmt.Errorf("java.lang.NumberFormatException: %v (%s of %s)", err, e.name(), text)
+	}
+	bits := 64
+	if e.typ.Kind == catalog.Float && !e.truncate {
+		bits = 32 // BigDecimal#floatValue; struncate converts through double
+	}
+	var q *big.Int
+	switch {
+	case e.truncate:
+		// castFrom(x, 38, 18): null beyond 38 digits, which struncate dereferences.
+		d18, ok, _ := setScaleHalfUp(unscaled, scale, 18, 38)
+		if !ok {
+			return 0, fmt.Errorf("java.lang.NullPointerException: %s of %s, beyond DECIMAL(38, 18)", e.name(), text)
+		}
+		if e.digits >= 18 {
+			return decimalToFloat(d18, 18, bits)
+		}
+		q = new(big.Int).Quo(d18, decimal.Pow10(18-e.digits)) // toward zero
+	case int64(e.digits) >= scale:
+		// Nothing below 10^-d: BigDecimal gives the same value back, but a positive zero.
+		if v == 0 {
+			return 0, nil
+		}
+		return v, nil
+	default:
+		q, _, err = setScaleHalfUp(unscaled, scale, int64(e.digits), math.MaxInt32)
+		if err != nil {
+			return 0, fmt.Errorf("%v (%s of %s)", err, e.name(), text)
+		}
+	}
+	return decimalToFloat(q, e.digits, bits)
+}
+
+func (e *roundFloat) name() string {
+	if e.truncate {
+		return "TRUNCATE"
+	}
+	return "ROUND"
+}
+
+// decimalToFloat is unscaled·10^-scale as the nearest float64 (bits 64) or float32 (bits 32),
+// infinite beyond their range, as BigDecimal#doubleValue and #floatValue.
+func decimalToFloat(unscaled *big.Int, scale, bits int) (float64, error) {
+	text := unscaled.Append(nil, 10)
+	text = strconv.AppendInt(append(text, 'e'), int64(-scale), 10)
+	f, err := strconv.ParseFloat(string(text), bits)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("decimal %s to float: %w", text, err)
+	}
+	return f, nil
 }

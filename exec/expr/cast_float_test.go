@@ -15,7 +15,9 @@ import (
 
 func TestCastFloatToStringAndDecimal(t *testing.T) {
 	fltT := catalog.Type{Kind: catalog.Float, Nullable: true}
-	dec := func(p, s int) catalog.Type { return catalog.Type{Kind: catalog.Decimal, Precision: p, Scale: s, Nullable: true} }
+	dec := func(p, s int) catalog.Type {
+		return catalog.Type{Kind: catalog.Decimal, Precision: p, Scale: s, Nullable: true}
+	}
 	for _, c := range []struct {
 		from, to catalog.Type
 		in       []any
@@ -74,26 +76,33 @@ func TestCastFloatToStringAndDecimal(t *testing.T) {
 func TestRoundFloat(t *testing.T) {
 	fltT := catalog.Type{Kind: catalog.Float, Nullable: true}
 	for _, c := range []struct {
+		op     string
 		typ    catalog.Type
 		digits int64
 		in     []any
 		want   []any // float64; "!" for a failed row
 	}{
 		// Double.toString's digits decide: 2.675 is 2.67499999... in binary, yet rounds up.
-		{dblT, 2, []any{2.675, -2.675, 1.005, math.Copysign(0, -1), -0.001, nil}, []any{2.68, -2.68, 1.01, 0.0, 0.0, nil}},
-		{dblT, 0, []any{0.5, -0.5, 2.5, 1e300, 1.7976931348623157e308}, []any{1.0, -1.0, 3.0, 1e300, 1.7976931348623157e308}},
-		{dblT, -2, []any{1250.0, -1249.99, 1.7976931348623157e308}, []any{1300.0, -1200.0, 1.7976931348623157e308}},
-		{dblT, -308, []any{1.7976931348623157e308}, []any{math.Inf(1)}},
-		{dblT, 1, []any{math.NaN(), 1.25}, []any{"!", 1.3}},
+		{"ROUND", dblT, 2, []any{2.675, -2.675, 1.005, math.Copysign(0, -1), -0.001, nil}, []any{2.68, -2.68, 1.01, 0.0, 0.0, nil}},
+		{"ROUND", dblT, 0, []any{0.5, -0.5, 2.5, 1e300, 1.7976931348623157e308}, []any{1.0, -1.0, 3.0, 1e300, 1.7976931348623157e308}},
+		{"ROUND", dblT, -2, []any{1250.0, -1249.99, 1.7976931348623157e308}, []any{1300.0, -1200.0, 1.7976931348623157e308}},
+		{"ROUND", dblT, -308, []any{1.7976931348623157e308}, []any{math.Inf(1)}},
+		{"ROUND", dblT, 1, []any{math.NaN(), 1.25}, []any{"!", 1.3}},
 		// FLOAT: BigDecimal.valueOf((double) 0.1f) is 0.10000000149011612.
-		{fltT, 9, []any{0.1, 2.675}, []any{float64(float32(0.1)), float64(float32(2.675))}},
+		{"ROUND", fltT, 9, []any{0.1, 2.675}, []any{float64(float32(0.1)), float64(float32(2.675))}},
 		// 2.675f widens to 2.674999952316284: down, where the DOUBLE 2.675 rounds up.
-		{fltT, 2, []any{2.675, 0.125}, []any{float64(float32(2.67)), float64(float32(0.13))}},
+		{"ROUND", fltT, 2, []any{2.675, 0.125}, []any{float64(float32(2.67)), float64(float32(0.13))}},
+		// TRUNCATE goes through DECIMAL(38, 18) first: HALF_UP at 10^-18, at most 20 integer digits.
+		{"TRUNCATE", dblT, 2, []any{2.675, -2.679, 0.9999999999999999, 1e19, 1e20, math.Copysign(0, -1)}, []any{2.67, -2.67, 0.99, 1e19, "!", 0.0}},
+		{"TRUNCATE", dblT, 0, []any{1.5e-19, 5e-19, -1.9}, []any{0.0, 0.0, -1.0}},
+		{"TRUNCATE", dblT, 20, []any{1.5e-19, 5e-19, 0.1}, []any{0.0, 1e-18, 0.1}},
+		{"TRUNCATE", dblT, -2, []any{1299.0, -1299.0}, []any{1200.0, -1200.0}},
+		{"TRUNCATE", fltT, 1, []any{2.675, math.NaN()}, []any{float64(float32(2.6)), "!"}},
 	} {
 		in := batch(t, []catalog.Type{c.typ}, c.in)
-		e, err := CompileIn(call("ROUND", c.typ, ref(0, c.typ), lit(c.digits, intT)), []catalog.Type{c.typ}, Env{JavaFloatText: true})
+		e, err := CompileIn(call(c.op, c.typ, ref(0, c.typ), lit(c.digits, intT)), []catalog.Type{c.typ}, Env{JavaFloatText: true})
 		if err != nil {
-			t.Fatalf("ROUND(%s, %d): %v", c.typ, c.digits, err)
+			t.Fatalf("%s(%s, %d): %v", c.op, c.typ, c.digits, err)
 		}
 		ctx := NewCtx(memory.DefaultAllocator, len(c.in))
 		out, err := e.Eval(ctx, in)
@@ -114,7 +123,7 @@ func TestRoundFloat(t *testing.T) {
 			g, isFloat := got.(float64)
 			w, _ := want.(float64)
 			if got != want || isFloat && math.Signbit(g) != math.Signbit(w) {
-				t.Errorf("ROUND(%v, %d) = %v, want %v", c.in[i], c.digits, got, want)
+				t.Errorf("%s(%v, %d) = %v, want %v", c.op, c.in[i], c.digits, got, want)
 			}
 		}
 		out.Release()

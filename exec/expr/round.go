@@ -15,7 +15,7 @@ import (
 
 func init() {
 	register(&Function{Name: "ROUND", Family: "arithmetic", Doc: "ROUND(x[, d]) with a literal d on integers and DECIMAL: HALF_UP at 10^-d (SqlFunctionUtils.sround; integers narrow like BigDecimal.intValue); DECIMAL result type as findRoundDecimalType, NULL when it overflows. FLOAT/DOUBLE: BigDecimal.valueOf(x) (Java 8 to 18's Double.toString digits, a FLOAT widened first) rounded HALF_UP at 10^-d and converted back (correctly rounded; -0.0 becomes 0.0), NaN and infinities failing the row as in Flink; on Java 19 and later they fall back", compileIn: compileRound})
-	register(&Function{Name: "TRUNCATE", Family: "arithmetic", Doc: "TRUNCATE(x[, d]) with a literal d on DECIMAL: digits beyond 10^-d dropped toward zero, result type as ROUND. Integer and FLOAT/DOUBLE arguments fall back", compileIn: compileRound})
+	register(&Function{Name: "TRUNCATE", Family: "arithmetic", Doc: "TRUNCATE(x[, d]) with a literal d on DECIMAL: digits beyond 10^-d dropped toward zero, result type as ROUND. FLOAT/DOUBLE: SqlFunctionUtils#struncate, i.e. first CAST to DECIMAL(38, 18) (Java 8 to 18's Double.toString digits rounded HALF_UP to 18 places; more than 20 integer digits, NaN or infinities fail the row as Flink's NullPointerException or NumberFormatException), then the digits beyond 10^-d dropped and converted back (a FLOAT through double); on Java 19 and later they fall back. Integer arguments fall back", compileIn: compileRound})
 }
 
 func compileRound(n *Node, args []Expr, env Env) (Expr, error) {
@@ -41,17 +41,17 @@ func compileRound(n *Node, args []Expr, env Env) (Expr, error) {
 		if n.Type.Kind != t.Kind {
 			return nil, unsupported("%s of %s returning %s", n.Op, t, n.Type)
 		}
-	case (t.Kind == catalog.Float || t.Kind == catalog.Double) && n.Op == "ROUND":
+	case t.Kind == catalog.Float || t.Kind == catalog.Double:
 		if n.Type.Kind != t.Kind {
 			return nil, unsupported("%s of %s returning %s", n.Op, t, n.Type)
 		}
 		if !env.JavaFloatText {
-			return nil, noFloatText("ROUND of %s", t)
+			return nil, noFloatText("%s of %s", n.Op, t)
 		}
 		if digits < -400 || digits > 400 {
 			return nil, unsupported("%s to %d digits is not supported natively", n.Op, digits)
 		}
-		return &roundFloat{unary: unary{args[0], n.Type}, digits: int(digits)}, nil
+		return &roundFloat{unary: unary{args[0], n.Type}, digits: int(digits), truncate: n.Op == "TRUNCATE"}, nil
 	default:
 		return nil, unsupported("%s of %s is not supported natively yet", n.Op, t)
 	}

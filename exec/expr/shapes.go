@@ -111,7 +111,7 @@ var shapes = map[string][]string{
 		"A <- ROUND({A}, {small}) ; A in int dec approx",
 		"dec <- ROUND({dec})",
 	},
-	"TRUNCATE": {"dec <- TRUNCATE({dec}, {small})"},
+	"TRUNCATE": {"A <- TRUNCATE({A}, {small}) ; A in dec approx"},
 	"<":        {"bool <- {A} < {A} ; A in int approx dec str bin bool date time ts ts6 ltz ts9", "bool <- {ts9} < {ts}"},
 	"<=":       {"bool <- {A} <= {A} ; A in int approx dec str date ts", "bool <- {dec} <= {approx}"},
 	">":        {"bool <- {A} > {A} ; A in int approx dec str date time ts", "bool <- {int} > {dec}"},

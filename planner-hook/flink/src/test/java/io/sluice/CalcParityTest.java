@@ -611,6 +611,15 @@ class CalcParityTest {
                 nativeCase("round-float-double", "d DOUBLE, f FLOAT", floatTextRows(false),
                         "SELECT ROUND(d), ROUND(d, 2), ROUND(d, -2), ROUND(d, 17), ROUND(d, -308), ROUND(f, 1), ROUND(f, 2),"
                                 + " ROUND(f, -1), ROUND(f, 40) FROM t"),
+                // TRUNCATE of FLOAT/DOUBLE goes through CAST(x AS DECIMAL(38, 18)): HALF_UP at
+                // 10^-18 first, and more than 20 integer digits fail (a null dereferenced).
+                nativeCase("truncate-float-double", "d DOUBLE, f FLOAT",
+                        List.of(r(2.675, 2.675f), r(-2.679, 0.1f), r(0.9999999999999999, -0.05f), r(9.999999999999999E19, 1e19f),
+                                r(-0.0, -0.0f), r(1.5e-19, 3.4e-38f), r(5e-19, 16777216f), r(1299.0, -1299.9f), r(1e-300, Float.MIN_VALUE),
+                                r(Double.MIN_VALUE, 123.456f), r(null, null)),
+                        "SELECT TRUNCATE(d), TRUNCATE(d, 2), TRUNCATE(d, -2), TRUNCATE(d, 18), TRUNCATE(d, 30), TRUNCATE(f, 1),"
+                                + " TRUNCATE(f), TRUNCATE(f, 19), TRUNCATE(f, -3) FROM t"),
+                nativeCase("truncate-double-beyond-decimal-fails", "d DOUBLE", List.of(r(1.5), r(1e20)), "SELECT TRUNCATE(d, 1) FROM t"),
                 n("greatest-least", "SELECT GREATEST(i, l), LEAST(i, l, 5), GREATEST(d, CAST(i AS DOUBLE)), LEAST(d, 0.0e0), GREATEST(s, 'b'), LEAST(s, 'abc', 'Z') FROM t"),
                 n("distinct-from-nullif", "SELECT i IS DISTINCT FROM CAST(l AS INT), s IS NOT DISTINCT FROM 'abc', NULLIF(i, 42), NULLIF(s, '') FROM t"),
                 n("if-ifnull", "SELECT IF(i > 0, s, 'neg'), IF(b, i, -1), IFNULL(s, 'none'), IFNULL(i, 0) FROM t"),
