@@ -339,7 +339,14 @@ func (e *numberToBool) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 // characters, then padded with spaces to n characters. Flink applies it also where the types
 // are equal, e.g. to every CASE branch of a CHAR result, and for a CHAR target it cuts whatever
 // the source type's length: a value may be longer than its type says (UPPER('ŉ') is 'ʼN').
-func charTrimPad(arg Expr, to catalog.Type) Expr {
+func charTrimPad(arg Expr, to catalog.Type) Expr { return trimPad(arg, to, true) }
+
+// varCharTrim is a cast of a string to VARCHAR(n) where the source may be longer
+// (CharVarCharTrimPadCastRule): cut to n characters, not padded. A string source whose type's
+// length is at most n is taken as it is (Flink assumes sources respect their types).
+func varCharTrim(arg Expr, to catalog.Type) Expr { return trimPad(arg, to, false) }
+
+func trimPad(arg Expr, to catalog.Type, pad bool) Expr {
 	n := to.Length
 	return &stringFn{args: []Expr{arg}, typ: to, str: func(dst []byte, v [][]byte) ([]byte, bool) {
 		s := v[0]
@@ -349,7 +356,7 @@ func charTrimPad(arg Expr, to catalog.Type) Expr {
 			chars = n
 		}
 		dst = append(dst, s...)
-		for ; chars < n; chars++ {
+		for ; pad && chars < n; chars++ {
 			dst = append(dst, ' ')
 		}
 		return dst, true

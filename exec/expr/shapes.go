@@ -155,6 +155,8 @@ var shapes = map[string][]string{
 		"bool <- CAST({A} AS BOOLEAN) ; A in int approx dec",
 		"int <- CAST({str} AS INT)",
 		"str <- CAST({str} AS CHAR(4))",
+		"str <- CAST({A} AS VARCHAR(3)) ; A in int dec bool date approx ts str",
+		"str <- CAST({A} AS CHAR(5)) ; A in int approx time",
 		"date <- CAST(CAST({date} AS STRING) AS DATE)",
 		"ts <- CAST({A} AS TIMESTAMP(0)) ; A in ts ts6",
 		"ts6 <- CAST({ts} AS TIMESTAMP(6))",

@@ -662,6 +662,11 @@ class CalcParityTest {
                 nativeCase("cast-float-to-decimal", "d DOUBLE, f FLOAT", floatTextRows(false),
                         "SELECT CAST(d AS DECIMAL(10, 3)), CAST(d AS DECIMAL(38, 18)), CAST(f AS DECIMAL(20, 10)), CAST(f AS DECIMAL(5, 2)),"
                                 + " TRY_CAST(d AS DECIMAL(38, 0)), CAST(d AS DECIMAL(38, 37)) FROM t"),
+                // CharVarCharTrimPadCastRule: the cast to STRING cut to n characters (code
+                // points), CHAR(n) padded with spaces; a string whose type fits is kept as it is.
+                n("cast-to-varchar-char", "SELECT CAST(i AS VARCHAR(3)), CAST(d AS VARCHAR(5)), CAST(s AS VARCHAR(2)), CAST(b AS CHAR(6)),"
+                        + " CAST(dc AS CHAR(10)), CAST(ts AS VARCHAR(10)), CAST(l AS CHAR(2)), TRY_CAST(dw AS VARCHAR(4)), CAST(s AS CHAR(12)),"
+                        + " CAST(CAST(s AS VARCHAR(9)) AS VARCHAR(4)), CAST(ts AS CHAR(25)) FROM t"),
                 nativeCase("try-cast-double-nan-to-decimal-fails", "d DOUBLE", List.of(r(1.5), r(Double.NaN)), "SELECT TRY_CAST(d AS DECIMAL(10, 2)) FROM t"),
                 nativeCase("cast-double-nan-to-decimal-fails", "d DOUBLE", List.of(r(1.5), r(Double.NaN)), "SELECT CAST(d AS DECIMAL(10, 2)) FROM t"),
                 fallback("fallback-aggregate", ALL, allRows(), "SELECT s, COUNT(*) FROM t GROUP BY s", "not supported natively yet"),
