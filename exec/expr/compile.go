@@ -60,6 +60,10 @@ type Env struct {
 	// (jdk.internal.math.FloatingDecimal, javatext.AppendDouble); Java 19 prints the shortest
 	// digits instead, and what depends on them falls back.
 	JavaFloatText bool
+	// EnglishLocale says that the JVM's default format locale is English (en or en-US), whose
+	// month and day names, AM/PM and eras DateTimeFormatter prints as Sluice does; in another
+	// locale patterns with text fields fall back.
+	EnglishLocale bool
 }
 
 // noZone is the fallback of an expression (described by format and args) that needs the

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -15,7 +16,7 @@ import (
 
 func init() {
 	register(&Function{Name: "DATE_FORMAT", Family: "temporal",
-		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP or TIMESTAMP_LTZ (any precision; S prints the nano-of-second) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ prints its wall clock in the session time zone. Month and day names, AM/PM, zones and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, both in UTC whatever the session zone (as that overload of Flink's); NULL where the parse fails",
+		Doc:       "DATE_FORMAT(timestamp, format) of a TIMESTAMP or TIMESTAMP_LTZ (any precision; S prints the nano-of-second) with a constant java.time pattern of y, M, d, H, m, s, S and D (numeric forms), quoted text and punctuation, exactly as DateTimeFormatter prints them (yyyy pads and signs years beyond its width, yy prints the year mod 100, S… truncates the fraction). A TIMESTAMP_LTZ prints its wall clock in the session time zone. More numeric fields print as there: u (proleptic year, signed), h, K, k, F, n, N, A, Q/q and L as numbers. Month and day names (MMM, MMMM, MMMMM, LLL.., E.., ccc..), AM/PM (a), eras (G..) and quarters as text (QQQ..) print CLDR's English names where the planning JVM's default format locale is en or en-US, and fall back in other locales. Zones, week-based fields (e, c, w, W, Y), day periods (B) and optional sections fall back. DATE_FORMAT(string, format): DateTimeUtils#formatTimestampString, the string parsed as UNIX_TIMESTAMP(s) parses it and printed with a SimpleDateFormat pattern as FROM_UNIXTIME(n, format) prints, both in UTC whatever the session zone (as that overload of Flink's); NULL where the parse fails",
 		compileIn: compileDateFormat, NanoTimestamps: true})
 }
 
@@ -27,8 +28,27 @@ type formatField struct {
 	text   string
 }
 
-// parseJavaPattern compiles the subset of DateTimeFormatter#ofPattern that Sluice prints.
+// parseJavaPattern compiles the subset of DateTimeFormatter#ofPattern that Sluice both parses
+// and prints (numeric fields).
 func parseJavaPattern(p string) ([]formatField, error) {
+	return compileJavaPattern(p, checkPatternLetter)
+}
+
+// parseJavaPrintPattern compiles the subset of DateTimeFormatter#ofPattern that Sluice prints:
+// that of parseJavaPattern, more numeric fields, and with english the text fields (month, day
+// and era names, AM/PM, quarters) in the JVM's English format locale.
+func parseJavaPrintPattern(p string, english bool) ([]formatField, error) {
+	return compileJavaPattern(p, func(p string, c byte, n int) error {
+		if checkPatternLetter(p, c, n) == nil {
+			return nil
+		}
+		return checkPrintLetter(p, c, n, english)
+	})
+}
+
+// compileJavaPattern splits a pattern into literal text and letter runs, each run accepted by
+// check.
+func compileJavaPattern(p string, check func(p string, c byte, n int) error) ([]formatField, error) {
 	var out []formatField
 	for i := 0; i < len(p); {
 		c := p[i]
@@ -62,7 +82,7 @@ func parseJavaPattern(p string) ([]formatField, error) {
 			for i+n < len(p) && p[i+n] == c {
 				n++
 			}
-			if err := checkPatternLetter(p, c, n); err != nil {
+			if err := check(p, c, n); err != nil {
 				return nil, err
 			}
 			out = append(out, formatField{letter: c, width: n})
@@ -128,7 +148,7 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 	if !ok {
 		return nil, unsupported("DATE_FORMAT with a format that is not a constant string")
 	}
-	fields, err := parseJavaPattern(pat)
+	fields, err := parseJavaPrintPattern(pat, env.EnglishLocale)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +205,11 @@ func (e *dateFormat) appendFormatted(b []byte, t time.Time) []byte {
 				b = javatime.AppendPadded(b, int64(yoe), f.width)
 			}
 		case 'M':
-			b = javatime.AppendPadded(b, int64(t.Month()), f.width)
+			if f.width <= 2 {
+				b = javatime.AppendPadded(b, int64(t.Month()), f.width)
+			} else {
+				b = appendName(b, englishMonths[t.Month()-1], f.width)
+			}
 		case 'd':
 			b = javatime.AppendPadded(b, int64(t.Day()), f.width)
 		case 'H':
@@ -196,6 +220,36 @@ func (e *dateFormat) appendFormatted(b []byte, t time.Time) []byte {
 			b = javatime.AppendPadded(b, int64(t.Second()), f.width)
 		case 'D':
 			b = javatime.AppendPadded(b, int64(t.YearDay()), f.width)
+		case 'u':
+			b = appendProlepticYear(b, int64(t.Year()), f.width)
+		case 'h', 'K', 'k':
+			b = javatime.AppendPadded(b, int64(hourOf(f.letter, t.Hour())), f.width)
+		case 'n':
+			b = javatime.AppendPadded(b, int64(t.Nanosecond()), f.width)
+		case 'N':
+			b = javatime.AppendPadded(b, nanoOfDay(t), f.width)
+		case 'A':
+			b = javatime.AppendPadded(b, nanoOfDay(t)/1_000_000, f.width)
+		case 'F':
+			b = javatime.AppendPadded(b, int64((t.Day()-1)%7+1), f.width)
+		case 'Q', 'q':
+			b = appendQuarter(b, (int(t.Month())+2)/3, f.width)
+		case 'L':
+			if f.width <= 2 {
+				b = javatime.AppendPadded(b, int64(t.Month()), f.width)
+			} else {
+				b = appendName(b, englishMonths[t.Month()-1], f.width)
+			}
+		case 'E', 'c':
+			b = appendName(b, englishDays[(t.Weekday()+6)%7], max(f.width, 3))
+		case 'a':
+			if t.Hour() < 12 {
+				b = append(b, "AM"...)
+			} else {
+				b = append(b, "PM"...)
+			}
+		case 'G':
+			b = appendEra(b, t.Year() >= 1, f.width)
 		case 'S':
 			// appendFraction(NANO_OF_SECOND, n, n, false): the first n digits of the nanos.
 			ns := t.Nanosecond()
@@ -208,6 +262,122 @@ func (e *dateFormat) appendFormatted(b []byte, t time.Time) []byte {
 		}
 	}
 	return b
+}
+
+// checkPrintLetter accepts the letter runs DATE_FORMAT prints beyond checkPatternLetter's:
+// numeric fields always, text fields only in an English format locale (english), whose names
+// are CLDR's "en" ones that Java 9 and later print.
+func checkPrintLetter(p string, c byte, n int, english bool) error {
+	ok := false
+	switch c {
+	case 'u', 'n', 'N', 'A':
+		ok = n <= 19
+	case 'h', 'K', 'k':
+		ok = n <= 2
+	case 'F':
+		ok = n == 1
+	case 'Q', 'q', 'L':
+		ok = n <= 2 || english && n <= 5
+	case 'M', 'E', 'G':
+		ok = english && n <= 5
+	case 'c':
+		ok = english && n >= 3 && n <= 5 // c and cc are the locale's week numbering
+	case 'a':
+		ok = english && n == 1
+	}
+	if !ok && !english && strings.ContainsRune("MLEGQqca", rune(c)) {
+		return unsupported("java.time pattern %q: %s prints text of the JVM's format locale, which is not English", p, repeatByte(c, n))
+	}
+	if !ok {
+		return unsupported("java.time pattern %q: %s is not supported natively yet", p, repeatByte(c, n))
+	}
+	return nil
+}
+
+var (
+	englishMonths = [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+	englishDays   = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+)
+
+// appendName appends an English name in TextStyle SHORT (3 letters: first three), FULL (4) or
+// NARROW (5: first letter), as CLDR's "en" month and day names have it.
+func appendName(b []byte, name string, width int) []byte {
+	switch width {
+	case 3:
+		return append(b, name[:3]...)
+	case 4:
+		return append(b, name...)
+	}
+	return append(b, name[0])
+}
+
+// appendEra appends ERA's text: AD/BC, Anno Domini/Before Christ, A/B.
+func appendEra(b []byte, ad bool, width int) []byte {
+	switch {
+	case width == 4 && ad:
+		return append(b, "Anno Domini"...)
+	case width == 4:
+		return append(b, "Before Christ"...)
+	case width == 5 && ad:
+		return append(b, 'A')
+	case width == 5:
+		return append(b, 'B')
+	case ad:
+		return append(b, "AD"...)
+	}
+	return append(b, "BC"...)
+}
+
+// appendQuarter appends QUARTER_OF_YEAR: a number (width 1, 2 padded), Q3, 3rd quarter, 3.
+func appendQuarter(b []byte, q, width int) []byte {
+	switch width {
+	case 1, 2:
+		return javatime.AppendPadded(b, int64(q), width)
+	case 3:
+		return append(b, 'Q', byte('0'+q))
+	case 4:
+		return append(b, [4]string{"1st quarter", "2nd quarter", "3rd quarter", "4th quarter"}[q-1]...)
+	}
+	return append(b, byte('0'+q))
+}
+
+// appendProlepticYear appends YEAR ('u'): two letters the last two digits of its absolute
+// value; otherwise padded to the width with a '-' when negative, and with 4 or more letters a
+// '+' when wider than the pad (SignStyle.NORMAL, EXCEEDS_PAD).
+func appendProlepticYear(b []byte, year int64, width int) []byte {
+	abs := year
+	if abs < 0 {
+		abs = -abs
+	}
+	if width == 2 {
+		return javatime.AppendPadded(b, abs%100, 2)
+	}
+	if year < 0 {
+		b = append(b, '-')
+	} else if width >= 4 && digits(abs) > width {
+		b = append(b, '+')
+	}
+	return javatime.AppendPadded(b, abs, width)
+}
+
+// hourOf is the hour of day h (0..23) as letter prints it: h clock-hour-of-am-pm (1..12),
+// K hour-of-am-pm (0..11), k clock-hour-of-day (1..24).
+func hourOf(letter byte, h int) int {
+	switch {
+	case letter == 'K':
+		return h % 12
+	case letter == 'h' && h%12 == 0:
+		return 12
+	case letter == 'h':
+		return h % 12
+	case h == 0:
+		return 24
+	}
+	return h
+}
+
+func nanoOfDay(t time.Time) int64 {
+	return int64(t.Hour())*3_600_000_000_000 + int64(t.Minute())*60_000_000_000 + int64(t.Second())*1_000_000_000 + int64(t.Nanosecond())
 }
 
 func digits(v int64) int {

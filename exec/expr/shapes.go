@@ -370,7 +370,9 @@ var shapes = map[string][]string{
 		"str <- DATE_FORMAT(CAST({ts} AS STRING), $F) ; F in 'yy-M-d' 'yyyyMMddHHmmssSSS' 'd.M.yyyy''T''H'",
 		"str <- DATE_FORMAT({ts}, $F) ; F in 'yyyy-MM-dd' 'HH' 'yyyyMMddHHmmssSSS' 'D/DD/DDD' 'yy/M/d' 'H:m:s' 'y-yyy-yyyyy' 'yyyy''T''HH''h''dd'",
 		"str <- DATE_FORMAT({ts6}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd''T''HH:mm:ss.SSSSSS' 'mm:ss'",
-		"str <- DATE_FORMAT({ts9}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd HH:mm:ss.SSSSSSSSS'",
+		"str <- DATE_FORMAT({ts}, $F) ; F in 'EEE,dd-MMM-yyyy_hh:mm_a' 'EEEE/MMMM/d/G' 'QQQ_QQQQ_uuuu_uu' 'h.K.k.n.N.A.F' 'LLLL-cccc-EEEEE-GGGG'",
+		"str <- DATE_FORMAT({ts9}, 'EEE h K k n N A a GGGG')",
+		"str <- DATE_FORMAT({ts9}, $F) ; F in 'S-SS-SSS-SSSSSS-SSSSSSSSS' 'yyyy-MM-dd''T''HH:mm:ss.SSSSSSSSS'",
 	},
 	// PROCTIME() is NULL in rows (no shape): it only exists as a processing-time attribute,
 	// which the fuzzer's tables do not have; nor does PROCTIME_MATERIALIZE, its value.

@@ -22,6 +22,10 @@ const CalcType = "stream-exec-calc_1"
 // code prints FLOAT and DOUBLE values (Double.toString changed in Java 19).
 const OptJavaVersion = "sluice.java-version"
 
+// OptJVMFormatLocale is the planner JVM's default format locale as a language tag (en-US, ...),
+// in which DateTimeFormatter prints month and day names.
+const OptJVMFormatLocale = "sluice.jvm-format-locale"
+
 // calcJSON is StreamExecCalc's JSON.
 type calcJSON struct {
 	Projection []json.RawMessage `json:"projection"`
@@ -98,6 +102,10 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 	_, env.JVMZoneFixed = options[OptJVMTimeZoneOffset]
 	if v, err := strconv.Atoi(options[OptJavaVersion]); err == nil && v >= 8 && v <= 18 {
 		env.JavaFloatText = true // FloatingDecimal's digits, which javatext reproduces
+	}
+	switch options[OptJVMFormatLocale] {
+	case "en", "en-US":
+		env.EnglishLocale = true
 	}
 	env.Clock = true // calc.Calc reads the clock per batch
 	condRefs, projRefs := map[int]bool{}, map[int]bool{}

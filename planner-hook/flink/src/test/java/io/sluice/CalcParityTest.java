@@ -65,6 +65,22 @@ class CalcParityTest {
         return rows;
     }
 
+    /** Timestamps of every month, weekday and hour kind (midnight, noon), BC years included. */
+    static List<Row> dateFormatTextRows() {
+        List<Row> rows = new ArrayList<>();
+        for (int m = 1; m <= 12; m++) {
+            LocalDateTime ts = LocalDateTime.of(1990 + 3 * m, m, 2 * m + 3, (m * 5) % 24, m, 59 - m, m * 123_456_789 % 1_000_000_000);
+            rows.add(r(ts, java.time.Instant.ofEpochSecond(86_400L * 37 * m + 3_600L * m)));
+        }
+        rows.add(r(LocalDateTime.of(2024, 1, 1, 0, 0), java.time.Instant.EPOCH));
+        rows.add(r(LocalDateTime.of(2024, 1, 7, 12, 0, 0, 1), java.time.Instant.ofEpochMilli(-1)));
+        rows.add(r(LocalDateTime.of(0, 3, 1, 23, 59, 59, 999_999_999), null));
+        rows.add(r(LocalDateTime.of(1, 1, 1, 11, 59), java.time.Instant.parse("2024-06-30T12:00:00Z")));
+        rows.add(r(LocalDateTime.of(9999, 12, 31, 13, 0), null));
+        rows.add(r(null, null));
+        return rows;
+    }
+
     static Row r(Object... f) {
         return Row.of(f);
     }
@@ -597,6 +613,13 @@ class CalcParityTest {
                 nativeCase("if-not-null-over-range-and-timestamp", "b BOOLEAN NOT NULL, i INT NOT NULL", ifNotNullRows(),
                         "SELECT IF(b, i BETWEEN 1 AND 3, FALSE), IF(b, TIMESTAMP '2024-03-01 00:00:00' - INTERVAL '1' DAY * i, TIMESTAMP '2000-01-01 00:00:00') FROM t"),
                 n("floor-ceil", "SELECT FLOOR(d), CEIL(d), FLOOR(dc), CEIL(dc), FLOOR(dw), CEIL(dw) FROM t"),
+                // Text fields in the JVM's English format locale (CLDR's en names), and the
+                // numeric fields beyond the parser's: h K k u n N A F, quarters.
+                nativeCase("date-format-text", "ts TIMESTAMP(9), ltz TIMESTAMP_LTZ(3)", dateFormatTextRows(),
+                        "SELECT DATE_FORMAT(ts, 'EEE, dd MMM yyyy hh:mm:ss a'), DATE_FORMAT(ts, 'EEEE MMMM EEEEE MMMMM LLL LLLL cccc ccc ccccc'),"
+                                + " DATE_FORMAT(ts, 'G GG GGGG GGGGG uuuu uu u uuu y'), DATE_FORMAT(ts, 'QQQ QQQQ QQQQQ Q QQ q qq qqq qqqq L LL'),"
+                                + " DATE_FORMAT(ts, 'h K k hh KK kk'), DATE_FORMAT(ts, 'n N A F nnnnnnnnnnn'),"
+                                + " DATE_FORMAT(ltz, 'E d MMM uuuu h:mm a') FROM t"),
                 n("date-format", "SELECT DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss.SSS'), DATE_FORMAT(ts, 'yy/M/d D ''at'' H:m:s') FROM t"),
                 n("floor-ceil-timestamp", "SELECT FLOOR(ts TO DAY), CEIL(ts TO HOUR), FLOOR(ts TO MONTH), CEIL(ts TO YEAR),"
                         + " FLOOR(ts TO MINUTE), CEIL(ts TO SECOND) FROM t"),

@@ -431,6 +431,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         }
         // The Java version: how doubles print (Double.toString) changed in Java 19.
         m.put("sluice.java-version", String.valueOf(Runtime.version().feature()));
+        // The locale in which DateTimeFormatter prints month and day names (DATE_FORMAT).
+        m.put("sluice.jvm-format-locale", java.util.Locale.getDefault(java.util.Locale.Category.FORMAT).toLanguageTag());
         // The JVM's default zone, in which Flink's Parquet reader shows timestamps.
         java.time.ZoneId jvmZone = java.util.TimeZone.getDefault().toZoneId();
         m.put("sluice.jvm-time-zone", jvmZone.getId());
