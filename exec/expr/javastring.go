@@ -1,5 +1,7 @@
 package expr
 
+import "github.com/sluice-project/sluice/catalog"
+
 // Flink's BinaryStringData compares two values by their Java Strings (UTF-16 code units) when
 // both hold one (BinaryStringData#compareTo and #equals check javaObject first), and by UTF-8
 // bytes otherwise. Literals and the results of functions that build a String (LPAD, UPPER, CAST
@@ -19,7 +21,7 @@ func stringCompareHazard(op string, a, b *Node, ordering bool) error {
 		return nil
 	}
 	if cutsSurrogates(a) || cutsSurrogates(b) {
-		return unsupported("%s of strings built by LPAD/RPAD: Flink compares their Java Strings, lone surrogates included", op)
+		return unsupported("%s of strings built by LPAD/RPAD or cut from bytes: Flink compares their Java Strings, lone surrogates included", op)
 	}
 	if !ordering || a.Kind == InputRef || b.Kind == InputRef {
 		return nil
@@ -31,9 +33,14 @@ func stringCompareHazard(op string, a, b *Node, ordering bool) error {
 	return unsupported("%s of two computed strings: Flink may compare them as Java Strings (UTF-16 order), not reproduced yet", op)
 }
 
-// cutsSurrogates reports whether the tree calls a function that can split a surrogate pair.
+// cutsSurrogates reports whether the tree calls a function that can split a surrogate pair:
+// LPAD, RPAD, or a CAST of bytes to CHAR(n) or VARCHAR(n) (cut in UTF-16 units).
 func cutsSurrogates(n *Node) bool {
 	if n.Kind == Call && (n.Op == "LPAD" || n.Op == "RPAD") {
+		return true
+	}
+	if n.Kind == Call && (n.Op == "CAST" || n.Op == "TRY_CAST") && len(n.Args) == 1 && n.Args[0].Type.IsBinary() &&
+		n.Type.IsString() && n.Type.Length < catalog.MaxVarLength {
 		return true
 	}
 	for _, a := range n.Args {

@@ -81,6 +81,24 @@ class CalcParityTest {
         return rows;
     }
 
+    /** Byte strings valid and not valid as UTF-8, and strings of one- to four-byte characters. */
+    static List<Row> binaryTextRows() {
+        byte[][] bs = {
+            {}, {0x41, 0x42, 0x43, 0x44, 0x45}, "Grüße".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            "a🌍b".getBytes(java.nio.charset.StandardCharsets.UTF_8), "🌍🌍".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            {(byte) 0xff, 0x41}, {(byte) 0xe0, (byte) 0x80, 0x41}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+            {(byte) 0xe2, (byte) 0x82}, {(byte) 0xf0, (byte) 0x9f, (byte) 0x8c}, {(byte) 0xc3}, {0x00, 0x7f, (byte) 0x80, (byte) 0xc1, (byte) 0xbf},
+            {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80, 0x61}};
+        String[] ss = {"", "abc", "Grüße", "世界", "🌍", "a🌍", "12345678", null, "x y", "\u0000", "é", "ÿÿÿ", "Ω"};
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < bs.length; i++) {
+            byte[] vb = java.util.Arrays.copyOf(bs[i], Math.min(bs[i].length, 6));
+            rows.add(r(bs[i], vb, ss[i]));
+        }
+        rows.add(r(null, null, null));
+        return rows;
+    }
+
     static Row r(Object... f) {
         return Row.of(f);
     }
@@ -690,6 +708,13 @@ class CalcParityTest {
                 n("cast-to-varchar-char", "SELECT CAST(i AS VARCHAR(3)), CAST(d AS VARCHAR(5)), CAST(s AS VARCHAR(2)), CAST(b AS CHAR(6)),"
                         + " CAST(dc AS CHAR(10)), CAST(ts AS VARCHAR(10)), CAST(l AS CHAR(2)), TRY_CAST(dw AS VARCHAR(4)), CAST(s AS CHAR(12)),"
                         + " CAST(CAST(s AS VARCHAR(9)) AS VARCHAR(4)), CAST(ts AS CHAR(25)) FROM t"),
+                // BINARY/VARBINARY and strings: UTF-8 bytes cut or zero-padded (Arrays#copyOf,
+                // also VARBINARY(n) from a longer type); bytes decoded as Java 17's new
+                // String(bytes, UTF_8) (malformed parts as U+FFFD), cut in UTF-16 units.
+                nativeCase("cast-binary-string", "b BYTES, vb VARBINARY(6), s STRING", binaryTextRows(),
+                        "SELECT CAST(b AS STRING), CAST(b AS VARCHAR(3)), CAST(b AS CHAR(4)), CAST(s AS BYTES), CAST(s AS BINARY(5)),"
+                                + " CAST(s AS VARBINARY(3)), CAST(b AS BINARY(3)), CAST(vb AS VARBINARY(2)), CAST(b AS VARBINARY(4)),"
+                                + " CAST(vb AS BINARY(6)), CAST(vb AS STRING) = s, CHAR_LENGTH(CAST(b AS STRING)) FROM t"),
                 nativeCase("try-cast-double-nan-to-decimal-fails", "d DOUBLE", List.of(r(1.5), r(Double.NaN)), "SELECT TRY_CAST(d AS DECIMAL(10, 2)) FROM t"),
                 nativeCase("cast-double-nan-to-decimal-fails", "d DOUBLE", List.of(r(1.5), r(Double.NaN)), "SELECT CAST(d AS DECIMAL(10, 2)) FROM t"),
                 fallback("fallback-aggregate", ALL, allRows(), "SELECT s, COUNT(*) FROM t GROUP BY s", "not supported natively yet"),
