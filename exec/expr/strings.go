@@ -317,9 +317,7 @@ func (m *caseMapper) appendMapped(dst, s []byte) []byte {
 		}
 		return dst
 	}
-	if !utf8.Valid(s) {
-		return append(dst, m.caser.String(string(s))...)
-	}
+	s = javaDecoded(s)
 	if !m.upper && bytes.ContainsRune(s, 'Σ') {
 		return m.appendLowerWithSigma(dst, s)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javatext"
 )
 
 func init() {
@@ -326,7 +327,7 @@ func compilePad(n *Node, args []Expr) (Expr, error) {
 		if size < 0 || len(v[2]) == 0 {
 			return dst, false
 		}
-		base, pad := utf16.Encode([]rune(string(v[0]))), utf16.Encode([]rune(string(v[2])))
+		base, pad := javatext.AppendDecodedUTF8(nil, v[0]), javatext.AppendDecodedUTF8(nil, v[2])
 		data := make([]uint16, size)
 		if left { // SqlFunctionUtils#lpad
 			pos := max(size-len(base), 0)
@@ -352,6 +353,16 @@ func compilePad(n *Node, args []Expr) (Expr, error) {
 		}
 		return appendJavaUTF16(dst, data), true
 	}}, nil
+}
+
+// javaDecoded is b as Flink's BinaryStringData#toString makes it a Java String, in UTF-8: b
+// itself where valid, otherwise with each malformed part replaced by U+FFFD as Java 17's
+// decoder replaces it (javatext.AppendDecodedUTF8).
+func javaDecoded(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return appendJavaUTF16(nil, javatext.AppendDecodedUTF8(nil, b))
 }
 
 // appendJavaUTF16 encodes UTF-16 units as Flink encodes a Java String to UTF-8: surrogate pairs

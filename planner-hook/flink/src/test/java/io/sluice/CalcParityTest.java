@@ -715,6 +715,11 @@ class CalcParityTest {
                         "SELECT CAST(b AS STRING), CAST(b AS VARCHAR(3)), CAST(b AS CHAR(4)), CAST(s AS BYTES), CAST(s AS BINARY(5)),"
                                 + " CAST(s AS VARBINARY(3)), CAST(b AS BINARY(3)), CAST(vb AS VARBINARY(2)), CAST(b AS VARBINARY(4)),"
                                 + " CAST(vb AS BINARY(6)), CAST(vb AS STRING) = s, CHAR_LENGTH(CAST(b AS STRING)) FROM t"),
+                // Strings that are not valid UTF-8 (FROM_BASE64 keeps raw bytes): functions on
+                // Java Strings see them as Java 17 decodes them (one U+FFFD per malformed part).
+                nativeCase("malformed-utf8-java-strings", "s STRING", List.of(r("4oI="), r("Yf9iww=="), r("7aCAeg=="), r("8J+M"), r("4IDDqQ=="), r("9JCAgHg="), r("b2vDqQ=="), r((Object) null)),
+                        "SELECT UPPER(FROM_BASE64(s)), LOWER(FROM_BASE64(s)), LPAD(FROM_BASE64(s), 6, '-'), RPAD(FROM_BASE64(s), 2, '-'),"
+                                + " CAST(CAST(FROM_BASE64(s) AS BYTES) AS STRING) FROM t"),
                 nativeCase("try-cast-double-nan-to-decimal-fails", "d DOUBLE", List.of(r(1.5), r(Double.NaN)), "SELECT TRY_CAST(d AS DECIMAL(10, 2)) FROM t"),
                 nativeCase("cast-double-nan-to-decimal-fails", "d DOUBLE", List.of(r(1.5), r(Double.NaN)), "SELECT CAST(d AS DECIMAL(10, 2)) FROM t"),
                 fallback("fallback-aggregate", ALL, allRows(), "SELECT s, COUNT(*) FROM t GROUP BY s", "not supported natively yet"),
