@@ -45,6 +45,9 @@ func checkNested(n *Node) error {
 		// nullable row in such a CAST.
 		return nil
 	}
+	if (n.Op == "CAST" || n.Op == "TRY_CAST") && n.Type.IsString() {
+		return nil // ARRAY, MAP and ROW to text (compileNestedToString)
+	}
 	if n.Type.IsNested() {
 		return unsupported("%s returning %s is not supported natively yet", n.Op, n.Type)
 	}

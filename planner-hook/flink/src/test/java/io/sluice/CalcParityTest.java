@@ -808,6 +808,12 @@ class CalcParityTest {
                 // ROW, ARRAY and MAP: passed through, field access, element access, CARDINALITY
                 nested("nested-pass-through", "SELECT id + 1, p, tags, nums, m, mi, grid FROM t"),
                 nested("nested-pass-through-filtered", "SELECT p, m, grid, id FROM t WHERE id > 1 OR id IS NULL"),
+                // ArrayToStringCastRule, MapAndMultisetToStringCastRule, RowToStringCastRule:
+                // [..], {k=v}, (..), NULL parts, DOUBLE/ROW/ARRAY parts by their own casts, cut
+                // in UTF-16 units for CHAR(n)/VARCHAR(n), CHAR padded.
+                nested("nested-to-string", "SELECT CAST(p AS STRING), CAST(tags AS STRING), CAST(nums AS STRING), CAST(m AS STRING),"
+                        + " CAST(mi AS STRING), CAST(grid AS STRING), CAST(p AS VARCHAR(12)), CAST(tags AS CHAR(20)), CAST(p.addr AS CHAR(3)),"
+                        + " CAST(ARRAY[p.score, 1e7, 0.001] AS STRING), CAST(MAP[id, ARRAY[p.name]] AS STRING), CAST(ROW(id, p.pid, TRUE) AS STRING) FROM t"),
                 nested("nested-field-access", "SELECT p.pid, p.name, p.score, p.addr, p.addr.city, p.addr.zip + 1 FROM t"),
                 nested("nested-field-filter", "SELECT id, p.name FROM t WHERE p.addr.zip > 0 AND p IS NOT NULL"),
                 nested("array-element-access", "SELECT tags[1], tags[2], tags[3], nums[1] + 1, nums[id], grid[1], grid[2], grid[1][2], nums[-1 + id] FROM t"),
