@@ -21,7 +21,7 @@ import (
 // noFloatText is the fallback of an expression that depends on how the JVM prints a FLOAT or
 // DOUBLE, where the planning JVM does not print them as javatext does (Java 19 and later).
 func noFloatText(format string, args ...any) error {
-	return unsupported(format+" depends on Java's Double.toString, whose digits Sluice reproduces for Java 8 to 18 only (this JVM prints the shortest digits)", args...)
+	return unsupported(format+" depends on Java's Double.toString, whose digits Sluice reproduces for Java 8 to 18 only (the planning JVM is Java 19 or later, or its version is not known here)", args...)
 }
 
 // appendFloatTexts appends Float.toString or Double.toString of each value of a (FLOAT or
@@ -175,6 +175,9 @@ func (e *roundFloat) round(v float64, text []byte) (float64, error) {
 		}
 		if e.digits >= 18 {
 			return decimalToFloat(d18, 18, bits)
+		}
+		if 18-e.digits > 38 {
+			return 0, nil // every digit of a DECIMAL(38, 18) dropped
 		}
 		q = new(big.Int).Quo(d18, decimal.Pow10(18-e.digits)) // toward zero
 	case int64(e.digits) >= scale:

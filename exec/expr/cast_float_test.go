@@ -39,7 +39,7 @@ func TestCastFloatToStringAndDecimal(t *testing.T) {
 			op = "TRY_CAST"
 		}
 		in := batch(t, []catalog.Type{c.from}, c.in)
-		e, err := CompileIn(call(op, c.to, ref(0, c.from)), []catalog.Type{c.from}, Env{JavaFloatText: true})
+		e, err := CompileIn(call(op, c.to, ref(0, c.from)), []catalog.Type{c.from}, Env{JavaVersion: 17})
 		if err != nil {
 			t.Fatalf("%s %s AS %s: %v", op, c.from, c.to, err)
 		}
@@ -66,10 +66,12 @@ func TestCastFloatToStringAndDecimal(t *testing.T) {
 		out.Release()
 		in.Release()
 	}
-	// Java 19 and later print the shortest digits: not native.
-	_, err := CompileIn(call("CAST", strT, ref(0, dblT)), []catalog.Type{dblT}, Env{})
-	if err == nil || !strings.Contains(err.Error(), "Double.toString") {
-		t.Errorf("CAST(DOUBLE AS STRING) without JavaFloatText: %v", err)
+	// Java 19 and later print the shortest digits: not native, nor where the version is unknown.
+	for _, env := range []Env{{}, {JavaVersion: 21}} {
+		_, err := CompileIn(call("CAST", strT, ref(0, dblT)), []catalog.Type{dblT}, env)
+		if err == nil || !strings.Contains(err.Error(), "Double.toString") {
+			t.Errorf("CAST(DOUBLE AS STRING) on Java %d: %v", env.JavaVersion, err)
+		}
 	}
 }
 
@@ -97,10 +99,11 @@ func TestRoundFloat(t *testing.T) {
 		{"TRUNCATE", dblT, 0, []any{1.5e-19, 5e-19, -1.9}, []any{0.0, 0.0, -1.0}},
 		{"TRUNCATE", dblT, 20, []any{1.5e-19, 5e-19, 0.1}, []any{0.0, 1e-18, 0.1}},
 		{"TRUNCATE", dblT, -2, []any{1299.0, -1299.0}, []any{1200.0, -1200.0}},
+		{"TRUNCATE", dblT, -150, []any{1.5, 9.9e19, -1e20}, []any{0.0, 0.0, "!"}},
 		{"TRUNCATE", fltT, 1, []any{2.675, math.NaN()}, []any{float64(float32(2.6)), "!"}},
 	} {
 		in := batch(t, []catalog.Type{c.typ}, c.in)
-		e, err := CompileIn(call(c.op, c.typ, ref(0, c.typ), lit(c.digits, intT)), []catalog.Type{c.typ}, Env{JavaFloatText: true})
+		e, err := CompileIn(call(c.op, c.typ, ref(0, c.typ), lit(c.digits, intT)), []catalog.Type{c.typ}, Env{JavaVersion: 17})
 		if err != nil {
 			t.Fatalf("%s(%s, %d): %v", c.op, c.typ, c.digits, err)
 		}
@@ -128,5 +131,22 @@ func TestRoundFloat(t *testing.T) {
 		}
 		out.Release()
 		in.Release()
+	}
+}
+
+func TestCaseMappingOfMalformedUTF8(t *testing.T) {
+	for _, c := range []struct{ in, upper, lower string }{
+		// No byte starts a multi-byte sequence: BinaryStringData maps byte by byte.
+		{"a\xffb\x80", "A\xffB\x80", "a\xffb\x80"},
+		// Otherwise the Java String: one U+FFFD per malformed part.
+		{"a\xe2\x82b", "A\uFFFDB", "a\uFFFDb"},
+		{"\xc3\xa9\xff", "\u00c9\uFFFD", "\u00e9\uFFFD"},
+	} {
+		if got := string(newCaseMapper(true).appendMapped(nil, []byte(c.in))); got != c.upper {
+			t.Errorf("UPPER(%q) = %q, want %q", c.in, got, c.upper)
+		}
+		if got := string(newCaseMapper(false).appendMapped(nil, []byte(c.in))); got != c.lower {
+			t.Errorf("LOWER(%q) = %q, want %q", c.in, got, c.lower)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -27,28 +28,37 @@ func (h *heldArray) Eval(*Ctx, Batch) (arrow.Array, error) {
 	return h.a, nil
 }
 
-// partText is the cast to STRING of one part of a nested type (elements, a field, keys or
-// values), evaluated over that part's whole child array.
-type partText struct {
+// nestedPart is the cast of one part of a nested type (elements, a field, keys or values) to
+// a target type, evaluated over that part's whole child array in a context of its own.
+type nestedPart struct {
 	held *heldArray
 	cast Expr
 }
 
-func newPartText(t catalog.Type, env Env) (*partText, error) {
-	held := &heldArray{typ: t}
-	c, err := compileCast(&Node{Kind: Call, Op: "CAST", Type: catalog.StringType(true)}, []Expr{held}, env)
+func newNestedPart(op string, from, to catalog.Type, env Env) (*nestedPart, error) {
+	held := &heldArray{typ: from}
+	c, err := compileCast(&Node{Kind: Call, Op: op, Type: to}, []Expr{held}, env)
 	if err != nil {
 		return nil, err
 	}
-	return &partText{held: held, cast: c}, nil
+	return &nestedPart{held: held, cast: c}, nil
 }
 
-// texts casts child (all of it) to strings; the caller releases the result.
-func (p *partText) texts(ctx *Ctx, child arrow.Array) (*array.String, error) {
+// eval casts child (all of it); sub holds the rows that failed. The caller releases out.
+func (p *nestedPart) eval(ctx *Ctx, child arrow.Array) (out arrow.Array, sub *Ctx, err error) {
 	p.held.a = child
 	defer func() { p.held.a = nil }()
-	sub := NewCtx(ctx.Mem, child.Len())
-	out, err := p.cast.Eval(sub, nil)
+	sub = NewCtx(ctx.Mem, child.Len())
+	out, err = p.cast.Eval(sub, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("CAST of %s to %s: %w", p.held.typ, p.cast.Type(), err)
+	}
+	return out, sub, nil
+}
+
+// texts casts child to strings, which cannot fail; the caller releases the result.
+func (p *nestedPart) texts(ctx *Ctx, child arrow.Array) (*array.String, error) {
+	out, sub, err := p.eval(ctx, child)
 	if err == nil {
 		err = sub.Err()
 	}
@@ -68,7 +78,7 @@ func (p *partText) texts(ctx *Ctx, child arrow.Array) (*array.String, error) {
 // CHAR(n)/VARCHAR(n) and padded with spaces for CHAR(n).
 type nestedToString struct {
 	unary
-	parts []*partText // elements; keys, values; or one per field
+	parts []*nestedPart // elements; keys, values; or one per field
 }
 
 func compileNestedToString(arg Expr, to catalog.Type, env Env) (Expr, error) {
@@ -88,7 +98,7 @@ func compileNestedToString(arg Expr, to catalog.Type, env Env) (Expr, error) {
 	}
 	e := &nestedToString{unary: unary{arg, to}}
 	for _, t := range types {
-		p, err := newPartText(t, env)
+		p, err := newNestedPart("CAST", t, catalog.StringType(true), env)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +150,9 @@ func (e *nestedToString) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	part := func(dst []byte, k, j int) []byte {
 		if texts[k].IsNull(j) {
 			return append(dst, "NULL"...)
+		}
+		if v := texts[k].Value(j); utf8.ValidString(v) {
+			return append(dst, v...)
 		}
 		return append(dst, javaDecoded([]byte(texts[k].Value(j)))...)
 	}
@@ -201,4 +214,133 @@ func (e *nestedToString) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	}
 	outOffs[n] = int32(len(data))
 	return column.MakeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
+}
+
+// nestedCast is ArrayToArrayCastRule, MapToMapAndMultisetToMultisetCastRule and
+// RowToRowCastRule: every element, key, value or field cast to its target type by the scalar
+// kernels, NULLs kept, the row's structure unchanged. A part that fails fails its row (CAST)
+// or makes the whole value NULL (TRY_CAST, whose catch surrounds the whole cast).
+type nestedCast struct {
+	unary
+	parts []*nestedPart
+	try   bool
+}
+
+func compileNestedCast(n *Node, arg Expr, env Env) (Expr, error) {
+	from, to := arg.Type(), n.Type
+	var pairs [][2]catalog.Type
+	switch {
+	case from.Kind == catalog.Array && to.Kind == catalog.Array:
+		pairs = [][2]catalog.Type{{*from.Elem, *to.Elem}}
+	case from.Kind == catalog.Map && to.Kind == catalog.Map:
+		pairs = [][2]catalog.Type{{*from.Elem, *to.Elem}, {*from.Value, *to.Value}}
+	case from.Kind == catalog.Row && to.Kind == catalog.Row && len(from.Fields) == len(to.Fields):
+		for k := range from.Fields {
+			pairs = append(pairs, [2]catalog.Type{from.Fields[k].Type, to.Fields[k].Type})
+		}
+	default:
+		return nil, unsupported("CAST from %s to %s is not supported natively yet", from, to)
+	}
+	e := &nestedCast{unary: unary{arg, to}, try: n.Op == "TRY_CAST"}
+	for _, p := range pairs {
+		if !p[1].Nullable && p[0].Nullable {
+			// Flink writes a NOT NULL element from a primitive: NULLs become defaults.
+			return nil, unsupported("CAST from %s to %s: a nullable part cast to NOT NULL", from, to)
+		}
+		part, err := newNestedPart("CAST", p[0].WithNullable(true), p[1].WithNullable(true), env)
+		if err != nil {
+			return nil, err
+		}
+		e.parts = append(e.parts, part)
+	}
+	return e, nil
+}
+
+func (e *nestedCast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(ctx, in, e.apply) }
+
+func (e *nestedCast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
+	n := a.Len()
+	var children []arrow.Array
+	var offs []int32 // element ranges per row of an ARRAY or MAP; nil for a ROW
+	var entries *array.Struct
+	switch v := a.(type) {
+	case *array.List:
+		offs = column.ListOffsets(v)
+		if e.arg.Type().Kind == catalog.Map {
+			entries = v.ListValues().(*array.Struct)
+			children = []arrow.Array{entries.Field(0), entries.Field(1)}
+		} else {
+			children = []arrow.Array{v.ListValues()}
+		}
+	case *array.Struct:
+		for k := 0; k < v.NumField(); k++ {
+			children = append(children, v.Field(k))
+		}
+	default:
+		return nil, fmt.Errorf("CAST of %s to %s: unexpected column %T", e.arg.Type(), e.typ, a)
+	}
+	cast := make([]arrow.ArrayData, len(children))
+	defer func() {
+		for _, d := range cast {
+			if d != nil {
+				d.Release()
+			}
+		}
+	}()
+	valid := column.CopyValidity(a, ctx.Mem)
+	if valid == nil {
+		valid = column.NewBitmap(ctx.Mem, n)
+		bitutil.SetBitsTo(valid.Bytes(), 0, int64(n), true)
+	}
+	defer valid.Release()
+	vbits := valid.Bytes()
+	for k, c := range children {
+		out, sub, err := e.parts[k].eval(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		cast[k] = out.Data()
+		cast[k].Retain()
+		out.Release()
+		if sub.errRows == nil {
+			continue
+		}
+		for i := 0; i < n; i++ {
+			if !bitutil.BitIsSet(vbits, i) {
+				continue
+			}
+			from, to := i, i+1
+			if offs != nil {
+				from, to = int(offs[i]), int(offs[i+1])
+			}
+			for j := from; j < to; j++ {
+				if bitutil.BitIsSet(sub.errRows, j) {
+					bitutil.ClearBit(vbits, i)
+					if !e.try {
+						ctx.fail(i, sub.firstErr)
+					}
+					break
+				}
+			}
+		}
+	}
+	nulls := n - bitutil.CountSetBits(vbits, 0, n)
+	dt := arrowType(e.typ)
+	if offs == nil {
+		d := array.NewData(dt, n, []*memory.Buffer{valid}, cast, nulls, 0)
+		defer d.Release()
+		return array.MakeFromData(d), nil
+	}
+	child := cast[0]
+	if entries != nil {
+		entryType := dt.(*arrow.ListType).Elem()
+		child = array.NewData(entryType, entries.Len(), []*memory.Buffer{nil}, cast, 0, 0)
+		defer child.Release()
+	}
+	offBuf, newOffs := column.NewValues[int32](ctx.Mem, n+1)
+	defer offBuf.Release()
+	copy(newOffs, offs)
+	d := array.NewData(dt, n, []*memory.Buffer{valid, offBuf}, []arrow.ArrayData{child}, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d), nil
 }

@@ -56,15 +56,19 @@ type Env struct {
 	// Clock says that the operator reads the clock once per batch into Ctx.Now, for the clock
 	// functions (CURRENT_TIMESTAMP, ...); without it they fall back.
 	Clock bool
-	// JavaFloatText says that the JVM prints FLOAT and DOUBLE as Java 8 to 18 do
-	// (jdk.internal.math.FloatingDecimal, javatext.AppendDouble); Java 19 prints the shortest
-	// digits instead, and what depends on them falls back.
-	JavaFloatText bool
+	// JavaVersion is the planning JVM's feature version (17, 21, ...), 0 when unknown. Java 19
+	// changed how doubles print (shortest digits instead of jdk.internal.math.FloatingDecimal's,
+	// which javatext.AppendDouble reproduces) and what DateTimeFormatter's F means; what
+	// depends on them runs natively only for Java 8 to 18.
+	JavaVersion int
 	// EnglishLocale says that the JVM's default format locale is English (en or en-US), whose
 	// month and day names, AM/PM and eras DateTimeFormatter prints as Sluice does; in another
 	// locale patterns with text fields fall back.
 	EnglishLocale bool
 }
+
+// javaBefore19 reports whether the planning JVM is Java 8 to 18.
+func (e Env) javaBefore19() bool { return e.JavaVersion >= 8 && e.JavaVersion <= 18 }
 
 // noZone is the fallback of an expression (described by format and args) that needs the
 // session time zone where the plan does not carry it (Env.Zone nil).

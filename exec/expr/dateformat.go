@@ -149,6 +149,10 @@ func compileDateFormat(n *Node, args []Expr, env Env) (Expr, error) {
 		return nil, unsupported("DATE_FORMAT with a format that is not a constant string")
 	}
 	fields, err := parseJavaPrintPattern(pat, env.EnglishLocale)
+	if err == nil && !env.javaBefore19() && hasLetter(fields, 'F') {
+		// Java 19 made F the aligned week of the month (JDK-8282081).
+		err = unsupported("java.time pattern %q: F changed meaning in Java 19; the planning JVM is Java 19 or later, or its version is not known here", pat)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +212,7 @@ func (e *dateFormat) appendFormatted(b []byte, t time.Time) []byte {
 			if f.width <= 2 {
 				b = javatime.AppendPadded(b, int64(t.Month()), f.width)
 			} else {
-				b = appendName(b, englishMonths[t.Month()-1], f.width)
+				b = appendName(b, t.Month().String(), f.width)
 			}
 		case 'd':
 			b = javatime.AppendPadded(b, int64(t.Day()), f.width)
@@ -238,10 +242,10 @@ func (e *dateFormat) appendFormatted(b []byte, t time.Time) []byte {
 			if f.width <= 2 {
 				b = javatime.AppendPadded(b, int64(t.Month()), f.width)
 			} else {
-				b = appendName(b, englishMonths[t.Month()-1], f.width)
+				b = appendName(b, t.Month().String(), f.width)
 			}
 		case 'E', 'c':
-			b = appendName(b, englishDays[(t.Weekday()+6)%7], max(f.width, 3))
+			b = appendName(b, t.Weekday().String(), max(f.width, 3))
 		case 'a':
 			if t.Hour() < 12 {
 				b = append(b, "AM"...)
@@ -294,13 +298,18 @@ func checkPrintLetter(p string, c byte, n int, english bool) error {
 	return nil
 }
 
-var (
-	englishMonths = [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
-	englishDays   = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
-)
+// hasLetter reports whether the pattern has a field of letter c.
+func hasLetter(fields []formatField, c byte) bool {
+	for _, f := range fields {
+		if f.letter == c {
+			return true
+		}
+	}
+	return false
+}
 
-// appendName appends an English name in TextStyle SHORT (3 letters: first three), FULL (4) or
-// NARROW (5: first letter), as CLDR's "en" month and day names have it.
+// appendName appends an English month or day name (Go's time names are CLDR's en ones) in
+// TextStyle SHORT (width 3: the first three letters), FULL (4) or NARROW (5: the first letter).
 func appendName(b []byte, name string, width int) []byte {
 	switch width {
 	case 3:

@@ -21,7 +21,7 @@ func stringCompareHazard(op string, a, b *Node, ordering bool) error {
 		return nil
 	}
 	if cutsSurrogates(a) || cutsSurrogates(b) {
-		return unsupported("%s of strings built by LPAD/RPAD or cut from bytes: Flink compares their Java Strings, lone surrogates included", op)
+		return unsupported("%s of strings built by LPAD/RPAD or cut from bytes or nested values: Flink compares their Java Strings, lone surrogates included", op)
 	}
 	if !ordering || a.Kind == InputRef || b.Kind == InputRef {
 		return nil
@@ -34,13 +34,14 @@ func stringCompareHazard(op string, a, b *Node, ordering bool) error {
 }
 
 // cutsSurrogates reports whether the tree calls a function that can split a surrogate pair:
-// LPAD, RPAD, or a CAST of bytes to CHAR(n) or VARCHAR(n) (cut in UTF-16 units).
+// LPAD, RPAD, or a CAST of bytes, an ARRAY, a MAP or a ROW to CHAR(n) or VARCHAR(n) (cut in
+// UTF-16 units).
 func cutsSurrogates(n *Node) bool {
 	if n.Kind == Call && (n.Op == "LPAD" || n.Op == "RPAD") {
 		return true
 	}
-	if n.Kind == Call && (n.Op == "CAST" || n.Op == "TRY_CAST") && len(n.Args) == 1 && n.Args[0].Type.IsBinary() &&
-		n.Type.IsString() && n.Type.Length < catalog.MaxVarLength {
+	if n.Kind == Call && (n.Op == "CAST" || n.Op == "TRY_CAST") && len(n.Args) == 1 &&
+		(n.Args[0].Type.IsBinary() || n.Args[0].Type.IsNested()) && n.Type.IsString() && n.Type.Length < catalog.MaxVarLength {
 		return true
 	}
 	for _, a := range n.Args {

@@ -45,8 +45,8 @@ func checkNested(n *Node) error {
 		// nullable row in such a CAST.
 		return nil
 	}
-	if (n.Op == "CAST" || n.Op == "TRY_CAST") && n.Type.IsString() {
-		return nil // ARRAY, MAP and ROW to text (compileNestedToString)
+	if (n.Op == "CAST" || n.Op == "TRY_CAST") && (n.Type.IsString() || n.Type.IsNested()) {
+		return nil // ARRAY, MAP and ROW to text or to other ones (compileNestedToString, compileNestedCast)
 	}
 	if n.Type.IsNested() {
 		return unsupported("%s returning %s is not supported natively yet", n.Op, n.Type)

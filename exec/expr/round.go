@@ -45,7 +45,7 @@ func compileRound(n *Node, args []Expr, env Env) (Expr, error) {
 		if n.Type.Kind != t.Kind {
 			return nil, unsupported("%s of %s returning %s", n.Op, t, n.Type)
 		}
-		if !env.JavaFloatText {
+		if !env.javaBefore19() {
 			return nil, noFloatText("%s of %s", n.Op, t)
 		}
 		if digits < -400 || digits > 400 {

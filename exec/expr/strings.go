@@ -317,7 +317,21 @@ func (m *caseMapper) appendMapped(dst, s []byte) []byte {
 		}
 		return dst
 	}
-	s = javaDecoded(s)
+	if !utf8.Valid(s) {
+		if !hasLeadByte(s) {
+			// BinaryStringData#toUpperCase/#toLowerCase map byte by byte while no byte starts a
+			// multi-byte sequence: stray bytes (80..C1, F8..FF) stay as they are.
+			start := len(dst)
+			dst = append(dst, s...)
+			for i, c := range dst[start:] {
+				if c < utf8.RuneSelf {
+					dst[start+i] = m.table[c]
+				}
+			}
+			return dst
+		}
+		s = javaDecoded(s) // toString(): Java's decoding
+	}
 	if !m.upper && bytes.ContainsRune(s, 'Σ') {
 		return m.appendLowerWithSigma(dst, s)
 	}
@@ -337,6 +351,17 @@ func (m *caseMapper) appendMapped(dst, s []byte) []byte {
 		s = s[size:]
 	}
 	return dst
+}
+
+// hasLeadByte reports whether s holds a byte that starts a multi-byte UTF-8 sequence as
+// BinaryStringData#numBytesForFirstByte sees it (C2..F7).
+func hasLeadByte(s []byte) bool {
+	for _, c := range s {
+		if c >= 0xC2 && c <= 0xF7 {
+			return true
+		}
+	}
+	return false
 }
 
 // appendLowerWithSigma lower-cases valid UTF-8 holding a capital sigma: each sigma as Java

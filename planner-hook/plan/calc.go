@@ -100,8 +100,8 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 		env.Zone = &zone.Zone
 	}
 	_, env.JVMZoneFixed = options[OptJVMTimeZoneOffset]
-	if v, err := strconv.Atoi(options[OptJavaVersion]); err == nil && v >= 8 && v <= 18 {
-		env.JavaFloatText = true // FloatingDecimal's digits, which javatext reproduces
+	if v, err := strconv.Atoi(options[OptJavaVersion]); err == nil {
+		env.JavaVersion = v
 	}
 	switch options[OptJVMFormatLocale] {
 	case "en", "en-US":
