@@ -50,6 +50,17 @@ func appendFloatTexts(b *array.StringBuilder, a arrow.Array, t catalog.Type) {
 	}
 }
 
+// widenFloats is a FLOAT or DOUBLE column's values as doubles (a FLOAT's widened exactly, as
+// Java's (double) cast).
+func widenFloats(a arrow.Array, t catalog.Type) []float64 {
+	if t.Kind != catalog.Float {
+		return column.Values[float64](a)
+	}
+	wide := make([]float64, a.Len())
+	convertFixed(column.Values[float32](a), wide)
+	return wide
+}
+
 // floatToDecimal is CAST(FLOAT or DOUBLE AS DECIMAL(p, s)): DecimalDataUtils#castFrom(double),
 // i.e. new BigDecimal(Double.toString(v)) (a FLOAT widened to double first) rounded HALF_UP to
 // s digits, NULL when more than p digits remain. NaN and the infinities are not numbers to
@@ -65,13 +76,7 @@ func (e *floatToDecimal) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 
 func (e *floatToDecimal) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := a.Len()
-	var wide []float64
-	if e.arg.Type().Kind == catalog.Float {
-		wide = make([]float64, n)
-		convertFixed(column.Values[float32](a), wide)
-	} else {
-		wide = column.Values[float64](a)
-	}
+	wide := widenFloats(a, e.arg.Type())
 	buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
 	valid := column.CopyValidity(a, ctx.Mem)
 	if valid == nil {
@@ -122,13 +127,7 @@ func (e *roundFloat) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.ev
 func (e *roundFloat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := a.Len()
 	isFloat := e.typ.Kind == catalog.Float
-	var wide []float64
-	if isFloat {
-		wide = make([]float64, n)
-		convertFixed(column.Values[float32](a), wide)
-	} else {
-		wide = column.Values[float64](a)
-	}
+	wide := widenFloats(a, e.arg.Type())
 	valid := column.CopyValidity(a, ctx.Mem)
 	var p javatext.FloatPrinter
 	var text []byte

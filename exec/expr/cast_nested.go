@@ -71,6 +71,27 @@ func (p *nestedPart) texts(ctx *Ctx, child arrow.Array) (*array.String, error) {
 	return out.(*array.String), nil
 }
 
+// nestedParts splits a nested column into the child columns its casts work on: an ARRAY is a
+// list of its elements, a MAP a list of {key, value} structs (entries), a ROW a struct of its
+// fields. offs are the element ranges per row of an ARRAY or MAP, nil for a ROW.
+func nestedParts(a arrow.Array, kind catalog.Kind) (children []arrow.Array, offs []int32, entries *array.Struct, err error) {
+	switch v := a.(type) {
+	case *array.List:
+		offs = column.ListOffsets(v)
+		if kind == catalog.Map {
+			entries = v.ListValues().(*array.Struct)
+			return []arrow.Array{entries.Field(0), entries.Field(1)}, offs, entries, nil
+		}
+		return []arrow.Array{v.ListValues()}, offs, nil, nil
+	case *array.Struct:
+		for k := 0; k < v.NumField(); k++ {
+			children = append(children, v.Field(k))
+		}
+		return children, nil, nil, nil
+	}
+	return nil, nil, nil, fmt.Errorf("unexpected column %T", a)
+}
+
 // nestedToString is the CAST of an ARRAY, MAP or ROW to a string type (ArrayToStringCastRule,
 // MapAndMultisetToStringCastRule, RowToStringCastRule): '[e1, e2]', '{k1=v1, k2=v2}' and
 // '(f1, f2)', each part as its own cast to STRING writes it and NULL as 'NULL', the whole read
@@ -112,25 +133,10 @@ func (e *nestedToString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 }
 
 func (e *nestedToString) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
-	// An ARRAY is a list of its elements, a MAP a list of {key, value} structs, a ROW a struct.
-	var children []arrow.Array
-	var offs []int32
 	kind := e.arg.Type().Kind
-	switch v := a.(type) {
-	case *array.List:
-		offs = column.ListOffsets(v)
-		if kind == catalog.Map {
-			entries := v.ListValues().(*array.Struct)
-			children = []arrow.Array{entries.Field(0), entries.Field(1)}
-		} else {
-			children = []arrow.Array{v.ListValues()}
-		}
-	case *array.Struct:
-		for k := 0; k < v.NumField(); k++ {
-			children = append(children, v.Field(k))
-		}
-	default:
-		return nil, fmt.Errorf("CAST of %s to %s: unexpected column %T", e.arg.Type(), e.typ, a)
+	children, offs, _, err := nestedParts(a, kind)
+	if err != nil {
+		return nil, fmt.Errorf("CAST of %s to %s: %w", e.arg.Type(), e.typ, err)
 	}
 	texts := make([]*array.String, len(children))
 	defer func() {
@@ -260,24 +266,9 @@ func (e *nestedCast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.ev
 
 func (e *nestedCast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := a.Len()
-	var children []arrow.Array
-	var offs []int32 // element ranges per row of an ARRAY or MAP; nil for a ROW
-	var entries *array.Struct
-	switch v := a.(type) {
-	case *array.List:
-		offs = column.ListOffsets(v)
-		if e.arg.Type().Kind == catalog.Map {
-			entries = v.ListValues().(*array.Struct)
-			children = []arrow.Array{entries.Field(0), entries.Field(1)}
-		} else {
-			children = []arrow.Array{v.ListValues()}
-		}
-	case *array.Struct:
-		for k := 0; k < v.NumField(); k++ {
-			children = append(children, v.Field(k))
-		}
-	default:
-		return nil, fmt.Errorf("CAST of %s to %s: unexpected column %T", e.arg.Type(), e.typ, a)
+	children, offs, entries, err := nestedParts(a, e.arg.Type().Kind)
+	if err != nil {
+		return nil, fmt.Errorf("CAST of %s to %s: %w", e.arg.Type(), e.typ, err)
 	}
 	cast := make([]arrow.ArrayData, len(children))
 	defer func() {
