@@ -3,13 +3,16 @@ package expr
 import (
 	"bytes"
 	"math"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
-// The parsing half of DateTimeFormatter#ofPattern for the numeric fields DATE_FORMAT prints
-// (y, M, d, H, m, s, S): the printer-parsers ofPattern builds, with adjacent value parsing, in
-// strict mode, resolved SMART (java.time.format.Parsed), then Flink's fromTemporalAccessor.
+// The parsing half of DateTimeFormatter#ofPattern for TO_TIMESTAMP(s, format): the
+// printer-parsers ofPattern builds, with adjacent value parsing, in strict mode, resolved SMART
+// (java.time.format.Parsed, IsoChronology), then Flink's fromTemporalAccessor.
 
 // signStyle is the java.time.format.SignStyle of a number parser.
 type signStyle uint8
@@ -20,30 +23,54 @@ const (
 	signExceedsPad                   // '+' required beyond the minimum width, '-' allowed
 )
 
-// Parsed fields, in the order fromTemporalAccessor reads them.
+// The ChronoFields a pattern parses, and YEAR, which resolving a year-of-era adds.
 const (
-	fieldYearOfEra = iota
-	fieldMonth
-	fieldDay
-	fieldHour
-	fieldMinute
-	fieldSecond
-	fieldNano
+	fieldYearOfEra      = iota // y
+	fieldYear                  // u
+	fieldEra                   // G: 0 BC, 1 AD
+	fieldMonth                 // M, L
+	fieldDay                   // d
+	fieldDayOfWeek             // E: 1 Monday .. 7 Sunday
+	fieldHour                  // H
+	fieldClockHourOfDay        // k: 1..24
+	fieldHourOfAmPm            // K: 0..11
+	fieldClockHourOfAmPm       // h: 1..12
+	fieldAmPm                  // a: 0 AM, 1 PM
+	fieldMinute                // m
+	fieldSecond                // s
+	fieldNano                  // S
 	fieldCount
 )
 
-// parseStep is one printer-parser: literal text, or a number (a fraction for S) of a field.
+// numericFields are the pattern letters parsed as numbers, with their field.
+var numericFields = map[byte]int{'M': fieldMonth, 'L': fieldMonth, 'd': fieldDay, 'H': fieldHour, 'k': fieldClockHourOfDay,
+	'K': fieldHourOfAmPm, 'h': fieldClockHourOfAmPm, 'm': fieldMinute, 's': fieldSecond}
+
+func isNumericField(letter byte) bool {
+	_, ok := numericFields[letter]
+	return ok
+}
+
+// parseStep is one printer-parser: literal text, a number (a fraction for S) of a field, or one
+// of a field's texts.
 type parseStep struct {
 	literal  string
 	field    int
 	minWidth int
 	maxWidth int
 	sign     signStyle
-	reduced  bool // yy: two digits on the base year 2000
+	reduced  bool // yy, uu: two digits on the base year 2000
 	fraction bool
+	texts    []fieldText // a text field (minWidth 1)
 	// subsequent is the width that adjacent fixed-width fields after this one reserve (> 0),
 	// or -1 once this field is made fixed width by a following variable-width one.
 	subsequent int
+}
+
+// fieldText is one of a text field's names and the value it stands for.
+type fieldText struct {
+	text  string
+	value int64
 }
 
 // isLiteral says whether the step is literal text (a number is at least one digit wide).
@@ -54,8 +81,38 @@ type timestampPattern struct {
 	steps []parseStep
 }
 
+// parseJavaParsePattern compiles the subset of DateTimeFormatter#ofPattern that TO_TIMESTAMP
+// parses: that of parseJavaPattern, u, h, K, k and L as numbers and, with english, month and day
+// names (MMM, MMMM, LLL, LLLL, E..EEEE), AM/PM (a) and eras (G..GGGG) in the JVM's English
+// format locale.
+func parseJavaParsePattern(p string, english bool) ([]formatField, error) {
+	return compileJavaPattern(p, func(p string, c byte, n int) error {
+		if checkPatternLetter(p, c, n) == nil {
+			return nil
+		}
+		ok := false
+		switch c {
+		case 'u':
+			ok = n <= 19
+		case 'h', 'K', 'k', 'L':
+			ok = n <= 2 || c == 'L' && english && n <= 4
+		case 'M', 'E', 'G':
+			ok = english && n <= 4 // MMMMM, EEEEE and GGGGG are narrow names, several alike
+		case 'a':
+			ok = english && n == 1
+		}
+		if !ok && !english && strings.ContainsRune("MLEGa", rune(c)) {
+			return unsupported("java.time pattern %q: %s parses text of the JVM's format locale, which is not English", p, repeatByte(c, n))
+		}
+		if !ok {
+			return unsupported("java.time pattern %q: %s is not parsed natively yet", p, repeatByte(c, n))
+		}
+		return nil
+	})
+}
+
 // compileTimestampPattern builds the parser DateTimeFormatterBuilder#appendPattern builds for
-// the fields of a DATE_FORMAT pattern; day-of-year (D) falls back.
+// the fields of parseJavaParsePattern; day-of-year (D) falls back.
 func compileTimestampPattern(fields []formatField, pattern string) (*timestampPattern, error) {
 	p := &timestampPattern{}
 	active := -1 // the active value parser of adjacent value parsing
@@ -66,27 +123,38 @@ func compileTimestampPattern(fields []formatField, pattern string) (*timestampPa
 			continue
 		}
 		var s parseStep
-		switch f.letter {
-		case 'y':
+		switch {
+		case f.letter == 'y' || f.letter == 'u':
+			field := fieldYearOfEra
+			if f.letter == 'u' {
+				field = fieldYear
+			}
 			switch {
 			case f.width == 2:
-				s = parseStep{field: fieldYearOfEra, minWidth: 2, maxWidth: 2, sign: signNotNegative, reduced: true}
+				s = parseStep{field: field, minWidth: 2, maxWidth: 2, sign: signNotNegative, reduced: true}
 			case f.width < 4:
-				s = parseStep{field: fieldYearOfEra, minWidth: f.width, maxWidth: 19, sign: signNormal}
+				s = parseStep{field: field, minWidth: f.width, maxWidth: 19, sign: signNormal}
 			default:
-				s = parseStep{field: fieldYearOfEra, minWidth: f.width, maxWidth: 19, sign: signExceedsPad}
+				s = parseStep{field: field, minWidth: f.width, maxWidth: 19, sign: signExceedsPad}
 			}
-		case 'M', 'd', 'H', 'm', 's':
-			s.field = map[byte]int{'M': fieldMonth, 'd': fieldDay, 'H': fieldHour, 'm': fieldMinute, 's': fieldSecond}[f.letter]
+		case f.letter == 'S':
+			s = parseStep{field: fieldNano, minWidth: f.width, maxWidth: f.width, sign: signNotNegative, fraction: true}
+		case f.width <= 2 && isNumericField(f.letter):
+			s.field = numericFields[f.letter]
 			if f.width == 1 {
 				s.minWidth, s.maxWidth, s.sign = 1, 19, signNormal
 			} else {
 				s.minWidth, s.maxWidth, s.sign = 2, 2, signNotNegative
 			}
-		case 'S':
-			s = parseStep{field: fieldNano, minWidth: f.width, maxWidth: f.width, sign: signNotNegative, fraction: true}
 		default:
-			return nil, unsupported("TO_TIMESTAMP pattern %q: %s is not parsed natively yet", pattern, repeatByte(f.letter, f.width))
+			texts, field := textsOf(f)
+			if texts == nil {
+				return nil, unsupported("TO_TIMESTAMP pattern %q: %s is not parsed natively yet", pattern, repeatByte(f.letter, f.width))
+			}
+			// DateTimeFormatterBuilder#appendText ends adjacent value parsing as literals do.
+			p.steps = append(p.steps, parseStep{field: field, minWidth: 1, texts: texts})
+			active = -1
+			continue
 		}
 		// DateTimeFormatterBuilder#appendValue(NumberPrinterParser).
 		if active >= 0 {
@@ -102,6 +170,42 @@ func compileTimestampPattern(fields []formatField, pattern string) (*timestampPa
 		p.steps = append(p.steps, s)
 	}
 	return p, nil
+}
+
+// textsOf gives the names a text field of an English format locale parses (TextStyle SHORT
+// for widths up to 3, FULL for 4; the standalone month names are the same), longest first as
+// DateTimeTextProvider sorts them, or nil for a letter that is not a text field.
+func textsOf(f formatField) ([]fieldText, int) {
+	var texts []fieldText
+	var field int
+	name := func(full string) string {
+		if f.width == 4 {
+			return full
+		}
+		return full[:3]
+	}
+	switch f.letter {
+	case 'M', 'L':
+		field = fieldMonth
+		for m := time.January; m <= time.December; m++ {
+			texts = append(texts, fieldText{name(m.String()), int64(m)})
+		}
+	case 'E':
+		field = fieldDayOfWeek
+		for d := time.Monday; d <= time.Saturday+1; d++ {
+			texts = append(texts, fieldText{name((d % 7).String()), int64(d)})
+		}
+	case 'a':
+		field = fieldAmPm
+		texts = []fieldText{{"AM", 0}, {"PM", 1}}
+	case 'G':
+		field = fieldEra
+		texts = []fieldText{{string(appendEra(nil, false, f.width)), 0}, {string(appendEra(nil, true, f.width)), 1}}
+	default:
+		return nil, 0
+	}
+	sort.SliceStable(texts, func(i, j int) bool { return len(texts[i].text) > len(texts[j].text) })
+	return texts, field
 }
 
 // parseOutcome says how TO_TIMESTAMP(s, format) ends for one string.
@@ -139,8 +243,7 @@ func (p *timestampPattern) timestamp(s []byte, scratch []uint16) (ms int64, ok b
 // parse is DateTimeUtils#parseTimestampData(s, format)'s first attempt: the formatter's parse,
 // SMART resolution, then fromTemporalAccessor at precision 3.
 func (p *timestampPattern) parse(s []byte) (javatime.DateTime, parseOutcome) {
-	var vals [fieldCount]int64
-	var set [fieldCount]bool
+	var f parsedFields
 	pos := 0
 	for i := range p.steps {
 		st := &p.steps[i]
@@ -153,24 +256,34 @@ func (p *timestampPattern) parse(s []byte) (javatime.DateTime, parseOutcome) {
 		}
 		var v int64
 		var ok bool
-		if st.fraction {
+		switch {
+		case st.texts != nil:
+			v, pos, ok = st.parseText(s, pos)
+		case st.fraction:
 			v, pos, ok = st.parseFraction(s, pos)
-		} else {
+		default:
 			v, pos, ok = st.parseNumber(s, pos)
 		}
-		if !ok {
-			return javatime.DateTime{}, parseFailed
-		}
 		// DateTimeParseContext#setParsedField: a field parsed twice must agree.
-		if set[st.field] && vals[st.field] != v {
+		if !ok || !f.put(st.field, v) {
 			return javatime.DateTime{}, parseFailed
 		}
-		vals[st.field], set[st.field] = v, true
 	}
 	if pos != len(s) {
 		return javatime.DateTime{}, parseFailed
 	}
-	return resolveParsed(vals, set)
+	return f.resolve()
+}
+
+// parseText is TextPrinterParser#parse in strict mode: the first (longest) of the field's
+// texts that the string goes on with, compared case-sensitively; no number in its place.
+func (st *parseStep) parseText(s []byte, pos int) (int64, int, bool) {
+	for _, t := range st.texts {
+		if len(s)-pos >= len(t.text) && string(s[pos:pos+len(t.text)]) == t.text {
+			return t.value, pos + len(t.text), true
+		}
+	}
+	return 0, pos, false
 }
 
 // parseNumber is NumberPrinterParser#parse (and ReducedPrinterParser's value) in strict mode.
@@ -273,74 +386,221 @@ func (st *parseStep) parseFraction(s []byte, pos int) (int64, int, bool) {
 	return total * powersOf10[9-(pos-start)], pos, true
 }
 
-// resolveParsed is Parsed#resolve (SMART, ISO chronology, no zone) followed by Flink's
-// fromTemporalAccessor(accessor, 3).
-func resolveParsed(vals [fieldCount]int64, set [fieldCount]bool) (javatime.DateTime, parseOutcome) {
+// parsedFields is the field-value map of java.time.format.Parsed.
+type parsedFields struct {
+	v   [fieldCount]int64
+	has [fieldCount]bool
+}
+
+// put sets a field, false when it holds another value (Parsed#updateCheckConflict,
+// AbstractChronology#addFieldValue).
+func (f *parsedFields) put(field int, v int64) bool {
+	if f.has[field] && f.v[field] != v {
+		return false
+	}
+	f.v[field], f.has[field] = v, true
+	return true
+}
+
+// remove takes a field out of the map.
+func (f *parsedFields) remove(field int) (int64, bool) {
+	v, ok := f.v[field], f.has[field]
+	f.has[field] = false
+	return v, ok
+}
+
+// fieldRanges are the ChronoField ranges ChronoField#checkValidValue and
+// TemporalAccessor#get check.
+var fieldRanges = [fieldCount][2]int64{
+	fieldYearOfEra:       {1, 1_000_000_000},
+	fieldYear:            {-999_999_999, 999_999_999},
+	fieldEra:             {0, 1},
+	fieldMonth:           {1, 12},
+	fieldDay:             {1, 31},
+	fieldDayOfWeek:       {1, 7},
+	fieldHour:            {0, 23},
+	fieldClockHourOfDay:  {1, 24},
+	fieldHourOfAmPm:      {0, 11},
+	fieldClockHourOfAmPm: {1, 12},
+	fieldAmPm:            {0, 1},
+	fieldMinute:          {0, 59},
+	fieldSecond:          {0, 59},
+	fieldNano:            {0, 999_999_999},
+}
+
+func inRange(field int, v int64) bool { return fieldRanges[field][0] <= v && v <= fieldRanges[field][1] }
+
+// resolvedTime is Parsed's time and excess days (24:00 is midnight and a day more).
+type resolvedTime struct {
+	hour, minute, second, nano int64
+	set, excessDay             bool
+}
+
+// resolveTime is Parsed#resolveTime in SMART mode: false where LocalTime#of or a range check
+// throws.
+func (t *resolvedTime) resolveTime(hour, minute, second, nano int64) bool {
+	if !inRange(fieldMinute, minute) || !inRange(fieldNano, nano) {
+		return false
+	}
+	if hour == 24 && minute == 0 && second == 0 && nano == 0 {
+		*t = resolvedTime{set: true, excessDay: true}
+		return true
+	}
+	if !inRange(fieldHour, hour) || !inRange(fieldSecond, second) {
+		return false
+	}
+	*t = resolvedTime{hour: hour, minute: minute, second: second, nano: nano, set: true}
+	return true
+}
+
+// resolve is Parsed#resolve (SMART, ISO chronology, no zone) followed by Flink's
+// fromTemporalAccessor(accessor, 3). Any DateTimeException of the resolve is a parse failure
+// (DateTimeFormatter#parse wraps it); one of fromTemporalAccessor is not.
+func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
 	fail := func() (javatime.DateTime, parseOutcome) { return javatime.DateTime{}, parseFailed }
-	// IsoChronology#resolveYearOfEra: no era, so the year of era is the year (1 to 10^9).
-	year, hasYear := vals[fieldYearOfEra], set[fieldYearOfEra]
-	if hasYear && (year < 1 || year > 1_000_000_000) {
-		return fail()
-	}
-	month, hasMonth := vals[fieldMonth], set[fieldMonth]
-	day, hasDay := vals[fieldDay], set[fieldDay]
-	dateResolved := hasYear && hasMonth && hasDay
-	if dateResolved {
-		// resolveYMD: checked ranges, then a day beyond the month's end is its last day.
-		if year > 999_999_999 || month < 1 || month > 12 || day < 1 || day > 31 {
+	// IsoChronology#resolveYearOfEra: the era, or one invented from the year.
+	if yoe, ok := f.remove(fieldYearOfEra); ok {
+		if !inRange(fieldYearOfEra, yoe) {
 			return fail()
 		}
-		day = min(day, javatime.DaysInMonth(year, month))
-	}
-	// resolveTimeLenient: an hour with what can be defaulted becomes a LocalTime; then every
-	// time field left is checked against its range.
-	hour, minute, second, nano := vals[fieldHour], vals[fieldMinute], vals[fieldSecond], vals[fieldNano]
-	hasH, hasM, hasS, hasN := set[fieldHour], set[fieldMinute], set[fieldSecond], set[fieldNano]
-	excessDay := false
-	timeResolved := hasH && !(!hasM && (hasS || hasN)) && !(hasM && !hasS && hasN)
-	if timeResolved {
-		if minute < 0 || minute > 59 || nano < 0 || nano > 999_999_999 {
+		year := yoe
+		if era, ok := f.remove(fieldEra); ok && era == 0 || !ok && f.has[fieldYear] && f.v[fieldYear] <= 0 {
+			year = 1 - yoe
+		}
+		if !f.put(fieldYear, year) {
 			return fail()
 		}
-		if hour == 24 && minute == 0 && second == 0 && nano == 0 {
-			hour, excessDay = 0, true // 24:00 is the end of the day
-		} else if hour < 0 || hour > 23 || second < 0 || second > 59 {
+	}
+	// IsoChronology#resolveYMD: checked ranges, then a day beyond the month's end is its last day.
+	var date javatime.DateTime
+	hasDate := f.has[fieldYear] && f.has[fieldMonth] && f.has[fieldDay]
+	if hasDate {
+		year, _ := f.remove(fieldYear)
+		month, _ := f.remove(fieldMonth)
+		day, _ := f.remove(fieldDay)
+		if !inRange(fieldYear, year) || !inRange(fieldMonth, month) || !inRange(fieldDay, day) {
 			return fail()
 		}
-	} else if hasH {
-		// An hour with a second but no minute (or a fraction but no second) stays unresolved
-		// and, as resolveTimeLenient returns early, unchecked: TemporalAccessor#get fails on it.
-		if hour < 0 || hour > 23 || hasM && (minute < 0 || minute > 59) || hasS && (second < 0 || second > 59) {
-			return javatime.DateTime{}, parseUnreadable
+		date = javatime.DateTime{Year: year, Month: month, Day: min(day, javatime.DaysInMonth(year, month))}
+	}
+	// resolveTimeFields: clock hours to hours, AM/PM with the hour of it to the hour of day.
+	if ch, ok := f.remove(fieldClockHourOfDay); ok {
+		if ch != 0 && !inRange(fieldClockHourOfDay, ch) || !f.put(fieldHour, ch%24) {
+			return fail()
 		}
-	} else if hasM && (minute < 0 || minute > 59) || hasS && (second < 0 || second > 59) {
-		return fail()
 	}
-	// fromTemporalAccessor: TemporalAccessor#get checks an unresolved field against its range
-	// (a DateTimeException that Flink does not catch as a parse failure), then LocalDateTime#of.
-	if !hasYear {
-		year = 1970
-	} else if !dateResolved && year > 999_999_999 {
+	if ch, ok := f.remove(fieldClockHourOfAmPm); ok {
+		if ch != 0 && !inRange(fieldClockHourOfAmPm, ch) || !f.put(fieldHourOfAmPm, ch%12) {
+			return fail()
+		}
+	}
+	if f.has[fieldAmPm] && f.has[fieldHourOfAmPm] {
+		ap, _ := f.remove(fieldAmPm)
+		hap, _ := f.remove(fieldHourOfAmPm)
+		if !inRange(fieldHourOfAmPm, hap) || !f.put(fieldHour, ap*12+hap) {
+			return fail()
+		}
+	}
+	var tm resolvedTime
+	if f.has[fieldHour] && f.has[fieldMinute] && f.has[fieldSecond] && f.has[fieldNano] {
+		h, _ := f.remove(fieldHour)
+		m, _ := f.remove(fieldMinute)
+		s, _ := f.remove(fieldSecond)
+		n, _ := f.remove(fieldNano)
+		if !tm.resolveTime(h, m, s, n) {
+			return fail()
+		}
+	}
+	// resolveTimeLenient: AM/PM alone is the middle of its half day; an hour with what can be
+	// defaulted becomes a time; an hour with a second but no minute (or a fraction but no
+	// second) stays unresolved and, as it returns early, unchecked.
+	checkRest := true
+	if !tm.set {
+		if !f.has[fieldHour] && !f.has[fieldMinute] && !f.has[fieldSecond] && !f.has[fieldNano] && f.has[fieldAmPm] {
+			ap, _ := f.remove(fieldAmPm)
+			tm.resolveTime(ap*12+6, 0, 0, 0)
+		}
+		if f.has[fieldHour] {
+			hasM, hasS, hasN := f.has[fieldMinute], f.has[fieldSecond], f.has[fieldNano]
+			if !hasM && (hasS || hasN) || hasM && !hasS && hasN {
+				checkRest = false
+			} else {
+				h, _ := f.remove(fieldHour)
+				m, _ := f.remove(fieldMinute)
+				s, _ := f.remove(fieldSecond)
+				n, _ := f.remove(fieldNano)
+				if !tm.resolveTime(h, m, s, n) {
+					return fail()
+				}
+			}
+		}
+	}
+	if checkRest {
+		for _, field := range [...]int{fieldHour, fieldHourOfAmPm, fieldAmPm, fieldMinute, fieldSecond, fieldNano} {
+			if f.has[field] && !inRange(field, f.v[field]) {
+				return fail()
+			}
+		}
+	}
+	// crossCheck: fields left over must agree with the date and the time.
+	if hasDate {
+		if era, ok := f.remove(fieldEra); ok && (era == 1) != (date.Year >= 1) {
+			return fail()
+		}
+		if dow, ok := f.remove(fieldDayOfWeek); ok && dow != javatime.FloorMod(date.EpochDay()+3, 7)+1 {
+			return fail()
+		}
+	}
+	if tm.set {
+		if ap, ok := f.remove(fieldAmPm); ok && ap != tm.hour/12 {
+			return fail()
+		}
+		if hap, ok := f.remove(fieldHourOfAmPm); ok && hap != tm.hour%12 {
+			return fail()
+		}
+	}
+	// fromTemporalAccessor: resolved values, else unresolved fields through TemporalAccessor#get
+	// (a range check whose DateTimeException Flink does not read as a parse failure), else
+	// 1970-01-01 00:00; then LocalDateTime#of.
+	t := javatime.DateTime{Year: 1970, Month: 1, Day: 1}
+	if hasDate {
+		t.Year, t.Month, t.Day = date.Year, date.Month, date.Day
+	} else {
+		for _, d := range [...]struct {
+			field int
+			to    *int64
+		}{{fieldYear, &t.Year}, {fieldMonth, &t.Month}, {fieldDay, &t.Day}} {
+			if f.has[d.field] {
+				if !inRange(d.field, f.v[d.field]) {
+					return javatime.DateTime{}, parseUnreadable
+				}
+				*d.to = f.v[d.field]
+			}
+		}
+	}
+	if tm.set {
+		t.Hour, t.Minute, t.Second, t.Nano = tm.hour, tm.minute, tm.second, tm.nano
+	} else {
+		for _, d := range [...]struct {
+			field int
+			to    *int64
+		}{{fieldHour, &t.Hour}, {fieldMinute, &t.Minute}, {fieldSecond, &t.Second}, {fieldNano, &t.Nano}} {
+			if f.has[d.field] {
+				if !inRange(d.field, f.v[d.field]) {
+					return javatime.DateTime{}, parseUnreadable
+				}
+				*d.to = f.v[d.field]
+			}
+		}
+	}
+	if t.Day > javatime.DaysInMonth(t.Year, t.Month) {
 		return javatime.DateTime{}, parseUnreadable
 	}
-	if !hasMonth {
-		month = 1
-	} else if !dateResolved && (month < 1 || month > 12) {
-		return javatime.DateTime{}, parseUnreadable
-	}
-	if !hasDay {
-		day = 1
-	} else if !dateResolved && (day < 1 || day > 31) {
-		return javatime.DateTime{}, parseUnreadable
-	}
-	if day > javatime.DaysInMonth(year, month) {
-		return javatime.DateTime{}, parseUnreadable
-	}
-	t := javatime.DateTime{Year: year, Month: month, Day: day, Hour: hour, Minute: minute, Second: second, Nano: nano / 1_000_000 * 1_000_000}
-	if excessDay && dateResolved {
+	t.Nano = t.Nano / 1_000_000 * 1_000_000
+	if tm.excessDay && hasDate {
 		// Parsed#resolvePeriod: the day after (only when a date was resolved); LocalDate#plus
 		// beyond its last day throws, which the formatter reports as a parse failure.
-		if year == 999_999_999 && month == 12 && day == 31 {
+		if t.Year == 999_999_999 && t.Month == 12 && t.Day == 31 {
 			return fail()
 		}
 		t.Year, t.Month, t.Day = javatime.GregorianDate(t.EpochDay() + 1)

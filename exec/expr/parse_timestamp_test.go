@@ -26,7 +26,7 @@ func TestToTimestampFormatGolden(t *testing.T) {
 		case "P":
 			patternText = string(unhex(fields[1]))
 			pattern = nil
-			parsed, err := parseJavaPattern(patternText)
+			parsed, err := parseJavaParsePattern(patternText, true)
 			if err == nil {
 				pattern, err = compileTimestampPattern(parsed, patternText)
 			}
@@ -76,5 +76,38 @@ func TestToTimestampFormatOnlyProjected(t *testing.T) {
 	around := call("IS NULL", catalog.BooleanType(false), parse)
 	if _, err := CompileIn(around, types, Env{JVMZoneFixed: true}); err == nil || !strings.Contains(err.Error(), "sub-millisecond") {
 		t.Errorf("TO_TIMESTAMP(s, format) inside IS NULL: %v, want a fallback", err)
+	}
+}
+
+// TestToTimestampPatternVerdicts checks which TO_TIMESTAMP patterns parse natively: names,
+// AM/PM and eras only in an English format locale, and never the narrow names (several months
+// share one).
+func TestToTimestampPatternVerdicts(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		english bool
+		native  bool
+	}{
+		{"yyyy-MM-dd HH:mm:ss", false, true},
+		{"uuuu-L-d h:mm K k", false, true},
+		{"dd MMM yyyy", true, true},
+		{"dd MMM yyyy", false, false},
+		{"EEEE, MMMM d G yyyy hh:mm a", true, true},
+		{"yyyy-MM-dd a", false, false},
+		{"yyyy MMMMM dd", true, false},
+		{"EEEEE", true, false},
+		{"GGGGG", true, false},
+		{"aa", true, false},
+		{"hhh", true, false},
+		{"yyyy-DDD", true, false},
+		{"ccc", true, false},
+	} {
+		fields, err := parseJavaParsePattern(c.pattern, c.english)
+		if err == nil {
+			_, err = compileTimestampPattern(fields, c.pattern)
+		}
+		if (err == nil) != c.native {
+			t.Errorf("%q (english %v): %v, want native %v", c.pattern, c.english, err, c.native)
+		}
 	}
 }

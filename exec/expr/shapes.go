@@ -222,6 +222,8 @@ var shapes = map[string][]string{
 		"ts <- TO_TIMESTAMP(DATE_FORMAT({ts}, 'yyyy-MM-dd HH:mm:ss.SSS'), 'yyyy-MM-dd HH:mm:ss.SSS')",
 		"ts <- TO_TIMESTAMP(DATE_FORMAT({ts}, $F), $F) ; F in 'yyyy-MM-dd''T''HH:mm:ss.SSS' 'yyyyMMddHHmmssSSS' 'yy-M-d' 'yyyy''T''HH' 'd/M/yyyy'",
 		"ts <- TO_TIMESTAMP(CAST({A} AS STRING), 'yyyy-MM-dd HH:mm:ss') ; A in ts6 date",
+		"ts <- TO_TIMESTAMP(DATE_FORMAT({ts}, $F), $F) ; F in 'dd-MMM-yyyy' 'EEE,yyyy-MM-dd''T''hh:mm:ss.SSSa' 'MMMMd,uuuu' 'Gyyyy-MM-ddkk' 'EEEEyyyyMMddKKa' 'LLL/uu/d'",
+		"ts <- TO_TIMESTAMP({str}, $F) ; F in 'MMM' 'a' 'EEE' 'Gy' 'kk:mm'",
 	},
 	"TO_DATE": {
 		"date <- TO_DATE({str})",

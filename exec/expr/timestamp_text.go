@@ -15,7 +15,7 @@ import (
 
 func init() {
 	register(&Function{Name: "TO_TIMESTAMP", Family: "temporal",
-		Doc:       "TO_TIMESTAMP(s): a TIMESTAMP(3) parsed as CAST(s AS TIMESTAMP(3)), NULL where that fails (Flink catches the exception). TO_TIMESTAMP(s, format) with a constant java.time pattern of y, M, d, H, m, s, S (numeric forms), quoted text and punctuation: DateTimeUtils#parseTimestampData(s, format), i.e. DateTimeFormatter's strict parse (adjacent value parsing as in 'yyyyMMddHHmmss', a sign beyond yyyy's width, yy on 2000) resolved SMART (a day beyond the month's end clamped, 24:00 the next day), missing fields defaulted, the fraction cut to milliseconds; where that parse fails, java.sql.Timestamp#valueOf or Date#valueOf of the trimmed string (single-digit fields, Integer#parseInt's signs and Unicode digits, java.util.Date's lenient normalization in its Julian-Gregorian calendar), NULL where those fail. Falls back when the JVM's default time zone is not a fixed offset (Timestamp#valueOf goes through it), for other pattern letters and non-constant formats",
+		Doc:       "TO_TIMESTAMP(s): a TIMESTAMP(3) parsed as CAST(s AS TIMESTAMP(3)), NULL where that fails (Flink catches the exception). TO_TIMESTAMP(s, format) with a constant java.time pattern of y, u, M, L, d, H, h, K, k, m, s, S (numeric forms), quoted text and punctuation, and, where the planning JVM's default format locale is en or en-US, month and day names (MMM, MMMM, LLL, LLLL, E to EEEE), AM/PM (a) and eras (G to GGGG): DateTimeUtils#parseTimestampData(s, format), i.e. DateTimeFormatter's strict parse (adjacent value parsing as in 'yyyyMMddHHmmss', a sign beyond yyyy's width, yy on 2000, names matched case-sensitively in the pattern's style only) resolved SMART (a day beyond the month's end clamped, 24:00 the next day, h or K with a to the hour of day, a alone the middle of its half day, a day of the week, era or AM/PM that does not fit the date or time fails the parse), missing fields defaulted, the fraction cut to milliseconds; where that parse fails, java.sql.Timestamp#valueOf or Date#valueOf of the trimmed string (single-digit fields, Integer#parseInt's signs and Unicode digits, java.util.Date's lenient normalization in its Julian-Gregorian calendar), NULL where those fail. Falls back when the JVM's default time zone is not a fixed offset (Timestamp#valueOf goes through it), for names in other locales, narrow names (MMMMM, EEEEE, GGGGG: several alike), other pattern letters and non-constant formats",
 		compileIn: compileToTimestamp, operandFallback: toTimestampOperandFallback})
 	register(&Function{Name: "TO_DATE", Family: "temporal",
 		Doc:       "TO_DATE(s): DateTimeUtils#parseDate as CAST(s AS DATE), but NULL where that returns null (a part beyond an int still fails the job, as Integer#parseInt's exception does in Flink). TO_DATE(s, format): DateTimeUtils#parseDate(s, format), the date in UTC of SimpleDateFormat's lenient parse as for UNIX_TIMESTAMP(s, format); where the parse fails, the date of Long.MIN_VALUE milliseconds through Flink's int arithmetic (as Flink, never NULL)",
@@ -97,7 +97,7 @@ func compileToTimestamp(n *Node, args []Expr, env Env) (Expr, error) {
 	if !env.JVMZoneFixed {
 		return nil, unsupported("TO_TIMESTAMP(s, format) reads strings its pattern does not fit with java.sql.Timestamp#valueOf, through the JVM's default time zone, which has no fixed offset here")
 	}
-	fields, err := parseJavaPattern(format)
+	fields, err := parseJavaParsePattern(format, env.EnglishLocale)
 	if err != nil {
 		return nil, err
 	}

@@ -226,6 +226,20 @@ class CalcParityTest {
         return rows;
     }
 
+    /** Strings for TO_TIMESTAMP with month and day names, AM/PM and eras: fitting, misspelt, in conflict. */
+    static List<Row> toTimestampTextRows() {
+        List<Row> rows = new ArrayList<>();
+        for (String v : new String[] {"05 Jan 2024", "05 jan 2024", "05 Sept 2024", "31 Feb 2023", "Fri, 05 Jan 2024 10:20:30",
+            "Mon, 05 Jan 2024 10:20:30", "2024-01-05 12:00 AM", "2024-01-05 12:00 PM", "2024-01-05 00:30 AM", "2024-01-05 13:00 PM",
+            "2024-01-05 11:59 pm", "2024-01-05 PM", "2024-01-05 AM", "January 5, 2024", "June 31, 2024", "AD 2024-01-05",
+            "BC 0044-03-15", "BC 2024-02-29", "24:00", "00:30", "12:61", "2024-01-05 Friday", "2024-01-05 Fri", "-0043-03-15 Sunday",
+            "202401051020PM", "202401051220AM", "2024-01-05 10:20:30", "1999-9-10 05:20:10", "", "Jan"}) {
+            rows.add(r(v));
+        }
+        rows.add(r((Object) null));
+        return rows;
+    }
+
     /** Wall times in and around daylight-saving gaps and overlaps, and before 1900. */
     static List<Row> dstRows() {
         List<Row> rows = new ArrayList<>();
@@ -509,8 +523,19 @@ class CalcParityTest {
                 // Found by the fuzzer: Timestamp#valueOf keeps microseconds that CEIL sees in Flink.
                 fallback("fallback-to-timestamp-format-nested", "s STRING", List.of(r("2014-07-04 12:10:43.526836"), r("2014-07-04 12:10:43")),
                         "SELECT CEIL(TO_TIMESTAMP(s, 'yyyy-MM-dd HH:mm:ss') TO MILLISECOND) FROM t", "sub-millisecond"),
-                fallback("fallback-to-timestamp-am-pm", "s STRING", toTimestampRows(), "SELECT TO_TIMESTAMP(s, 'yyyy-MM-dd hh:mm a') FROM t",
-                        "not supported natively"),
+                // Names, AM/PM and eras parsed strictly (case-sensitive, SHORT or FULL only) and
+                // resolved SMART: h with a, a alone the middle of its half day, a day of the week
+                // or an era that must fit the date, k's 24 as midnight.
+                nativeCase("to-timestamp-text", "s STRING", toTimestampTextRows(),
+                        "SELECT s, TO_TIMESTAMP(s, 'dd MMM yyyy'), TO_TIMESTAMP(s, 'EEE, dd MMM yyyy HH:mm:ss'), TO_TIMESTAMP(s, 'yyyy-MM-dd hh:mm a'),"
+                                + " TO_TIMESTAMP(s, 'yyyy-MM-dd a'), TO_TIMESTAMP(s, 'MMMM d, yyyy'), TO_TIMESTAMP(s, 'G yyyy-MM-dd'),"
+                                + " TO_TIMESTAMP(s, 'kk:mm'), TO_TIMESTAMP(s, 'uuuu-MM-dd EEEE'), TO_TIMESTAMP(s, 'yyyyMMddhhmma') FROM t"),
+                nativeCase("to-timestamp-of-date-format-text", "ts TIMESTAMP(9), ltz TIMESTAMP_LTZ(3)", dateFormatTextRows(),
+                        "SELECT TO_TIMESTAMP(DATE_FORMAT(ts, 'EEE, dd MMM yyyy hh:mm:ss a'), 'EEE, dd MMM yyyy hh:mm:ss a'),"
+                                + " TO_TIMESTAMP(DATE_FORMAT(ts, 'EEEE MMMM d G yyyy KK:mm a'), 'EEEE MMMM d G yyyy KK:mm a'),"
+                                + " TO_TIMESTAMP(DATE_FORMAT(ts, 'LLL uuuu-dd kk'), 'LLL uuuu-dd kk') FROM t"),
+                fallback("fallback-to-timestamp-narrow-names", "s STRING", toTimestampTextRows(), "SELECT TO_TIMESTAMP(s, 'yyyy MMMMM dd') FROM t",
+                        "not parsed natively"),
                 fallback("fallback-to-timestamp-column-format", "s STRING", toTimestampRows(), "SELECT TO_TIMESTAMP(s, s) FROM t",
                         "not a constant string"),
                 nativeCase("cast-string-timestamp", "s STRING", timestampTextRows(true),

@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 
@@ -15,7 +16,8 @@ import java.util.Set;
  * Prints what Flink's DateTimeUtils#parseTimestampData(String, String) (TO_TIMESTAMP(s, format))
  * makes of strings under java.time patterns, in a JVM whose default zone is UTC (any fixed offset
  * gives the same file), for the golden file of exec/expr's test:
- * {@code SLUICE_JAVA_OPTS="-Xmx1g -Duser.timezone=UTC" bin/sluice-java io.sluice.tools.ToTimestampGolden > exec/expr/testdata/to_timestamp.txt}.
+ * {@code SLUICE_JAVA_OPTS="-Xmx1g -Duser.timezone=UTC -Duser.language=en -Duser.country=US" bin/sluice-java io.sluice.tools.ToTimestampGolden > exec/expr/testdata/to_timestamp.txt}
+ * (month and day names, AM/PM and eras in the English format locale).
  * Strings are the hex of their UTF-8 bytes ({@code -} when empty). Lines: {@code P <pattern>}
  * and one {@code I <input> <result>} per string, the result being the TIMESTAMP(3)'s epoch
  * milliseconds, or {@code N} where Flink's generated code gives NULL (parseTimestampData
@@ -34,6 +36,40 @@ public final class ToTimestampGolden {
         "yyyy-MM", "yyyy-dd", "MM", "dd", "ss", "mm:ss", "HH:ss", "yyyy-MM-dd HH:mm:ssSSS", "yyyyMMddHH", "y", "yyyyy",
         "HH:mm:ss.SSS'Z'", "ss.S'x'", "SSS-", "yyyy-MM-dd HH:00:ss", "yyyy-MM-dd HH:mm:00.SSS", "yyyyyyyyyyyyyyyyyyy",
         "yyyy-MM-dd HH:mm", "Myy", "Hyy", "SSSHH", "MMdd", "yyyyMMd",
+    };
+
+    /** Patterns with names (English), AM/PM, eras, clock hours and proleptic years. */
+    private static final String[] TEXT_PATTERNS = {
+        "dd MMM yyyy", "d MMMM yyyy", "MMMM d, yyyy HH:mm", "EEE, dd MMM yyyy HH:mm:ss", "EEEE, MMMM d, yyyy",
+        "yyyy-MM-dd hh:mm a", "yyyy-MM-dd hh:mm:ss a", "yyyy-MM-dd a", "a", "h a", "hh:mm", "KK:mm a", "K:mm a", "kk:mm", "k",
+        "yyyy-MM-dd HH:mm a", "yyyy-MM-dd EEE", "EEE yyyy-MM-dd HH:mm", "E", "EEEE", "yyyy-MM EEE", "G yyyy-MM-dd",
+        "yyyy-MM-dd GGGG", "yyyy-MM-dd G", "G", "LLL yyyy", "LLLL", "MMM", "MMMdd", "ddMMMyyyy", "yyyyMMMdd", "uuuu-MM-dd",
+        "uuuu-MM-dd G", "yyyy-MM-dd uuuu", "uu-MM-dd", "u", "hh:mm:ss.SSS a", "yyyy-MM-dd HH:mm:ss a", "yyyy-MM-dd hh a",
+        "yyyy-MM-dd hh:ss a", "yyyyMMddhhmma", "MMM dd HH:mm:ss yyyy", "yyyy-MM-dd kk:mm:ss", "yyyy-MM-dd KK:mm:ss", "L/d/yyyy",
+        "yyyy-MM-dd'T'HH:mm:ss EEEE", "EEEEyyyy", "MMMMyyyy", "yyyy-MM-dd EEE HH", "a yyyy-MM-dd", "mm a", "yyyy-MM-dd HH:mm:ss EE",
+        "G y", "GGG uuuu-MM-dd", "yyyy-MM-dd k a",
+    };
+
+    /** Strings for {@link #TEXT_PATTERNS}: names in other cases and spellings, conflicts, edges. */
+    private static final String[] TEXT_CRAFTED = {
+        "05 Jan 2024", "5 January 2024", "05 jan 2024", "05 JAN 2024", "05 Sept 2024", "05 Sep 2024", "January 5, 2024 10:20",
+        "Fri, 05 Jan 2024 10:20:30", "Mon, 05 Jan 2024 10:20:30", "Friday, January 5, 2024", "2024-01-05 12:00 AM",
+        "2024-01-05 12:00 PM", "2024-01-05 00:30 AM", "2024-01-05 13:00 PM", "2024-01-05 11:59 pm", "2024-01-05 AM",
+        "2024-01-05 PM", "AM", "PM", "am", "12 AM", "0 PM", "13 PM", "11:30 PM", "00:30", "12:30", "24:00", "0:00", "01:00", "Fri",
+        "Friday", "Sun", "Sunday", "Mon", "2024-01-05 Fri", "2024-01-05 Sat", "Fri 2024-01-05 10:20", "AD 2024-01-05",
+        "BC 2024-01-05", "2024-01-05 Anno Domini", "2024-01-05 Before Christ", "2024-01-05 AD", "2024-01-05 BC",
+        "0000-01-01 BC", "0000-01-01 AD", "0001-01-01 BC", "AD", "BC", "Jan 2024", "January", "Jan", "May", "Jan05", "05Jan2024",
+        "2024Jan05", "2024Feb30", "2023Feb29", "-0044-03-15", "0044-03-15 BC", "-0044-03-15 BC", "2024-02-29 10:20:30 PM",
+        "2024-01-05 10:20:30 PM", "2024-01-05 22:20:30 PM", "2024-01-05 22:20:30 AM", "2024-01-05 10 PM", "2024-01-05 10:30 PM",
+        "202401051020PM", "202401050020AM", "202401051220AM", "Jan 05 10:20:30 2024", "2024-01-05 24:00:00", "2024-01-05 00:00:00",
+        "2024-01-05 12:00:00", "1/5/2024", "2024-01-05T10:20:30 Friday", "2024-01-05T10:20:30 Fri", "Friday2024", "January2024",
+        "2024-12-31 24:00 PM", "2024-12-31 24 PM", "2024-12-31 24 AM", "2024-01-05 12:00 Am", "2024-01-05 Fri 24",
+        "2024-01-04 Thu 24", "AM 2024-01-05", "PM 2024-01-05", "30 AM", "30 PM", "2024-01-05 10:20:30 Fr", "2024-01-05 10:20:30 Fri",
+        "AD 2024", "BC 2024", "BC 1", "AD 0", "BC 1000000000", "AD 1000000000", "AD 2024-01-05", "BCE 2024-01-05",
+        "2024-01-05 Anno  Domini", "Anno Domini", "Before Christ", "Jun", "June", "Junе", "Sept", "September", "Thursday",
+        "Thur", "JANUARY", "janvier", "2024-01-05 2024", "2024-01-05 2025", "24-01-05", "-5", "0", "99999", "12 PM", "12 pm",
+        "2024-01-05 0 AM", "2024-01-05 1 PM", "2024-01-05 23 PM", "00:00 AM", "11:00 AM", "12:00 AM", "1:05 PM", "12:60 PM",
+        "2024-01-05 11:00:00", "2024-01-05 11:00:60", "2024-01-05 00:00:00 Sat", "2024-01-05 10:20:30 Fri",
     };
 
     private static final String[] CRAFTED = {
@@ -82,24 +118,37 @@ public final class ToTimestampGolden {
             }
             return;
         }
+        if (!Locale.getDefault(Locale.Category.FORMAT).getLanguage().equals("en")) {
+            throw new IllegalStateException("run with an English format locale: -Duser.language=en -Duser.country=US");
+        }
         Random rnd = new Random(11);
         for (String p : PATTERNS) {
-            System.out.println("P " + RegexGolden.hex(p));
             Set<String> inputs = new LinkedHashSet<>(List.of(CRAFTED));
-            inputs.addAll(formatted(p, rnd));
+            inputs.addAll(formatted(p, rnd, 6));
             if (p.equals("yyyy-MM-dd HH:mm:ss") || p.equals("yyyy-MM-dd")) {
                 inputs.addAll(lenient(rnd));
             }
-            for (String in : inputs) {
-                String r;
-                try {
-                    TimestampData t = DateTimeUtils.parseTimestampData(in, p);
-                    r = t == null ? "N" : Long.toString(t.getMillisecond());
-                } catch (RuntimeException e) {
-                    r = "N";
-                }
-                System.out.println("I " + RegexGolden.hex(in) + " " + r);
+            print(p, inputs);
+        }
+        Random textRnd = new Random(12);
+        for (String p : TEXT_PATTERNS) {
+            Set<String> inputs = new LinkedHashSet<>(List.of(TEXT_CRAFTED));
+            inputs.addAll(formatted(p, textRnd, 9));
+            print(p, inputs);
+        }
+    }
+
+    private static void print(String pattern, Set<String> inputs) {
+        System.out.println("P " + RegexGolden.hex(pattern));
+        for (String in : inputs) {
+            String r;
+            try {
+                TimestampData t = DateTimeUtils.parseTimestampData(in, pattern);
+                r = t == null ? "N" : Long.toString(t.getMillisecond());
+            } catch (RuntimeException e) {
+                r = "N";
             }
+            System.out.println("I " + RegexGolden.hex(in) + " " + r);
         }
     }
 
@@ -126,8 +175,11 @@ public final class ToTimestampGolden {
         return out;
     }
 
-    /** Random date-times printed with the pattern, some of them altered. */
-    private static List<String> formatted(String pattern, Random rnd) {
+    /**
+     * Random date-times printed with the pattern, some of them altered: the first six
+     * alterations touch digits and punctuation, three more (with {@code kinds} 9) names.
+     */
+    private static List<String> formatted(String pattern, Random rnd, int kinds) {
         DateTimeFormatter f = DateTimeFormatter.ofPattern(pattern);
         List<String> out = new ArrayList<>();
         for (int i = 0; i < 60; i++) {
@@ -140,7 +192,7 @@ public final class ToTimestampGolden {
             } catch (RuntimeException e) {
                 continue;
             }
-            switch (rnd.nextInt(6)) {
+            switch (rnd.nextInt(kinds)) {
                 case 0 -> s = s.replaceFirst("0(\\d)", "$1"); // a padding zero dropped
                 case 1 -> s = s + rnd.nextInt(10); // a digit more
                 case 2 -> s = s.length() > 1 ? s.substring(0, s.length() - 1) : s; // a digit less
@@ -148,6 +200,9 @@ public final class ToTimestampGolden {
                     int at = rnd.nextInt(s.length() + 1);
                     s = s.substring(0, at) + "+-:. x".charAt(rnd.nextInt(6)) + s.substring(at);
                 }
+                case 6 -> s = s.toLowerCase(Locale.ROOT); // names in lower case
+                case 7 -> s = s.contains("AM") ? s.replace("AM", "PM") : s.replace("PM", "AM"); // the other half day
+                case 8 -> s = s.replaceFirst("Mon|Tue|Wed|Thu|Fri|Sat|Sun", "Wed"); // a day of the week that may not fit
                 default -> {
                     // as printed
                 }
