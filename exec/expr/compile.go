@@ -9,6 +9,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/catalog/binaryrow"
+	"github.com/sluice-project/sluice/exec/javatext"
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
@@ -67,8 +68,9 @@ type Env struct {
 	EnglishLocale bool
 }
 
-// javaBefore19 reports whether the planning JVM is Java 8 to 18.
-func (e Env) javaBefore19() bool { return e.JavaVersion >= 8 && e.JavaVersion <= 18 }
+// javaBefore19 reports whether the planning JVM is Java 8 to 18 (whose Double.toString
+// exec/javatext prints, and whose DATE_FORMAT F is the day-of-week-in-month).
+func (e Env) javaBefore19() bool { return javatext.PrintsAsJava(e.JavaVersion) }
 
 // noZone is the fallback of an expression (described by format and args) that needs the
 // session time zone where the plan does not carry it (Env.Zone nil).

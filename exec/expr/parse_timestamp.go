@@ -25,20 +25,20 @@ const (
 
 // The ChronoFields a pattern parses, and YEAR, which resolving a year-of-era adds.
 const (
-	fieldYearOfEra      = iota // y
-	fieldYear                  // u
-	fieldEra                   // G: 0 BC, 1 AD
-	fieldMonth                 // M, L
-	fieldDay                   // d
-	fieldDayOfWeek             // E: 1 Monday .. 7 Sunday
-	fieldHour                  // H
-	fieldClockHourOfDay        // k: 1..24
-	fieldHourOfAmPm            // K: 0..11
-	fieldClockHourOfAmPm       // h: 1..12
-	fieldAmPm                  // a: 0 AM, 1 PM
-	fieldMinute                // m
-	fieldSecond                // s
-	fieldNano                  // S
+	fieldYearOfEra       = iota // y
+	fieldYear                   // u
+	fieldEra                    // G: 0 BC, 1 AD
+	fieldMonth                  // M, L
+	fieldDay                    // d
+	fieldDayOfWeek              // E: 1 Monday .. 7 Sunday
+	fieldHour                   // H
+	fieldClockHourOfDay         // k: 1..24
+	fieldHourOfAmPm             // K: 0..11
+	fieldClockHourOfAmPm        // h: 1..12
+	fieldAmPm                   // a: 0 AM, 1 PM
+	fieldMinute                 // m
+	fieldSecond                 // s
+	fieldNano                   // S
 	fieldCount
 )
 
@@ -428,7 +428,9 @@ var fieldRanges = [fieldCount][2]int64{
 	fieldNano:            {0, 999_999_999},
 }
 
-func inRange(field int, v int64) bool { return fieldRanges[field][0] <= v && v <= fieldRanges[field][1] }
+func inRange(field int, v int64) bool {
+	return fieldRanges[field][0] <= v && v <= fieldRanges[field][1]
+}
 
 // resolvedTime is Parsed's time and excess days (24:00 is midnight and a day more).
 type resolvedTime struct {

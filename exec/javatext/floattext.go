@@ -28,6 +28,10 @@ import (
 //   - a tie in the last digit rounds to an even digit; a carry out of all nines leaves the
 //     digit count unchanged ("9.99" becoming "10.0").
 
+// PrintsAsJava reports whether AppendDouble and AppendFloat print as Double.toString and
+// Float.toString of the given Java feature version (8 to 18; 0, unknown, is false).
+func PrintsAsJava(version int) bool { return version >= 8 && version <= 18 }
+
 // FloatPrinter prints FLOAT and DOUBLE values as Java 8 to 18 do, reusing its big integers
 // from one value to the next. The zero value is ready; it is not safe for concurrent use.
 type FloatPrinter struct {

@@ -22,6 +22,12 @@ const CalcType = "stream-exec-calc_1"
 // code prints FLOAT and DOUBLE values (Double.toString changed in Java 19).
 const OptJavaVersion = "sluice.java-version"
 
+// javaVersion reads OptJavaVersion, 0 when absent or not a number.
+func javaVersion(options map[string]string) int {
+	v, _ := strconv.Atoi(options[OptJavaVersion])
+	return v
+}
+
 // OptJVMFormatLocale is the planner JVM's default format locale as a language tag (en-US, ...),
 // in which DateTimeFormatter prints month and day names.
 const OptJVMFormatLocale = "sluice.jvm-format-locale"
@@ -100,9 +106,7 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 		env.Zone = &zone.Zone
 	}
 	_, env.JVMZoneFixed = options[OptJVMTimeZoneOffset]
-	if v, err := strconv.Atoi(options[OptJavaVersion]); err == nil {
-		env.JavaVersion = v
-	}
+	env.JavaVersion = javaVersion(options)
 	switch options[OptJVMFormatLocale] {
 	case "en", "en-US":
 		env.EnglishLocale = true

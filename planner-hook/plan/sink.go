@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/javatext"
 	sinkfs "github.com/sluice-project/sluice/sinks/filesystem"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
 	sourcefs "github.com/sluice-project/sluice/sources/filesystem"
@@ -155,6 +156,9 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		}
 		if err := sinkfs.CheckPartitionType(types[i]); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: partition key %s: %v", t.Identifier, k, err))
+		}
+		if kind := types[i].Kind; (kind == catalog.Float || kind == catalog.Double) && !javatext.PrintsAsJava(javaVersion(options)) {
+			reasons = append(reasons, fmt.Sprintf("table %s: partition key %s: partition values of type %s are named by Java's Float/Double#toString, whose digits changed in Java 19; the planning JVM is Java 19 or later, or its version is not known here", t.Identifier, k, types[i]))
 		}
 	}
 	if v, ok := opts["parquet.utc-timezone"]; ok {

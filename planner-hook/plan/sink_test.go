@@ -19,6 +19,11 @@ import (
 // sinkIsland returns testdata/parquet_sink.json (table out (x INT, y STRING, t TIMESTAMP(3)))
 // partitioned by keys, with extra table options and, when keyType is set, column x of that type.
 func sinkIsland(t *testing.T, keys []string, options map[string]string, xType string) []byte {
+	return sinkIslandPlanned(t, keys, options, xType, map[string]string{OptJavaVersion: "17"})
+}
+
+// sinkIslandPlanned is sinkIsland with the planner's options (the island's "options").
+func sinkIslandPlanned(t *testing.T, keys []string, options map[string]string, xType string, planner map[string]string) []byte {
 	t.Helper()
 	var is map[string]any
 	if err := json.Unmarshal(island(t, "parquet_sink.json", ""), &is); err != nil {
@@ -29,6 +34,12 @@ func sinkIsland(t *testing.T, keys []string, options map[string]string, xType st
 	table["partitionKeys"] = keys
 	for k, v := range options {
 		table["options"].(map[string]any)[k] = v
+	}
+	if is["options"] == nil {
+		is["options"] = map[string]any{}
+	}
+	for k, v := range planner {
+		is["options"].(map[string]any)[k] = v
 	}
 	if xType != "" {
 		table["schema"].(map[string]any)["columns"].([]any)[0].(map[string]any)["dataType"] = xType
@@ -54,7 +65,8 @@ func TestPartitionedSinkVerdict(t *testing.T) {
 		{"two keys and commit options", []string{"y", "x"}, map[string]string{
 			"sink.partition-commit.policy.kind": "success-file", "sink.partition-commit.trigger": "partition-time",
 			"partition.time-extractor.timestamp-pattern": "$y", "sink.partition-commit.delay": "1 h"}, "", ""},
-		{"double key", []string{"x"}, nil, "DOUBLE", "Double#toString"},
+		{"double key", []string{"x"}, nil, "DOUBLE", ""},
+		{"float key", []string{"x"}, nil, "FLOAT", ""},
 		{"bytes key", []string{"x"}, nil, "VARBINARY(2147483647)", "byte array's identity"},
 		{"shuffle", []string{"y"}, map[string]string{"sink.shuffle-by-partition.enable": "true"}, "", "'sink.shuffle-by-partition.enable'"},
 		{"empty default name", []string{"y"}, map[string]string{"partition.default-name": ""}, "", "'partition.default-name' is empty"},
@@ -69,6 +81,20 @@ func TestPartitionedSinkVerdict(t *testing.T) {
 		}
 		if c.want != "" && (native || !strings.Contains(string(v), c.want)) {
 			t.Errorf("%s: verdict %s lacks %q", c.name, v, c.want)
+		}
+	}
+}
+
+// A DOUBLE or FLOAT partition key is named natively only where the planning JVM's
+// Double#toString is the one Go prints (Java 8 to 18).
+func TestFloatPartitionKeyNeedsJavaVersion(t *testing.T) {
+	for _, version := range []string{"", "21", "x"} {
+		v, err := JudgeJSON(sinkIslandPlanned(t, []string{"x"}, nil, "DOUBLE", map[string]string{OptJavaVersion: version}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(v), `"supported":false`) || !strings.Contains(string(v), "changed in Java 19") {
+			t.Errorf("Java %q: verdict %s, want a fallback naming Java 19", version, v)
 		}
 	}
 }

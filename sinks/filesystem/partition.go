@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/decimal"
+	"github.com/sluice-project/sluice/exec/javatext"
 	"github.com/sluice-project/sluice/exec/javatime"
 )
 
@@ -74,7 +76,7 @@ func CheckPartitionType(t catalog.Type) error {
 			return nil
 		}
 	case catalog.Float, catalog.Double:
-		return fmt.Errorf("partition values of type %s are not named natively (Java's Float/Double#toString is not reproduced)", t)
+		return nil // as Java 8 to 18 print them: the planner checks the JVM's version
 	case catalog.Binary, catalog.VarBinary:
 		return fmt.Errorf("partition values of type %s are not named natively (Flink names them by the byte array's identity, which differs between runs)", t)
 	}
@@ -309,6 +311,11 @@ func newKeyValues(t catalog.Type) keyValues {
 		return newFixed(func(v int32) string { return strconv.FormatInt(int64(v), 10) })
 	case catalog.BigInt:
 		return newFixed(func(v int64) string { return strconv.FormatInt(v, 10) })
+	case catalog.Float:
+		// By bits: -0.0 and 0.0 are two partitions, every NaN is one.
+		return newFixed(func(v uint32) string { return string(javatext.AppendFloat(nil, math.Float32frombits(v))) })
+	case catalog.Double:
+		return newFixed(func(v uint64) string { return string(javatext.AppendDouble(nil, math.Float64frombits(v))) })
 	case catalog.Decimal:
 		scale := t.Scale
 		return newFixed(func(v decimal128.Num) string { return decimal.PlainString(v.BigInt(), scale) })
