@@ -239,7 +239,10 @@ func compileNestedCast(n *Node, arg Expr, env Env) (Expr, error) {
 	case from.Kind == catalog.Array && to.Kind == catalog.Array:
 		pairs = [][2]catalog.Type{{*from.Elem, *to.Elem}}
 	case from.Kind == catalog.Map && to.Kind == catalog.Map:
-		pairs = [][2]catalog.Type{{*from.Elem, *to.Elem}, {*from.Value, *to.Value}}
+		// MapToMapAndMultisetToMultisetCastRule puts the cast entries into a java.util.HashMap:
+		// the result's entries come in that map's order (by the keys' Java hash codes, equal
+		// keys merged), which CAST(... AS STRING), ITEM over duplicates and sinks then see.
+		return nil, unsupported("CAST from %s to %s: Flink rebuilds the map in a java.util.HashMap, whose entry order (by the keys' Java hash codes) is not reproduced yet", from, to)
 	case from.Kind == catalog.Row && to.Kind == catalog.Row && len(from.Fields) == len(to.Fields):
 		for k := range from.Fields {
 			pairs = append(pairs, [2]catalog.Type{from.Fields[k].Type, to.Fields[k].Type})

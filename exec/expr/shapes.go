@@ -165,7 +165,6 @@ var shapes = map[string][]string{
 		"str <- CAST(ROW({A}, {A}) AS STRING) ; A in int str ts approx",
 		"str <- CAST(ROW({int}, {str}) AS CHAR(9))",
 		"str <- CAST(CAST({arr} AS ARRAY<STRING>) AS STRING)",
-		"str <- CAST(CAST({map} AS MAP<STRING, DECIMAL(12, 2)>) AS STRING)",
 		"str <- CAST(CAST(ROW({A}, {A}) AS ROW<a STRING, b STRING>) AS STRING) ; A in int approx ts",
 		"str <- CAST(ARRAY[{A}, {A}] AS STRING) ; A in approx dec str bin ts ltz bool",
 		"date <- CAST(CAST({date} AS STRING) AS DATE)",

@@ -843,9 +843,13 @@ class CalcParityTest {
                 // every part by its scalar cast, NULLs kept; a failing part fails the row, or
                 // makes the whole value NULL under TRY_CAST.
                 nested("nested-to-nested", "SELECT CAST(nums AS ARRAY<BIGINT>), CAST(nums AS ARRAY<STRING>), CAST(grid AS ARRAY<ARRAY<DOUBLE>>),"
-                        + " CAST(m AS MAP<STRING, DECIMAL(3, 1)>), CAST(mi AS MAP<BIGINT, VARCHAR(2)>), CAST(p AS ROW<a STRING, b VARCHAR(3), c FLOAT, d ROW<x CHAR(2), y BIGINT>>),"
+                        + " CAST(p AS ROW<a STRING, b VARCHAR(3), c FLOAT, d ROW<x CHAR(2), y BIGINT>>),"
                         + " TRY_CAST(tags AS ARRAY<INT>), TRY_CAST(ARRAY['1', p.name] AS ARRAY<INT>), CAST(tags AS ARRAY<CHAR(3)>) FROM t"),
                 nested("nested-to-nested-fails", "SELECT CAST(tags AS ARRAY<INT>) FROM t"),
+                // Found by the fuzzer: Flink's MAP-to-MAP cast puts the entries into a HashMap,
+                // whose order CAST(... AS STRING) shows ({NULL=.., ab=..} from [ab, NULL]).
+                fallback("fallback-cast-map-to-map", NESTED, nestedRows(), "SELECT CAST(CAST(m AS MAP<STRING, DECIMAL(3, 1)>) AS STRING) FROM t",
+                        "java.util.HashMap"),
                 nested("nested-field-access", "SELECT p.pid, p.name, p.score, p.addr, p.addr.city, p.addr.zip + 1 FROM t"),
                 nested("nested-field-filter", "SELECT id, p.name FROM t WHERE p.addr.zip > 0 AND p IS NOT NULL"),
                 nested("array-element-access", "SELECT tags[1], tags[2], tags[3], nums[1] + 1, nums[id], grid[1], grid[2], grid[1][2], nums[-1 + id] FROM t"),
