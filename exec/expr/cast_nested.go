@@ -72,24 +72,24 @@ func (p *nestedPart) texts(ctx *Ctx, child arrow.Array) (*array.String, error) {
 }
 
 // nestedParts splits a nested column into the child columns its casts work on: an ARRAY is a
-// list of its elements, a MAP a list of {key, value} structs (entries), a ROW a struct of its
-// fields. offs are the element ranges per row of an ARRAY or MAP, nil for a ROW.
-func nestedParts(a arrow.Array, kind catalog.Kind) (children []arrow.Array, offs []int32, entries *array.Struct, err error) {
+// list of its elements, a MAP a list of {key, value} structs, a ROW a struct of its fields. offs
+// are the element ranges per row of an ARRAY or MAP, nil for a ROW.
+func nestedParts(a arrow.Array, kind catalog.Kind) (children []arrow.Array, offs []int32, err error) {
 	switch v := a.(type) {
 	case *array.List:
 		offs = column.ListOffsets(v)
 		if kind == catalog.Map {
-			entries = v.ListValues().(*array.Struct)
-			return []arrow.Array{entries.Field(0), entries.Field(1)}, offs, entries, nil
+			entries := v.ListValues().(*array.Struct)
+			return []arrow.Array{entries.Field(0), entries.Field(1)}, offs, nil
 		}
-		return []arrow.Array{v.ListValues()}, offs, nil, nil
+		return []arrow.Array{v.ListValues()}, offs, nil
 	case *array.Struct:
 		for k := 0; k < v.NumField(); k++ {
 			children = append(children, v.Field(k))
 		}
-		return children, nil, nil, nil
+		return children, nil, nil
 	}
-	return nil, nil, nil, fmt.Errorf("unexpected column %T", a)
+	return nil, nil, fmt.Errorf("unexpected column %T", a)
 }
 
 // nestedToString is the CAST of an ARRAY, MAP or ROW to a string type (ArrayToStringCastRule,
@@ -134,7 +134,7 @@ func (e *nestedToString) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
 
 func (e *nestedToString) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	kind := e.arg.Type().Kind
-	children, offs, _, err := nestedParts(a, kind)
+	children, offs, err := nestedParts(a, kind)
 	if err != nil {
 		return nil, fmt.Errorf("CAST of %s to %s: %w", e.arg.Type(), e.typ, err)
 	}
@@ -222,9 +222,9 @@ func (e *nestedToString) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	return column.MakeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
 }
 
-// nestedCast is ArrayToArrayCastRule, MapToMapAndMultisetToMultisetCastRule and
-// RowToRowCastRule: every element, key, value or field cast to its target type by the scalar
-// kernels, NULLs kept, the row's structure unchanged. A part that fails fails its row (CAST)
+// nestedCast is ArrayToArrayCastRule and RowToRowCastRule: every element or field cast to its
+// target type by the scalar kernels, NULLs kept, the structure unchanged (MAP to MAP falls
+// back, see compileNestedCast). A part that fails fails its row (CAST)
 // or makes the whole value NULL (TRY_CAST, whose catch surrounds the whole cast).
 type nestedCast struct {
 	unary
@@ -269,7 +269,7 @@ func (e *nestedCast) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.ev
 
 func (e *nestedCast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := a.Len()
-	children, offs, entries, err := nestedParts(a, e.arg.Type().Kind)
+	children, offs, err := nestedParts(a, e.arg.Type().Kind)
 	if err != nil {
 		return nil, fmt.Errorf("CAST of %s to %s: %w", e.arg.Type(), e.typ, err)
 	}
@@ -325,12 +325,7 @@ func (e *nestedCast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		defer d.Release()
 		return array.MakeFromData(d), nil
 	}
-	child := cast[0]
-	if entries != nil {
-		entryType := dt.(*arrow.ListType).Elem()
-		child = array.NewData(entryType, entries.Len(), []*memory.Buffer{nil}, cast, 0, 0)
-		defer child.Release()
-	}
+	child := cast[0] // an ARRAY's elements
 	offBuf, newOffs := column.NewValues[int32](ctx.Mem, n+1)
 	defer offBuf.Release()
 	copy(newOffs, offs)

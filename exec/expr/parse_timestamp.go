@@ -23,7 +23,7 @@ const (
 	signExceedsPad                   // '+' required beyond the minimum width, '-' allowed
 )
 
-// The ChronoFields a pattern parses, and YEAR, which resolving a year-of-era adds.
+// The ChronoFields a pattern parses (YEAR also comes from resolving a year-of-era).
 const (
 	fieldYearOfEra       = iota // y
 	fieldYear                   // u
@@ -178,12 +178,7 @@ func compileTimestampPattern(fields []formatField, pattern string) (*timestampPa
 func textsOf(f formatField) ([]fieldText, int) {
 	var texts []fieldText
 	var field int
-	name := func(full string) string {
-		if f.width == 4 {
-			return full
-		}
-		return full[:3]
-	}
+	name := func(full string) string { return string(appendName(nil, full, max(f.width, 3))) }
 	switch f.letter {
 	case 'M', 'L':
 		field = fieldMonth
@@ -192,8 +187,8 @@ func textsOf(f formatField) ([]fieldText, int) {
 		}
 	case 'E':
 		field = fieldDayOfWeek
-		for d := time.Monday; d <= time.Saturday+1; d++ {
-			texts = append(texts, fieldText{name((d % 7).String()), int64(d)})
+		for d := int64(1); d <= 7; d++ { // ISO: 1 Monday .. 7 Sunday
+			texts = append(texts, fieldText{name(time.Weekday(d % 7).String()), d})
 		}
 	case 'a':
 		field = fieldAmPm
@@ -339,8 +334,9 @@ func (st *parseStep) parseNumber(s []byte, pos int) (int64, int, bool) {
 		}
 		break
 	}
-	if big || total > math.MaxInt64 {
-		// BigInteger beyond 63 bits: one digit fewer (19 digits at most are left here).
+	if big || total > math.MaxInt64 && !(negative && total == 1<<63) {
+		// BigInteger beyond 63 bits (after its sign: -2^63 fits): one digit fewer (19 digits
+		// at most are left here).
 		total /= 10
 		pos--
 	}
@@ -407,6 +403,19 @@ func (f *parsedFields) remove(field int) (int64, bool) {
 	v, ok := f.v[field], f.has[field]
 	f.has[field] = false
 	return v, ok
+}
+
+// read is TemporalAccessor#get of an unresolved field into to (left as it is when the field
+// was not parsed): false where the value is out of the field's range.
+func (f *parsedFields) read(field int, to *int64) bool {
+	if !f.has[field] {
+		return true
+	}
+	if !inRange(field, f.v[field]) {
+		return false
+	}
+	*to = f.v[field]
+	return true
 }
 
 // fieldRanges are the ChronoField ranges ChronoField#checkValidValue and
@@ -514,8 +523,8 @@ func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
 		}
 	}
 	// resolveTimeLenient: AM/PM alone is the middle of its half day; an hour with what can be
-	// defaulted becomes a time; an hour with a second but no minute (or a fraction but no
-	// second) stays unresolved and, as it returns early, unchecked.
+	// defaulted becomes a time; an hour with a second or a fraction but no minute, or with a
+	// minute and a fraction but no second, stays unresolved and, as it returns early, unchecked.
 	checkRest := true
 	if !tm.set {
 		if !f.has[fieldHour] && !f.has[fieldMinute] && !f.has[fieldSecond] && !f.has[fieldNano] && f.has[fieldAmPm] {
@@ -567,33 +576,13 @@ func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
 	t := javatime.DateTime{Year: 1970, Month: 1, Day: 1}
 	if hasDate {
 		t.Year, t.Month, t.Day = date.Year, date.Month, date.Day
-	} else {
-		for _, d := range [...]struct {
-			field int
-			to    *int64
-		}{{fieldYear, &t.Year}, {fieldMonth, &t.Month}, {fieldDay, &t.Day}} {
-			if f.has[d.field] {
-				if !inRange(d.field, f.v[d.field]) {
-					return javatime.DateTime{}, parseUnreadable
-				}
-				*d.to = f.v[d.field]
-			}
-		}
+	} else if !f.read(fieldYear, &t.Year) || !f.read(fieldMonth, &t.Month) || !f.read(fieldDay, &t.Day) {
+		return javatime.DateTime{}, parseUnreadable
 	}
 	if tm.set {
 		t.Hour, t.Minute, t.Second, t.Nano = tm.hour, tm.minute, tm.second, tm.nano
-	} else {
-		for _, d := range [...]struct {
-			field int
-			to    *int64
-		}{{fieldHour, &t.Hour}, {fieldMinute, &t.Minute}, {fieldSecond, &t.Second}, {fieldNano, &t.Nano}} {
-			if f.has[d.field] {
-				if !inRange(d.field, f.v[d.field]) {
-					return javatime.DateTime{}, parseUnreadable
-				}
-				*d.to = f.v[d.field]
-			}
-		}
+	} else if !f.read(fieldHour, &t.Hour) || !f.read(fieldMinute, &t.Minute) || !f.read(fieldSecond, &t.Second) || !f.read(fieldNano, &t.Nano) {
+		return javatime.DateTime{}, parseUnreadable
 	}
 	if t.Day > javatime.DaysInMonth(t.Year, t.Month) {
 		return javatime.DateTime{}, parseUnreadable

@@ -47,7 +47,7 @@ public final class ToTimestampGolden {
         "uuuu-MM-dd G", "yyyy-MM-dd uuuu", "uu-MM-dd", "u", "hh:mm:ss.SSS a", "yyyy-MM-dd HH:mm:ss a", "yyyy-MM-dd hh a",
         "yyyy-MM-dd hh:ss a", "yyyyMMddhhmma", "MMM dd HH:mm:ss yyyy", "yyyy-MM-dd kk:mm:ss", "yyyy-MM-dd KK:mm:ss", "L/d/yyyy",
         "yyyy-MM-dd'T'HH:mm:ss EEEE", "EEEEyyyy", "MMMMyyyy", "yyyy-MM-dd EEE HH", "a yyyy-MM-dd", "mm a", "yyyy-MM-dd HH:mm:ss EE",
-        "G y", "GGG uuuu-MM-dd", "yyyy-MM-dd k a",
+        "G y", "GGG uuuu-MM-dd", "yyyy-MM-dd k a", "K H:ss", "K k:ss",
     };
 
     /** Strings for {@link #TEXT_PATTERNS}: names in other cases and spellings, conflicts, edges. */
@@ -70,6 +70,8 @@ public final class ToTimestampGolden {
         "Thur", "JANUARY", "janvier", "2024-01-05 2024", "2024-01-05 2025", "24-01-05", "-5", "0", "99999", "12 PM", "12 pm",
         "2024-01-05 0 AM", "2024-01-05 1 PM", "2024-01-05 23 PM", "00:00 AM", "11:00 AM", "12:00 AM", "1:05 PM", "12:60 PM",
         "2024-01-05 11:00:00", "2024-01-05 11:00:60", "2024-01-05 00:00:00 Sat", "2024-01-05 10:20:30 Fri",
+        "-9223372036854775808 5:10", "-9223372036854775809 5:10", "9223372036854775808 5:10", "9223372036854775807 5:10",
+        "-922337203685477580 5:10", "-0 5:10", "12 24:10",
     };
 
     private static final String[] CRAFTED = {
