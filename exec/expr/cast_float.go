@@ -28,24 +28,22 @@ func noFloatText(format string, args ...any) error {
 // DOUBLE) to b, NULL for NULL.
 func appendFloatTexts(b *array.StringBuilder, a arrow.Array, t catalog.Type) {
 	var p javatext.FloatPrinter
-	var buf []byte
 	if t.Kind == catalog.Float {
-		for i, v := range column.Values[float32](a) {
-			if a.IsNull(i) {
-				b.AppendNull()
-				continue
-			}
-			buf = p.AppendFloat(buf[:0], v)
-			b.BinaryBuilder.Append(buf)
-		}
+		appendTexts(b, a, column.Values[float32](a), p.AppendFloat)
 		return
 	}
-	for i, v := range column.Values[float64](a) {
+	appendTexts(b, a, column.Values[float64](a), p.AppendDouble)
+}
+
+// appendTexts appends the text appendText makes of each value of a to b, NULL for NULL.
+func appendTexts[T any](b *array.StringBuilder, a arrow.Array, vals []T, appendText func([]byte, T) []byte) {
+	var buf []byte
+	for i, v := range vals {
 		if a.IsNull(i) {
 			b.AppendNull()
 			continue
 		}
-		buf = p.AppendDouble(buf[:0], v)
+		buf = appendText(buf[:0], v)
 		b.BinaryBuilder.Append(buf)
 	}
 }

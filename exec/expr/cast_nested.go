@@ -157,10 +157,11 @@ func (e *nestedToString) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		if texts[k].IsNull(j) {
 			return append(dst, "NULL"...)
 		}
-		if v := texts[k].Value(j); utf8.ValidString(v) {
+		v := texts[k].Value(j)
+		if utf8.ValidString(v) {
 			return append(dst, v...)
 		}
-		return append(dst, javaDecoded([]byte(texts[k].Value(j)))...)
+		return append(dst, javaDecoded([]byte(v))...)
 	}
 	n := a.Len()
 	valid := column.NewBitmap(ctx.Mem, n)

@@ -289,13 +289,20 @@ func checkPrintLetter(p string, c byte, n int, english bool) error {
 	case 'a':
 		ok = english && n == 1
 	}
-	if !ok && !english && strings.ContainsRune("MLEGQqca", rune(c)) {
-		return unsupported("java.time pattern %q: %s prints text of the JVM's format locale, which is not English", p, repeatByte(c, n))
+	return letterVerdict(p, c, n, ok, english, "MLEGQqca", "prints", "supported")
+}
+
+// letterVerdict is the fallback of a letter run a pattern compiler does not take (ok false):
+// for a text letter outside an English locale the locale is the reason, otherwise the run.
+// verb is what the function does with the text ("prints", "parses"), done how far it got.
+func letterVerdict(p string, c byte, n int, ok, english bool, textLetters, verb, done string) error {
+	if ok {
+		return nil
 	}
-	if !ok {
-		return unsupported("java.time pattern %q: %s is not supported natively yet", p, repeatByte(c, n))
+	if !english && strings.ContainsRune(textLetters, rune(c)) {
+		return unsupported("java.time pattern %q: %s %s text of the JVM's format locale, which is not English", p, repeatByte(c, n), verb)
 	}
-	return nil
+	return unsupported("java.time pattern %q: %s is not %s natively yet", p, repeatByte(c, n), done)
 }
 
 // hasLetter reports whether the pattern has a field of letter c.

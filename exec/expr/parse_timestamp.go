@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/sluice-project/sluice/exec/javatime"
@@ -101,13 +100,7 @@ func parseJavaParsePattern(p string, english bool) ([]formatField, error) {
 		case 'a':
 			ok = english && n == 1
 		}
-		if !ok && !english && strings.ContainsRune("MLEGa", rune(c)) {
-			return unsupported("java.time pattern %q: %s parses text of the JVM's format locale, which is not English", p, repeatByte(c, n))
-		}
-		if !ok {
-			return unsupported("java.time pattern %q: %s is not parsed natively yet", p, repeatByte(c, n))
-		}
-		return nil
+		return letterVerdict(p, c, n, ok, english, "MLEGa", "parses", "parsed")
 	})
 }
 
