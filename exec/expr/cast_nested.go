@@ -11,6 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/javahash"
 	"github.com/sluice-project/sluice/exec/javatext"
 )
 
@@ -223,10 +224,12 @@ func (e *nestedToString) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	return column.MakeArray(arrowType(e.typ), n, valid, offBuf, memory.NewBufferBytes(data)), nil
 }
 
-// nestedCast is ArrayToArrayCastRule and RowToRowCastRule: every element or field cast to its
-// target type by the scalar kernels, NULLs kept, the structure unchanged (MAP to MAP falls
-// back, see compileNestedCast). A part that fails fails its row (CAST)
-// or makes the whole value NULL (TRY_CAST, whose catch surrounds the whole cast).
+// nestedCast is ArrayToArrayCastRule, RowToRowCastRule and MapToMapAndMultisetToMultisetCastRule:
+// every element, field, key or value cast to its target type by the scalar kernels, NULLs
+// kept. ARRAYs and ROWs keep their structure; a MAP's cast entries are put into a
+// java.util.HashMap as Flink does, whose iteration order they take, equal cast keys merged
+// (see rehash). A part that fails fails its row (CAST) or makes the whole value NULL (TRY_CAST,
+// whose catch surrounds the whole cast).
 type nestedCast struct {
 	unary
 	parts []*nestedPart
@@ -242,8 +245,11 @@ func compileNestedCast(n *Node, arg Expr, env Env) (Expr, error) {
 	case from.Kind == catalog.Map && to.Kind == catalog.Map:
 		// MapToMapAndMultisetToMultisetCastRule puts the cast entries into a java.util.HashMap:
 		// the result's entries come in that map's order (by the keys' Java hash codes, equal
-		// keys merged), which CAST(... AS STRING), ITEM over duplicates and sinks then see.
-		return nil, unsupported("CAST from %s to %s: Flink rebuilds the map in a java.util.HashMap, whose entry order (by the keys' Java hash codes) is not reproduced yet", from, to)
+		// keys merged), which CAST(... AS STRING), CARDINALITY and sinks then see.
+		if err := javahash.KeysSupported(*to.Elem); err != nil {
+			return nil, unsupported("CAST from %s to %s: Flink rebuilds the map in a java.util.HashMap, and %v", from, to, err)
+		}
+		pairs = [][2]catalog.Type{{*from.Elem, *to.Elem}, {*from.Value, *to.Value}}
 	case from.Kind == catalog.Row && to.Kind == catalog.Row && len(from.Fields) == len(to.Fields):
 		for k := range from.Fields {
 			pairs = append(pairs, [2]catalog.Type{from.Fields[k].Type, to.Fields[k].Type})
@@ -321,6 +327,9 @@ func (e *nestedCast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	}
 	nulls := n - bitutil.CountSetBits(vbits, 0, n)
 	dt := arrowType(e.typ)
+	if e.typ.Kind == catalog.Map {
+		return e.rehash(ctx, n, valid, nulls, offs, cast)
+	}
 	if offs == nil {
 		d := array.NewData(dt, n, []*memory.Buffer{valid}, cast, nulls, 0)
 		defer d.Release()
@@ -331,6 +340,56 @@ func (e *nestedCast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	defer offBuf.Release()
 	copy(newOffs, offs)
 	d := array.NewData(dt, n, []*memory.Buffer{valid, offBuf}, []arrow.ArrayData{child}, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+// rehash makes the MAP result as Flink's java.util.HashMap leaves it: each valid row's cast
+// entries put into a HashMap in order (javahash replays it), the row then holding the map's
+// entries in iteration order, equal keys merged into the first one's place with the last value.
+func (e *nestedCast) rehash(ctx *Ctx, n int, valid *memory.Buffer, nulls int, offs []int32, cast []arrow.ArrayData) (arrow.Array, error) {
+	keys, values := array.MakeFromData(cast[0]), array.MakeFromData(cast[1])
+	defer keys.Release()
+	defer values.Release()
+	jk, err := javahash.NewKeys(keys, *e.typ.Elem)
+	if err != nil {
+		return nil, fmt.Errorf("CAST of %s to %s: %w", e.arg.Type(), e.typ, err)
+	}
+	codes := make([]int32, keys.Len())
+	jk.Codes(codes)
+	vbits := valid.Bytes()
+	offBuf, newOffs := column.NewValues[int32](ctx.Mem, n+1)
+	defer offBuf.Release()
+	keySel := make([]int32, 0, keys.Len())
+	valueSel := make([]int32, 0, keys.Len())
+	var m javahash.HashMap
+	for i := 0; i < n; i++ {
+		newOffs[i] = int32(len(keySel))
+		if !bitutil.BitIsSet(vbits, i) {
+			continue
+		}
+		m.Reset()
+		for j := offs[i]; j < offs[i+1]; j++ {
+			m.Put(codes[j], int(j), jk)
+		}
+		keySel, valueSel = m.AppendEntries(keySel, valueSel)
+	}
+	newOffs[n] = int32(len(keySel))
+	k, err := column.Take(keys, keySel, ctx.Mem)
+	if err != nil {
+		return nil, fmt.Errorf("CAST of %s to %s: %w", e.arg.Type(), e.typ, err)
+	}
+	defer k.Release()
+	v, err := column.Take(values, valueSel, ctx.Mem)
+	if err != nil {
+		return nil, fmt.Errorf("CAST of %s to %s: %w", e.arg.Type(), e.typ, err)
+	}
+	defer v.Release()
+	dt := arrowType(e.typ)
+	entries := array.NewData(dt.(*arrow.ListType).Elem(), len(keySel), []*memory.Buffer{nil},
+		[]arrow.ArrayData{k.Data(), v.Data()}, 0, 0)
+	defer entries.Release()
+	d := array.NewData(dt, n, []*memory.Buffer{valid, offBuf}, []arrow.ArrayData{entries}, nulls, 0)
 	defer d.Release()
 	return array.MakeFromData(d), nil
 }

@@ -8,58 +8,26 @@ package keygroup
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/sluice-project/sluice/exec/javahash"
 )
 
 const (
-	c1 = 0xcc9e2d51
-	c2 = 0x1b873593
-	// rowSeed is the seed of BinaryRowData#hashCode (MurmurHashUtils.DEFAULT_SEED).
-	rowSeed = 42
-
 	// MinDefaultMaxParallelism is the lower bound of Flink's default maximum parallelism.
 	MinDefaultMaxParallelism = 1 << 7
 	// UpperBoundMaxParallelism is the largest maximum parallelism Flink allows.
 	UpperBoundMaxParallelism = 1 << 15
 )
 
-func mixK1(k uint32) uint32 {
-	k *= c1
-	k = bits.RotateLeft32(k, 15)
-	return k * c2
-}
-
-func mixH1(h, k uint32) uint32 {
-	h ^= k
-	h = bits.RotateLeft32(h, 13)
-	return h*5 + 0xe6546b64
-}
-
-func fmix(h uint32) uint32 {
-	h ^= h >> 16
-	h *= 0x85ebca6b
-	h ^= h >> 13
-	h *= 0xc2b2ae35
-	h ^= h >> 16
-	return h
-}
-
 // HashRow returns BinaryRowData#hashCode of a row's bytes: Murmur3-32 with seed 42 over the
 // bytes read as little-endian 4-byte words. len(row) is a multiple of 8 for every BinaryRowData.
 func HashRow(row []byte) int32 {
-	h := uint32(rowSeed)
-	n := len(row) &^ 3
-	for i := 0; i < n; i += 4 {
-		k := uint32(row[i]) | uint32(row[i+1])<<8 | uint32(row[i+2])<<16 | uint32(row[i+3])<<24
-		h = mixH1(h, mixK1(k))
-	}
-	return int32(fmix(h ^ uint32(len(row))))
+	return javahash.Bytes(row)
 }
 
 // Murmur is MathUtils#murmurHash: one more Murmur3 round over a hash code, made non-negative.
 func Murmur(code int32) int32 {
-	h := mixH1(0, mixK1(uint32(code)))
-	h = fmix(h ^ 4)
-	v := int32(h)
+	v := int32(javahash.Murmur3Word(uint32(code)))
 	switch {
 	case v >= 0:
 		return v
