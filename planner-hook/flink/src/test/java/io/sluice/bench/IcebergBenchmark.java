@@ -151,10 +151,8 @@ final class IcebergBenchmark {
         md.append("Flink writes with the connector's v2 sink; Sluice keeps that sink (file names, checkpoint commits) and\n");
         md.append("writes its data files in Go from the window's Arrow batches, so no row is made between the two tables;\n");
         md.append("checkpoints every 10 s, the final one committing inside the measured runtime. A bounded job that commits on\n");
-        md.append("checkpoints finishes only after a checkpoint taken once its input is done, and Flink takes the first periodic\n");
-        md.append("checkpoint at a random time within the interval (CheckpointCoordinator#getRandomInitDelay): on 20M rows,\n");
-        md.append("where Sluice processes the input in about 2 s, waiting for that checkpoint is most of its runtime, so the\n");
-        md.append("Iceberg job is also measured on a larger table (sluice.bench.iceberg.long-rows).\n\n");
+        md.append("checkpoints finishes only after a checkpoint completed once its input is done, a cost that does not grow\n");
+        md.append("with the input, so the Iceberg job is also measured on a larger table (sluice.bench.iceberg.long-rows).\n\n");
         md.append("| job | stock Flink rows/s | Sluice rows/s | Sluice / Flink | Sluice / fastest stock run |\n");
         md.append("|---|---|---|---|---|\n");
         RUNS.row(md, "Calc: `SELECT auction, bidder, price * 2 + 1, ts WHERE MOD(price, 10) < 9`", "calc", calcFlink, calcSluice);
