@@ -584,3 +584,38 @@ func TestDateFormatTextPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestPadRowsOfOneBatch evaluates LPAD/RPAD over rows of one batch, long before short, so that
+// a row's result cannot show what an earlier row left in the reused UTF-16 buffers
+// (SqlFunctionUtils#lpad/rpad: the pad repeated, the string cut to the length).
+func TestPadRowsOfOneBatch(t *testing.T) {
+	types := []catalog.Type{strT, intT, strT}
+	in := batch(t, types,
+		[]any{"hello", "ab", "🌍x", "", "abc", nil},
+		[]any{int64(9), int64(3), int64(2), int64(4), int64(-1), int64(3)},
+		[]any{"xy", "-", "é", "🌍", "x", "x"})
+	defer in.Release()
+	for _, c := range []struct {
+		op   string
+		want []string // "NULL" for NULL
+	}{
+		{"LPAD", []string{"xyxyhello", "-ab", "🌍", "🌍🌍", "NULL", "NULL"}},
+		{"RPAD", []string{"helloxyxy", "ab-", "🌍", "🌍🌍", "NULL", "NULL"}},
+	} {
+		out, err := eval(t, call(c.op, strT, ref(0, strT), ref(1, intT), ref(2, strT)), in, types)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := out.(*array.String)
+		for i, want := range c.want {
+			got := "NULL"
+			if s.IsValid(i) {
+				got = s.Value(i)
+			}
+			if got != want {
+				t.Errorf("%s row %d = %q, want %q", c.op, i, got, want)
+			}
+		}
+		out.Release()
+	}
+}

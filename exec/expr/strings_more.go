@@ -322,36 +322,40 @@ func compilePad(n *Node, args []Expr) (Expr, error) {
 		return nil, err
 	}
 	left := n.Op == "LPAD"
-	return &stringFn{args: args, typ: n.Type, str: func(dst []byte, v [][]byte) ([]byte, bool) {
-		size := int(intOf(v[1]))
-		if size < 0 || len(v[2]) == 0 {
-			return dst, false
-		}
-		base, pad := javatext.AppendDecodedUTF8(nil, v[0]), javatext.AppendDecodedUTF8(nil, v[2])
-		data := make([]uint16, size)
-		if left { // SqlFunctionUtils#lpad
-			pos := max(size-len(base), 0)
-			for i := 0; i < pos; i += len(pad) {
-				for j := 0; j < len(pad) && j < pos-i; j++ {
-					data[i+j] = pad[j]
+	// The UTF-16 units of the string, the pad and the result, reused across a batch's rows.
+	return &stringFn{args: args, typ: n.Type, newStr: func() func([]byte, [][]byte) ([]byte, bool) {
+		var base, pad, data []uint16
+		return func(dst []byte, v [][]byte) ([]byte, bool) {
+			size := int(intOf(v[1]))
+			if size < 0 || len(v[2]) == 0 {
+				return dst, false
+			}
+			base, pad = javatext.AppendDecodedUTF8(base[:0], v[0]), javatext.AppendDecodedUTF8(pad[:0], v[2])
+			data = column.Grow(data[:0], size)
+			if left { // SqlFunctionUtils#lpad
+				pos := max(size-len(base), 0)
+				for i := 0; i < pos; i += len(pad) {
+					for j := 0; j < len(pad) && j < pos-i; j++ {
+						data[i+j] = pad[j]
+					}
+				}
+				for i := 0; pos+i < size && i < len(base); i++ {
+					data[pos+i] = base[i]
+				}
+			} else { // SqlFunctionUtils#rpad
+				pos := 0
+				for ; pos < len(base) && pos < size; pos++ {
+					data[pos] = base[pos]
+				}
+				for pos < size {
+					for i := 0; i < len(pad) && i < size-pos; i++ {
+						data[pos+i] = pad[i]
+					}
+					pos += len(pad)
 				}
 			}
-			for i := 0; pos+i < size && i < len(base); i++ {
-				data[pos+i] = base[i]
-			}
-		} else { // SqlFunctionUtils#rpad
-			pos := 0
-			for ; pos < len(base) && pos < size; pos++ {
-				data[pos] = base[pos]
-			}
-			for pos < size {
-				for i := 0; i < len(pad) && i < size-pos; i++ {
-					data[pos+i] = pad[i]
-				}
-				pos += len(pad)
-			}
+			return appendJavaUTF16(dst, data), true
 		}
-		return appendJavaUTF16(dst, data), true
 	}}, nil
 }
 
