@@ -70,7 +70,9 @@ func compileCast(n *Node, args []Expr, env Env) (Expr, error) {
 		return varCharTrim(args[0], to), nil
 	case (from.Kind == catalog.Array || from.Kind == catalog.Map || from.Kind == catalog.Row) && to.IsString():
 		return compileNestedToString(args[0], to, env)
-	case from.IsNested() && to.IsNested() && !from.WithNullable(true).Equal(to.WithNullable(true)):
+	case from.IsNested() && to.IsNested() && (!from.WithNullable(true).Equal(to.WithNullable(true)) || hasMap(to)):
+		// Also between equal types holding a MAP: Flink's MAP-to-MAP rule comes before its
+		// identity rule, so such a cast rebuilds every MAP in a java.util.HashMap.
 		return compileNestedCast(n, args[0], env)
 	case !from.IsString() && !from.IsNested() && (to.Kind == catalog.Char || to.Kind == catalog.VarChar && to.Length < catalog.MaxVarLength):
 		// CharVarCharTrimPadCastRule: the cast to STRING, then cut (and for CHAR padded) to n.

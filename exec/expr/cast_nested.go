@@ -344,6 +344,23 @@ func (e *nestedCast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	return array.MakeFromData(d), nil
 }
 
+// hasMap says whether t is a MAP or holds one in its elements, fields, keys or values.
+func hasMap(t catalog.Type) bool {
+	switch t.Kind {
+	case catalog.Map:
+		return true
+	case catalog.Array:
+		return hasMap(*t.Elem)
+	case catalog.Row:
+		for _, f := range t.Fields {
+			if hasMap(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // rehash makes the MAP result as Flink's java.util.HashMap leaves it: each valid row's cast
 // entries put into a HashMap in order (javahash replays it), the row then holding the map's
 // entries in iteration order, equal keys merged into the first one's place with the last value.

@@ -167,6 +167,7 @@ var shapes = map[string][]string{
 		"str <- CAST(CAST({arr} AS ARRAY<STRING>) AS STRING)",
 		"str <- CAST(CAST({map} AS MAP<$T, DECIMAL(12, 2)>) AS STRING) ; T in STRING VARCHAR(1) CHAR(2)",
 		"int <- CARDINALITY(CAST({map} AS MAP<VARCHAR(1), BIGINT>))",
+		"str <- CAST(CAST(ROW(i, {map}) AS ROW<a BIGINT, b MAP<STRING, INT>>) AS STRING)",
 		"str <- CAST(CAST(MAP[{A}, i, {A}, 2, {A}, 3] AS MAP<STRING, BIGINT>) AS STRING) ; A in int approx dec date ts bool str",
 		"str <- CAST(CAST(MAP[{A}, {str}, {A}, 'x', {A}, {str}] AS MAP<DOUBLE, VARCHAR(2)>) AS STRING) ; A in int approx dec",
 		"str <- CAST(CAST(MAP[{approx}, 1, {approx}, i, {approx}, 3] AS MAP<$T, INT>) AS STRING) ; T in INT BIGINT TINYINT DECIMAL(5,1)",

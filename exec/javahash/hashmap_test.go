@@ -96,6 +96,10 @@ func buildKeys(t *testing.T, ct catalog.Type, texts []string) arrow.Array {
 			continue
 		}
 		switch b := b.(type) {
+		case *array.Int8Builder:
+			b.Append(int8(mustInt(t, s, 8)))
+		case *array.Int16Builder:
+			b.Append(int16(mustInt(t, s, 16)))
 		case *array.Int32Builder:
 			b.Append(int32(mustInt(t, s, 32)))
 		case *array.Int64Builder:

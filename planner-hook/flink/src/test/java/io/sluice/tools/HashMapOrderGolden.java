@@ -22,7 +22,7 @@ import java.util.function.Function;
  * exec/javahash's test:
  * {@code bin/sluice-java io.sluice.tools.HashMapOrderGolden > exec/javahash/testdata/hashmap_order.txt}.
  * Lines: {@code <type> <keys>|<entries>}; the keys, put in order with their index as value, are
- * comma-separated ({@code N} for null; INT, BIGINT and the DECIMAL's unscaled value in decimal;
+ * comma-separated ({@code N} for null; integers and the DECIMAL's unscaled value in decimal;
  * FLOAT and DOUBLE as the hex of their raw bits; STRING as x + the hex of its UTF-8 bytes;
  * TIMESTAMP(6) as millis.nanos; BOOLEAN t or f); the entries are {@code k:v} for each entry in
  * iteration order, k the index of its key's first put and v that of its last.
@@ -159,6 +159,19 @@ public final class HashMapOrderGolden {
                 keys.add(r.nextInt(10) == 0 ? null : TimestampData.fromEpochMillis(ms, c % 2 == 0 ? 0 : r.nextInt(1000) * 1000));
             }
             print("TIMESTAMP(6)", keys, t -> t.getMillisecond() + "." + t.getNanoOfMillisecond());
+        }
+        // TINYINT and SMALLINT: Byte and Short hash to their (sign-extended) value
+        for (int c = 0; c < 10; c++) {
+            List<Byte> bytes = new ArrayList<>();
+            List<Short> shorts = new ArrayList<>();
+            int n = r.nextInt(c < 5 ? 20 : 300);
+            for (int i = 0; i < n; i++) {
+                boolean isNull = r.nextInt(12) == 0;
+                bytes.add(isNull ? null : (byte) r.nextInt(256));
+                shorts.add(isNull ? null : (short) (r.nextInt(c % 2 == 0 ? 64 : 65536) * (c % 3 == 0 ? 64 : 1)));
+            }
+            print("TINYINT", bytes, String::valueOf);
+            print("SMALLINT", shorts, String::valueOf);
         }
         // BOOLEAN
         for (int c = 0; c < 10; c++) {
