@@ -141,7 +141,7 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		return nil, []string{fmt.Sprintf("table %s: the sink's input has %d columns for %d physical columns", t.Identifier, len(inTypes), len(names))}, nil
 	}
 	for i := range types {
-		if types[i].WithNullable(true).String() != inTypes[i].WithNullable(true).String() {
+		if !writableAs(inTypes[i], types[i]) {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s is %s but the sink's input gives %s", t.Identifier, names[i], types[i], inTypes[i]))
 		}
 	}
@@ -207,6 +207,10 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		case catalog.Timestamp, catalog.TimestampLTZ:
 			// Only written columns are in the JVM's zone; a partition key names a directory.
 			hasTimestamps = hasTimestamps || !slices.Contains(p.partitionKeys, names[i])
+		case catalog.Row, catalog.Array, catalog.Map:
+			if err := sinkparquet.CheckNestedType(ft); err != nil {
+				reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", t.Identifier, names[i], err))
+			}
 		default:
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
 		}
@@ -350,4 +354,30 @@ func outputDecoder(is *Island) (*sourcerows.Decoder, error) {
 		return nil, fmt.Errorf("chain output type: %w", err)
 	}
 	return sourcerows.NewDecoder(names, types, memory.DefaultAllocator)
+}
+
+// writableAs says whether a column of type in is written as a column of type out as it is:
+// the same type but for the top-level nullability and the names of ROW fields (Parquet groups
+// take the sink's names; values go by position, as Flink's writer takes them).
+func writableAs(in, out catalog.Type) bool {
+	return withoutFieldNames(in).WithNullable(true).Equal(withoutFieldNames(out).WithNullable(true))
+}
+
+// withoutFieldNames is t with every ROW field, at every depth, renamed to "f".
+func withoutFieldNames(t catalog.Type) catalog.Type {
+	switch t.Kind {
+	case catalog.Row:
+		fields := make([]catalog.Field, len(t.Fields))
+		for k, f := range t.Fields {
+			fields[k] = catalog.Field{Name: "f", Type: withoutFieldNames(f.Type)}
+		}
+		t.Fields = fields
+	case catalog.Array:
+		e := withoutFieldNames(*t.Elem)
+		t.Elem = &e
+	case catalog.Map:
+		k, v := withoutFieldNames(*t.Elem), withoutFieldNames(*t.Value)
+		t.Elem, t.Value = &k, &v
+	}
+	return t
 }

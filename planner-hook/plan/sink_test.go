@@ -168,3 +168,31 @@ func TestPartitionedSinkWritesDataColumns(t *testing.T) {
 		t.Errorf("file: %d columns, x = %s; want x = [1 3] and t", got.NumCols(), got.Column(0))
 	}
 }
+
+// TestWritableAs: a sink column takes an input column of the same type whatever its ROW field
+// names and top-level nullability, but not one of another nested shape or nullability inside.
+func TestWritableAs(t *testing.T) {
+	parse := func(s string) catalog.Type {
+		ct, err := catalog.ParseTypeString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ct
+	}
+	for _, c := range []struct {
+		in, out string
+		want    bool
+	}{
+		{"ROW<`EXPR$0` INT, `EXPR$1` STRING> NOT NULL", "ROW<a INT, b STRING>", true},
+		{"ARRAY<ROW<x INT>>", "ARRAY<ROW<y INT>>", true},
+		{"MAP<STRING, ROW<x INT>>", "MAP<STRING, ROW<y INT>>", true},
+		{"ROW<a INT, b STRING>", "ROW<a INT, b STRING NOT NULL>", false},
+		{"ROW<a INT>", "ROW<a BIGINT>", false},
+		{"ARRAY<INT>", "ARRAY<INT NOT NULL>", false},
+		{"INT NOT NULL", "INT", true},
+	} {
+		if got := writableAs(parse(c.in), parse(c.out)); got != c.want {
+			t.Errorf("writableAs(%s, %s) = %v, want %v", c.in, c.out, got, c.want)
+		}
+	}
+}

@@ -224,7 +224,7 @@ func NewWriter(fields []Field, schemaJSON string, opts Options, out io.Writer, m
 		if ft.name == "float" || ft.name == "double" {
 			w.floats[i] = &FloatMetrics{ID: f.ID}
 		}
-		cols[i] = sinkparquet.FileColumn{Name: f.Name, Nullable: !f.Required, Write: w.columnFunc(f, ft)}
+		cols[i] = sinkparquet.FileColumn{Name: f.Name, Nullable: !f.Required, Source: i, Write: w.columnFunc(f, ft)}
 	}
 	root, err := schema.NewGroupNode("table", pq.Repetitions.Required, nodes, -1)
 	if err != nil {
@@ -241,7 +241,7 @@ func NewWriter(fields []Field, schemaJSON string, opts Options, out io.Writer, m
 			return nil, fmt.Errorf("iceberg writer: %w", err)
 		}
 	}
-	if w.ColumnFile, err = sinkparquet.NewColumnFile(out, root, props, meta, cols, opts.RowGroupBytes); err != nil {
+	if w.ColumnFile, err = sinkparquet.NewColumnFile(out, root, props, meta, cols, opts.RowGroupBytes, mem); err != nil {
 		return nil, fmt.Errorf("iceberg writer: %w", err)
 	}
 	return w, nil
@@ -339,7 +339,7 @@ func (w *Writer) columnFunc(f Field, ft fileType) sinkparquet.ColumnFunc {
 	default:
 		conv = func(in arrow.Array) (arrow.Array, error) { in.Retain(); return in, nil }
 	}
-	return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
+	return func(cw file.ColumnChunkWriter, in arrow.Array, defs, _ []int16) error {
 		col, err := conv(in)
 		if err != nil {
 			return err

@@ -94,28 +94,36 @@ func NewWriter(names []string, types []catalog.Type, opts Options, out io.Writer
 			return nil, fmt.Errorf("parquet writer: column %s: %w", names[i], err)
 		}
 		fields[i] = arrow.Field{Name: names[i], Type: dt, Nullable: t.Nullable}
-		if t.Kind == catalog.Decimal {
-			// Flink's version-1 writer never dictionary-encodes FIXED_LEN_BYTE_ARRAY, and its
-			// reader cannot decode such dictionaries for compact decimals.
-			props = append(props, pq.WithDictionaryFor(names[i], false))
-		}
 	}
 	sch := arrow.NewSchema(fields, nil)
-	wprops := pq.NewWriterProperties(props...)
 	aprops := []pqarrow.WriterOption{pqarrow.WithAllocator(mem)}
 	if !opts.Int64Timestamps {
 		aprops = append(aprops, pqarrow.WithDeprecatedInt96Timestamps(true))
 	}
-	psch, err := pqarrow.ToParquet(sch, wprops, pqarrow.NewArrowWriterProperties(aprops...))
+	psch, err := pqarrow.ToParquet(sch, pq.NewWriterProperties(props...), pqarrow.NewArrowWriterProperties(aprops...))
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer: %w", err)
 	}
-	w := &Writer{opts: opts, sch: sch, mem: mem, ctx: pqarrow.NewArrowWriteContext(context.Background(), nil)}
-	cols := make([]FileColumn, len(types))
-	for i, t := range types {
-		cols[i] = FileColumn{Name: names[i], Nullable: t.Nullable, Write: w.columnFunc(i, t)}
+	for c := 0; c < psch.NumColumns(); c++ {
+		if col := psch.Column(c); col.PhysicalType() == pq.Types.FixedLenByteArray {
+			// Flink's version-1 writer never dictionary-encodes FIXED_LEN_BYTE_ARRAY (its
+			// decimals), and its reader cannot decode such dictionaries for compact decimals.
+			props = append(props, pq.WithDictionaryFor(col.Path(), false))
+		}
 	}
-	if w.ColumnFile, err = NewColumnFile(out, psch.Root(), wprops, nil, cols, opts.RowGroupBytes); err != nil {
+	wprops := pq.NewWriterProperties(props...)
+	w := &Writer{opts: opts, sch: sch, mem: mem, ctx: pqarrow.NewArrowWriteContext(context.Background(), nil)}
+	var cols []FileColumn
+	for i, t := range types {
+		if !t.IsNested() {
+			cols = append(cols, FileColumn{Name: names[i], Nullable: t.Nullable, Source: i, Write: w.columnFunc(i, t)})
+			continue
+		}
+		for _, leaf := range Leaves(t) {
+			cols = append(cols, FileColumn{Name: names[i], Nullable: leaf.Nullable(), Source: i, Leaf: leaf, Write: w.leafFunc(leaf)})
+		}
+	}
+	if w.ColumnFile, err = NewColumnFile(out, psch.Root(), wprops, nil, cols, opts.RowGroupBytes, mem); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -126,20 +134,31 @@ func NewWriter(names []string, types []catalog.Type, opts Options, out io.Writer
 func (w *Writer) columnFunc(i int, t catalog.Type) ColumnFunc {
 	switch {
 	case (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && !w.opts.Int64Timestamps:
-		return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
+		return func(cw file.ColumnChunkWriter, in arrow.Array, defs, _ []int16) error {
 			return w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs)
 		}
 	case t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ:
-		return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
+		return func(cw file.ColumnChunkWriter, in arrow.Array, defs, _ []int16) error {
 			col := w.int64Timestamps(i, in)
 			defer col.Release()
 			return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, t.Nullable)
 		}
 	}
-	return func(cw file.ColumnChunkWriter, in arrow.Array, defs []int16) error {
+	return func(cw file.ColumnChunkWriter, in arrow.Array, defs, _ []int16) error {
 		col := column.Retype(in, w.sch.Field(i).Type)
 		defer col.Release()
 		return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, t.Nullable)
+	}
+}
+
+// leafFunc is how a leaf of a nested column is written: its values (one per slot of the leaf,
+// see LeafPath.Levels) with their levels, through pqarrow.
+func (w *Writer) leafFunc(leaf *LeafPath) ColumnFunc {
+	dt, _ := catalog.ArrowType(leaf.Type())
+	return func(cw file.ColumnChunkWriter, in arrow.Array, defs, reps []int16) error {
+		col := column.Retype(in, dt)
+		defer col.Release()
+		return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, reps, leaf.Nullable())
 	}
 }
 
@@ -154,8 +173,59 @@ func fileType(t catalog.Type, opts Options) (arrow.DataType, error) {
 		return &arrow.TimestampType{Unit: arrow.Nanosecond}, nil // INT96 (written by Sluice)
 	case catalog.Raw, catalog.IntervalDayTime, catalog.IntervalYearMonth:
 		return nil, fmt.Errorf("%s cannot be written to Parquet", t)
+	case catalog.Row, catalog.Array, catalog.Map:
+		return nestedFileType(t, opts)
 	}
 	return catalog.ArrowType(t)
+}
+
+// CheckNestedType says why a ROW, ARRAY or MAP column of type t is not written natively (nil
+// when it is).
+func CheckNestedType(t catalog.Type) error {
+	_, err := nestedFileType(t, DefaultOptions())
+	return err
+}
+
+// nestedFileType is the Arrow type whose Parquet schema (pqarrow) is the group Flink's
+// ParquetSchemaConverter makes of a ROW, ARRAY or MAP: a ROW's fields, an ARRAY's LIST of
+// "element", a MAP's MAP of "key_value" with a REQUIRED "key" (whatever its type says) and a
+// "value". Timestamps inside them are not written natively yet.
+func nestedFileType(t catalog.Type, opts Options) (arrow.DataType, error) {
+	child := func(c catalog.Type) (arrow.DataType, error) {
+		if c.Kind == catalog.Timestamp || c.Kind == catalog.TimestampLTZ {
+			return nil, fmt.Errorf("%s inside %s is not written natively yet", c, t)
+		}
+		return fileType(c, opts)
+	}
+	switch t.Kind {
+	case catalog.Row:
+		fields := make([]arrow.Field, len(t.Fields))
+		for k, f := range t.Fields {
+			dt, err := child(f.Type)
+			if err != nil {
+				return nil, err
+			}
+			fields[k] = arrow.Field{Name: f.Name, Type: dt, Nullable: f.Type.Nullable}
+		}
+		return arrow.StructOf(fields...), nil
+	case catalog.Array:
+		dt, err := child(*t.Elem)
+		if err != nil {
+			return nil, err
+		}
+		return arrow.ListOfField(arrow.Field{Name: "element", Type: dt, Nullable: t.Elem.Nullable}), nil
+	}
+	kt, err := child(*t.Elem)
+	if err != nil {
+		return nil, err
+	}
+	vt, err := child(*t.Value)
+	if err != nil {
+		return nil, err
+	}
+	m := arrow.MapOf(kt, vt)
+	m.SetItemNullable(t.Value.Nullable)
+	return m, nil
 }
 
 // writeInt96 writes TIMESTAMP values as Flink's writer stores them in INT96

@@ -564,6 +564,10 @@ class ParquetParityTest {
         return Stream.of(
                 new S("copy", SCHEMA, "SELECT * FROM pq"),
                 new S("nano-timestamps", NANOS, "SELECT * FROM pq9"),
+                // ROW, ARRAY and MAP columns (also inside each other), NULL and empty at every level
+                new S("copy-nested-columns", NESTED, "SELECT * FROM pqn"),
+                new S("filtered-nested-columns", "id INT, m MAP<STRING, INT>, ar ARRAY<ROW<u INT, v STRING>>, aa ARRAY<ARRAY<INT>>, r ROW<a INT, b STRING>",
+                        "SELECT id, m, ar, aa, ROW(r.a, r.b) FROM pqn WHERE MOD(id, 3) = 0"),
                 new S("filter-and-projection", "i INT, s STRING, dw DECIMAL(30, 8), ts TIMESTAMP(3), x DOUBLE",
                         "SELECT i + 1, UPPER(s), dw, ts, d * 2 FROM pq WHERE i > 0 OR s LIKE 's1%'"),
                 new S("window", "k INT, ws TIMESTAMP(3), we TIMESTAMP(3), c BIGINT, sv BIGINT, mx DOUBLE",
