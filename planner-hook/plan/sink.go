@@ -141,7 +141,7 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		return nil, []string{fmt.Sprintf("table %s: the sink's input has %d columns for %d physical columns", t.Identifier, len(inTypes), len(names))}, nil
 	}
 	for i := range types {
-		if !writableAs(inTypes[i], types[i]) {
+		if !writableAs(inTypes[i].WithNullable(false), types[i]) {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s is %s but the sink's input gives %s", t.Identifier, names[i], types[i], inTypes[i]))
 		}
 	}
@@ -211,6 +211,7 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 			if err := sinkparquet.CheckNestedType(ft); err != nil {
 				reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", t.Identifier, names[i], err))
 			}
+			hasTimestamps = hasTimestamps || holdsTimestamps(ft)
 		default:
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
 		}
@@ -356,28 +357,56 @@ func outputDecoder(is *Island) (*sourcerows.Decoder, error) {
 	return sourcerows.NewDecoder(names, types, memory.DefaultAllocator)
 }
 
-// writableAs says whether a column of type in is written as a column of type out as it is:
-// the same type but for the top-level nullability and the names of ROW fields (Parquet groups
-// take the sink's names; values go by position, as Flink's writer takes them).
+// writableAs says whether a column of type in is written as a column of type out as it is,
+// which is what Flink's writer does with a value the planner passes without a cast: the same
+// type but for nullability where out allows NULL (at any depth), the length of strings and
+// binaries (their values are the same bytes) and the names of ROW fields (Parquet groups take the
+// sink's names; values go by position). Types whose values Sluice lays out by their precision
+// (DECIMAL, TIME, TIMESTAMP) must be equal.
 func writableAs(in, out catalog.Type) bool {
-	return withoutFieldNames(in).WithNullable(true).Equal(withoutFieldNames(out).WithNullable(true))
+	if in.Nullable && !out.Nullable {
+		return false
+	}
+	switch {
+	case in.IsString() && out.IsString(), in.IsBinary() && out.IsBinary():
+		return true
+	case in.Kind != out.Kind:
+		return false
+	}
+	switch in.Kind {
+	case catalog.Row:
+		if len(in.Fields) != len(out.Fields) {
+			return false
+		}
+		for k := range in.Fields {
+			if !writableAs(in.Fields[k].Type, out.Fields[k].Type) {
+				return false
+			}
+		}
+		return true
+	case catalog.Array:
+		return writableAs(*in.Elem, *out.Elem)
+	case catalog.Map:
+		return writableAs(*in.Elem, *out.Elem) && writableAs(*in.Value, *out.Value)
+	}
+	return in.WithNullable(true).Equal(out.WithNullable(true))
 }
 
-// withoutFieldNames is t with every ROW field, at every depth, renamed to "f".
-func withoutFieldNames(t catalog.Type) catalog.Type {
+// holdsTimestamps says whether a nested type has TIMESTAMP or TIMESTAMP_LTZ parts.
+func holdsTimestamps(t catalog.Type) bool {
 	switch t.Kind {
-	case catalog.Row:
-		fields := make([]catalog.Field, len(t.Fields))
-		for k, f := range t.Fields {
-			fields[k] = catalog.Field{Name: "f", Type: withoutFieldNames(f.Type)}
-		}
-		t.Fields = fields
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		return true
 	case catalog.Array:
-		e := withoutFieldNames(*t.Elem)
-		t.Elem = &e
+		return holdsTimestamps(*t.Elem)
 	case catalog.Map:
-		k, v := withoutFieldNames(*t.Elem), withoutFieldNames(*t.Value)
-		t.Elem, t.Value = &k, &v
+		return holdsTimestamps(*t.Elem) || holdsTimestamps(*t.Value)
+	case catalog.Row:
+		for _, f := range t.Fields {
+			if holdsTimestamps(f.Type) {
+				return true
+			}
+		}
 	}
-	return t
+	return false
 }

@@ -190,8 +190,13 @@ func TestWritableAs(t *testing.T) {
 		{"ROW<a INT>", "ROW<a BIGINT>", false},
 		{"ARRAY<INT>", "ARRAY<INT NOT NULL>", false},
 		{"INT NOT NULL", "INT", true},
+		{"MAP<CHAR(1) NOT NULL, TIMESTAMP(3)> NOT NULL", "MAP<STRING, TIMESTAMP(3)>", true},
+		{"ARRAY<VARBINARY(3)>", "ARRAY<BYTES>", true},
+		{"ARRAY<TIMESTAMP(3)>", "ARRAY<TIMESTAMP(6)>", false},
+		{"ROW<a DECIMAL(10, 2)>", "ROW<a DECIMAL(12, 2)>", false},
+		{"ROW<a INT, b INT>", "ROW<a INT>", false},
 	} {
-		if got := writableAs(parse(c.in), parse(c.out)); got != c.want {
+		if got := writableAs(parse(c.in).WithNullable(false), parse(c.out)); got != c.want {
 			t.Errorf("writableAs(%s, %s) = %v, want %v", c.in, c.out, got, c.want)
 		}
 	}

@@ -42,6 +42,9 @@ type LeafPath struct {
 	steps  []step
 	maxDef int16
 	maxRep int16
+	// elemDef is the definition level of an element of the innermost list (0 without one):
+	// the level entries at or above it are the ones with a slot among the values.
+	elemDef int16
 	// leaf is the type of the leaf values.
 	leaf catalog.Type
 }
@@ -52,8 +55,8 @@ func Leaves(t catalog.Type) []*LeafPath {
 	var out []*LeafPath
 	// walk visits node t, reached by path, with the levels of its parent; its own step is
 	// made by at(kind, field).
-	var walk func(t catalog.Type, path []step, def, rep int16, optional, mapKey bool)
-	walk = func(t catalog.Type, path []step, def, rep int16, optional, mapKey bool) {
+	var walk func(t catalog.Type, path []step, def, rep, elemDef int16, optional, mapKey bool)
+	walk = func(t catalog.Type, path []step, def, rep, elemDef int16, optional, mapKey bool) {
 		if optional {
 			def++
 		}
@@ -63,17 +66,17 @@ func Leaves(t catalog.Type) []*LeafPath {
 		switch t.Kind {
 		case catalog.Row:
 			for k, f := range t.Fields {
-				walk(f.Type, at(stepStruct, k), def, rep, f.Type.Nullable, false)
+				walk(f.Type, at(stepStruct, k), def, rep, elemDef, f.Type.Nullable, false)
 			}
 		case catalog.Array:
-			walk(*t.Elem, at(stepList, 0), def+1, rep+1, t.Elem.Nullable, false)
+			walk(*t.Elem, at(stepList, 0), def+1, rep+1, def+1, t.Elem.Nullable, false)
 		case catalog.Map:
 			list := at(stepList, 0)
 			// The key is REQUIRED in the file whatever its type says (Flink's converter).
-			walk(*t.Elem, withStep(list, step{kind: stepStruct, field: 0}), def+1, rep+1, false, true)
-			walk(*t.Value, withStep(list, step{kind: stepStruct, field: 1}), def+1, rep+1, t.Value.Nullable, false)
+			walk(*t.Elem, withStep(list, step{kind: stepStruct, field: 0}), def+1, rep+1, def+1, false, true)
+			walk(*t.Value, withStep(list, step{kind: stepStruct, field: 1}), def+1, rep+1, def+1, t.Value.Nullable, false)
 		default:
-			p := &LeafPath{steps: at(stepLeaf, 0), maxDef: def, maxRep: rep, leaf: t}
+			p := &LeafPath{steps: at(stepLeaf, 0), maxDef: def, maxRep: rep, elemDef: elemDef, leaf: t}
 			below := false
 			for i := len(p.steps) - 1; i >= 0; i-- {
 				below = below || p.steps[i].kind == stepList
@@ -82,7 +85,7 @@ func Leaves(t catalog.Type) []*LeafPath {
 			out = append(out, p)
 		}
 	}
-	walk(t, nil, 0, 0, t.Nullable, false)
+	walk(t, nil, 0, 0, 0, t.Nullable, false)
 	return out
 }
 
@@ -93,6 +96,30 @@ func withStep(path []step, s step) []step {
 
 // Type is the type of the leaf's values.
 func (p *LeafPath) Type() catalog.Type { return p.leaf }
+
+// Present appends, for level entries defs and n values with a slot for each entry at or above
+// the innermost list's element level, the slots whose value is present (defined at the leaf),
+// in order: what a writer of raw values (INT96) writes beside the levels. Without definition
+// levels (nil defs: no optional or repeated node on the path) every value is present.
+func (p *LeafPath) Present(defs []int16, n int, dst []int) []int {
+	if defs == nil {
+		for i := range n {
+			dst = append(dst, i)
+		}
+		return dst
+	}
+	slot := 0
+	for _, d := range defs {
+		if d < p.elemDef {
+			continue
+		}
+		if d == p.maxDef {
+			dst = append(dst, slot)
+		}
+		slot++
+	}
+	return dst
+}
 
 // Nullable tells whether the leaf is OPTIONAL in the file (a MAP key never is).
 func (p *LeafPath) Nullable() bool { return p.steps[len(p.steps)-1].optional }

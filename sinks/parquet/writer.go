@@ -75,6 +75,8 @@ type Writer struct {
 	mem   memory.Allocator
 	ctx   context.Context
 	int96 []pq.Int96
+	// present is scratch: the indexes of the INT96 values written from a batch's column.
+	present []int
 }
 
 // NewWriter starts a file on out for rows of the given column names and types.
@@ -135,11 +137,17 @@ func (w *Writer) columnFunc(i int, t catalog.Type) ColumnFunc {
 	switch {
 	case (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && !w.opts.Int64Timestamps:
 		return func(cw file.ColumnChunkWriter, in arrow.Array, defs, _ []int16) error {
-			return w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, defs)
+			w.present = w.present[:0]
+			for i := 0; i < in.Len(); i++ {
+				if in.IsValid(i) {
+					w.present = append(w.present, i)
+				}
+			}
+			return w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, w.present, defs, nil)
 		}
 	case t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ:
 		return func(cw file.ColumnChunkWriter, in arrow.Array, defs, _ []int16) error {
-			col := w.int64Timestamps(i, in)
+			col := w.int64Timestamps(w.sch.Field(i).Type, in)
 			defer col.Release()
 			return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, t.Nullable)
 		}
@@ -152,9 +160,25 @@ func (w *Writer) columnFunc(i int, t catalog.Type) ColumnFunc {
 }
 
 // leafFunc is how a leaf of a nested column is written: its values (one per slot of the leaf,
-// see LeafPath.Levels) with their levels, through pqarrow.
+// see LeafPath.Levels) with their levels, timestamps converted as in flat columns, the rest
+// through pqarrow.
 func (w *Writer) leafFunc(leaf *LeafPath) ColumnFunc {
-	dt, _ := catalog.ArrowType(leaf.Type())
+	t := leaf.Type()
+	switch {
+	case (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && !w.opts.Int64Timestamps:
+		return func(cw file.ColumnChunkWriter, in arrow.Array, defs, reps []int16) error {
+			w.present = leaf.Present(defs, in.Len(), w.present[:0])
+			return w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, w.present, defs, reps)
+		}
+	case t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ:
+		dt := &arrow.TimestampType{Unit: w.opts.TimestampUnit}
+		return func(cw file.ColumnChunkWriter, in arrow.Array, defs, reps []int16) error {
+			col := w.int64Timestamps(dt, in)
+			defer col.Release()
+			return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, reps, leaf.Nullable())
+		}
+	}
+	dt, _ := catalog.ArrowType(t)
 	return func(cw file.ColumnChunkWriter, in arrow.Array, defs, reps []int16) error {
 		col := column.Retype(in, dt)
 		defer col.Release()
@@ -189,14 +213,9 @@ func CheckNestedType(t catalog.Type) error {
 // nestedFileType is the Arrow type whose Parquet schema (pqarrow) is the group Flink's
 // ParquetSchemaConverter makes of a ROW, ARRAY or MAP: a ROW's fields, an ARRAY's LIST of
 // "element", a MAP's MAP of "key_value" with a REQUIRED "key" (whatever its type says) and a
-// "value". Timestamps inside them are not written natively yet.
+// "value".
 func nestedFileType(t catalog.Type, opts Options) (arrow.DataType, error) {
-	child := func(c catalog.Type) (arrow.DataType, error) {
-		if c.Kind == catalog.Timestamp || c.Kind == catalog.TimestampLTZ {
-			return nil, fmt.Errorf("%s inside %s is not written natively yet", c, t)
-		}
-		return fileType(c, opts)
-	}
+	child := func(c catalog.Type) (arrow.DataType, error) { return fileType(c, opts) }
 	switch t.Kind {
 	case catalog.Row:
 		fields := make([]arrow.Field, len(t.Fields))
@@ -232,18 +251,16 @@ func nestedFileType(t catalog.Type, opts Options) (arrow.DataType, error) {
 // (ParquetRowDataWriter#timestampToInt96): the instant's milliseconds split by truncating
 // division into a Julian day and nanoseconds of the day (negative before 1970), the
 // nanoseconds of the second from the local date-time.
-func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, defs []int16) error {
+//
+// present are the values written (those defined: the levels say which are NULL).
+func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, present []int, defs, reps []int16) error {
 	src := column.ReadTimestamps(in)
-	n := in.Len()
-	if cap(w.int96) < n {
-		w.int96 = make([]pq.Int96, n)
+	if cap(w.int96) < len(present) {
+		w.int96 = make([]pq.Int96, len(present))
 	}
 	vals := w.int96[:0]
 	offset := w.opts.ZoneOffsetSeconds * 1000
-	for i := 0; i < n; i++ {
-		if in.IsNull(i) {
-			continue
-		}
+	for _, i := range present {
 		local, nanoOfMilli := src.At(i)
 		ms := local
 		var nanosOfDay int64
@@ -261,7 +278,7 @@ func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, def
 		v[8], v[9], v[10], v[11] = byte(jd), byte(jd>>8), byte(jd>>16), byte(jd>>24)
 		vals = append(vals, v)
 	}
-	_, err := cw.WriteBatch(vals, defs, nil)
+	_, err := cw.WriteBatch(vals, defs, reps)
 	return err
 }
 
@@ -269,7 +286,7 @@ func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, def
 // (ParquetRowDataWriter#timestampToInt64): the instant (the local date-time's in the JVM's
 // zone, unless 'utc-timezone') in the configured unit, with the nanoseconds of the millisecond
 // for MICROS and NANOS.
-func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
+func (w *Writer) int64Timestamps(dt arrow.DataType, in arrow.Array) arrow.Array {
 	src := column.ReadTimestamps(in)
 	n := in.Len()
 	buf, dst := column.NewValues[int64](w.mem, n)
@@ -295,5 +312,5 @@ func (w *Writer) int64Timestamps(col int, in arrow.Array) arrow.Array {
 			dst[i] = ms * per
 		}
 	}
-	return column.MakeArray(w.sch.Field(col).Type, n, column.CopyValidity(in, w.mem), buf)
+	return column.MakeArray(dt, n, column.CopyValidity(in, w.mem), buf)
 }

@@ -568,6 +568,8 @@ class ParquetParityTest {
                 new S("copy-nested-columns", NESTED, "SELECT * FROM pqn"),
                 new S("filtered-nested-columns", "id INT, m MAP<STRING, INT>, ar ARRAY<ROW<u INT, v STRING>>, aa ARRAY<ARRAY<INT>>, r ROW<a INT, b STRING>",
                         "SELECT id, m, ar, aa, ROW(r.a, r.b) FROM pqn WHERE MOD(id, 3) = 0"),
+                new S("timestamps-in-nested-columns", "i INT, ta ARRAY<TIMESTAMP(3)>, rt ROW<a TIMESTAMP(6), b TIMESTAMP_LTZ(3)>, mt MAP<STRING, TIMESTAMP(3)>",
+                        "SELECT i, ARRAY[ts, CAST(NULL AS TIMESTAMP(3))], ROW(t6, lt), MAP['k', ts] FROM pq"),
                 new S("filter-and-projection", "i INT, s STRING, dw DECIMAL(30, 8), ts TIMESTAMP(3), x DOUBLE",
                         "SELECT i + 1, UPPER(s), dw, ts, d * 2 FROM pq WHERE i > 0 OR s LIKE 's1%'"),
                 new S("window", "k INT, ws TIMESTAMP(3), we TIMESTAMP(3), c BIGINT, sv BIGINT, mx DOUBLE",
