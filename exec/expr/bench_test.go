@@ -72,7 +72,7 @@ func BenchmarkFunctionFamilies(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := Env{Zone: &berlin}
+	env := Env{Zone: &berlin, JavaVersion: 17}
 	for _, c := range []struct {
 		family string
 		n      *Node
@@ -87,6 +87,7 @@ func BenchmarkFunctionFamilies(b *testing.B) {
 		{"conditional/coalesce", call("COALESCE", intT, i, lit(int64(0), catalog.IntType(false)))},
 		{"cast/int->string", call("CAST", strT, i)},
 		{"cast/int->string->int", call("CAST", intT, call("CAST", strT, i))},
+		{"cast/double->decimal", call("CAST", catalog.DecimalType(12, 3, true), d)},
 		{"cast/timestamp->ltz", call("CAST", catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3, Nullable: true}, ts)},
 		{"string/upper", call("UPPER", strT, s)},
 		{"string/concat", call("||", strT, s, s)},

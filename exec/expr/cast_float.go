@@ -89,6 +89,14 @@ func (e *floatToDecimal) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 			continue
 		}
 		text = p.AppendDouble(text[:0], v)
+		if d, ok, handled := floatTextToDecimal(text, e.typ.Scale, e.typ.Precision); handled {
+			if ok {
+				dst[i] = d
+			} else {
+				bitutil.ClearBit(bits, i)
+			}
+			continue
+		}
 		unscaled, scale, err := parseJavaBigDecimal(text)
 		if err != nil { // NaN, Infinity
 			bitutil.ClearBit(bits, i)
@@ -103,6 +111,91 @@ func (e *floatToDecimal) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 		dst[i] = decimal128.FromBigInt(d)
 	}
 	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+}
+
+// pow10s are the powers of ten that fit an int64.
+var pow10s = func() (p [19]int64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// floatTextToDecimal is the int64 path of floatToDecimal for the text of Double.toString (ASCII
+// digits, one point, an optional exponent: at most 17 significant digits): the same HALF_UP
+// setScale and precision check as setScaleHalfUp when the unscaled values stay within 18
+// digits. handled is false for everything else (NaN, Infinity, larger results), which the
+// big-integer path takes.
+func floatTextToDecimal(text []byte, scale, precision int) (d decimal128.Num, ok, handled bool) {
+	i, neg := 0, false
+	if i < len(text) && text[i] == '-' {
+		neg, i = true, i+1
+	}
+	var u uint64
+	digits, frac, point := 0, 0, false
+	for ; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if digits == 18 {
+				return d, false, false
+			}
+			if u > 0 || c != '0' {
+				digits++
+			}
+			u = u*10 + uint64(c-'0')
+			if point {
+				frac++
+			}
+		case c == '.' && !point:
+			point = true
+		case c == 'E':
+			exp, err := strconv.Atoi(string(text[i+1:]))
+			if err != nil {
+				return d, false, false
+			}
+			frac -= exp
+			i = len(text)
+		default:
+			return d, false, false // NaN, Infinity
+		}
+	}
+	if u == 0 {
+		return d, true, true
+	}
+	var v int64
+	if k := scale - frac; k >= 0 {
+		if digits+k > precision {
+			return d, false, true // fromBigDecimal's null
+		}
+		if digits+k > 18 {
+			return d, false, false
+		}
+		v = int64(u) * pow10s[k]
+	} else {
+		k = -k
+		if k > digits {
+			return d, true, true // every digit dropped, the first of them below 5
+		}
+		div := uint64(pow10s[k])
+		q, r := u/div, u%div
+		if 2*r >= div {
+			q++
+		}
+		n := 1
+		for n < len(pow10s) && q >= uint64(pow10s[n]) {
+			n++
+		}
+		if n > precision {
+			return d, false, true
+		}
+		v = int64(q)
+	}
+	if neg {
+		v = -v
+	}
+	return decimal128.FromI64(v), true, true
 }
 
 // roundFloat is ROUND(x, d) or TRUNCATE(x, d) of a FLOAT or DOUBLE, through the BigDecimal of

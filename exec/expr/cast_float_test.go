@@ -2,15 +2,18 @@ package expr
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/decimal"
+	"github.com/sluice-project/sluice/exec/javatext"
 )
 
 func TestCastFloatToStringAndDecimal(t *testing.T) {
@@ -148,5 +151,51 @@ func TestCaseMappingOfMalformedUTF8(t *testing.T) {
 		if got := string(newCaseMapper(false).appendMapped(nil, []byte(c.in))); got != c.lower {
 			t.Errorf("LOWER(%q) = %q, want %q", c.in, got, c.lower)
 		}
+	}
+}
+
+// TestFloatTextToDecimalMatchesBigPath checks the int64 path of CAST(DOUBLE AS DECIMAL) against
+// the big-integer path (parseJavaBigDecimal and setScaleHalfUp) on the Java text of random and
+// boundary doubles, for scales and precisions around its limits.
+func TestFloatTextToDecimalMatchesBigPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	values := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1.5, 2.5, 0.05, 0.005, 1e-7, 123.456, 9.999999999999999e17,
+		1e18, 1e19, 1.7976931348623157e308, 4.9e-324, 0.1, 0.7, 1234567.891, -98765.4321, math.NaN(), math.Inf(1)}
+	for range 20000 {
+		switch r.IntN(3) {
+		case 0:
+			values = append(values, (r.Float64()-0.5)*math.Pow(10, float64(r.IntN(40)-20)))
+		case 1:
+			values = append(values, float64(r.Int64N(2_000_000))/float64(int64(1)<<r.IntN(20)))
+		default:
+			values = append(values, math.Float64frombits(r.Uint64()))
+		}
+	}
+	var p javatext.FloatPrinter
+	handled := 0
+	for _, v := range values {
+		text := string(p.AppendDouble(nil, v))
+		for _, st := range [][2]int{{0, 1}, {2, 10}, {8, 18}, {0, 18}, {18, 38}, {10, 38}, {4, 5}, {3, 19}, {17, 18}} {
+			scale, precision := st[0], st[1]
+			d, ok, h := floatTextToDecimal([]byte(text), scale, precision)
+			if !h {
+				continue
+			}
+			handled++
+			unscaled, from, err := parseJavaBigDecimal([]byte(text))
+			if err != nil {
+				t.Fatalf("%s: handled, but the big path fails: %v", text, err)
+			}
+			want, wantOK, err := setScaleHalfUp(unscaled, from, int64(scale), precision)
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			if ok != wantOK || ok && d != decimal128.FromBigInt(want) {
+				t.Fatalf("CAST(%s AS DECIMAL(%d, %d)) = %v %v, big path %v %v", text, precision, scale, d.BigInt(), ok, want, wantOK)
+			}
+		}
+	}
+	if handled < 50000 {
+		t.Fatalf("only %d cases took the int64 path", handled)
 	}
 }
