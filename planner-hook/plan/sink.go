@@ -216,6 +216,11 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
 		}
 	}
+	if hasTimestamps && p.opts.Int64Timestamps && p.opts.TimestampUnit == arrow.Nanosecond {
+		// Flink writes INT64 TIMESTAMP(NANOS); arrow-go's format-1.0 writer would annotate (and
+		// truncate) them as MICROS.
+		reasons = append(reasons, fmt.Sprintf("table %s: INT64 timestamps in nanoseconds ('parquet.timestamp.time.unit' = 'nanos') are not written natively yet", t.Identifier))
+	}
 	if hasTimestamps && !p.opts.UTCTimestamps {
 		if _, ok := options[OptJVMTimeZoneOffset]; !ok {
 			reasons = append(reasons, fmt.Sprintf("table %s: timestamps are written in the JVM's time zone %s, which has no fixed offset", t.Identifier, options[OptJVMTimeZone]))
@@ -287,7 +292,7 @@ func OpenSinkWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*Sink
 	if !p.opts.UTCTimestamps {
 		if !zoneFixed {
 			for _, t := range types {
-				if t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ {
+				if holdsTimestamps(t) {
 					return nil, fmt.Errorf("sink %s: this JVM's default time zone has no fixed offset, and Flink's Parquet writer would write timestamps in it", p.table)
 				}
 			}
@@ -359,17 +364,18 @@ func outputDecoder(is *Island) (*sourcerows.Decoder, error) {
 
 // writableAs says whether a column of type in is written as a column of type out as it is,
 // which is what Flink's writer does with a value the planner passes without a cast: the same
-// type but for nullability where out allows NULL (at any depth), the length of strings and
-// binaries (their values are the same bytes) and the names of ROW fields (Parquet groups take the
-// sink's names; values go by position). Types whose values Sluice lays out by their precision
-// (DECIMAL, TIME, TIMESTAMP) must be equal.
+// type but for nullability where out allows NULL (at any depth), a string or binary no longer
+// than a VARCHAR or VARBINARY target (the same bytes; Flink pads CHAR and BINARY targets and
+// cuts longer values, with a cast) and the names of ROW fields (Parquet groups take the sink's
+// names; values go by position). Types whose values Sluice lays out by their precision (DECIMAL,
+// TIME, TIMESTAMP) must be equal.
 func writableAs(in, out catalog.Type) bool {
 	if in.Nullable && !out.Nullable {
 		return false
 	}
 	switch {
-	case in.IsString() && out.IsString(), in.IsBinary() && out.IsBinary():
-		return true
+	case in.IsString() && out.Kind == catalog.VarChar, in.IsBinary() && out.Kind == catalog.VarBinary:
+		return in.Length <= out.Length
 	case in.Kind != out.Kind:
 		return false
 	}

@@ -134,7 +134,7 @@ type levelBuilder struct {
 	validOff   []int
 	offs       [][]int32 // list steps: their offsets
 	defs, reps []int16
-	slots      []int32 // indexes into the leaf array of the values with a slot
+	slots      []int32 // indexes into the leaf array of the values with a slot, -1 for NULL
 	nullKey    bool    // a MAP key that is NULL: Flink's writer fails on it
 }
 
@@ -167,7 +167,7 @@ func (p *LeafPath) Levels(col arrow.Array, mem memory.Allocator) (values arrow.A
 	if b.nullKey {
 		return nil, nil, nil, fmt.Errorf("Parquet does not support null keys in maps")
 	}
-	values, err = column.Take(leafArr, b.slots, mem)
+	values, err = column.TakeOrNull(leafArr, b.slots, mem)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -195,7 +195,9 @@ func (b *levelBuilder) visit(i, d int, def, rep int16) {
 	if !column.Valid(b.valid[d], b.validOff[d], i) {
 		switch {
 		case s.optional:
-			b.emit(def, rep, i, !s.listsBelow)
+			// A slot NULL in the values whatever the leaf's own bit says (the child of a NULL
+			// ROW may hold anything), so that the values agree with the levels for every writer.
+			b.emit(def, rep, -1, !s.listsBelow)
 			return
 		case s.mapKey:
 			b.nullKey = true
