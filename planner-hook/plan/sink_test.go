@@ -205,3 +205,36 @@ func TestWritableAs(t *testing.T) {
 		}
 	}
 }
+
+// A NOT NULL column fed by a nullable input falls back (Flink's not-null enforcer), and nested
+// columns are written natively.
+func TestSinkColumnVerdicts(t *testing.T) {
+	var is map[string]any
+	if err := json.Unmarshal(sinkIsland(t, nil, nil, ""), &is); err != nil {
+		t.Fatal(err)
+	}
+	node := is["nodes"].([]any)[0].(map[string]any)
+	table := node["exec"].(map[string]any)["dynamicTableSink"].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)
+	table["schema"].(map[string]any)["columns"].([]any)[0].(map[string]any)["dataType"] = "INT NOT NULL"
+	notNull, err := json.Marshal(is)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string // a reason, or "" for native
+	}{
+		{"NOT NULL column, nullable input", notNull, "not-null enforcer"},
+		{"nested column", sinkIsland(t, nil, nil, "ROW<`a` ARRAY<INT>, `m` MAP<VARCHAR(2147483647), TIMESTAMP(3)>>"), ""},
+	} {
+		v, err := JudgeJSON(c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		native := strings.Contains(string(v), `"supported":true`)
+		if c.want == "" && !native || c.want != "" && (native || !strings.Contains(string(v), c.want)) {
+			t.Errorf("%s: verdict %s, want %q", c.name, v, c.want)
+		}
+	}
+}
