@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
@@ -204,5 +206,43 @@ func TestNullRowOverValidChild(t *testing.T) {
 	if s := got.Column(0).String(); s != "{[1 (null) 2]}" && s != `{[1.00 (null) 2.00]}` {
 		g := got.Column(0).(*array.Struct)
 		t.Fatalf("read %s (field %s, row valid %v %v %v)", s, g.Field(0), g.IsValid(0), g.IsValid(1), g.IsValid(2))
+	}
+}
+
+// INT64 timestamps inside nested columns (which Flink's nested reader does not read back) are
+// the flat conversion's values beside the levels: read here with arrow-go's own reader.
+func TestNestedInt64Timestamps(t *testing.T) {
+	types, batch := nestedBatch(t, []string{"a", "r"}, []string{"ARRAY<TIMESTAMP(3)>", "ROW<x TIMESTAMP(6), y INT>"},
+		`[{"a": ["1970-01-01T00:00:01.5", null], "r": {"x": "2024-02-29T12:00:00.123456", "y": 1}},
+		  {"a": null, "r": null},
+		  {"a": [], "r": {"x": null, "y": 2}},
+		  {"a": ["1969-12-31T23:59:59.999"], "r": {"x": "1900-01-01T00:00:00", "y": null}}]`)
+	defer batch.Release()
+	opts := DefaultOptions()
+	opts.Int64Timestamps, opts.UTCTimestamps = true, true
+	path := writeFile(t, []string{"a", "r"}, types, opts, batch)
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	got := []string{tbl.Column(0).Data().Chunk(0).String(), tbl.Column(1).Data().Chunk(0).String()}
+	want := []string{
+		"[[1500000 (null)] (null) [] [-1000]]",
+		"{[1709208000123456 (null) (null) -2208988800000000] [1 (null) 2 (null)]}",
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("column %d: read %s, want %s", i, got[i], want[i])
+		}
 	}
 }
