@@ -56,24 +56,33 @@ func NewKeys(a arrow.Array, t catalog.Type) (Keys, error) {
 	case catalog.Boolean:
 		return boolKeys{n, a.(*array.Boolean)}, nil
 	case catalog.TinyInt:
-		return intKeys[int8]{n, column.Values[int8](a)}, nil
+		return intKeys[int8]{n, values[int8](a)}, nil
 	case catalog.SmallInt:
-		return intKeys[int16]{n, column.Values[int16](a)}, nil
+		return intKeys[int16]{n, values[int16](a)}, nil
 	case catalog.Int, catalog.Date, catalog.Time, catalog.IntervalYearMonth:
-		return intKeys[int32]{n, column.Values[int32](a)}, nil
+		return intKeys[int32]{n, values[int32](a)}, nil
 	case catalog.BigInt, catalog.IntervalDayTime:
-		return longKeys{n, column.Values[int64](a)}, nil
+		return longKeys{n, values[int64](a)}, nil
 	case catalog.Float:
-		return floatKeys{n, column.Values[float32](a)}, nil
+		return floatKeys{n, values[float32](a)}, nil
 	case catalog.Double:
-		return doubleKeys{n, column.Values[float64](a)}, nil
+		return doubleKeys{n, values[float64](a)}, nil
 	case catalog.Decimal:
-		return decimalKeys{n, column.Values[decimal128.Num](a), int32(t.Scale)}, nil
+		return decimalKeys{n, values[decimal128.Num](a), int32(t.Scale)}, nil
 	case catalog.Char, catalog.VarChar:
 		return stringKeys{n, a.(*array.String)}, nil
 	default: // Timestamp, TimestampLTZ
 		return timestampKeys{n, column.ReadTimestamps(a)}, nil
 	}
+}
+
+// values are the values of a fixed-width column, zeros where it has no data buffer (a column of
+// NULLs only may come without one).
+func values[T any](a arrow.Array) []T {
+	if v := column.Values[T](a); len(v) >= a.Len() {
+		return v
+	}
+	return make([]T, a.Len())
 }
 
 // nulls answers the null side of Keys: a NULL key hashes to 0 and equals only NULL.
@@ -340,10 +349,12 @@ type timestampKeys struct {
 
 func (k timestampKeys) Codes(out []int32) {
 	for i := range out {
-		ms, nanos := k.ts.At(i)
-		out[i] = 31*longHash(ms) + int32(nanos)
+		out[i] = 0
+		if k.a.IsValid(i) {
+			ms, nanos := k.ts.At(i)
+			out[i] = 31*longHash(ms) + int32(nanos)
+		}
 	}
-	k.zero(out)
 }
 
 func (k timestampKeys) Equal(i, j int) bool {
@@ -375,12 +386,15 @@ type boolKeys struct {
 
 func (k boolKeys) Codes(out []int32) {
 	for i := range out {
-		out[i] = 1237
-		if k.b.Value(i) {
+		switch {
+		case k.b.IsNull(i):
+			out[i] = 0
+		case k.b.Value(i):
 			out[i] = 1231
+		default:
+			out[i] = 1237
 		}
 	}
-	k.zero(out)
 }
 
 func (k boolKeys) Equal(i, j int) bool {
