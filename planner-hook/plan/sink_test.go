@@ -206,8 +206,8 @@ func TestWritableAs(t *testing.T) {
 	}
 }
 
-// A NOT NULL column fed by a nullable input falls back (Flink's not-null enforcer), and nested
-// columns are written natively.
+// A NOT NULL column falls back (Flink's not-null enforcer checks its rows, and a planner cast
+// can type a nullable input NOT NULL), and nested columns are written natively.
 func TestSinkColumnVerdicts(t *testing.T) {
 	var is map[string]any
 	if err := json.Unmarshal(sinkIsland(t, nil, nil, ""), &is); err != nil {
@@ -226,6 +226,7 @@ func TestSinkColumnVerdicts(t *testing.T) {
 		want string // a reason, or "" for native
 	}{
 		{"NOT NULL column, nullable input", notNull, "not-null enforcer"},
+		{"NOT NULL column, NOT NULL input", sinkIsland(t, nil, nil, "INT NOT NULL"), "not-null enforcer"},
 		{"nested column", sinkIsland(t, nil, nil, "ROW<`a` ARRAY<INT>, `m` MAP<VARCHAR(2147483647), TIMESTAMP(3)>>"), ""},
 	} {
 		v, err := JudgeJSON(c.data)

@@ -109,14 +109,19 @@ public final class FuzzRunner {
         }
     }
 
-    /** Splits exprs, each native alone, into groups that plan natively together, by halves. */
+    /** Splits exprs into groups that plan natively together, by halves; the others fall back. */
     private void groupNative(FuzzCase c, List<ExprNode> exprs, List<List<ExprNode>> groups) {
         if (exprs.isEmpty()) {
             return;
         }
-        String why = exprs.size() > 1 ? planProblem(c, exprs) : null;
+        String why = planProblem(c, exprs);
         if (why == null) {
             groups.add(exprs);
+            return;
+        }
+        if (exprs.size() == 1) {
+            // Native only beside others (classifyPlans accepted it in a group).
+            report.fallbackReasons.merge(why, 1, Integer::sum);
             return;
         }
         int half = exprs.size() / 2;
@@ -168,6 +173,10 @@ public final class FuzzRunner {
             }
             flink = execute(c, runnable, false);
             sluice = execute(c, runnable, true);
+            if (flink.failed() || sluice.failed()) {
+                throw new IllegalStateException("seed " + c.seed() + ": expressions that each run alone fail together on "
+                        + (flink.failed() ? "Flink: " + rootCause(flink.failure()) : "Sluice: " + rootCause(sluice.failure())));
+            }
         }
         for (int k = 0; k < runnable.size(); k++) {
             String want = render(flink.rows(), k);
