@@ -135,6 +135,27 @@ func (t Type) IsString() bool { return t.Kind == Char || t.Kind == VarChar }
 // resolution: Flink keeps an int of months or a long of milliseconds).
 func (t Type) IsInterval() bool { return t.Kind == IntervalYearMonth || t.Kind == IntervalDayTime }
 
+// Holds reports whether t, or a type inside it (an ARRAY's element, a MAP's key or value, a
+// ROW's field, at any depth), satisfies is.
+func (t Type) Holds(is func(Type) bool) bool {
+	if is(t) {
+		return true
+	}
+	switch t.Kind {
+	case Array:
+		return t.Elem.Holds(is)
+	case Map:
+		return t.Elem.Holds(is) || t.Value.Holds(is)
+	case Row:
+		for _, f := range t.Fields {
+			if f.Type.Holds(is) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // IsBinary reports whether t is BINARY or VARBINARY.
 func (t Type) IsBinary() bool { return t.Kind == Binary || t.Kind == VarBinary }
 

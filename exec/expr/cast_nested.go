@@ -346,19 +346,7 @@ func (e *nestedCast) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 
 // hasMap says whether t is a MAP or holds one in its elements, fields, keys or values.
 func hasMap(t catalog.Type) bool {
-	switch t.Kind {
-	case catalog.Map:
-		return true
-	case catalog.Array:
-		return hasMap(*t.Elem)
-	case catalog.Row:
-		for _, f := range t.Fields {
-			if hasMap(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Holds(func(p catalog.Type) bool { return p.Kind == catalog.Map })
 }
 
 // rehash makes the MAP result as Flink's java.util.HashMap leaves it: each valid row's cast

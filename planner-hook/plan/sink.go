@@ -403,21 +403,7 @@ func writableAs(in, out catalog.Type) bool {
 	return in.WithNullable(true).Equal(out.WithNullable(true))
 }
 
-// holdsTimestamps says whether a nested type has TIMESTAMP or TIMESTAMP_LTZ parts.
+// holdsTimestamps says whether a type is or has TIMESTAMP or TIMESTAMP_LTZ parts.
 func holdsTimestamps(t catalog.Type) bool {
-	switch t.Kind {
-	case catalog.Timestamp, catalog.TimestampLTZ:
-		return true
-	case catalog.Array:
-		return holdsTimestamps(*t.Elem)
-	case catalog.Map:
-		return holdsTimestamps(*t.Elem) || holdsTimestamps(*t.Value)
-	case catalog.Row:
-		for _, f := range t.Fields {
-			if holdsTimestamps(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Holds(func(p catalog.Type) bool { return p.Kind == catalog.Timestamp || p.Kind == catalog.TimestampLTZ })
 }

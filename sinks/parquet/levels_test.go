@@ -40,6 +40,22 @@ func nestedBatch(t *testing.T, names, typeTexts []string, rows string) ([]catalo
 	return types, rec
 }
 
+// readBack reads a file's first batch with Sluice's reader, which reads as Flink's reader does.
+func readBack(t *testing.T, path string, names []string, types []catalog.Type) arrow.RecordBatch {
+	t.Helper()
+	r, err := reader.OpenSplit(reader.Split{Path: path, Length: 1 << 40}, reader.Schema{Names: names, Types: types},
+		reader.Options{BatchRows: 100}, 0, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 // Nested columns written with Flink's schema (LIST of "element", MAP of "key_value") and their
 // Dremel levels read back, with Flink's nested reader rules, as the rows written: NULLs at every
 // level, empty lists and maps, lists of lists, maps of rows and lists of maps.
@@ -77,16 +93,7 @@ func TestNestedColumnsRoundTrip(t *testing.T) {
 		}
 	}
 
-	r, err := reader.OpenSplit(reader.Split{Path: path, Length: 1 << 40}, reader.Schema{Names: names, Types: types},
-		reader.Options{BatchRows: 100}, 0, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	got, err := r.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := readBack(t, path, names, types)
 	defer got.Release()
 	for i, name := range names {
 		if w, g := batch.Column(i).String(), got.Column(i).String(); w != g {
@@ -192,16 +199,7 @@ func TestNullRowOverValidChild(t *testing.T) {
 	batch := array.NewRecordBatch(sch, []arrow.Array{column.Retype(rows, sch.Field(0).Type)}, 3)
 	defer batch.Release()
 	path := writeFile(t, []string{"r"}, []catalog.Type{ct}, DefaultOptions(), batch)
-	r, err := reader.OpenSplit(reader.Split{Path: path, Length: 1 << 40}, reader.Schema{Names: []string{"r"}, Types: []catalog.Type{ct}},
-		reader.Options{BatchRows: 10}, 0, mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	got, err := r.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := readBack(t, path, []string{"r"}, []catalog.Type{ct})
 	defer got.Release()
 	if s := got.Column(0).String(); s != "{[1 (null) 2]}" && s != `{[1.00 (null) 2.00]}` {
 		g := got.Column(0).(*array.Struct)
