@@ -135,6 +135,24 @@ func (t Type) IsString() bool { return t.Kind == Char || t.Kind == VarChar }
 // resolution: Flink keeps an int of months or a long of milliseconds).
 func (t Type) IsInterval() bool { return t.Kind == IntervalYearMonth || t.Kind == IntervalDayTime }
 
+// Parts are the types inside a nested type, one level down: an ARRAY's or MULTISET's element,
+// a MAP's key and value, a ROW's fields; none for other types.
+func (t Type) Parts() []Type {
+	switch t.Kind {
+	case Array, Multiset:
+		return []Type{*t.Elem}
+	case Map:
+		return []Type{*t.Elem, *t.Value}
+	case Row:
+		parts := make([]Type, len(t.Fields))
+		for i, f := range t.Fields {
+			parts[i] = f.Type
+		}
+		return parts
+	}
+	return nil
+}
+
 // Holds reports whether t, or a type inside it (an ARRAY's element, a MAP's key or value, a
 // ROW's field, at any depth), satisfies is.
 func (t Type) Holds(is func(Type) bool) bool {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/sluice-project/sluice/catalog"
+	ice "github.com/sluice-project/sluice/catalog/iceberg"
 	"github.com/sluice-project/sluice/sources/iceberg"
 )
 
@@ -24,6 +25,9 @@ type icebergScanExec struct {
 		Name string `json:"name"`
 		Type string `json:"type"`
 	} `json:"fields"`
+	// Schema is the table's schema as Iceberg's SchemaParser prints it: the field ids of the
+	// parts of nested columns.
+	Schema string `json:"schema"`
 	// Streaming is 'streaming' = 'true': Flink's Iceberg source then reads the current
 	// snapshot and the appends of later ones; the reader is the same.
 	Streaming       bool   `json:"streaming"`
@@ -75,15 +79,23 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 	for _, u := range j.Unsupported {
 		reasons = append(reasons, fmt.Sprintf("table %s: %s", j.Table, u))
 	}
+	var columns []ice.Field
+	if j.Schema != "" {
+		var err error
+		if columns, err = ice.ParseSchema(j.Schema); err != nil {
+			return nil, nil, fmt.Errorf("iceberg scan %s: %w", n.Name, err)
+		}
+	}
 	for _, f := range j.Fields {
 		t, err := catalog.ParseTypeString(f.Type)
 		if err != nil {
 			return nil, nil, fmt.Errorf("iceberg scan %s, column %s: %w", n.Name, f.Name, err)
 		}
-		if err := iceberg.Supported(t); err != nil {
+		col, _ := ice.FindField(columns, f.ID)
+		if err := iceberg.Supported(t, col.Type); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", j.Table, f.Name, err))
 		}
-		s.fields = append(s.fields, iceberg.Field{ID: f.ID, Name: f.Name, Type: t})
+		s.fields = append(s.fields, iceberg.Field{ID: f.ID, Name: f.Name, Type: t, Iceberg: col.Type})
 	}
 	if v, ok := options["sluice.batch.rows"]; ok {
 		if b, err := strconv.Atoi(v); err == nil && b > 0 {

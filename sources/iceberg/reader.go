@@ -14,15 +14,18 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	ice "github.com/sluice-project/sluice/catalog/iceberg"
 	"github.com/sluice-project/sluice/sources/parquet"
 )
 
-// Field is a column of the projected Iceberg schema: its field id, its name and the Flink type
-// Flink's Iceberg connector gives it.
+// Field is a column of the projected Iceberg schema: its field id, its name, the Flink type
+// Flink's Iceberg connector gives it, and its Iceberg type (whose field ids match the parts of
+// a nested column with the file's).
 type Field struct {
-	ID   int
-	Name string
-	Type catalog.Type
+	ID      int
+	Name    string
+	Type    catalog.Type
+	Iceberg ice.Type
 }
 
 // FileRange is the part of a data file one scan task reads, as Iceberg's FileScanTask has it.
@@ -31,8 +34,16 @@ type FileRange struct {
 	Start, Length int64
 }
 
-// Supported reports whether the native reader reads columns of type t, and why not.
-func Supported(t catalog.Type) error {
+// Supported reports whether the native reader reads columns of Flink type t from a column of
+// Iceberg type it (its parts matched by field id), and why not.
+func Supported(t catalog.Type, it ice.Type) error {
+	if !t.IsNested() {
+		return supportedPrimitive(t)
+	}
+	return ice.Walk(t, it, func(t catalog.Type, _ string) error { return supportedPrimitive(t) })
+}
+
+func supportedPrimitive(t catalog.Type) error {
 	switch t.Kind {
 	case catalog.Boolean, catalog.Int, catalog.BigInt, catalog.Float, catalog.Double, catalog.Decimal,
 		catalog.VarChar, catalog.VarBinary, catalog.Binary, catalog.Date, catalog.Time:
@@ -52,13 +63,14 @@ func OpenFile(r FileRange, fields []Field, batchRows int, skipRows int64, mem me
 	schema := parquet.Schema{
 		Names:    make([]string, len(fields)),
 		Types:    make([]catalog.Type, len(fields)),
-		FieldIDs: make([]int, len(fields)),
+		FieldIDs: make([]parquet.ColumnIDs, len(fields)),
 	}
 	for i, f := range fields {
-		if err := Supported(f.Type); err != nil {
+		if err := Supported(f.Type, f.Iceberg); err != nil {
 			return nil, fmt.Errorf("iceberg file %s, column %s: %w", r.Path, f.Name, err)
 		}
-		schema.Names[i], schema.Types[i], schema.FieldIDs[i] = f.Name, f.Type, f.ID
+		schema.Names[i], schema.Types[i] = f.Name, f.Type
+		schema.FieldIDs[i] = columnIDs(f.ID, f.Iceberg)
 	}
 	opts := parquet.Options{BatchRows: batchRows, Convert: convertColumn}
 	sr, err := parquet.OpenSplit(parquet.Split{Path: r.Path, Offset: r.Start, Length: r.Length}, schema, opts, skipRows, mem)
@@ -66,6 +78,15 @@ func OpenFile(r FileRange, fields []Field, batchRows int, skipRows int64, mem me
 		return nil, fmt.Errorf("iceberg data file: %w", err)
 	}
 	return sr, nil
+}
+
+// columnIDs are the field ids of a column of Iceberg type t and of its parts.
+func columnIDs(id int, t ice.Type) parquet.ColumnIDs {
+	c := parquet.ColumnIDs{ID: id}
+	for _, p := range t.Parts() {
+		c.Parts = append(c.Parts, columnIDs(p.ID, p.Type))
+	}
+	return c
 }
 
 // arrowTypeOf is catalog.ArrowType for the types Supported accepts.

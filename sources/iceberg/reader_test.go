@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/sluice-project/sluice/catalog"
+	ice "github.com/sluice-project/sluice/catalog/iceberg"
 )
 
 func withID(id int) arrow.Metadata {
@@ -175,4 +176,107 @@ func TestUUIDAndFilesWithoutFieldIDs(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no Parquet field ids") || !strings.Contains(err.Error(), plain) {
 		t.Errorf("file without field ids: %v", err)
 	}
+}
+
+// The table schema of the nested test file, as Iceberg prints it: r's fields were reordered,
+// renamed (b to b2) and one added (id 15) after the file was written; the map's value struct
+// gained y (id 24); a and the list's elements were promoted from int to long, x from float to
+// double.
+const nestedSchema = `{"type":"struct","fields":[
+ {"id":1,"name":"r","required":false,"type":{"type":"struct","fields":[
+   {"id":12,"name":"b2","required":false,"type":"string"},
+   {"id":11,"name":"a","required":false,"type":"long"},
+   {"id":15,"name":"added","required":false,"type":"double"},
+   {"id":13,"name":"c","required":false,"type":{"type":"list","element-id":14,"element":"long","element-required":false}}]}},
+ {"id":2,"name":"m","required":false,"type":{"type":"map","key-id":21,"key":"string","value-id":22,
+   "value":{"type":"struct","fields":[
+     {"id":23,"name":"x","required":false,"type":"double"},
+     {"id":24,"name":"y","required":false,"type":"int"}]},"value-required":false}}]}`
+
+func TestReadsNestedColumnsByFieldID(t *testing.T) {
+	elem := arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Int32, Nullable: true, Metadata: withID(14)}
+	value := arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float32, Nullable: true, Metadata: withID(23)})
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "r", Nullable: true, Metadata: withID(1), Type: arrow.StructOf(
+			arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true, Metadata: withID(11)},
+			arrow.Field{Name: "b", Type: arrow.BinaryTypes.String, Nullable: true, Metadata: withID(12)},
+			arrow.Field{Name: "c", Type: arrow.ListOfField(elem), Nullable: true, Metadata: withID(13)},
+		)},
+		{Name: "m", Nullable: true, Metadata: withID(2),
+			Type: arrow.MapOfWithMetadata(arrow.BinaryTypes.String, withID(21), value, withID(22))},
+	}, nil)
+	path := writeParquet(t, t.TempDir(), "nested.parquet", schema, func(b *array.RecordBuilder) {
+		for i, js := range []string{
+			`[{"a": 1, "b": "x", "c": [1, null]}, null, {"a": null, "b": null, "c": null}, {"a": -2, "b": "", "c": []}]`,
+			`[[{"key": "k", "value": {"x": 1.5}}], null, [], [{"key": "a", "value": null}, {"key": "b", "value": {"x": -0.5}}, {"key": "a", "value": {"x": null}}]]`,
+		} {
+			if err := b.Field(i).UnmarshalJSON([]byte(js)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	cols, err := ice.ParseSchema(nestedSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, _ := catalog.ParseTypeString("ROW<`b2` STRING, `a` BIGINT, `added` DOUBLE, `c` ARRAY<BIGINT>>")
+	mt, _ := catalog.ParseTypeString("MAP<STRING NOT NULL, ROW<`x` DOUBLE, `y` INT>>")
+	fields := []Field{
+		{ID: 2, Name: "m", Type: mt, Iceberg: cols[1].Type},
+		{ID: 1, Name: "r", Type: rt, Iceberg: cols[0].Type},
+	}
+	st, _ := os.Stat(path)
+	r, err := OpenFile(FileRange{Path: path, Length: st.Size()}, fields, 3, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var got []string
+	for {
+		b, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			break
+		}
+		if !arrow.TypeEqual(b.Column(0).DataType(), arrowTypeOf(mt)) || !arrow.TypeEqual(b.Column(1).DataType(), arrowTypeOf(rt)) {
+			t.Errorf("batch types %s, %s", b.Column(0).DataType(), b.Column(1).DataType())
+		}
+		// Struct values print field by field; their own NULLs are listed after them.
+		values := b.Column(0).(*array.List).ListValues().(*array.Struct).Field(1)
+		got = append(got, render(b)+" nulls: r"+nullRows(b.Column(1))+" m values"+nullRows(values))
+		b.Release()
+	}
+	want := []string{
+		`m=[{["k"] {[1.5] [(null)]}} (null) {[] {[] []}}] r={["x" (null) (null)] [1 (null) (null)] [(null) (null) (null)] [[1 (null)] (null) (null)]} nulls: r[1] m values[]`,
+		`m=[{["a" "b" "a"] {[(null) -0.5 (null)] [(null) (null) (null)]}}] r={[""] [-2] [(null)] [[]]} nulls: r[] m values[0]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// A NOT NULL field the file does not have is an error, as in Iceberg's reader.
+	required := strings.Replace(nestedSchema, `{"id":15,"name":"added","required":false`, `{"id":15,"name":"added","required":true`, 1)
+	cols, _ = ice.ParseSchema(required)
+	rt, _ = catalog.ParseTypeString("ROW<`b2` STRING, `a` BIGINT, `added` DOUBLE NOT NULL, `c` ARRAY<BIGINT>>")
+	_, err = OpenFile(FileRange{Path: path, Length: st.Size()}, []Field{{ID: 1, Name: "r", Type: rt, Iceberg: cols[0].Type}}, 3, 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "r.added") || !strings.Contains(err.Error(), "NOT NULL") {
+		t.Errorf("a missing NOT NULL field: %v", err)
+	}
+	// A Flink type whose shape is not the Iceberg type's is refused.
+	if err := Supported(rt, cols[1].Type); err == nil {
+		t.Error("a ROW read from an Iceberg map")
+	}
+}
+
+// nullRows lists the rows where a is NULL.
+func nullRows(a arrow.Array) string {
+	var rows []string
+	for i := 0; i < a.Len(); i++ {
+		if a.IsNull(i) {
+			rows = append(rows, strconv.Itoa(i))
+		}
+	}
+	return "[" + strings.Join(rows, " ") + "]"
 }

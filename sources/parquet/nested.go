@@ -22,20 +22,22 @@ type leafConverter func(name string, f pqarrow.SchemaField, t catalog.Type) (Con
 // checkLayout accepted) into a ROW, ARRAY or MAP of the table, as Flink's NestedColumnReader
 // reads it: ROW fields, the element of a list, the key and value of a map; the leaves converted
 // as flat columns are. The list offsets and validity pqarrow computed from the levels are kept;
-// the arrays are relabelled with Sluice's types (a MAP as a list of key/value structs).
-func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf leafConverter) (Converter, error) {
+// the arrays are relabelled with Sluice's types (a MAP as a list of key/value structs). With
+// ids, a ROW's fields are the file's fields of their ids (Iceberg), and a field the file does
+// not have reads as NULLs.
+func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf leafConverter, ids *ColumnIDs) (Converter, error) {
 	want, err := catalog.ArrowType(t)
 	if err != nil {
 		return nil, fmt.Errorf("column %s: %w", name, err)
 	}
-	child := func(name string, f pqarrow.SchemaField, t catalog.Type) (Converter, error) {
+	child := func(name string, f pqarrow.SchemaField, t catalog.Type, ids *ColumnIDs) (Converter, error) {
 		if f.IsLeaf() {
 			if t.IsNested() {
 				return nil, fmt.Errorf("column %s: the file's primitive column cannot be read as %s (Flink: Unexpected type)", name, t)
 			}
 			return leaf(name, f, t)
 		}
-		return nestedConverter(name, f, t, leaf)
+		return nestedConverter(name, f, t, leaf, ids)
 	}
 	mismatch := func() (Converter, error) {
 		return nil, fmt.Errorf("column %s: the file's %s column cannot be read as %s", name, f.Field.Type, t)
@@ -45,7 +47,7 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 		if f.Field.Type.ID() != arrow.LIST || len(f.Children) != 1 {
 			return mismatch()
 		}
-		elem, err := child(name+".element", f.Children[0], *t.Elem)
+		elem, err := child(name+".element", f.Children[0], *t.Elem, ids.part(0))
 		if err != nil {
 			return nil, err
 		}
@@ -62,11 +64,11 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 			return mismatch()
 		}
 		kv := f.Children[0].Children
-		key, err := child(name+".key", kv[0], *t.Elem)
+		key, err := child(name+".key", kv[0], *t.Elem, ids.part(0))
 		if err != nil {
 			return nil, err
 		}
-		value, err := child(name+".value", kv[1], *t.Value)
+		value, err := child(name+".value", kv[1], *t.Value, ids.part(1))
 		if err != nil {
 			return nil, err
 		}
@@ -91,23 +93,33 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 		if f.Field.Type.ID() != arrow.STRUCT {
 			return mismatch()
 		}
-		// checkLayout has matched the table's fields with the file's first fields, in order.
+		// checkLayout has matched the table's fields with the file's first fields, in order,
+		// or with the file's fields of their ids.
 		fields := make([]Converter, len(t.Fields))
-		source := make([]int, len(t.Fields))
 		for i, tf := range t.Fields {
-			if i >= len(f.Children) || f.Children[i].Field.Name != tf.Name {
+			j := i
+			if ids != nil {
+				j = childByID(f, ids.part(i))
+			} else if i >= len(f.Children) || f.Children[i].Field.Name != tf.Name {
 				return nil, fmt.Errorf("column %s: the file has no field %s in that place", name, tf.Name)
 			}
-			if fields[i], err = child(name+"."+tf.Name, f.Children[i], tf.Type); err != nil {
+			if j < 0 {
+				fields[i] = nullsOf(tf.Type)
+				continue
+			}
+			src := j
+			conv, err := child(name+"."+tf.Name, f.Children[j], tf.Type, ids.part(i))
+			if err != nil {
 				return nil, err
 			}
-			source[i] = i
+			fields[i] = func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
+				return conv(in.(*array.Struct).Field(src), mem)
+			}
 		}
 		return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
-			s := in.(*array.Struct)
 			children := make([]arrow.ArrayData, len(fields))
 			for i, conv := range fields {
-				c, err := conv(s.Field(source[i]), mem)
+				c, err := conv(in, mem)
 				if err != nil {
 					for _, d := range children[:i] {
 						d.Release()
@@ -135,7 +147,7 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 // first fields with the same names in the same order (Flink looks them up by name, exact then
 // ignoring case, but checks their types by position and fails on some mismatches); a field
 // missing from the file fails, as in Flink.
-func checkLayout(name string, n schema.Node, t catalog.Type) error {
+func checkLayout(name string, n schema.Node, t catalog.Type, ids *ColumnIDs) error {
 	refuse := func(why string) error {
 		return fmt.Errorf("column %s: %s is not read natively (read it on Flink's reader)", name, why)
 	}
@@ -182,7 +194,7 @@ func checkLayout(name string, n schema.Node, t catalog.Type) error {
 		if err != nil {
 			return err
 		}
-		return checkLayout(name+".element", r.Field(0), *t.Elem)
+		return checkLayout(name+".element", r.Field(0), *t.Elem, ids.part(0))
 	case catalog.Map:
 		if !annotated(schema.MapLogicalType{}, schema.ConvertedTypes.Map, schema.ConvertedTypes.MapKeyValue) {
 			return refuse("a group without the MAP annotation read as " + t.String())
@@ -191,15 +203,21 @@ func checkLayout(name string, n schema.Node, t catalog.Type) error {
 		if err != nil {
 			return err
 		}
-		if err := checkLayout(name+".key", r.Field(0), *t.Elem); err != nil {
+		if err := checkLayout(name+".key", r.Field(0), *t.Elem, ids.part(0)); err != nil {
 			return err
 		}
-		return checkLayout(name+".value", r.Field(1), *t.Value)
+		return checkLayout(name+".value", r.Field(1), *t.Value, ids.part(1))
 	case catalog.Row:
 		if annotated(schema.ListLogicalType{}, schema.ConvertedTypes.List) || annotated(schema.MapLogicalType{}, schema.ConvertedTypes.Map) {
 			return fmt.Errorf("column %s: the file's collection cannot be read as %s (Flink: Unexpected type)", name, t)
 		}
 		for i, tf := range t.Fields {
+			if ids != nil {
+				if err := checkFieldByID(name+"."+tf.Name, g, tf, ids.part(i)); err != nil {
+					return err
+				}
+				continue
+			}
 			j := g.FieldIndexByName(tf.Name)
 			if j < 0 {
 				for k := 0; k < g.NumFields() && j < 0; k++ {
@@ -214,13 +232,52 @@ func checkLayout(name string, n schema.Node, t catalog.Type) error {
 			if j != i || g.Field(j).Name() != tf.Name {
 				return refuse(fmt.Sprintf("field %s in another place or spelling than the file's (%s at %d)", tf.Name, g.Field(j).Name(), j))
 			}
-			if err := checkLayout(name+"."+tf.Name, g.Field(j), tf.Type); err != nil {
+			if err := checkLayout(name+"."+tf.Name, g.Field(j), tf.Type, nil); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	return fmt.Errorf("column %s: %s is not read natively", name, t)
+}
+
+// checkFieldByID checks the file's field of a ROW field's id (Iceberg): a field the file does
+// not have reads as NULLs when it may be NULL; a NOT NULL one is an error, as in Iceberg's
+// reader.
+func checkFieldByID(name string, g *schema.GroupNode, tf catalog.Field, ids *ColumnIDs) error {
+	if ids == nil {
+		return fmt.Errorf("column %s: no field id for it", name)
+	}
+	for k := 0; k < g.NumFields(); k++ {
+		if int(g.Field(k).FieldID()) == ids.ID {
+			return checkLayout(name, g.Field(k), tf.Type, ids)
+		}
+	}
+	if !tf.Type.Nullable {
+		return fmt.Errorf("column %s: the file has no field of id %d, and the field is NOT NULL", name, ids.ID)
+	}
+	return nil
+}
+
+// childByID is the place of the file field with the ids' field id in a group, or -1.
+func childByID(f pqarrow.SchemaField, ids *ColumnIDs) int {
+	for j, c := range f.Children {
+		if ids != nil && fieldID(c) == ids.ID {
+			return j
+		}
+	}
+	return -1
+}
+
+// nullsOf is the converter of a ROW field the file does not have: NULLs of its type.
+func nullsOf(t catalog.Type) Converter {
+	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
+		dt, err := catalog.ArrowType(t)
+		if err != nil {
+			return nil, err
+		}
+		return array.MakeArrayOfNull(mem, dt, in.Len()), nil
+	}
 }
 
 // relabel makes a list array of type want from a list or map array's validity and offsets and

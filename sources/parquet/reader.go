@@ -28,8 +28,24 @@ type Schema struct {
 	Names []string
 	Types []catalog.Type
 	// FieldIDs, when set, match the columns with the file's columns by Parquet field id (as
-	// Iceberg does) instead of by name; a column whose id is not in the file reads as NULLs.
-	FieldIDs []int
+	// Iceberg does) instead of by name, at every level of nesting; a column or ROW field whose
+	// id is not in the file reads as NULLs.
+	FieldIDs []ColumnIDs
+}
+
+// ColumnIDs are the Parquet field ids of a column and of its parts, in the order of the
+// column's type: a ROW's fields, an ARRAY's element, a MAP's key and value.
+type ColumnIDs struct {
+	ID    int
+	Parts []ColumnIDs
+}
+
+// part returns the ids of the i-th part, or nil when columns are matched by name.
+func (c *ColumnIDs) part(i int) *ColumnIDs {
+	if c == nil || i >= len(c.Parts) {
+		return nil
+	}
+	return &c.Parts[i]
 }
 
 // Options are the format options that change what is read.
@@ -111,10 +127,8 @@ func (r *SplitReader) open() error {
 	byID := make(map[int]int, len(fields))
 	for i, f := range fields {
 		byName[f.Field.Name] = i
-		if id := f.Field.Metadata.FindKey("PARQUET:field_id"); id >= 0 {
-			if n, err := strconv.Atoi(f.Field.Metadata.Values()[id]); err == nil && n >= 0 {
-				byID[n] = i // pqarrow reports -1 for a column without an id
-			}
+		if id := fieldID(f); id >= 0 {
+			byID[id] = i
 		}
 	}
 	if r.schema.FieldIDs != nil && len(byID) == 0 && len(fields) > 0 {
@@ -136,24 +150,23 @@ func (r *SplitReader) open() error {
 	for c, name := range r.schema.Names {
 		r.source[c] = -1
 		i, ok := byName[name]
+		var ids *ColumnIDs
 		if r.schema.FieldIDs != nil {
-			i, ok = byID[r.schema.FieldIDs[c]]
+			ids = &r.schema.FieldIDs[c]
+			i, ok = byID[ids.ID]
 		}
 		if !ok {
 			continue // Flink reads a column missing from the file as NULLs
 		}
 		f := fields[i]
 		if !f.IsLeaf() {
-			if r.schema.FieldIDs != nil {
-				return fmt.Errorf("column %s: nested columns are not read by field id natively", name)
-			}
 			leaf := func(name string, lf pqarrow.SchemaField, t catalog.Type) (Converter, error) {
 				return convert(name, lf, r.file.MetaData().Schema.Column(lf.ColIndex).PhysicalType(), t)
 			}
-			if err := checkLayout(name, r.file.MetaData().Schema.Root().Field(i), r.schema.Types[c]); err != nil {
+			if err := checkLayout(name, r.file.MetaData().Schema.Root().Field(i), r.schema.Types[c], ids); err != nil {
 				return err
 			}
-			conv, err := nestedConverter(name, f, r.schema.Types[c], leaf)
+			conv, err := nestedConverter(name, f, r.schema.Types[c], leaf, ids)
 			if err != nil {
 				return err
 			}
@@ -355,6 +368,16 @@ func rowGroupExtent(md *metadata.RowGroupMetaData) (start, size int64) {
 		size += cc.TotalCompressedSize()
 	}
 	return start, size
+}
+
+// fieldID is a file column's Parquet field id, or -1 when it has none.
+func fieldID(f pqarrow.SchemaField) int {
+	if k := f.Field.Metadata.FindKey("PARQUET:field_id"); k >= 0 {
+		if n, err := strconv.Atoi(f.Field.Metadata.Values()[k]); err == nil && n >= 0 {
+			return n // pqarrow reports -1 for a column without an id
+		}
+	}
+	return -1
 }
 
 // appendLeaves appends the leaf column indexes under a nested file column.

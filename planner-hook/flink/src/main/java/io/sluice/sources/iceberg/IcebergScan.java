@@ -20,6 +20,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Arra
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.apache.iceberg.BaseMetadataTable;
+import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -137,6 +138,8 @@ public final class IcebergScan implements NativeSource {
                 unsupported.add("column " + c.getName() + " is not in the table's current schema");
             }
         }
+        // The field ids of nested columns' parts, which the Parquet files are read by.
+        n.put("schema", SchemaParser.toJson(t.schema()));
         FlinkReadConf conf = new FlinkReadConf(t, properties, readableConfig);
         n.put("streaming", conf.streaming());
         if (limit != null && limit > 0) {
