@@ -3,6 +3,8 @@ package iceberg
 import (
 	"strings"
 	"testing"
+
+	"github.com/sluice-project/sluice/catalog"
 )
 
 // A schema as Iceberg 1.x's SchemaParser#toJson prints it, with every nested type.
@@ -64,6 +66,50 @@ func TestParseSchemaErrors(t *testing.T) {
 		_, err := ParseSchema(c.json)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error containing %q", c.json, err, c.want)
+		}
+	}
+}
+
+func TestWalk(t *testing.T) {
+	cols, err := ParseSchema(nestedSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parse := func(s string) catalog.Type {
+		ct, err := catalog.ParseTypeString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ct
+	}
+	var leaves []string
+	collect := func(t catalog.Type, prim string) error {
+		leaves = append(leaves, t.String()+"="+prim)
+		return nil
+	}
+	if err := Walk(parse("ROW<`a` DECIMAL(10, 2), `b` ARRAY<STRING> NOT NULL>"), cols[1].Type, collect); err != nil {
+		t.Fatal(err)
+	}
+	if err := Walk(parse("MAP<STRING, ARRAY<BINARY(16)>>"), cols[2].Type, collect); err != nil {
+		t.Fatal(err)
+	}
+	want := "DECIMAL(10, 2)=decimal(10, 2) VARCHAR(2147483647)=string VARCHAR(2147483647)=string BINARY(16)=fixed[16]"
+	if got := strings.Join(leaves, " "); got != want {
+		t.Errorf("leaves %s, want %s", got, want)
+	}
+	for _, c := range []struct {
+		flink string
+		col   int
+	}{
+		{"ROW<`a` INT>", 1},     // one field for two
+		{"ARRAY<INT>", 2},       // a map
+		{"MAP<STRING, INT>", 1}, // a struct
+		{"INT", 2},              // a primitive for a map
+		{"MULTISET<STRING>", 2}, // no such Iceberg type
+		{"ROW<`a` ROW<`x` INT>, `b` ARRAY<STRING>>", 1}, // a struct for a primitive
+	} {
+		if err := Walk(parse(c.flink), cols[c.col].Type, collect); err == nil || !strings.Contains(err.Error(), "does not match") {
+			t.Errorf("%s over %s: %v", c.flink, cols[c.col].Type, err)
 		}
 	}
 }

@@ -8,8 +8,12 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
+	"github.com/sluice-project/sluice/catalog"
+	ice "github.com/sluice-project/sluice/catalog/iceberg"
+	"github.com/sluice-project/sluice/sinks/constraint"
 	sinkiceberg "github.com/sluice-project/sluice/sinks/iceberg"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
 )
@@ -28,6 +32,8 @@ type icebergSinkExec struct {
 		Name     string `json:"name"`
 		Type     string `json:"type"`
 		Required bool   `json:"required"`
+		// NotNull is the Flink column's NOT NULL, which Flink's ConstraintEnforcer checks.
+		NotNull bool `json:"notNull"`
 	} `json:"fields"`
 	// Partition is the table's partition spec: each field's source field id and transform.
 	Partition []struct {
@@ -54,10 +60,13 @@ type icebergSink struct {
 	spec   []sinkiceberg.PartitionField
 	schema string
 	opts   sinkiceberg.Options
+	// notNull checks the NOT NULL columns as Flink's ConstraintEnforcer does in front of the
+	// sink (nil: none).
+	notNull *constraint.NotNull
 }
 
 // compileIcebergSink decides whether Go writes an Iceberg sink's data files and compiles it.
-func compileIcebergSink(n *IslandNode) (*icebergSink, []string, error) {
+func compileIcebergSink(n *IslandNode, options map[string]string) (*icebergSink, []string, error) {
 	var j icebergSinkExec
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("iceberg sink %s: %w", n.Name, err)
@@ -77,11 +86,29 @@ func compileIcebergSink(n *IslandNode) (*icebergSink, []string, error) {
 		return nil, append(reasons, fmt.Sprintf("table %s: the sink's input has %d columns for %d table columns", j.Table, len(inTypes), len(j.Fields))), nil
 	}
 	s := &icebergSink{table: j.Table, schema: j.Schema, opts: sinkiceberg.DefaultOptions()}
+	var columns []ice.Field
+	if j.Schema != "" {
+		if columns, err = ice.ParseSchema(j.Schema); err != nil {
+			return nil, nil, fmt.Errorf("iceberg sink %s: %w", n.Name, err)
+		}
+	}
 	for i, f := range j.Fields {
-		if err := sinkiceberg.Check(inTypes[i], f.Type); err != nil {
+		col, _ := ice.FindField(columns, f.ID)
+		field := sinkiceberg.Field{ID: f.ID, Name: f.Name, Required: f.Required, Iceberg: f.Type, Type: inTypes[i], Nested: col.Type}
+		if err := field.Writable(); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", j.Table, f.Name, err))
 		}
-		s.fields = append(s.fields, sinkiceberg.Field{ID: f.ID, Name: f.Name, Required: f.Required, Iceberg: f.Type, Type: inTypes[i]})
+		s.fields = append(s.fields, field)
+	}
+	names := make([]string, len(j.Fields))
+	flinkTypes := make([]catalog.Type, len(j.Fields))
+	for i, f := range j.Fields {
+		names[i], flinkTypes[i] = f.Name, inTypes[i].WithNullable(!f.NotNull)
+	}
+	var constraintReasons []string
+	s.notNull, constraintReasons = constraint.ForSink(names, flinkTypes, options)
+	for _, r := range constraintReasons {
+		reasons = append(reasons, fmt.Sprintf("table %s: %s", j.Table, r))
 	}
 	for _, pf := range j.Partition {
 		col := -1
@@ -135,8 +162,9 @@ func compileIcebergSink(n *IslandNode) (*icebergSink, []string, error) {
 // IcebergWriter writes the data files of one Iceberg sink subtask: one open file per
 // partition; Flink's Iceberg sink (the Java side) owns the files' locations and commits.
 type IcebergWriter struct {
-	table string
-	w     *sinkiceberg.FanoutWriter
+	table   string
+	w       *sinkiceberg.FanoutWriter
+	notNull *constraint.NotNull
 }
 
 // OpenIcebergWriter compiles the island JSON of an Iceberg sink node.
@@ -145,7 +173,7 @@ func OpenIcebergWriter(data []byte) (*IcebergWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, reasons, err := compileIcebergSink(&is.Nodes[0])
+	s, reasons, err := compileIcebergSink(&is.Nodes[0], is.Options)
 	if err == nil && len(reasons) > 0 {
 		err = fmt.Errorf("iceberg sink %s cannot run natively: %s", is.Nodes[0].Name, strings.Join(reasons, "; "))
 	}
@@ -156,12 +184,23 @@ func OpenIcebergWriter(data []byte) (*IcebergWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.table, err)
 	}
-	return &IcebergWriter{table: s.table, w: w}, nil
+	return &IcebergWriter{table: s.table, w: w, notNull: s.notNull}, nil
 }
 
 // Write adds a batch and returns the bytes of the partitions' files as frames: a big-endian
 // int32 partition, an int32 length, the bytes.
 func (w *IcebergWriter) Write(b arrow.RecordBatch) ([]byte, error) {
+	if w.notNull != nil {
+		checked, err := w.notNull.Enforce(b, memory.DefaultAllocator)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", w.table, err)
+		}
+		if checked == nil {
+			return nil, nil // every row dropped
+		}
+		defer checked.Release()
+		b = checked
+	}
 	chunks, err := w.w.Write(b)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", w.table, err)

@@ -52,7 +52,7 @@ func TestIcebergSinkVerdict(t *testing.T) {
 	}
 	for _, c := range cases {
 		n := icebergSinkNode(c.key, c.value)
-		s, reasons, err := compileIcebergSink(&n)
+		s, reasons, err := compileIcebergSink(&n, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -68,7 +68,7 @@ func TestIcebergSinkVerdict(t *testing.T) {
 		}
 	}
 	undescribed := IslandNode{Name: "Sink#1", Exec: []byte(`{"table":"lake.db.x","unsupported":["cannot inspect the Iceberg table: boom"]}`)}
-	if _, reasons, err := compileIcebergSink(&undescribed); err != nil || len(reasons) != 1 || !strings.Contains(reasons[0], "boom") {
+	if _, reasons, err := compileIcebergSink(&undescribed, nil); err != nil || len(reasons) != 1 || !strings.Contains(reasons[0], "boom") {
 		t.Errorf("an undescribed table: %v, %v", reasons, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/javatext"
+	"github.com/sluice-project/sluice/sinks/constraint"
 	sinkfs "github.com/sluice-project/sluice/sinks/filesystem"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
 	sourcefs "github.com/sluice-project/sluice/sources/filesystem"
@@ -48,6 +49,9 @@ type sinkPlan struct {
 	partitionKeys []string
 	defaultName   string
 	opts          sinkparquet.Options
+	// notNull checks the NOT NULL columns as Flink's ConstraintEnforcer does in front of the
+	// sink (nil: none).
+	notNull *constraint.NotNull
 }
 
 // fileColumns returns the columns written into the Parquet files: the physical columns
@@ -144,11 +148,13 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		if !writableAs(inTypes[i].WithNullable(false), types[i]) {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s is %s but the sink's input gives %s", t.Identifier, names[i], types[i], inTypes[i]))
 		}
-		if !types[i].Nullable {
-			// Even an input typed NOT NULL may hold NULLs: the planner's implicit cast to the
-			// sink's row type types a nullable column NOT NULL without checking it.
-			reasons = append(reasons, fmt.Sprintf("table %s: column %s is NOT NULL: Flink's not-null enforcer (table.exec.sink.not-null-enforcer) checks the rows written into it, which is not reproduced natively yet", t.Identifier, names[i]))
-		}
+	}
+	// Even an input typed NOT NULL may hold NULLs (the planner's implicit cast to the sink's row
+	// type types a nullable column NOT NULL without checking it): the rows are checked.
+	var constraintReasons []string
+	p.notNull, constraintReasons = constraint.ForSink(names, types, options)
+	for _, r := range constraintReasons {
+		reasons = append(reasons, fmt.Sprintf("table %s: %s", t.Identifier, r))
 	}
 	if len(j.TargetColumns) > 0 && string(j.TargetColumns) != "null" {
 		reasons = append(reasons, fmt.Sprintf("table %s: inserts into a subset of the columns are not written natively yet", t.Identifier))
@@ -250,28 +256,50 @@ func compileSinkIsland(data []byte) (*sinkPlan, error) {
 	return p, err
 }
 
-// SinkPartitioner splits the batches a partitioned filesystem sink receives by partition,
-// before Flink's file writer puts each partition's rows into its bucket.
+// SinkPartitioner prepares the batches a filesystem sink receives before Flink's file writer
+// puts them into buckets: it checks the NOT NULL columns (as Flink's ConstraintEnforcer) and
+// splits a partitioned table's rows by partition.
 type SinkPartitioner struct {
-	table string
-	p     *sinkfs.Partitioner
+	table   string
+	p       *sinkfs.Partitioner // nil for a table without partitions
+	notNull *constraint.NotNull
 }
 
-// OpenSinkPartitioner compiles the island JSON of a partitioned sink node.
+// OpenSinkPartitioner compiles the island JSON of a sink node that is partitioned or has
+// NOT NULL columns.
 func OpenSinkPartitioner(data []byte) (*SinkPartitioner, error) {
 	p, err := compileSinkIsland(data)
 	if err != nil {
 		return nil, err
 	}
-	part, err := sinkfs.NewPartitioner(p.names, p.types, p.partitionKeys, p.defaultName, nil)
-	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", p.table, err)
+	s := &SinkPartitioner{table: p.table, notNull: p.notNull}
+	if len(p.partitionKeys) > 0 {
+		if s.p, err = sinkfs.NewPartitioner(p.names, p.types, p.partitionKeys, p.defaultName, nil); err != nil {
+			return nil, fmt.Errorf("table %s: %w", p.table, err)
+		}
 	}
-	return &SinkPartitioner{table: p.table, p: part}, nil
+	return s, nil
 }
 
-// Split returns the rows of a batch by partition (see filesystem.Partitioner#Split).
+// Split returns the rows of a batch to write, by partition (see filesystem.Partitioner#Split);
+// a table without partitions has one part with an empty path, or none when every row was
+// dropped by the NOT NULL check.
 func (s *SinkPartitioner) Split(b arrow.RecordBatch) ([]sinkfs.Part, error) {
+	if s.notNull != nil {
+		checked, err := s.notNull.Enforce(b, memory.DefaultAllocator)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", s.table, err)
+		}
+		if checked == nil {
+			return nil, nil
+		}
+		defer checked.Release()
+		b = checked
+	}
+	if s.p == nil {
+		b.Retain()
+		return []sinkfs.Part{{Batch: b}}, nil
+	}
 	parts, err := s.p.Split(b)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.table, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sinks/constraint"
 	"github.com/sluice-project/sluice/sources/parquet"
 )
 
@@ -206,8 +207,8 @@ func TestWritableAs(t *testing.T) {
 	}
 }
 
-// A NOT NULL column falls back (Flink's not-null enforcer checks its rows, and a planner cast
-// can type a nullable input NOT NULL), and nested columns are written natively.
+// A NOT NULL column is native (its rows are checked as Flink's not-null enforcer does), unless
+// another constraint enforcer of Flink's is on; nested columns are written natively.
 func TestSinkColumnVerdicts(t *testing.T) {
 	var is map[string]any
 	if err := json.Unmarshal(sinkIsland(t, nil, nil, ""), &is); err != nil {
@@ -225,8 +226,11 @@ func TestSinkColumnVerdicts(t *testing.T) {
 		data []byte
 		want string // a reason, or "" for native
 	}{
-		{"NOT NULL column, nullable input", notNull, "not-null enforcer"},
-		{"NOT NULL column, NOT NULL input", sinkIsland(t, nil, nil, "INT NOT NULL"), "not-null enforcer"},
+		{"NOT NULL column, nullable input", notNull, ""},
+		{"NOT NULL column, NOT NULL input", sinkIsland(t, nil, nil, "INT NOT NULL"), ""},
+		{"NOT NULL column, DROP", sinkIslandPlanned(t, nil, nil, "INT NOT NULL", map[string]string{OptJavaVersion: "17", constraint.NotNullOption: "DROP"}), ""},
+		{"length enforcer on a CHAR column", sinkIslandPlanned(t, nil, nil, "CHAR(3)", map[string]string{OptJavaVersion: "17", constraint.TypeLengthOption: "TRIM_PAD"}), "type-length-enforcer"},
+		{"length enforcer, no column it changes", sinkIslandPlanned(t, nil, nil, "", map[string]string{OptJavaVersion: "17", constraint.TypeLengthOption: "TRIM_PAD"}), ""},
 		{"nested column", sinkIsland(t, nil, nil, "ROW<`a` ARRAY<INT>, `m` MAP<VARCHAR(2147483647), TIMESTAMP(3)>>"), ""},
 	} {
 		v, err := JudgeJSON(c.data)

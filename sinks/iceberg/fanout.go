@@ -45,7 +45,7 @@ func NewFanoutWriter(fields []Field, spec []PartitionField, schemaJSON string, o
 	f := &FanoutWriter{fields: fields, schema: schemaJSON, opts: opts, mem: mem,
 		open: map[int32]*partFile{}, finished: map[int32][]FloatMetrics{}}
 	for _, c := range fields {
-		if err := Check(c.Type, c.Iceberg); err != nil {
+		if err := c.Writable(); err != nil {
 			return nil, fmt.Errorf("iceberg writer: column %s: %w", c.Name, err)
 		}
 	}

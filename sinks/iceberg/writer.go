@@ -25,6 +25,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/sluice-project/sluice/catalog"
+	ice "github.com/sluice-project/sluice/catalog/iceberg"
 	"github.com/sluice-project/sluice/exec/column"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
 )
@@ -40,6 +41,17 @@ type Field struct {
 	Iceberg string
 	// Type is the Flink type of the rows written into it (the sink's input column).
 	Type catalog.Type
+	// Nested is the Iceberg type of a struct, list or map column, with the ids, names and
+	// requiredness of its parts (Iceberg then is its printed form, not read).
+	Nested ice.Type
+}
+
+// Writable reports why the field's column is not written natively (nil: it is).
+func (f Field) Writable() error {
+	if !f.Type.IsNested() {
+		return Check(f.Type, f.Iceberg)
+	}
+	return ice.Walk(f.Type, f.Nested, Check)
 }
 
 // Options are the table's Parquet write properties (write.parquet.*).
@@ -148,13 +160,98 @@ func decimalBytes(precision int) int {
 	}
 }
 
-// node is the Parquet field Iceberg's TypeToMessageType makes for an Iceberg field.
-func node(f Field, ft fileType) (schema.Node, error) {
-	rep := pq.Repetitions.Optional
-	if f.Required {
-		rep = pq.Repetitions.Required
+// repetition is the Parquet repetition of an Iceberg field.
+func repetition(required bool) pq.Repetition {
+	if required {
+		return pq.Repetitions.Required
 	}
-	id := int32(f.ID)
+	return pq.Repetitions.Optional
+}
+
+// nestedNode is the Parquet group Iceberg's TypeToMessageType makes for a struct, list or map
+// field: a struct's fields; a LIST group of a repeated "list" group of the "element"; a MAP group
+// of a repeated "key_value" group of the "key" and the "value"; field ids on the field, the
+// element, the key and the value.
+func nestedNode(f ice.Field) (schema.Node, error) {
+	if f.Type.IsPrimitive() {
+		ft, err := parseIcebergType(f.Type.Primitive)
+		if err != nil {
+			return nil, err
+		}
+		return node(f.Name, f.Required, f.ID, ft)
+	}
+	parts := f.Type.Parts()
+	children := make(schema.FieldList, len(parts))
+	for i, p := range parts {
+		var err error
+		if children[i], err = nestedNode(p); err != nil {
+			return nil, err
+		}
+	}
+	rep, id := repetition(f.Required), int32(f.ID)
+	switch {
+	case f.Type.IsList():
+		list, err := schema.NewGroupNode("list", pq.Repetitions.Repeated, children, -1)
+		if err != nil {
+			return nil, err
+		}
+		return schema.NewGroupNodeLogical(compatibleName(f.Name), rep, schema.FieldList{list}, schema.ListLogicalType{}, id)
+	case f.Type.IsMap():
+		kv, err := schema.NewGroupNode("key_value", pq.Repetitions.Repeated, children, -1)
+		if err != nil {
+			return nil, err
+		}
+		return schema.NewGroupNodeLogical(compatibleName(f.Name), rep, schema.FieldList{kv}, schema.MapLogicalType{}, id)
+	}
+	return schema.NewGroupNode(compatibleName(f.Name), rep, children, id)
+}
+
+// icebergLeaf is a primitive field inside a nested column, in the order of the file's leaves.
+type icebergLeaf struct {
+	ID        int
+	Primitive string
+}
+
+// leavesOf lists the primitive fields inside an Iceberg type, depth first (a map's key before
+// its value): the order of the Parquet file's leaf columns and of parquet.Leaves.
+func leavesOf(t ice.Type, out []icebergLeaf) []icebergLeaf {
+	for _, p := range t.Parts() {
+		if p.Type.IsPrimitive() {
+			out = append(out, icebergLeaf{ID: p.ID, Primitive: p.Type.Primitive})
+			continue
+		}
+		out = leavesOf(p.Type, out)
+	}
+	return out
+}
+
+// fileShape is the Flink type t with the nullability of the Iceberg type it at every level
+// (NOT NULL where Iceberg's field is required), which the file's levels follow.
+func fileShape(t catalog.Type, it ice.Type, required bool) catalog.Type {
+	t.Nullable = !required
+	parts := it.Parts()
+	switch t.Kind {
+	case catalog.Array:
+		e := fileShape(*t.Elem, parts[0].Type, parts[0].Required)
+		t.Elem = &e
+	case catalog.Map:
+		k := fileShape(*t.Elem, parts[0].Type, true)
+		v := fileShape(*t.Value, parts[1].Type, parts[1].Required)
+		t.Elem, t.Value = &k, &v
+	case catalog.Row:
+		fields := make([]catalog.Field, len(t.Fields))
+		for i, f := range t.Fields {
+			fields[i] = catalog.Field{Name: f.Name, Type: fileShape(f.Type, parts[i].Type, parts[i].Required)}
+		}
+		t.Fields = fields
+	}
+	return t
+}
+
+// node is the Parquet field Iceberg's TypeToMessageType makes for a primitive Iceberg field.
+func node(name string, required bool, fieldID int, ft fileType) (schema.Node, error) {
+	rep := repetition(required)
+	id := int32(fieldID)
 	var logical schema.LogicalType = schema.NoLogicalType{}
 	phys, length := pq.Types.Int32, -1
 	switch ft.name {
@@ -189,7 +286,7 @@ func node(f Field, ft fileType) (schema.Node, error) {
 			phys, length = pq.Types.FixedLenByteArray, decimalBytes(ft.precision)
 		}
 	}
-	return schema.NewPrimitiveNodeLogical(f.Name, rep, logical, phys, length, id)
+	return schema.NewPrimitiveNodeLogical(compatibleName(name), rep, logical, phys, length, id)
 }
 
 // Writer writes batches into one Iceberg data file.
@@ -197,8 +294,11 @@ type Writer struct {
 	*sinkparquet.ColumnFile
 	fields []Field
 	floats []*FloatMetrics // by column; nil for columns other than float and double
-	mem    memory.Allocator
-	ctx    context.Context
+	// nestedFloats are the metrics of float and double fields inside struct columns, which
+	// are collected as their row groups are written.
+	nestedFloats []*FloatMetrics
+	mem          memory.Allocator
+	ctx          context.Context
 }
 
 // NewWriter starts a data file on out for rows of the given fields; schemaJSON is the table
@@ -210,13 +310,28 @@ func NewWriter(fields []Field, schemaJSON string, opts Options, out io.Writer, m
 	w := &Writer{fields: fields, floats: make([]*FloatMetrics, len(fields)), mem: mem,
 		ctx: pqarrow.NewArrowWriteContext(context.Background(), nil)}
 	nodes := make(schema.FieldList, len(fields))
-	cols := make([]sinkparquet.FileColumn, len(fields))
+	var cols []sinkparquet.FileColumn
 	for i, f := range fields {
-		if err := Check(f.Type, f.Iceberg); err != nil {
+		if err := f.Writable(); err != nil {
 			return nil, fmt.Errorf("iceberg writer: column %s: %w", f.Name, err)
 		}
+		if f.Type.IsNested() {
+			n, err := nestedNode(ice.Field{ID: f.ID, Name: f.Name, Required: f.Required, Type: f.Nested})
+			if err != nil {
+				return nil, fmt.Errorf("iceberg writer: column %s: %w", f.Name, err)
+			}
+			nodes[i] = n
+			ileaves := leavesOf(f.Nested, nil)
+			for k, leaf := range sinkparquet.Leaves(fileShape(f.Type, f.Nested, f.Required)) {
+				ft, _ := parseIcebergType(ileaves[k].Primitive)
+				col := sinkparquet.FileColumn{Name: f.Name, Nullable: leaf.Nullable(), Source: i, Leaf: leaf}
+				col.Write = w.leafFunc(f.Name, leaf, ft, ileaves[k].ID)
+				cols = append(cols, col)
+			}
+			continue
+		}
 		ft, _ := parseIcebergType(f.Iceberg)
-		n, err := node(f, ft)
+		n, err := node(f.Name, f.Required, f.ID, ft)
 		if err != nil {
 			return nil, fmt.Errorf("iceberg writer: column %s: %w", f.Name, err)
 		}
@@ -224,7 +339,7 @@ func NewWriter(fields []Field, schemaJSON string, opts Options, out io.Writer, m
 		if ft.name == "float" || ft.name == "double" {
 			w.floats[i] = &FloatMetrics{ID: f.ID}
 		}
-		cols[i] = sinkparquet.FileColumn{Name: f.Name, Nullable: !f.Required, Source: i, Write: w.columnFunc(f, ft)}
+		cols = append(cols, sinkparquet.FileColumn{Name: f.Name, Nullable: !f.Required, Source: i, Write: w.columnFunc(f, ft)})
 	}
 	root, err := schema.NewGroupNode("table", pq.Repetitions.Required, nodes, -1)
 	if err != nil {
@@ -266,13 +381,18 @@ func (w *Writer) Write(b arrow.RecordBatch) error {
 	return w.ColumnFile.Write(b)
 }
 
-// FloatMetrics returns the metrics of the float and double columns written so far.
+// FloatMetrics returns the metrics of the float and double columns written so far, and of
+// the float and double fields inside struct columns (Iceberg keeps no metrics of fields inside
+// lists and maps).
 func (w *Writer) FloatMetrics() []FloatMetrics {
 	var out []FloatMetrics
 	for _, m := range w.floats {
 		if m != nil {
 			out = append(out, *m)
 		}
+	}
+	for _, m := range w.nestedFloats {
+		out = append(out, *m)
 	}
 	return out
 }
@@ -286,22 +406,26 @@ func addFloats[T float32 | float64](m *FloatMetrics, vals []T, in arrow.Array) {
 			m.Nulls++
 			continue
 		}
-		m.Values++
-		x := float64(v)
-		if math.IsNaN(x) {
-			m.NaNs++
-			continue
-		}
-		if !m.HasBounds {
-			m.HasBounds, m.Lower, m.Upper = true, x, x
-			continue
-		}
-		if javaLess(x, m.Lower) {
-			m.Lower = x
-		}
-		if javaLess(m.Upper, x) {
-			m.Upper = x
-		}
+		addFloat(m, float64(v))
+	}
+}
+
+// addFloat adds one non-null value as FloatFieldMetrics.Builder#addValue does.
+func addFloat(m *FloatMetrics, x float64) {
+	m.Values++
+	if math.IsNaN(x) {
+		m.NaNs++
+		return
+	}
+	if !m.HasBounds {
+		m.HasBounds, m.Lower, m.Upper = true, x, x
+		return
+	}
+	if javaLess(x, m.Lower) {
+		m.Lower = x
+	}
+	if javaLess(m.Upper, x) {
+		m.Upper = x
 	}
 }
 
@@ -310,35 +434,11 @@ func javaLess(a, b float64) bool {
 	return a < b || (a == 0 && b == 0 && math.Signbit(a) && !math.Signbit(b))
 }
 
-// columnFunc is how a field's column is written: converted to the value Flink's Iceberg writer
-// stores (TIME and TIMESTAMP in microseconds, BINARY(L) as FIXED), then through pqarrow.
+// columnFunc is how a primitive field's column is written: converted to the values Flink's
+// Iceberg writer stores, then through pqarrow.
 func (w *Writer) columnFunc(f Field, ft fileType) sinkparquet.ColumnFunc {
 	nullable := !f.Required
-	var conv func(in arrow.Array) (arrow.Array, error)
-	switch {
-	case ft.name == "time":
-		conv = func(in arrow.Array) (arrow.Array, error) {
-			return scaleInts(in, column.Values[int32](in), 1000, w.mem), nil
-		}
-	case (ft.name == "timestamp" || ft.name == "timestamptz") && f.Type.Precision <= 3:
-		conv = func(in arrow.Array) (arrow.Array, error) {
-			return scaleInts(in, column.Values[int64](in), 1000, w.mem), nil
-		}
-	case ft.name == "timestamp" || ft.name == "timestamptz":
-		conv = func(in arrow.Array) (arrow.Array, error) {
-			return column.Retype(in, arrow.PrimitiveTypes.Int64), nil
-		}
-	case ft.name == "fixed":
-		conv = func(in arrow.Array) (arrow.Array, error) { return fixedBinary(in, ft.length, f.Name, w.mem) }
-	case ft.name == "string":
-		conv = func(in arrow.Array) (arrow.Array, error) {
-			return withValueBytes(column.Retype(in, arrow.BinaryTypes.String)), nil
-		}
-	case ft.name == "binary":
-		conv = func(in arrow.Array) (arrow.Array, error) { in.Retain(); return withValueBytes(in), nil }
-	default:
-		conv = func(in arrow.Array) (arrow.Array, error) { in.Retain(); return in, nil }
-	}
+	conv := w.converter(f.Name, f.Type, ft)
 	return func(cw file.ColumnChunkWriter, in arrow.Array, defs, _ []int16) error {
 		col, err := conv(in)
 		if err != nil {
@@ -347,6 +447,89 @@ func (w *Writer) columnFunc(f Field, ft fileType) sinkparquet.ColumnFunc {
 		defer col.Release()
 		return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, nullable)
 	}
+}
+
+// leafFunc is how a primitive field inside a nested column is written: its values (one per
+// slot, see parquet.LeafPath) converted as in flat columns, with their levels. A float or
+// double field inside structs only (no list or map above it) also adds to its metrics, as
+// Iceberg's value writers count it: a value or a NULL of its own where its struct is present.
+func (w *Writer) leafFunc(column string, leaf *sinkparquet.LeafPath, ft fileType, id int) sinkparquet.ColumnFunc {
+	conv := w.converter(column, leaf.Type(), ft)
+	var m *FloatMetrics
+	if (ft.name == "float" || ft.name == "double") && !leaf.InCollection() {
+		m = &FloatMetrics{ID: id}
+		w.nestedFloats = append(w.nestedFloats, m)
+	}
+	return func(cw file.ColumnChunkWriter, in arrow.Array, defs, reps []int16) error {
+		if m != nil {
+			addNestedFloats(m, in, defs, leaf)
+		}
+		col, err := conv(in)
+		if err != nil {
+			return err
+		}
+		defer col.Release()
+		return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, reps, leaf.Nullable())
+	}
+}
+
+// addNestedFloats adds the values of a float or double leaf inside structs to its metrics:
+// present values as addFloats does, NULLs only where the leaf's own level says so (a NULL
+// struct above it writes no value of it). Outside lists every level entry has its slot.
+func addNestedFloats(m *FloatMetrics, in arrow.Array, defs []int16, leaf *sinkparquet.LeafPath) {
+	switch c := in.(type) {
+	case *array.Float32:
+		addLeafFloats(m, c.Float32Values(), defs, leaf.MaxDefinition(), leaf.Nullable())
+	case *array.Float64:
+		addLeafFloats(m, c.Float64Values(), defs, leaf.MaxDefinition(), leaf.Nullable())
+	}
+}
+
+// addLeafFloats adds the values whose definition level is max (all of them without levels)
+// and counts as NULLs those one level below it when the leaf itself is OPTIONAL.
+func addLeafFloats[T float32 | float64](m *FloatMetrics, vals []T, defs []int16, max int16, nullable bool) {
+	if defs == nil {
+		for _, v := range vals {
+			addFloat(m, float64(v))
+		}
+		return
+	}
+	for i, v := range vals {
+		switch {
+		case defs[i] == max:
+			addFloat(m, float64(v))
+		case nullable && defs[i] == max-1:
+			m.Nulls++
+		}
+	}
+}
+
+// converter returns how values of Flink type t become the values Flink's Iceberg writer stores
+// in a column of Iceberg type ft (TIME and TIMESTAMP in microseconds, BINARY(L) as FIXED).
+func (w *Writer) converter(name string, t catalog.Type, ft fileType) func(in arrow.Array) (arrow.Array, error) {
+	switch {
+	case ft.name == "time":
+		return func(in arrow.Array) (arrow.Array, error) {
+			return scaleInts(in, column.Values[int32](in), 1000, w.mem), nil
+		}
+	case (ft.name == "timestamp" || ft.name == "timestamptz") && t.Precision <= 3:
+		return func(in arrow.Array) (arrow.Array, error) {
+			return scaleInts(in, column.Values[int64](in), 1000, w.mem), nil
+		}
+	case ft.name == "timestamp" || ft.name == "timestamptz":
+		return func(in arrow.Array) (arrow.Array, error) {
+			return column.Retype(in, arrow.PrimitiveTypes.Int64), nil
+		}
+	case ft.name == "fixed":
+		return func(in arrow.Array) (arrow.Array, error) { return fixedBinary(in, ft.length, name, w.mem) }
+	case ft.name == "string":
+		return func(in arrow.Array) (arrow.Array, error) {
+			return withValueBytes(column.Retype(in, arrow.BinaryTypes.String)), nil
+		}
+	case ft.name == "binary":
+		return func(in arrow.Array) (arrow.Array, error) { in.Retain(); return withValueBytes(in), nil }
+	}
+	return func(in arrow.Array) (arrow.Array, error) { in.Retain(); return in, nil }
 }
 
 // withValueBytes returns a (consumed) string or binary column whose value bytes are backed by

@@ -121,6 +121,13 @@ func (p *LeafPath) Present(defs []int16, n int, dst []int) []int {
 	return dst
 }
 
+// MaxDefinition is the leaf's definition level when its value is present: the number of
+// OPTIONAL and repeated nodes on its path.
+func (p *LeafPath) MaxDefinition() int16 { return p.maxDef }
+
+// InCollection tells whether the leaf is inside an ARRAY or a MAP.
+func (p *LeafPath) InCollection() bool { return p.maxRep > 0 }
+
 // Nullable tells whether the leaf is OPTIONAL in the file (a MAP key never is).
 func (p *LeafPath) Nullable() bool { return p.steps[len(p.steps)-1].optional }
 
@@ -136,6 +143,8 @@ type levelBuilder struct {
 	defs, reps []int16
 	slots      []int32 // indexes into the leaf array of the values with a slot, -1 for NULL
 	nullKey    bool    // a MAP key that is NULL: Flink's writer fails on it
+	// nullRequired: a NULL in a field that is REQUIRED in the file (NOT NULL in its type)
+	nullRequired bool
 }
 
 // Levels computes the leaf's definition and repetition levels over the nested column col
@@ -166,6 +175,9 @@ func (p *LeafPath) Levels(col arrow.Array, mem memory.Allocator) (values arrow.A
 	}
 	if b.nullKey {
 		return nil, nil, nil, fmt.Errorf("Parquet does not support null keys in maps")
+	}
+	if b.nullRequired {
+		return nil, nil, nil, fmt.Errorf("a NULL in a part of the column that is NOT NULL (REQUIRED in the file), which Flink's writers fail on too")
 	}
 	values, err = column.TakeOrNull(leafArr, b.slots, mem)
 	if err != nil {
@@ -201,6 +213,11 @@ func (b *levelBuilder) visit(i, d int, def, rep int16) {
 			return
 		case s.mapKey:
 			b.nullKey = true
+			return
+		default:
+			// A NULL where the file's field is REQUIRED: Flink's writers fail on it too
+			// (parquet-mr misses a required value; Iceberg's required writers get null).
+			b.nullRequired = true
 			return
 		}
 	}

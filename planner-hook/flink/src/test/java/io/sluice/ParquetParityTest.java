@@ -560,9 +560,18 @@ class ParquetParityTest {
      */
     @TestFactory
     Stream<DynamicTest> parquetSink() {
-        record S(String name, String columns, String select) {}
+        record S(String name, String columns, String select, String notNullEnforcer) {
+            S(String name, String columns, String select) {
+                this(name, columns, select, "ERROR");
+            }
+        }
         return Stream.of(
                 new S("copy", SCHEMA, "SELECT * FROM pq"),
+                // NOT NULL columns: Flink's not-null enforcer checks the rows in front of the sink,
+                // Sluice's NOT NULL check in front of the native writer; DROP drops rows with NULLs.
+                new S("not-null-columns", "i INT NOT NULL, s STRING NOT NULL, dw DECIMAL(30, 8)",
+                        "SELECT i, s, dw FROM pq WHERE i IS NOT NULL AND s IS NOT NULL"),
+                new S("not-null-dropped", "i INT NOT NULL, s STRING NOT NULL, dw DECIMAL(30, 8)", "SELECT i, s, dw FROM pq", "DROP"),
                 new S("nano-timestamps", NANOS, "SELECT * FROM pq9"),
                 // ROW, ARRAY and MAP columns (also inside each other), NULL and empty at every level
                 new S("copy-nested-columns", NESTED, "SELECT * FROM pqn"),
@@ -582,6 +591,7 @@ class ParquetParityTest {
                         Case base = new Case(c.name(), "", SCHEMA, c.select(), 1, true);
                         StreamTableEnvironment tEnv = env(base, sluice);
                         tEnv.getConfig().set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(200));
+                        tEnv.getConfig().set("table.exec.sink.not-null-enforcer", c.notNullEnforcer());
                         tEnv.executeSql("CREATE TABLE out_t (" + c.columns() + ") WITH ('connector' = 'filesystem', "
                                 + "'path' = '" + (sluice ? sluiceDir : stockDir) + "', 'format' = 'parquet')");
                         String insert = "INSERT INTO out_t " + c.select();
@@ -598,8 +608,39 @@ class ParquetParityTest {
                         assertTrue(!names.isEmpty() && names.stream().allMatch(n -> n.startsWith("part-")),
                                 () -> "Sluice left other files than committed part files: " + names);
                     }
-                    ParityHarness.compareOutcomes(c.name(), readBack(stockDir, c.columns()), readBack(sluiceDir, c.columns()), true);
+                    ParityHarness.Outcome stock = readBack(stockDir, c.columns());
+                    if (c.notNullEnforcer().equals("DROP")) {
+                        int all = ParityHarness.collect(env(new Case(c.name(), "", SCHEMA, "", 1, true), false), c.select()).rows().size();
+                        assertTrue(stock.rows().size() < all, "stock Flink dropped no row");
+                    }
+                    ParityHarness.compareOutcomes(c.name(), stock, readBack(sluiceDir, c.columns()), true);
                 }));
+    }
+
+    /**
+     * A NULL written into a NOT NULL column under Flink's default 'table.exec.sink.not-null-enforcer'
+     * (ERROR): both engines fail the job with Flink's message naming the column.
+     */
+    @Test
+    void nullInNotNullColumnFailsTheJob() {
+        String message = "Column 's' is NOT NULL, however, a null value is being written into it.";
+        for (boolean sluice : new boolean[] {false, true}) {
+            StreamTableEnvironment tEnv = env(new Case("not-null-error", "", SCHEMA, "", 1, true), sluice);
+            tEnv.executeSql("CREATE TABLE out_t (i INT, s STRING NOT NULL) WITH ('connector' = 'filesystem', "
+                    + "'path' = '" + dir.resolve("out-not-null-" + sluice) + "', 'format' = 'parquet')");
+            String insert = "INSERT INTO out_t SELECT i, s FROM pq";
+            if (sluice) {
+                Verdict v = Sluice.verdict(tEnv, insert);
+                assertTrue(v.isNative() && v.edgeNotes().isEmpty(), v::toString);
+            }
+            Throwable failure = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> tEnv.executeSql(insert).await(),
+                    (sluice ? "Sluice" : "stock Flink") + " wrote a NULL into a NOT NULL column");
+            boolean named = false;
+            for (Throwable t = failure; t != null; t = t.getCause()) {
+                named |= String.valueOf(t.getMessage()).contains(message);
+            }
+            assertTrue(named, () -> (sluice ? "Sluice" : "stock Flink") + " failed otherwise: " + rootCause(failure));
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import io.sluice.jni.NativeLib;
 import io.sluice.runtime.ChainShape;
 
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.functions.sql.FlinkSqlOperatorTable;
@@ -158,8 +159,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     /** The native writer of a filesystem Parquet table. */
     private static ParquetSink parquetSink(StreamPhysicalSink sink) {
         org.apache.flink.table.catalog.ResolvedCatalogBaseTable<?> table = sink.contextResolvedTable().getResolvedTable();
+        boolean notNullColumns = table.getResolvedSchema().getColumns().stream()
+                .anyMatch(c -> c.isPhysical() && !c.getDataType().getLogicalType().isNullable());
         return new ParquetSink(table.getOptions(), sink.contextResolvedTable().getIdentifier(),
-                table instanceof ResolvedCatalogTable ? ((ResolvedCatalogTable) table).getPartitionKeys() : List.of());
+                table instanceof ResolvedCatalogTable ? ((ResolvedCatalogTable) table).getPartitionKeys() : List.of(),
+                notNullColumns);
     }
 
     /**
@@ -428,6 +432,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 .orElse("ROCKSDB");
         if (backend.equalsIgnoreCase("rocksdb") && timers.equalsIgnoreCase("HEAP")) {
             m.put("sluice.state.legacy-timer-snapshots", "true");
+        }
+        // Flink's ConstraintEnforcer in front of sinks, which native sinks reproduce.
+        for (org.apache.flink.configuration.ConfigOption<?> o : List.of(
+                ExecutionConfigOptions.TABLE_EXEC_SINK_NOT_NULL_ENFORCER,
+                ExecutionConfigOptions.TABLE_EXEC_SINK_TYPE_LENGTH_ENFORCER,
+                ExecutionConfigOptions.TABLE_EXEC_SINK_NESTED_CONSTRAINT_ENFORCER)) {
+            m.put(o.key(), String.valueOf(config.get(o)));
         }
         // The Java version: how doubles print (Double.toString) changed in Java 19.
         m.put("sluice.java-version", String.valueOf(Runtime.version().feature()));

@@ -33,12 +33,18 @@ public final class ParquetSink implements NativeSink {
     private final Map<String, String> tableOptions;
     private final ObjectIdentifier table;
     private final List<String> partitionKeys;
+    private final boolean notNullColumns;
 
-    /** The sink of the filesystem table {@code table} with its options and partition keys. */
-    public ParquetSink(Map<String, String> tableOptions, ObjectIdentifier table, List<String> partitionKeys) {
+    /**
+     * The sink of the filesystem table {@code table} with its options and partition keys;
+     * {@code notNullColumns}: the table has NOT NULL columns, whose rows are checked.
+     */
+    public ParquetSink(Map<String, String> tableOptions, ObjectIdentifier table, List<String> partitionKeys,
+            boolean notNullColumns) {
         this.tableOptions = tableOptions;
         this.table = table;
         this.partitionKeys = partitionKeys;
+        this.notNullColumns = notNullColumns;
     }
 
     @Override
@@ -55,8 +61,9 @@ public final class ParquetSink implements NativeSink {
                 options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_ROLLOVER_INTERVAL).toMillis(),
                 options.get(FileSystemConnectorOptions.SINK_ROLLING_POLICY_INACTIVITY_INTERVAL).toMillis());
         DataStream<NativeBatch> rows = input;
-        if (!partitionKeys.isEmpty()) {
-            // Chained to the chain before it: Go splits each batch by partition.
+        if (!partitionKeys.isEmpty() || notNullColumns) {
+            // Chained to the chain before it: Go checks the NOT NULL columns (Flink's
+            // ConstraintEnforcer) and splits each batch by partition.
             rows = input.flatMap(new PartitionSplitter(sinkJson), input.getType())
                     .name("sluice-partitioner")
                     .uid(uidPrefix + "-partitioner")

@@ -11,9 +11,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Splits the native batches of a partitioned filesystem sink by partition, in Go, before
- * Flink's file writer: each emitted batch holds one partition's rows without the partition
- * columns and carries the partition's path, which is its bucket (as Flink's sink names it).
+ * Prepares the native batches of a filesystem sink in Go before Flink's file writer: checks
+ * the table's NOT NULL columns as Flink's ConstraintEnforcer does ('table.exec.sink.not-null-enforcer':
+ * ERROR fails, DROP drops the rows) and splits a partitioned table's rows by partition. Each
+ * emitted batch holds one partition's rows without the partition columns and carries the
+ * partition's path, which is its bucket (as Flink's sink names it; "" without partitions).
  */
 final class PartitionSplitter extends RichFlatMapFunction<NativeBatch, NativeBatch> {
     private static final long serialVersionUID = 1L;

@@ -178,8 +178,10 @@ public final class IcebergSinkTarget implements NativeSink {
                 unsupported.add("column " + c.getName() + " is not in the table's current schema");
                 continue;
             }
+            // notNull: the sink's column is NOT NULL in Flink, which Flink's ConstraintEnforcer checks.
             fields.addObject().put("id", f.fieldId()).put("name", f.name())
-                    .put("type", f.type().toString()).put("required", f.isRequired());
+                    .put("type", f.type().toString()).put("required", f.isRequired())
+                    .put("notNull", !c.getDataType().getLogicalType().isNullable());
         }
         ArrayNode partition = n.putArray("partition");
         for (PartitionField f : t.spec().fields()) {
