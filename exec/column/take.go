@@ -17,6 +17,26 @@ func Take(a arrow.Array, sel []int32, mem memory.Allocator) (arrow.Array, error)
 	return take(a, sel, mem, false)
 }
 
+// TakeBatch returns the rows sel of a batch (in that order) as a new batch of the same schema.
+func TakeBatch(b arrow.RecordBatch, sel []int32, mem memory.Allocator) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, b.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i := range cols {
+		c, err := Take(b.Column(i), sel, mem)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", b.ColumnName(i), err)
+		}
+		cols[i] = c
+	}
+	return array.NewRecordBatch(b.Schema(), cols, int64(len(sel))), nil
+}
+
 // TakeOrNull is Take where a negative index selects a NULL: element access that misses.
 func TakeOrNull(a arrow.Array, sel []int32, mem memory.Allocator) (arrow.Array, error) {
 	return take(a, sel, mem, true)

@@ -197,7 +197,56 @@ func Java_io_sluice_jni_NativeLib_parquetPartitionerOpen(env *C.JNIEnv, _ C.jcla
 //export Java_io_sluice_jni_NativeLib_parquetPartition
 func Java_io_sluice_jni_NativeLib_parquetPartition(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
 	defer guard(env, "parquetPartition")
-	p, err := handleOf[*plan.SinkPartitioner](h)
+	return splitBatch(env, h, batch, func(p *plan.SinkPartitioner, b arrow.RecordBatch) ([]arrow.RecordBatch, [][]byte, error) {
+		parts, err := p.Split(b)
+		batches, tags := make([]arrow.RecordBatch, len(parts)), make([][]byte, len(parts))
+		for i, part := range parts {
+			batches[i], tags[i] = part.Batch, []byte(part.Path)
+		}
+		return batches, tags, err
+	})
+}
+
+//export Java_io_sluice_jni_NativeLib_icebergSplitterOpen
+func Java_io_sluice_jni_NativeLib_icebergSplitterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
+	defer guard(env, "icebergSplitterOpen")
+	return openFromJSON(env, sinkJSON, plan.OpenIcebergSplitter)
+}
+
+//export Java_io_sluice_jni_NativeLib_icebergSplit
+func Java_io_sluice_jni_NativeLib_icebergSplit(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
+	defer guard(env, "icebergSplit")
+	return splitBatch(env, h, batch, func(s *plan.IcebergSplitter, b arrow.RecordBatch) ([]arrow.RecordBatch, [][]byte, error) {
+		parts, err := s.Split(b)
+		batches, tags := make([]arrow.RecordBatch, len(parts)), make([][]byte, len(parts))
+		for i, part := range parts {
+			tag := binary.BigEndian.AppendUint32(nil, uint32(part.Partition))
+			batches[i], tags[i] = part.Batch, binary.BigEndian.AppendUint32(tag, uint32(s.Generation()))
+		}
+		return batches, tags, err
+	})
+}
+
+//export Java_io_sluice_jni_NativeLib_icebergSplitterPartition
+func Java_io_sluice_jni_NativeLib_icebergSplitterPartition(env *C.JNIEnv, _ C.jclass, h C.jlong, partition C.jint) C.jbyteArray {
+	defer guard(env, "icebergSplitterPartition")
+	s, err := handleOf[*plan.IcebergSplitter](h)
+	if err == nil {
+		var out []byte
+		if out, err = s.PartitionJSON(int32(partition)); err == nil {
+			return javaBytes(env, out)
+		}
+	}
+	throw(env, err.Error())
+	return 0
+}
+
+// splitBatch splits the batch behind handle batch with the splitter behind h and returns the
+// parts as frames, big-endian: the part's batch handle (int64), its rows (int32), its tag's
+// length (int32) and the tag (a partition's path, or its number). Java owns the part batches
+// from here on.
+func splitBatch[S any](env *C.JNIEnv, h, batch C.jlong, split func(S, arrow.RecordBatch) ([]arrow.RecordBatch, [][]byte, error)) C.jbyteArray {
+	s, err := handleOf[S](h)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -207,28 +256,26 @@ func Java_io_sluice_jni_NativeLib_parquetPartition(env *C.JNIEnv, _ C.jclass, h,
 		throw(env, err.Error())
 		return 0
 	}
-	parts, err := p.Split(b)
+	parts, tags, err := split(s, b)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
-	// Per part, big-endian: the batch handle (int64), its rows (int32), the path's length
-	// (int32) and its UTF-8 bytes. Java owns the batches from here on.
 	var out []byte
 	handles := make([]cgo.Handle, len(parts))
 	for i, part := range parts {
-		handles[i] = cgo.NewHandle(part.Batch)
+		handles[i] = cgo.NewHandle(part)
 		out = binary.BigEndian.AppendUint64(out, uint64(handles[i]))
-		out = binary.BigEndian.AppendUint32(out, uint32(part.Batch.NumRows()))
-		out = binary.BigEndian.AppendUint32(out, uint32(len(part.Path)))
-		out = append(out, part.Path...)
+		out = binary.BigEndian.AppendUint32(out, uint32(part.NumRows()))
+		out = binary.BigEndian.AppendUint32(out, uint32(len(tags[i])))
+		out = append(out, tags[i]...)
 	}
 	res := javaBytes(env, out)
 	if res == 0 && len(parts) > 0 {
 		// The frames did not reach Java (its exception is pending): nobody else will free them.
 		for i, h := range handles {
 			h.Delete()
-			parts[i].Batch.Release()
+			parts[i].Release()
 		}
 	}
 	return res

@@ -167,8 +167,9 @@ type IcebergWriter struct {
 	notNull *constraint.NotNull
 }
 
-// OpenIcebergWriter compiles the island JSON of an Iceberg sink node.
-func OpenIcebergWriter(data []byte) (*IcebergWriter, error) {
+// compileIcebergSinkIsland compiles the island JSON of an Iceberg sink node, which must run
+// natively.
+func compileIcebergSinkIsland(data []byte) (*icebergSink, error) {
 	is, err := decodeScanIsland(data)
 	if err != nil {
 		return nil, err
@@ -177,6 +178,12 @@ func OpenIcebergWriter(data []byte) (*IcebergWriter, error) {
 	if err == nil && len(reasons) > 0 {
 		err = fmt.Errorf("iceberg sink %s cannot run natively: %s", is.Nodes[0].Name, strings.Join(reasons, "; "))
 	}
+	return s, err
+}
+
+// OpenIcebergWriter compiles the island JSON of an Iceberg sink node.
+func OpenIcebergWriter(data []byte) (*IcebergWriter, error) {
+	s, err := compileIcebergSinkIsland(data)
 	if err != nil {
 		return nil, err
 	}
@@ -239,6 +246,53 @@ func (w *IcebergWriter) PartitionJSON(partition int32) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return partitionJSON(vals)
+}
+
+// IcebergSplitter splits the batches of a partitioned Iceberg sink in the HASH distribution
+// mode by partition, before Flink shuffles them by the partition's path.
+type IcebergSplitter struct {
+	table string
+	s     *sinkiceberg.Splitter
+}
+
+// OpenIcebergSplitter compiles the island JSON of a partitioned Iceberg sink node.
+func OpenIcebergSplitter(data []byte) (*IcebergSplitter, error) {
+	s, err := compileIcebergSinkIsland(data)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := sinkiceberg.NewSplitter(s.fields, s.spec, nil)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	return &IcebergSplitter{table: s.table, s: sp}, nil
+}
+
+// Split returns the rows of a batch by partition; the caller releases the parts' batches.
+func (s *IcebergSplitter) Split(b arrow.RecordBatch) ([]sinkiceberg.Part, error) {
+	parts, err := s.s.Split(b)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	return parts, nil
+}
+
+// Generation is the splitter's partition numbering (see iceberg.Splitter#Split).
+func (s *IcebergSplitter) Generation() int32 { return s.s.Generation() }
+
+// PartitionJSON returns a partition's values as IcebergWriter#PartitionJSON does.
+func (s *IcebergSplitter) PartitionJSON(partition int32) ([]byte, error) {
+	vals, err := s.s.PartitionValues(partition)
+	if err != nil {
+		return nil, err
+	}
+	return partitionJSON(vals)
+}
+
+// partitionJSON encodes partition values: null, a number or a string per field (bytes as
+// base64).
+func partitionJSON(vals []sinkiceberg.Value) ([]byte, error) {
 	out := make([]any, len(vals))
 	for i, v := range vals {
 		switch {

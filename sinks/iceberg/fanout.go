@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/exec/column"
@@ -68,20 +67,11 @@ func (f *FanoutWriter) Write(b arrow.RecordBatch) ([]Chunk, error) {
 		}
 		return f.take(), nil
 	}
-	parts, err := f.part.assign(b)
+	byPartition, err := f.part.rowsByPartition(b, &f.sel)
 	if err != nil {
 		return nil, err
 	}
-	for i := range f.sel {
-		f.sel[i] = f.sel[i][:0]
-	}
-	for r, p := range parts {
-		for int(p) >= len(f.sel) {
-			f.sel = append(f.sel, nil)
-		}
-		f.sel[p] = append(f.sel[p], int32(r))
-	}
-	for p, rows := range f.sel {
+	for p, rows := range byPartition {
 		if len(rows) == 0 {
 			continue
 		}
@@ -99,20 +89,9 @@ func (f *FanoutWriter) Write(b arrow.RecordBatch) ([]Chunk, error) {
 
 // writeRows writes the selected rows of a batch to a partition's file.
 func (f *FanoutWriter) writeRows(p int32, b arrow.RecordBatch, rows []int32) error {
-	cols := make([]arrow.Array, b.NumCols())
-	for i := range cols {
-		c, err := column.Take(b.Column(i), rows, f.mem)
-		if err != nil {
-			for _, d := range cols[:i] {
-				d.Release()
-			}
-			return fmt.Errorf("iceberg writer: %w", err)
-		}
-		cols[i] = c
-	}
-	sub := array.NewRecordBatch(b.Schema(), cols, int64(len(rows)))
-	for _, c := range cols {
-		c.Release()
+	sub, err := column.TakeBatch(b, rows, f.mem)
+	if err != nil {
+		return fmt.Errorf("iceberg writer: %w", err)
 	}
 	defer sub.Release()
 	return f.writeTo(p, sub)
@@ -169,10 +148,7 @@ func (f *FanoutWriter) PartitionValues(p int32) ([]Value, error) {
 	if f.part == nil {
 		return nil, nil
 	}
-	if p < 0 || int(p) >= len(f.part.values) {
-		return nil, fmt.Errorf("iceberg writer: no partition %d", p)
-	}
-	return f.part.values[p], nil
+	return f.part.valuesOf(p)
 }
 
 // Close drops the open files' buffered rows (files that will not be finished).

@@ -104,6 +104,8 @@ func parseIcebergType(s string) (fileType, error) {
 	switch s {
 	case "boolean", "int", "long", "float", "double", "date", "time", "timestamp", "timestamptz", "string", "binary":
 		return fileType{name: s}, nil
+	case "uuid":
+		return fileType{name: s, length: 16}, nil
 	}
 	return fileType{}, fmt.Errorf("Iceberg type %s is not written natively", s)
 }
@@ -139,7 +141,8 @@ func Check(t catalog.Type, iceberg string) error {
 		ok = t.Kind == catalog.Char || t.Kind == catalog.VarChar
 	case "binary":
 		ok = t.Kind == catalog.VarBinary || t.Kind == catalog.Binary
-	case "fixed":
+	case "fixed", "uuid":
+		// Flink's Iceberg connector reads a uuid as BINARY(16) and writes those bytes.
 		ok = t.Kind == catalog.Binary && t.Length == ft.length
 	case "decimal":
 		ok = t.Kind == catalog.Decimal && t.Scale == ft.scale && t.Precision <= ft.precision
@@ -276,6 +279,8 @@ func node(name string, required bool, fieldID int, ft fileType) (schema.Node, er
 		phys = pq.Types.ByteArray
 	case "fixed":
 		phys, length = pq.Types.FixedLenByteArray, ft.length
+	case "uuid":
+		phys, length, logical = pq.Types.FixedLenByteArray, 16, schema.UUIDLogicalType{}
 	case "decimal":
 		logical = schema.NewDecimalLogicalType(int32(ft.precision), int32(ft.scale))
 		switch {
@@ -520,7 +525,7 @@ func (w *Writer) converter(name string, t catalog.Type, ft fileType) func(in arr
 		return func(in arrow.Array) (arrow.Array, error) {
 			return column.Retype(in, arrow.PrimitiveTypes.Int64), nil
 		}
-	case ft.name == "fixed":
+	case ft.name == "fixed" || ft.name == "uuid":
 		return func(in arrow.Array) (arrow.Array, error) { return fixedBinary(in, ft.length, name, w.mem) }
 	case ft.name == "string":
 		return func(in arrow.Array) (arrow.Array, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
@@ -51,6 +52,8 @@ var roundTrip = []roundTripColumn{
 	{catalog.TimestampType(3, true), "timestamp", catalog.TimestampType(6, true), []any{int64(-1), nil, int64(1_700_000_000_123)}, []any{int64(-1000), nil, int64(1_700_000_000_123_000)}},
 	{catalog.TimestampType(6, true), "timestamp", catalog.TimestampType(6, true), []any{int64(-62_135_596_800_000_000), int64(5), nil}, nil},
 	{typ(catalog.TimestampLTZ, 3, 0), "timestamptz", typ(catalog.TimestampLTZ, 6, 0), []any{nil, int64(86_400_000), int64(-5)}, []any{nil, int64(86_400_000_000), int64(-5000)}},
+	{catalog.Type{Kind: catalog.Binary, Length: 16, Nullable: true}, "uuid", catalog.Type{Kind: catalog.Binary, Length: 16, Nullable: true},
+		[]any{[]byte("0123456789abcdef"), nil, make([]byte, 16)}, nil},
 }
 
 // build makes an Arrow array of Sluice's type for t from Go values.
@@ -174,7 +177,7 @@ func TestRoundTripThroughTheIcebergReader(t *testing.T) {
 	defer pf.Close()
 	sch := pf.MetaData().Schema
 	wantPhys := []string{"INT32", "INT32", "INT64", "FLOAT", "DOUBLE", "INT32", "INT64", "FIXED_LEN_BYTE_ARRAY", "BYTE_ARRAY", "BYTE_ARRAY",
-		"FIXED_LEN_BYTE_ARRAY", "INT32", "INT64", "INT64", "INT64", "INT64"}
+		"FIXED_LEN_BYTE_ARRAY", "INT32", "INT64", "INT64", "INT64", "INT64", "FIXED_LEN_BYTE_ARRAY"}
 	for i := range roundTrip {
 		col := sch.Column(i)
 		if col.SchemaNode().FieldID() != int32(i+1) || col.PhysicalType().String() != wantPhys[i] {
@@ -186,6 +189,9 @@ func TestRoundTripThroughTheIcebergReader(t *testing.T) {
 	}
 	if v := pf.MetaData().KeyValueMetadata().FindValue("iceberg.schema"); v == nil || *v != `{"type":"struct"}` {
 		t.Errorf("iceberg.schema = %v", v)
+	}
+	if lt := sch.Column(16).LogicalType(); !lt.Equals(schema.UUIDLogicalType{}) || sch.Column(16).TypeLength() != 16 {
+		t.Errorf("uuid column: %s of %d bytes", lt, sch.Column(16).TypeLength())
 	}
 	if lt := sch.Column(15).LogicalType().String(); !strings.Contains(lt, "isAdjustedToUTC=true") {
 		t.Errorf("timestamptz annotation %s", lt)

@@ -243,6 +243,23 @@ public final class NativeLib {
     public static native byte[] icebergWriterPartition(long writer, int partition);
 
     /**
+     * Starts the splitter of a partitioned Iceberg sink in the HASH distribution mode
+     * ({@code sinkJson}: the island JSON of the sink node).
+     */
+    public static native long icebergSplitterOpen(byte[] sinkJson);
+
+    /**
+     * Splits a native batch by partition; returns the parts as frames, big-endian: the part's
+     * batch handle (int64, owned by the caller), its rows (int32), 8 (int32), the partition's
+     * number (int32) and the numbering's generation (int32: when it changes, the numbers start
+     * over).
+     */
+    public static native byte[] icebergSplit(long splitter, long batch);
+
+    /** A partition's values, as {@link #icebergWriterPartition} gives them. */
+    public static native byte[] icebergSplitterPartition(long splitter, int partition);
+
+    /**
      * Opens the byte range [start, start + length) of an Iceberg data file for reading, skipping
      * its first skipRows rows, with the island JSON of the Iceberg scan node. Returns the reader's
      * handle.

@@ -3,6 +3,7 @@ package io.sluice.runtime;
 import io.sluice.jni.NativeLib;
 
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.types.StringValue;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -71,7 +72,8 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
         target.write(ipc);
         target.writeBoolean(record.partition() != null);
         if (record.partition() != null) {
-            target.writeUTF(record.partition());
+            // StringValue's encoding has no 64 KB limit (writeUTF has), as Flink's StringSerializer.
+            StringValue.writeString(record.partition(), target);
         }
     }
 
@@ -80,7 +82,7 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
         int rows = source.readInt();
         byte[] ipc = new byte[source.readInt()];
         source.readFully(ipc);
-        String partition = source.readBoolean() ? source.readUTF() : null;
+        String partition = source.readBoolean() ? StringValue.readString(source) : null;
         DESERIALIZED.incrementAndGet();
         return new NativeBatch(NativeLib.batchFromIpc(ipc), rows, true, partition);
     }
@@ -99,7 +101,7 @@ public final class NativeBatchSerializer extends TypeSerializer<NativeBatch> {
         boolean partitioned = source.readBoolean();
         target.writeBoolean(partitioned);
         if (partitioned) {
-            target.writeUTF(source.readUTF());
+            StringValue.copyString(source, target);
         }
     }
 

@@ -7,7 +7,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.util.Collector;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -36,37 +35,11 @@ final class PartitionSplitter extends RichFlatMapFunction<NativeBatch, NativeBat
 
     @Override
     public void flatMap(NativeBatch batch, Collector<NativeBatch> out) {
-        ByteBuffer parts;
-        try {
-            parts = ByteBuffer.wrap(NativeLib.parquetPartition(handle, batch.handle()));
-        } finally {
-            if (batch.owned()) {
-                batch.release();
-            }
-        }
-        // The part batches stay this operator's: emitted unowned (a chained writer reads them
-        // during collect, a network edge copies them there) and released here, also when
-        // emitting fails.
-        try {
-            while (parts.hasRemaining()) {
-                long part = parts.getLong();
-                int rows = parts.getInt();
-                byte[] path = new byte[parts.getInt()];
-                parts.get(path);
-                try {
-                    out.collect(new NativeBatch(part, rows, false, new String(path, StandardCharsets.UTF_8)));
-                } finally {
-                    NativeLib.close(part);
-                }
-            }
-        } finally {
-            while (parts.hasRemaining()) {
-                long part = parts.getLong();
-                parts.getInt();
-                parts.position(parts.position() + parts.getInt());
-                NativeLib.close(part);
-            }
-        }
+        PartFrames.split(batch, b -> NativeLib.parquetPartition(handle, b), (part, rows, tag) -> {
+            byte[] path = new byte[tag.remaining()];
+            tag.get(path);
+            out.collect(new NativeBatch(part, rows, false, new String(path, StandardCharsets.UTF_8)));
+        });
     }
 
     @Override

@@ -138,9 +138,6 @@ public final class IcebergSinkTarget implements NativeSink {
         }
         Table t = loadTable();
         FlinkWriteConf conf = new FlinkWriteConf(t, writeProps, readableConfig);
-        if (!t.spec().isUnpartitioned() && conf.distributionMode() == DistributionMode.HASH) {
-            unsupported.add("the HASH write distribution mode of a partitioned table is not native yet");
-        }
         if (conf.upsertMode() || !t.schema().identifierFieldIds().isEmpty() || schema.getPrimaryKey().isPresent()) {
             unsupported.add("upserts and equality fields (primary keys) are not written natively yet");
         }
@@ -220,6 +217,15 @@ public final class IcebergSinkTarget implements NativeSink {
         FlinkWriteConf conf = new FlinkWriteConf(t, writeProps, readableConfig);
         TaskWriterFactory<NativeBatch> files = new NativeIcebergTaskWriterFactory(t, sinkJson, conf.targetDataFileSize());
         ResolvedSchema physical = ResolvedSchema.of(physicalColumns());
+        if (!t.spec().isUnpartitioned() && conf.distributionMode() == DistributionMode.HASH) {
+            // The connector keys the rows by their partition's path (PartitionKeySelector): Go
+            // splits the batches by partition, and Flink shuffles the parts by that path.
+            input = input.flatMap(new IcebergPartitionSplitter(t.spec(), sinkJson), input.getType())
+                    .name("sluice-iceberg-partitioner")
+                    .uid(uidPrefix + "-partitioner")
+                    .setParallelism(input.getParallelism())
+                    .keyBy(NativeBatch::partition, Types.STRING);
+        }
         if (readableConfig.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_USE_V2_SINK)) {
             IcebergSink.Builder builder = IcebergSink.forRowData((DataStream<RowData>) null)
                     .tableLoader(loader)

@@ -129,42 +129,7 @@ public final class NativeIcebergTaskWriter implements TaskWriter<NativeBatch> {
         if (table.spec().isUnpartitioned()) {
             return null;
         }
-        JsonNode values = MAPPER.readTree(NativeLib.icebergWriterPartition(writer, partition));
-        Types.StructType type = table.spec().partitionType();
-        PartitionData data = new PartitionData(type);
-        for (int i = 0; i < type.fields().size(); i++) {
-            JsonNode v = values.get(i);
-            data.set(i, v == null || v.isNull() ? null : javaValue(type.fields().get(i).type(), v));
-        }
-        return data;
-    }
-
-    private static Object javaValue(Type type, JsonNode v) {
-        switch (type.typeId()) {
-            case INTEGER:
-            case DATE:
-                return (int) v.asLong();
-            case LONG:
-            case TIMESTAMP:
-            case TIME:
-                return v.asLong();
-            case BOOLEAN:
-                return v.asLong() != 0;
-            case FLOAT:
-                return Float.intBitsToFloat((int) v.asLong());
-            case DOUBLE:
-                return Double.longBitsToDouble(v.asLong());
-            case DECIMAL:
-                // The unscaled value's digits, at the column's scale.
-                return new java.math.BigDecimal(new java.math.BigInteger(v.asText()), ((Types.DecimalType) type).scale());
-            case STRING:
-                return v.asText();
-            case BINARY:
-            case FIXED:
-                return ByteBuffer.wrap(java.util.Base64.getDecoder().decode(v.asText()));
-            default:
-                throw new IllegalStateException("Sluice computed a partition value of type " + type);
-        }
+        return PartitionValues.of(table.spec(), NativeLib.icebergWriterPartition(writer, partition));
     }
 
     /** Completes a partition's open data file and adds it to the completed files. */
