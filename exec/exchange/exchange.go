@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -119,7 +118,7 @@ func (s *Splitter) Split(b arrow.RecordBatch) ([]Part, error) {
 		if from == to {
 			continue
 		}
-		sub, err := take(b, sel[from:to], s.mem)
+		sub, err := column.TakeBatch(b, sel[from:to], s.mem)
 		if err != nil {
 			for _, p := range parts {
 				p.Batch.Release()
@@ -129,24 +128,4 @@ func (s *Splitter) Split(b arrow.RecordBatch) ([]Part, error) {
 		parts = append(parts, Part{Channel: ch, Batch: sub})
 	}
 	return parts, nil
-}
-
-// take returns the rows sel of b as a new batch.
-func take(b arrow.RecordBatch, sel []int32, mem memory.Allocator) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, b.NumCols())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for i := range cols {
-		c, err := column.Take(b.Column(i), sel, mem)
-		if err != nil {
-			return nil, fmt.Errorf("column %s: %w", b.ColumnName(i), err)
-		}
-		cols[i] = c
-	}
-	return array.NewRecordBatch(b.Schema(), cols, int64(len(sel))), nil
 }

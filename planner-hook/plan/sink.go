@@ -297,6 +297,9 @@ func (s *SinkPartitioner) Split(b arrow.RecordBatch) ([]sinkfs.Part, error) {
 		b = checked
 	}
 	if s.p == nil {
+		if b.NumRows() == 0 {
+			return nil, nil // no part file for no rows
+		}
 		b.Retain()
 		return []sinkfs.Part{{Batch: b}}, nil
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -98,21 +97,11 @@ func (e *NotNull) Enforce(b arrow.RecordBatch, mem memory.Allocator) (arrow.Reco
 	if len(sel) == 0 {
 		return nil, nil
 	}
-	cols := make([]arrow.Array, b.NumCols())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for c := range cols {
-		var err error
-		if cols[c], err = column.Take(b.Column(c), sel, mem); err != nil {
-			return nil, fmt.Errorf("NOT NULL check: column %s: %w", b.ColumnName(c), err)
-		}
+	out, err := column.TakeBatch(b, sel, mem)
+	if err != nil {
+		return nil, fmt.Errorf("NOT NULL check: %w", err)
 	}
-	return array.NewRecordBatch(b.Schema(), cols, int64(len(sel))), nil
+	return out, nil
 }
 
 // failure is Flink's EnforcerException for row i: the first NOT NULL column NULL in it.

@@ -264,6 +264,11 @@ func TestReadsNestedColumnsByFieldID(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "r.added") || !strings.Contains(err.Error(), "NOT NULL") {
 		t.Errorf("a missing NOT NULL field: %v", err)
 	}
+	// So is a NOT NULL column the file does not have.
+	_, err = OpenFile(FileRange{Path: path, Length: st.Size()}, []Field{{ID: 3, Name: "added", Type: catalog.IntType(false)}}, 3, 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "column added") || !strings.Contains(err.Error(), "Missing required field") {
+		t.Errorf("a missing NOT NULL column: %v", err)
+	}
 	// A Flink type whose shape is not the Iceberg type's is refused.
 	if err := Supported(rt, cols[1].Type); err == nil {
 		t.Error("a ROW read from an Iceberg map")

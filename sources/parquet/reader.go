@@ -156,6 +156,10 @@ func (r *SplitReader) open() error {
 			i, ok = byID[ids.ID]
 		}
 		if !ok {
+			if ids != nil && !r.schema.Types[c].Nullable {
+				// Iceberg's reader fails on a required field a file does not have.
+				return fmt.Errorf("column %s: the file has no field of id %d, and the column is NOT NULL (Iceberg: Missing required field)", name, ids.ID)
+			}
 			continue // Flink reads a column missing from the file as NULLs
 		}
 		f := fields[i]
@@ -312,18 +316,7 @@ func tail(b arrow.RecordBatch, from int64, mem memory.Allocator) (arrow.RecordBa
 	for r := from; r < n; r++ {
 		sel = append(sel, int32(r))
 	}
-	cols := make([]arrow.Array, b.NumCols())
-	for c := range cols {
-		col, err := column.Take(b.Column(c), sel, mem)
-		if err != nil {
-			releaseAll(cols)
-			return nil, err
-		}
-		cols[c] = col
-	}
-	out := array.NewRecordBatch(b.Schema(), cols, n-from)
-	releaseAll(cols)
-	return out, nil
+	return column.TakeBatch(b, sel, mem)
 }
 
 func releaseAll(cols []arrow.Array) {

@@ -376,6 +376,36 @@ class IcebergParityTest {
                 () -> "Sluice's error does not name the file: " + rootCause(sluice.failure()));
     }
 
+    /**
+     * A data file a snapshot's manifest lists but the file system no longer has fails both
+     * engines; Sluice's error names the file. A table that does not exist fails both at planning.
+     */
+    @Test
+    void missingDataFileOrTableFails() throws Exception {
+        StreamTableEnvironment w = env(1, false);
+        w.executeSql("CREATE TABLE lake.db.lost (k INT, s STRING)");
+        w.executeSql("INSERT INTO lake.db.lost VALUES (1, 'a'), (2, 'b')").await();
+        Path data;
+        try (Stream<Path> files = Files.walk(warehouse.resolve("db").resolve("lost").resolve("data"))) {
+            data = files.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow();
+        }
+        Files.delete(data);
+        String q = "SELECT k, s FROM lake.db.lost";
+        ParityHarness.Outcome flink = ParityHarness.collect(env(1, false), q);
+        StreamTableEnvironment tEnv = env(1, true);
+        Verdict verdict = Sluice.verdict(tEnv, q);
+        assertTrue(verdict.isNative(), verdict::toString);
+        ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, q);
+        assertTrue(flink.failed(), "stock Flink read a missing file");
+        assertTrue(sluice.failed(), "Sluice read a missing file");
+        assertTrue(String.valueOf(rootCause(sluice.failure()).getMessage()).contains(data.getFileName().toString()),
+                () -> "Sluice's error does not name the file: " + rootCause(sluice.failure()));
+        String none = "SELECT * FROM lake.db.no_such_table";
+        Exception a = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> env(1, false).executeSql(none));
+        Exception b = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> env(1, true).executeSql(none));
+        assertEquals(a.getMessage(), b.getMessage(), "the planning error");
+    }
+
     static Throwable rootCause(Throwable t) {
         while (t.getCause() != null) {
             t = t.getCause();

@@ -618,6 +618,44 @@ class ParquetParityTest {
     }
 
     /**
+     * Bad input fails both engines, and Sluice's error names what and where: a truncated Parquet
+     * file (the file), a column declared with a type its file values cannot be read as (the
+     * column).
+     */
+    @Test
+    void badInputFailsAndNamesWhatAndWhere() throws Exception {
+        Path broken = dir.resolve("broken");
+        Files.createDirectories(broken);
+        Path part;
+        try (Stream<Path> ps = Files.walk(Path.of(oneFile))) {
+            part = ps.filter(p -> p.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(part);
+        Path truncated = broken.resolve("part-truncated.parquet");
+        Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        record Bad(String table, String schema, String path, String query, String named) {}
+        for (Bad b : List.of(
+                new Bad("truncated", SCHEMA, broken.toString(), "SELECT i, s FROM truncated", truncated.getFileName().toString()),
+                new Bad("mistyped", "i INT, l BIGINT, d DOUBLE, s INT", oneFile, "SELECT i, s FROM mistyped", "column s"))) {
+            ParityHarness.Outcome[] outcomes = new ParityHarness.Outcome[2];
+            for (boolean sluice : new boolean[] {false, true}) {
+                StreamTableEnvironment tEnv = env(new Case(b.table(), "", SCHEMA, "", 1, true), sluice);
+                tEnv.executeSql("CREATE TABLE " + b.table() + " (" + b.schema() + ") WITH ('connector' = 'filesystem', 'path' = '"
+                        + b.path() + "', 'format' = 'parquet')");
+                if (sluice) {
+                    Verdict v = Sluice.verdict(tEnv, b.query());
+                    assertTrue(v.isNative() && v.edgeNotes().isEmpty(), v::toString);
+                }
+                outcomes[sluice ? 1 : 0] = ParityHarness.collect(tEnv, b.query());
+            }
+            assertTrue(outcomes[0].failed(), () -> b.table() + ": stock Flink read it: " + outcomes[0].rows());
+            assertTrue(outcomes[1].failed(), () -> b.table() + ": Sluice read it: " + outcomes[1].rows());
+            String message = String.valueOf(rootCause(outcomes[1].failure()).getMessage());
+            assertTrue(message.contains(b.named()), () -> b.table() + ": Sluice's error does not name " + b.named() + ": " + message);
+        }
+    }
+
+    /**
      * A NULL written into a NOT NULL column under Flink's default 'table.exec.sink.not-null-enforcer'
      * (ERROR): both engines fail the job with Flink's message naming the column.
      */
