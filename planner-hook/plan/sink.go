@@ -227,11 +227,6 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
 		}
 	}
-	if hasTimestamps && p.opts.Int64Timestamps && p.opts.TimestampUnit == arrow.Nanosecond {
-		// Flink writes INT64 TIMESTAMP(NANOS); arrow-go's format-1.0 writer would annotate (and
-		// truncate) them as MICROS.
-		reasons = append(reasons, fmt.Sprintf("table %s: INT64 timestamps in nanoseconds ('parquet.timestamp.time.unit' = 'nanos') are not written natively yet", t.Identifier))
-	}
 	if hasTimestamps && !p.opts.UTCTimestamps {
 		if _, ok := options[OptJVMTimeZoneOffset]; !ok {
 			reasons = append(reasons, fmt.Sprintf("table %s: timestamps are written in the JVM's time zone %s, which has no fixed offset", t.Identifier, options[OptJVMTimeZone]))

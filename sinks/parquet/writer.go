@@ -102,7 +102,11 @@ func NewWriter(names []string, types []catalog.Type, opts Options, out io.Writer
 	if !opts.Int64Timestamps {
 		aprops = append(aprops, pqarrow.WithDeprecatedInt96Timestamps(true))
 	}
-	psch, err := pqarrow.ToParquet(sch, pq.NewWriterProperties(props...), pqarrow.NewArrowWriterProperties(aprops...))
+	// The schema as format 2.6 makes it: format 1.0 would annotate nanosecond timestamps as
+	// MICROS, where Flink's writer annotates INT64 TIMESTAMP(NANOS) (the only difference
+	// between the two in pqarrow's schema conversion). The file is written as format 1.0.
+	schemaProps := pq.NewWriterProperties(append(append([]pq.WriterProperty(nil), props...), pq.WithVersion(pq.V2_6))...)
+	psch, err := pqarrow.ToParquet(sch, schemaProps, pqarrow.NewArrowWriterProperties(aprops...))
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer: %w", err)
 	}
@@ -147,7 +151,7 @@ func (w *Writer) columnFunc(i int, t catalog.Type) ColumnFunc {
 		}
 	case t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ:
 		return func(cw file.ColumnChunkWriter, in arrow.Array, defs, _ []int16) error {
-			col := w.int64Timestamps(w.sch.Field(i).Type, in)
+			col := w.int64Timestamps(in)
 			defer col.Release()
 			return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, nil, t.Nullable)
 		}
@@ -171,9 +175,8 @@ func (w *Writer) leafFunc(leaf *LeafPath) ColumnFunc {
 			return w.writeInt96(cw.(*file.Int96ColumnChunkWriter), in, w.present, defs, reps)
 		}
 	case t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ:
-		dt := &arrow.TimestampType{Unit: w.opts.TimestampUnit}
 		return func(cw file.ColumnChunkWriter, in arrow.Array, defs, reps []int16) error {
-			col := w.int64Timestamps(dt, in)
+			col := w.int64Timestamps(in)
 			defer col.Release()
 			return pqarrow.WriteArrowToColumn(w.ctx, cw, col, defs, reps, leaf.Nullable())
 		}
@@ -285,8 +288,9 @@ func (w *Writer) writeInt96(cw *file.Int96ColumnChunkWriter, in arrow.Array, pre
 // int64Timestamps converts TIMESTAMP values to the INT64 value Flink's writer stores
 // (ParquetRowDataWriter#timestampToInt64): the instant (the local date-time's in the JVM's
 // zone, unless 'utc-timezone') in the configured unit, with the nanoseconds of the millisecond
-// for MICROS and NANOS.
-func (w *Writer) int64Timestamps(dt arrow.DataType, in arrow.Array) arrow.Array {
+// for MICROS and NANOS. The values are an Int64 array, which pqarrow writes as they are (a
+// timestamp array in nanoseconds it would cut to microseconds in a format 1.0 file).
+func (w *Writer) int64Timestamps(in arrow.Array) arrow.Array {
 	src := column.ReadTimestamps(in)
 	n := in.Len()
 	buf, dst := column.NewValues[int64](w.mem, n)
@@ -312,5 +316,5 @@ func (w *Writer) int64Timestamps(dt arrow.DataType, in arrow.Array) arrow.Array 
 			dst[i] = ms * per
 		}
 	}
-	return column.MakeArray(dt, n, column.CopyValidity(in, w.mem), buf)
+	return column.MakeArray(arrow.PrimitiveTypes.Int64, n, column.CopyValidity(in, w.mem), buf)
 }

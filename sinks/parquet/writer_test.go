@@ -3,8 +3,10 @@ package parquet
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -91,6 +93,22 @@ func TestRoundTripThroughFlinksReadRules(t *testing.T) {
 		opts := DefaultOptions()
 		c.opts(&opts)
 		path := writeFile(t, names, types, opts, batch)
+		if opts.Int64Timestamps {
+			// Annotated as Flink annotates them: TIMESTAMP(isAdjustedToUTC=false, unit) on INT64.
+			// (Nanoseconds: TestInt64NanosLikeFlinksWriter.)
+			pf, err := file.OpenParquetFile(path, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unit := map[arrow.TimeUnit]string{arrow.Millisecond: "milliseconds", arrow.Microsecond: "microseconds", arrow.Nanosecond: "nanoseconds"}[opts.TimestampUnit]
+			for _, c := range []int{12, 13, 14, 15} {
+				col := pf.MetaData().Schema.Column(c)
+				if lt := col.LogicalType().String(); col.PhysicalType() != pq.Types.Int64 || !strings.Contains(lt, unit) || !strings.Contains(lt, "isAdjustedToUTC=false") {
+					t.Errorf("column %s is %s %s", col.Name(), col.PhysicalType(), lt)
+				}
+			}
+			pf.Close()
+		}
 		r, err := reader.OpenSplit(reader.Split{Path: path, Length: 1 << 40}, reader.Schema{Names: names, Types: types},
 			reader.Options{UTCTimestamps: opts.UTCTimestamps, ZoneOffsetSeconds: opts.ZoneOffsetSeconds, BatchRows: 100}, 0, mem)
 		if err != nil {
@@ -110,6 +128,47 @@ func TestRoundTripThroughFlinksReadRules(t *testing.T) {
 		}
 		got.Release()
 		r.Close()
+	}
+}
+
+// INT64 nanoseconds (parquet.timestamp.time.unit = nanos): annotated TIMESTAMP(NANOS) as
+// Flink's writer does, values (ParquetRowDataWriter#timestampToInt64) the instant of the local
+// date-time in the JVM's zone, milliseconds times 10^6 plus the nanoseconds of the millisecond,
+// wrapping around in 64 bits beyond the years 1677 to 2262 as Java's long arithmetic does.
+func TestInt64NanosLikeFlinksWriter(t *testing.T) {
+	names := []string{"ts", "t6"}
+	types := []catalog.Type{catalog.TimestampType(3, true), catalog.TimestampType(6, true)}
+	sch, _ := catalog.ArrowSchema(names, types)
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer rb.Release()
+	rb.Field(0).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{1_600_000_000_123, 0, -20_000_000_000_000}, []bool{true, false, true})
+	rb.Field(1).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{1_600_000_000_123_456, 0, 0}, []bool{true, false, false})
+	batch := rb.NewRecordBatch()
+	defer batch.Release()
+	opts := DefaultOptions()
+	opts.Int64Timestamps, opts.TimestampUnit, opts.ZoneOffsetSeconds = true, arrow.Nanosecond, 3600
+	pf, err := file.OpenParquetFile(writeFile(t, names, types, opts, batch), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	// Printed by Java 17 (Timestamp.valueOf in GMT+01:00, getTime() * 1000000L): the year-1336
+	// value is a Julian-calendar date there, and its nanoseconds wrap around.
+	want := [][]int64{{1599996400123000000, -1552568326290448384}, {1599996400123456000}}
+	for c := range names {
+		col := pf.MetaData().Schema.Column(c)
+		if lt := col.LogicalType().String(); col.PhysicalType() != pq.Types.Int64 || !strings.Contains(lt, "nanoseconds") || !strings.Contains(lt, "isAdjustedToUTC=false") {
+			t.Errorf("column %s is %s %s", col.Name(), col.PhysicalType(), lt)
+		}
+		cr, _ := pf.RowGroup(0).Column(c)
+		vals, defs := make([]int64, 3), make([]int16, 3)
+		_, n, err := cr.(*file.Int64ColumnChunkReader).ReadBatch(3, vals, defs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := vals[:n]; fmt.Sprint(got) != fmt.Sprint(want[c]) {
+			t.Errorf("column %s: %v, want %v", names[c], got, want[c])
+		}
 	}
 }
 

@@ -560,9 +560,13 @@ class ParquetParityTest {
      */
     @TestFactory
     Stream<DynamicTest> parquetSink() {
-        record S(String name, String columns, String select, String notNullEnforcer) {
+        record S(String name, String columns, String select, String notNullEnforcer, String options) {
             S(String name, String columns, String select) {
-                this(name, columns, select, "ERROR");
+                this(name, columns, select, "ERROR", "");
+            }
+
+            S(String name, String columns, String select, String notNullEnforcer) {
+                this(name, columns, select, notNullEnforcer, "");
             }
         }
         return Stream.of(
@@ -573,6 +577,14 @@ class ParquetParityTest {
                         "SELECT i, s, dw FROM pq WHERE i IS NOT NULL AND s IS NOT NULL"),
                 new S("not-null-dropped", "i INT NOT NULL, s STRING NOT NULL, dw DECIMAL(30, 8)", "SELECT i, s, dw FROM pq", "DROP"),
                 new S("nano-timestamps", NANOS, "SELECT * FROM pq9"),
+                // INT64 TIMESTAMP(NANOS), also of TIMESTAMP(3) and TIMESTAMP(6) values.
+                new S("int64-nanos", NANOS, "SELECT * FROM pq9", "ERROR",
+                        ", 'parquet.write.int64.timestamp' = 'true', 'parquet.timestamp.time.unit' = 'nanos'"),
+                new S("int64-nanos-of-millis-and-micros", "i INT, ts TIMESTAMP(3), lt TIMESTAMP_LTZ(3), t6 TIMESTAMP(6)",
+                        // Flink's reader rejects the pre-1970 fractions its INT64 writer writes.
+                        "SELECT i, ts, lt, t6 FROM pq WHERE (ts IS NULL OR ts >= TIMESTAMP '1970-01-01 00:00:00.000') "
+                                + "AND (lt IS NULL OR lt >= TO_TIMESTAMP_LTZ(0, 3)) AND (t6 IS NULL OR t6 >= TIMESTAMP '1970-01-01 00:00:00.000000')", "ERROR",
+                        ", 'parquet.write.int64.timestamp' = 'true', 'parquet.timestamp.time.unit' = 'nanos'"),
                 // ROW, ARRAY and MAP columns (also inside each other), NULL and empty at every level
                 new S("copy-nested-columns", NESTED, "SELECT * FROM pqn"),
                 new S("filtered-nested-columns", "id INT, m MAP<STRING, INT>, ar ARRAY<ROW<u INT, v STRING>>, aa ARRAY<ARRAY<INT>>, r ROW<a INT, b STRING>",
@@ -593,7 +605,7 @@ class ParquetParityTest {
                         tEnv.getConfig().set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(200));
                         tEnv.getConfig().set("table.exec.sink.not-null-enforcer", c.notNullEnforcer());
                         tEnv.executeSql("CREATE TABLE out_t (" + c.columns() + ") WITH ('connector' = 'filesystem', "
-                                + "'path' = '" + (sluice ? sluiceDir : stockDir) + "', 'format' = 'parquet')");
+                                + "'path' = '" + (sluice ? sluiceDir : stockDir) + "', 'format' = 'parquet'" + c.options() + ")");
                         String insert = "INSERT INTO out_t " + c.select();
                         if (sluice) {
                             Verdict v = Sluice.verdict(tEnv, insert);
