@@ -28,6 +28,9 @@ type icebergScanExec struct {
 	// Schema is the table's schema as Iceberg's SchemaParser prints it: the field ids of the
 	// parts of nested columns.
 	Schema string `json:"schema"`
+	// NameMapping is the table's schema.name-mapping.default, through which files without
+	// field ids are read.
+	NameMapping string `json:"nameMapping"`
 	// Streaming is 'streaming' = 'true': Flink's Iceberg source then reads the current
 	// snapshot and the appends of later ones; the reader is the same.
 	Streaming       bool   `json:"streaming"`
@@ -43,9 +46,10 @@ type icebergScanExec struct {
 
 // icebergScan is a native Iceberg scan compiled.
 type icebergScan struct {
-	table     string
-	fields    []iceberg.Field
-	batchRows int
+	table       string
+	fields      []iceberg.Field
+	nameMapping map[string]int
+	batchRows   int
 }
 
 func (s *icebergScan) types() []catalog.Type {
@@ -85,6 +89,13 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 		if columns, err = ice.ParseSchema(j.Schema); err != nil {
 			return nil, nil, fmt.Errorf("iceberg scan %s: %w", n.Name, err)
 		}
+	}
+	if j.NameMapping != "" {
+		m, err := ice.ParseNameMapping(j.NameMapping)
+		if err != nil {
+			reasons = append(reasons, fmt.Sprintf("table %s: %v", j.Table, err))
+		}
+		s.nameMapping = m
 	}
 	for _, f := range j.Fields {
 		t, err := catalog.ParseTypeString(f.Type)
@@ -129,7 +140,7 @@ func OpenIcebergScan(data []byte) (*IcebergScanReader, error) {
 // OpenFile opens the byte range [start, start+length) of a data file, skipping its first
 // skipRows rows.
 func (r *IcebergScanReader) OpenFile(path string, start, length, skipRows int64) (SplitBatches, error) {
-	sr, err := iceberg.OpenFile(iceberg.FileRange{Path: path, Start: start, Length: length}, r.scan.fields, r.scan.batchRows, skipRows, nil)
+	sr, err := iceberg.OpenMappedFile(iceberg.FileRange{Path: path, Start: start, Length: length}, r.scan.fields, r.scan.nameMapping, r.scan.batchRows, skipRows, nil)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", r.scan.table, err)
 	}

@@ -60,10 +60,17 @@ func supportedPrimitive(t catalog.Type) error {
 // OpenFile opens a file range for reading, skipping its first skipRows rows (a restored
 // position). batchRows is the most rows per batch.
 func OpenFile(r FileRange, fields []Field, batchRows int, skipRows int64, mem memory.Allocator) (*parquet.SplitReader, error) {
+	return OpenMappedFile(r, fields, nil, batchRows, skipRows, mem)
+}
+
+// OpenMappedFile is OpenFile for a table with a name mapping (see iceberg.ParseNameMapping),
+// through which files without Parquet field ids (imported files) are read.
+func OpenMappedFile(r FileRange, fields []Field, nameMapping map[string]int, batchRows int, skipRows int64, mem memory.Allocator) (*parquet.SplitReader, error) {
 	schema := parquet.Schema{
-		Names:    make([]string, len(fields)),
-		Types:    make([]catalog.Type, len(fields)),
-		FieldIDs: make([]parquet.ColumnIDs, len(fields)),
+		Names:       make([]string, len(fields)),
+		Types:       make([]catalog.Type, len(fields)),
+		FieldIDs:    make([]parquet.ColumnIDs, len(fields)),
+		NameMapping: nameMapping,
 	}
 	for i, f := range fields {
 		if err := Supported(f.Type, f.Iceberg); err != nil {

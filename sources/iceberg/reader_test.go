@@ -285,3 +285,65 @@ func nullRows(a arrow.Array) string {
 	}
 	return "[" + strings.Join(rows, " ") + "]"
 }
+
+// A file without Parquet field ids (an imported file) is read through the table's name
+// mapping, as Iceberg's ApplyNameMapping gives its fields ids by their paths; fields the
+// mapping does not name read as NULL.
+func TestReadsFilesWithoutIDsThroughANameMapping(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "r", Nullable: true, Type: arrow.StructOf(
+			arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+			arrow.Field{Name: "skipped", Type: arrow.PrimitiveTypes.Int32, Nullable: true})},
+		{Name: "l", Nullable: true, Type: arrow.ListOf(arrow.BinaryTypes.String)},
+	}, nil)
+	path := writeParquet(t, t.TempDir(), "imported.parquet", schema, func(b *array.RecordBuilder) {
+		for i, js := range []string{`[1, null, 3]`, `[{"a": 10, "skipped": 1}, null, {"a": null, "skipped": 2}]`, `[["x", null], null, []]`} {
+			if err := b.Field(i).UnmarshalJSON([]byte(js)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	mapping, err := ice.ParseNameMapping(`[{"field-id": 1, "names": ["key", "k"]},
+		{"field-id": 2, "names": ["r"], "fields": [{"field-id": 5, "names": ["a"]}]},
+		{"field-id": 3, "names": ["l"], "fields": [{"field-id": 7, "names": ["element"]}]}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, err := ice.ParseSchema(`{"type":"struct","fields":[
+		{"id":1,"name":"key","required":false,"type":"long"},
+		{"id":2,"name":"r","required":false,"type":{"type":"struct","fields":[
+			{"id":5,"name":"a","required":false,"type":"long"},{"id":6,"name":"z","required":false,"type":"int"}]}},
+		{"id":3,"name":"l","required":false,"type":{"type":"list","element-id":7,"element":"string","element-required":false}},
+		{"id":4,"name":"added","required":false,"type":"int"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := []string{"BIGINT", "ROW<`a` BIGINT, `z` INT>", "ARRAY<STRING>", "INT"}
+	fields := make([]Field, len(cols))
+	for i, c := range cols {
+		ct, err := catalog.ParseTypeString(types[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields[i] = Field{ID: c.ID, Name: c.Name, Type: ct, Iceberg: c.Type}
+	}
+	st, _ := os.Stat(path)
+	r, err := OpenMappedFile(FileRange{Path: path, Length: st.Size()}, fields, mapping, 10, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	want := `key=[1 (null) 3] r={[10 (null) (null)] [(null) (null) (null)]} l=[["x" (null)] (null) []] added=[(null) (null) (null)]`
+	if got := render(b); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if !b.Column(1).IsNull(1) || b.Column(1).IsNull(2) {
+		t.Error("struct NULLs")
+	}
+}

@@ -25,12 +25,12 @@ type leafConverter func(name string, f pqarrow.SchemaField, t catalog.Type) (Con
 // the arrays are relabelled with Sluice's types (a MAP as a list of key/value structs). With
 // ids, a ROW's fields are the file's fields of their ids (Iceberg), and a field the file does
 // not have reads as NULLs.
-func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf leafConverter, ids *ColumnIDs) (Converter, error) {
+func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf leafConverter, ids *idMatch) (Converter, error) {
 	want, err := catalog.ArrowType(t)
 	if err != nil {
 		return nil, fmt.Errorf("column %s: %w", name, err)
 	}
-	child := func(name string, f pqarrow.SchemaField, t catalog.Type, ids *ColumnIDs) (Converter, error) {
+	child := func(name string, f pqarrow.SchemaField, t catalog.Type, ids *idMatch) (Converter, error) {
 		if f.IsLeaf() {
 			if t.IsNested() {
 				return nil, fmt.Errorf("column %s: the file's primitive column cannot be read as %s (Flink: Unexpected type)", name, t)
@@ -47,7 +47,7 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 		if f.Field.Type.ID() != arrow.LIST || len(f.Children) != 1 {
 			return mismatch()
 		}
-		elem, err := child(name+".element", f.Children[0], *t.Elem, ids.part(0))
+		elem, err := child(name+".element", f.Children[0], *t.Elem, ids.part(0, "element"))
 		if err != nil {
 			return nil, err
 		}
@@ -64,11 +64,11 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 			return mismatch()
 		}
 		kv := f.Children[0].Children
-		key, err := child(name+".key", kv[0], *t.Elem, ids.part(0))
+		key, err := child(name+".key", kv[0], *t.Elem, ids.part(0, "key"))
 		if err != nil {
 			return nil, err
 		}
-		value, err := child(name+".value", kv[1], *t.Value, ids.part(1))
+		value, err := child(name+".value", kv[1], *t.Value, ids.part(1, "value"))
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +99,7 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 		for i, tf := range t.Fields {
 			j := i
 			if ids != nil {
-				j = childByID(f, ids.part(i))
+				j = ids.childOf(f, i)
 			} else if i >= len(f.Children) || f.Children[i].Field.Name != tf.Name {
 				return nil, fmt.Errorf("column %s: the file has no field %s in that place", name, tf.Name)
 			}
@@ -108,7 +108,7 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 				continue
 			}
 			src := j
-			conv, err := child(name+"."+tf.Name, f.Children[j], tf.Type, ids.part(i))
+			conv, err := child(name+"."+tf.Name, f.Children[j], tf.Type, ids.part(i, f.Children[j].Field.Name))
 			if err != nil {
 				return nil, err
 			}
@@ -147,7 +147,7 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 // first fields with the same names in the same order (Flink looks them up by name, exact then
 // ignoring case, but checks their types by position and fails on some mismatches); a field
 // missing from the file fails, as in Flink.
-func checkLayout(name string, n schema.Node, t catalog.Type, ids *ColumnIDs) error {
+func checkLayout(name string, n schema.Node, t catalog.Type, ids *idMatch) error {
 	refuse := func(why string) error {
 		return fmt.Errorf("column %s: %s is not read natively (read it on Flink's reader)", name, why)
 	}
@@ -194,7 +194,7 @@ func checkLayout(name string, n schema.Node, t catalog.Type, ids *ColumnIDs) err
 		if err != nil {
 			return err
 		}
-		return checkLayout(name+".element", r.Field(0), *t.Elem, ids.part(0))
+		return checkLayout(name+".element", r.Field(0), *t.Elem, ids.part(0, "element"))
 	case catalog.Map:
 		if !annotated(schema.MapLogicalType{}, schema.ConvertedTypes.Map, schema.ConvertedTypes.MapKeyValue) {
 			return refuse("a group without the MAP annotation read as " + t.String())
@@ -203,17 +203,17 @@ func checkLayout(name string, n schema.Node, t catalog.Type, ids *ColumnIDs) err
 		if err != nil {
 			return err
 		}
-		if err := checkLayout(name+".key", r.Field(0), *t.Elem, ids.part(0)); err != nil {
+		if err := checkLayout(name+".key", r.Field(0), *t.Elem, ids.part(0, "key")); err != nil {
 			return err
 		}
-		return checkLayout(name+".value", r.Field(1), *t.Value, ids.part(1))
+		return checkLayout(name+".value", r.Field(1), *t.Value, ids.part(1, "value"))
 	case catalog.Row:
 		if annotated(schema.ListLogicalType{}, schema.ConvertedTypes.List) || annotated(schema.MapLogicalType{}, schema.ConvertedTypes.Map) {
 			return fmt.Errorf("column %s: the file's collection cannot be read as %s (Flink: Unexpected type)", name, t)
 		}
 		for i, tf := range t.Fields {
 			if ids != nil {
-				if err := checkFieldByID(name+"."+tf.Name, g, tf, ids.part(i)); err != nil {
+				if err := checkFieldByID(name+"."+tf.Name, g, tf, ids, i); err != nil {
 					return err
 				}
 				continue
@@ -241,28 +241,63 @@ func checkLayout(name string, n schema.Node, t catalog.Type, ids *ColumnIDs) err
 	return fmt.Errorf("column %s: %s is not read natively", name, t)
 }
 
-// checkFieldByID checks the file's field of a ROW field's id (Iceberg): a field the file does
+// checkFieldByID checks the file's field of ROW field i's id (Iceberg): a field the file does
 // not have reads as NULLs when it may be NULL; a NOT NULL one is an error, as in Iceberg's
 // reader.
-func checkFieldByID(name string, g *schema.GroupNode, tf catalog.Field, ids *ColumnIDs) error {
-	if ids == nil {
+func checkFieldByID(name string, g *schema.GroupNode, tf catalog.Field, ids *idMatch, i int) error {
+	want := ids.ids.part(i)
+	if want == nil {
 		return fmt.Errorf("column %s: no field id for it", name)
 	}
 	for k := 0; k < g.NumFields(); k++ {
-		if int(g.Field(k).FieldID()) == ids.ID {
-			return checkLayout(name, g.Field(k), tf.Type, ids)
+		if ids.fileID(g.Field(k).Name(), int(g.Field(k).FieldID())) == want.ID {
+			return checkLayout(name, g.Field(k), tf.Type, ids.part(i, g.Field(k).Name()))
 		}
 	}
 	if !tf.Type.Nullable {
-		return fmt.Errorf("column %s: the file has no field of id %d, and the field is NOT NULL", name, ids.ID)
+		return fmt.Errorf("column %s: the file has no field of id %d, and the field is NOT NULL", name, want.ID)
 	}
 	return nil
 }
 
-// childByID is the place of the file field with the ids' field id in a group, or -1.
-func childByID(f pqarrow.SchemaField, ids *ColumnIDs) int {
+// idMatch matches the parts of a nested column with the file's by Iceberg field id: the ids of
+// the table's parts at one level, and where that level is in the file. A file written by
+// Iceberg has the ids in its schema; a file without them (imported) gets them from the table's
+// name mapping by their paths (Iceberg's ApplyNameMapping: field names joined by dots, a
+// list's element as "element", a map's key and value as "key" and "value"). A nil idMatch
+// matches by name (Flink's filesystem format).
+type idMatch struct {
+	ids *ColumnIDs
+	// path is the file node's path; mapping, when set, gives the ids of paths.
+	path    string
+	mapping map[string]int
+}
+
+// part is the match of the table's part i, found in the file under the name fileName.
+func (m *idMatch) part(i int, fileName string) *idMatch {
+	if m == nil {
+		return nil
+	}
+	return &idMatch{ids: m.ids.part(i), path: m.path + "." + fileName, mapping: m.mapping}
+}
+
+// fileID is the field id of the file's child fileName (whose Parquet field id is parquetID),
+// or -1.
+func (m *idMatch) fileID(fileName string, parquetID int) int {
+	if m.mapping == nil {
+		return parquetID
+	}
+	if id, ok := m.mapping[m.path+"."+fileName]; ok {
+		return id
+	}
+	return -1
+}
+
+// childOf is the place in a file group of the child with the id of the table's part i, or -1.
+func (m *idMatch) childOf(f pqarrow.SchemaField, i int) int {
+	want := m.ids.part(i)
 	for j, c := range f.Children {
-		if ids != nil && fieldID(c) == ids.ID {
+		if want != nil && m.fileID(c.Field.Name, fieldID(c)) == want.ID {
 			return j
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
@@ -31,6 +32,9 @@ type Schema struct {
 	// Iceberg does) instead of by name, at every level of nesting; a column or ROW field whose
 	// id is not in the file reads as NULLs.
 	FieldIDs []ColumnIDs
+	// NameMapping, with FieldIDs, gives the field ids of a file without Parquet field ids by
+	// their paths (Iceberg's schema.name-mapping.default, see iceberg.ParseNameMapping).
+	NameMapping map[string]int
 }
 
 // ColumnIDs are the Parquet field ids of a column and of its parts, in the order of the
@@ -131,10 +135,19 @@ func (r *SplitReader) open() error {
 			byID[id] = i
 		}
 	}
-	if r.schema.FieldIDs != nil && len(byID) == 0 && len(fields) > 0 {
-		// Iceberg reads such files (imported, not written by Iceberg) through a name mapping
-		// or fallback ids; reading them as all-NULL columns would lose data.
-		return fmt.Errorf("the file has no Parquet field ids (a file not written by Iceberg); reading it by field id is not supported natively")
+	var mapping map[string]int
+	if r.schema.FieldIDs != nil && len(fields) > 0 && !hasFieldIDs(r.file.MetaData().Schema.Root()) {
+		// A file not written by Iceberg (imported): Iceberg reads it through the table's name
+		// mapping, or else by fallback ids.
+		if r.schema.NameMapping == nil {
+			return fmt.Errorf("the file has no Parquet field ids (a file not written by Iceberg) and the table no name mapping; reading it by position is not supported natively")
+		}
+		mapping = r.schema.NameMapping
+		for i, f := range fields {
+			if id, ok := mapping[f.Field.Name]; ok {
+				byID[id] = i
+			}
+		}
 	}
 	convert := r.opts.Convert
 	if convert == nil {
@@ -150,15 +163,17 @@ func (r *SplitReader) open() error {
 	for c, name := range r.schema.Names {
 		r.source[c] = -1
 		i, ok := byName[name]
-		var ids *ColumnIDs
+		var ids *idMatch
 		if r.schema.FieldIDs != nil {
-			ids = &r.schema.FieldIDs[c]
-			i, ok = byID[ids.ID]
+			want := &r.schema.FieldIDs[c]
+			if i, ok = byID[want.ID]; ok {
+				ids = &idMatch{ids: want, path: fields[i].Field.Name, mapping: mapping}
+			}
 		}
 		if !ok {
-			if ids != nil && !r.schema.Types[c].Nullable {
+			if r.schema.FieldIDs != nil && !r.schema.Types[c].Nullable {
 				// Iceberg's reader fails on a required field a file does not have.
-				return fmt.Errorf("column %s: the file has no field of id %d, and the column is NOT NULL (Iceberg: Missing required field)", name, ids.ID)
+				return fmt.Errorf("column %s: the file has no field of id %d, and the column is NOT NULL (Iceberg: Missing required field)", name, r.schema.FieldIDs[c].ID)
 			}
 			continue // Flink reads a column missing from the file as NULLs
 		}
@@ -371,6 +386,22 @@ func fieldID(f pqarrow.SchemaField) int {
 		}
 	}
 	return -1
+}
+
+// hasFieldIDs reports whether any field of a file schema has a Parquet field id (Iceberg's
+// ParquetSchemaUtil#hasIds).
+func hasFieldIDs(n schema.Node) bool {
+	if n.FieldID() >= 0 && n.Parent() != nil {
+		return true
+	}
+	if g, ok := n.(*schema.GroupNode); ok {
+		for i := 0; i < g.NumFields(); i++ {
+			if hasFieldIDs(g.Field(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // appendLeaves appends the leaf column indexes under a nested file column.

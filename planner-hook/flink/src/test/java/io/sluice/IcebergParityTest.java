@@ -406,6 +406,56 @@ class IcebergParityTest {
         assertEquals(a.getMessage(), b.getMessage(), "the planning error");
     }
 
+    /**
+     * A table with a name mapping and a data file not written by Iceberg (no Parquet field ids,
+     * as after importing files): both engines read it through the mapping (Iceberg's
+     * ApplyNameMapping), nested columns included; a column the mapping does not name reads as
+     * NULL.
+     */
+    @Test
+    void importedFilesAreReadThroughTheNameMapping() throws Exception {
+        Path dir = warehouse.resolve("imported-files");
+        org.apache.flink.table.api.TableEnvironment batch = org.apache.flink.table.api.TableEnvironment.create(
+                org.apache.flink.table.api.EnvironmentSettings.newInstance().inBatchMode().build());
+        batch.executeSql("CREATE TABLE plain (k INT, s STRING, d DECIMAL(10, 2), r ROW<a INT, b STRING>, l ARRAY<BIGINT>) "
+                + "WITH ('connector' = 'filesystem', 'path' = '" + dir + "', 'format' = 'parquet')");
+        batch.executeSql("INSERT INTO plain VALUES (1, 'a', 1.25, ROW(10, 'x'), ARRAY[CAST(1 AS BIGINT), CAST(NULL AS BIGINT)]), "
+                + "(2, CAST(NULL AS STRING), CAST(NULL AS DECIMAL(10, 2)), CAST(NULL AS ROW<a INT, b STRING>), CAST(NULL AS ARRAY<BIGINT>)), "
+                + "(3, 'ccc', -0.5, ROW(CAST(NULL AS INT), 'z'), ARRAY[CAST(3 AS BIGINT)])").await();
+        org.apache.iceberg.Schema schema = new org.apache.iceberg.Schema(
+                Types.NestedField.optional(1, "k", Types.IntegerType.get()),
+                Types.NestedField.optional(2, "s", Types.StringType.get()),
+                Types.NestedField.optional(3, "d", Types.DecimalType.of(10, 2)),
+                Types.NestedField.optional(4, "r", Types.StructType.of(
+                        Types.NestedField.optional(6, "a", Types.IntegerType.get()),
+                        Types.NestedField.optional(7, "b", Types.StringType.get()))),
+                Types.NestedField.optional(5, "l", Types.ListType.ofOptional(8, Types.LongType.get())));
+        // The mapping names k, d, r.a and l's element, and leaves s and r.b unnamed (NULL).
+        String mapping = "[{\"field-id\": 1, \"names\": [\"k\"]}, {\"field-id\": 4, \"names\": [\"r\"], \"fields\": "
+                + "[{\"field-id\": 6, \"names\": [\"a\"]}]}, {\"field-id\": 5, \"names\": [\"l\"], \"fields\": "
+                + "[{\"field-id\": 8, \"names\": [\"element\"]}]}, {\"field-id\": 3, \"names\": [\"d\"]}]";
+        HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
+        org.apache.iceberg.Table table = catalog.createTable(TableIdentifier.of("db", "imported"), schema,
+                org.apache.iceberg.PartitionSpec.unpartitioned(),
+                java.util.Map.of(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING, mapping));
+        org.apache.iceberg.AppendFiles append = table.newAppend();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+                long rows;
+                try (org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader r =
+                        org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader.open(
+                                new org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile(f))) {
+                    rows = r.getRecordCount();
+                }
+                append.appendFile(org.apache.iceberg.DataFiles.builder(table.spec()).withPath(f.toUri().toString())
+                        .withFileSizeInBytes(Files.size(f)).withRecordCount(rows)
+                        .withFormat(org.apache.iceberg.FileFormat.PARQUET).build());
+            }
+        }
+        append.commit();
+        check(new Case("imported-file", "SELECT * FROM lake.db.imported", 1, false));
+    }
+
     static Throwable rootCause(Throwable t) {
         while (t.getCause() != null) {
             t = t.getCause();

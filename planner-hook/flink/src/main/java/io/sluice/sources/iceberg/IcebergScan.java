@@ -167,7 +167,7 @@ public final class IcebergScan implements NativeSource {
         }
         if (t.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)) {
             // Files without Parquet field ids (imported files) are read through the name mapping.
-            unsupported.add("tables with a name mapping ('" + TableProperties.DEFAULT_NAME_MAPPING + "') are not read natively yet");
+            n.put("nameMapping", t.properties().get(TableProperties.DEFAULT_NAME_MAPPING));
         }
         if (filters != null && !filters.isEmpty()) {
             // The connector's reader also drops the rows its pushed filters reject, comparing
