@@ -45,14 +45,23 @@ func Java_io_sluice_jni_NativeLib_parquetOpen(env *C.JNIEnv, _ C.jclass, scanJSO
 }
 
 //export Java_io_sluice_jni_NativeLib_icebergOpen
-func Java_io_sluice_jni_NativeLib_icebergOpen(env *C.JNIEnv, _ C.jclass, scanJSON, path C.jbyteArray, start, length, skip C.jlong) C.jlong {
+func Java_io_sluice_jni_NativeLib_icebergOpen(env *C.JNIEnv, _ C.jclass, scanJSON, path C.jbyteArray, start, length, skip C.jlong, deleted C.jbyteArray) C.jlong {
 	defer guard(env, "icebergOpen")
 	sr, err := plan.OpenIcebergScan(goBytes(env, scanJSON))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
-	r, err := sr.OpenFile(string(goBytes(env, path)), int64(start), int64(length), int64(skip))
+	// The deleted positions: big-endian int64s.
+	var positions []int64
+	if deleted != 0 {
+		raw := goBytes(env, deleted)
+		positions = make([]int64, len(raw)/8)
+		for i := range positions {
+			positions[i] = int64(binary.BigEndian.Uint64(raw[8*i:]))
+		}
+	}
+	r, err := sr.OpenFile(string(goBytes(env, path)), int64(start), int64(length), int64(skip), positions)
 	if err != nil {
 		throw(env, err.Error())
 		return 0

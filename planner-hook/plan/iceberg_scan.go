@@ -37,9 +37,10 @@ type icebergScanExec struct {
 	Limit           *int64 `json:"limit"`
 	WatermarkColumn string `json:"watermarkColumn"`
 	// FileFormat is the table's 'write.format.default'; DeleteFiles the delete files of the
-	// snapshot a batch scan reads.
-	FileFormat  string `json:"fileFormat"`
-	DeleteFiles int64  `json:"deleteFiles"`
+	// snapshot a batch scan reads, EqualityDeletes the equality-deleted records among them.
+	FileFormat      string `json:"fileFormat"`
+	DeleteFiles     int64  `json:"deleteFiles"`
+	EqualityDeletes int64  `json:"equalityDeletes"`
 	// Unsupported lists what else the Java side found that the native reader does not do.
 	Unsupported []string `json:"unsupported"`
 }
@@ -77,8 +78,9 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 	if j.FileFormat != "parquet" {
 		reasons = append(reasons, fmt.Sprintf("table %s: data files in %q are not read natively (Parquet only)", j.Table, j.FileFormat))
 	}
-	if j.DeleteFiles > 0 {
-		reasons = append(reasons, fmt.Sprintf("table %s: the snapshot has %d delete files; row-level deletes are not applied natively yet", j.Table, j.DeleteFiles))
+	if j.EqualityDeletes > 0 {
+		// Position deletes are applied natively; equality deletes are not.
+		reasons = append(reasons, fmt.Sprintf("table %s: the snapshot has %d equality-deleted records; equality deletes are not applied natively yet", j.Table, j.EqualityDeletes))
 	}
 	for _, u := range j.Unsupported {
 		reasons = append(reasons, fmt.Sprintf("table %s: %s", j.Table, u))
@@ -137,10 +139,11 @@ func OpenIcebergScan(data []byte) (*IcebergScanReader, error) {
 	return &IcebergScanReader{scan: s}, nil
 }
 
-// OpenFile opens the byte range [start, start+length) of a data file, skipping its first
-// skipRows rows.
-func (r *IcebergScanReader) OpenFile(path string, start, length, skipRows int64) (SplitBatches, error) {
-	sr, err := iceberg.OpenMappedFile(iceberg.FileRange{Path: path, Start: start, Length: length}, r.scan.fields, r.scan.nameMapping, r.scan.batchRows, skipRows, nil)
+// OpenFile opens the byte range [start, start+length) of a data file without the rows at the
+// deleted positions (position deletes), skipping the first skipRows rows left.
+func (r *IcebergScanReader) OpenFile(path string, start, length, skipRows int64, deleted []int64) (SplitBatches, error) {
+	rd := iceberg.Read{Fields: r.scan.fields, NameMapping: r.scan.nameMapping, Deleted: deleted}
+	sr, err := iceberg.OpenTableFile(iceberg.FileRange{Path: path, Start: start, Length: length}, rd, r.scan.batchRows, skipRows, nil)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", r.scan.table, err)
 	}

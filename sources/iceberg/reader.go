@@ -9,12 +9,14 @@ package iceberg
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
 	ice "github.com/sluice-project/sluice/catalog/iceberg"
+	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/sources/parquet"
 )
 
@@ -59,18 +61,36 @@ func supportedPrimitive(t catalog.Type) error {
 
 // OpenFile opens a file range for reading, skipping its first skipRows rows (a restored
 // position). batchRows is the most rows per batch.
-func OpenFile(r FileRange, fields []Field, batchRows int, skipRows int64, mem memory.Allocator) (*parquet.SplitReader, error) {
-	return OpenMappedFile(r, fields, nil, batchRows, skipRows, mem)
+func OpenFile(r FileRange, fields []Field, batchRows int, skipRows int64, mem memory.Allocator) (Batches, error) {
+	return OpenTableFile(r, Read{Fields: fields}, batchRows, skipRows, mem)
 }
 
-// OpenMappedFile is OpenFile for a table with a name mapping (see iceberg.ParseNameMapping),
-// through which files without Parquet field ids (imported files) are read.
-func OpenMappedFile(r FileRange, fields []Field, nameMapping map[string]int, batchRows int, skipRows int64, mem memory.Allocator) (*parquet.SplitReader, error) {
+// Read is what a scan reads of each data file: the projected columns, the table's name
+// mapping (see iceberg.ParseNameMapping; files without Parquet field ids are read through it),
+// and the positions of the file's rows that position delete files delete.
+type Read struct {
+	Fields      []Field
+	NameMapping map[string]int
+	Deleted     []int64
+}
+
+// Batches are the batches of a data file range, as OpenTableFile reads them.
+type Batches interface {
+	// Next returns the next batch, or nil after the last one. The caller releases it.
+	Next() (arrow.RecordBatch, error)
+	Close() error
+}
+
+// OpenTableFile opens a file range for reading the rows of rd, skipping the first skipRows of
+// them (a restored position counts the rows left after deletes, as the connector's reader
+// counts the records it returned).
+func OpenTableFile(r FileRange, rd Read, batchRows int, skipRows int64, mem memory.Allocator) (Batches, error) {
+	fields := rd.Fields
 	schema := parquet.Schema{
 		Names:       make([]string, len(fields)),
 		Types:       make([]catalog.Type, len(fields)),
 		FieldIDs:    make([]parquet.ColumnIDs, len(fields)),
-		NameMapping: nameMapping,
+		NameMapping: rd.NameMapping,
 	}
 	for i, f := range fields {
 		if err := Supported(f.Type, f.Iceberg); err != nil {
@@ -79,13 +99,76 @@ func OpenMappedFile(r FileRange, fields []Field, nameMapping map[string]int, bat
 		schema.Names[i], schema.Types[i] = f.Name, f.Type
 		schema.FieldIDs[i] = columnIDs(f.ID, f.Iceberg)
 	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
 	opts := parquet.Options{BatchRows: batchRows, Convert: convertColumn}
-	sr, err := parquet.OpenSplit(parquet.Split{Path: r.Path, Offset: r.Start, Length: r.Length}, schema, opts, skipRows, mem)
+	split := parquet.Split{Path: r.Path, Offset: r.Start, Length: r.Length}
+	if len(rd.Deleted) == 0 {
+		sr, err := parquet.OpenSplit(split, schema, opts, skipRows, mem)
+		if err != nil {
+			return nil, fmt.Errorf("iceberg data file: %w", err)
+		}
+		return sr, nil
+	}
+	sr, err := parquet.OpenSplit(split, schema, opts, 0, mem)
 	if err != nil {
 		return nil, fmt.Errorf("iceberg data file: %w", err)
 	}
-	return sr, nil
+	deleted := slices.Clone(rd.Deleted)
+	slices.Sort(deleted)
+	return &withoutDeleted{r: sr, deleted: deleted, pos: sr.FirstRow(), skip: skipRows, mem: mem}, nil
 }
+
+// withoutDeleted leaves out the rows of a file range whose positions are deleted (Iceberg's
+// position deletes, as its DeleteFilter applies them), then the first skip rows left.
+type withoutDeleted struct {
+	r       *parquet.SplitReader
+	deleted []int64 // ascending
+	next    int     // deleted[next] is the first deleted position at or after pos
+	pos     int64   // file position of the next row r returns
+	skip    int64
+	mem     memory.Allocator
+	sel     []int32
+}
+
+func (d *withoutDeleted) Next() (arrow.RecordBatch, error) {
+	for {
+		b, err := d.r.Next()
+		if b == nil || err != nil {
+			return b, err
+		}
+		n := int(b.NumRows())
+		d.sel = d.sel[:0]
+		k := d.next
+		for i := 0; i < n; i++ {
+			p := d.pos + int64(i)
+			for k < len(d.deleted) && d.deleted[k] < p {
+				k++
+			}
+			switch {
+			case k < len(d.deleted) && d.deleted[k] == p:
+			case d.skip > 0:
+				d.skip--
+			default:
+				d.sel = append(d.sel, int32(i))
+			}
+		}
+		d.next, d.pos = k, d.pos+int64(n)
+		if len(d.sel) == n {
+			return b, nil
+		}
+		if len(d.sel) == 0 {
+			b.Release()
+			continue
+		}
+		out, err := column.TakeBatch(b, d.sel, d.mem)
+		b.Release()
+		return out, err
+	}
+}
+
+func (d *withoutDeleted) Close() error { return d.r.Close() }
 
 // columnIDs are the field ids of a column of Iceberg type t and of its parts.
 func columnIDs(id int, t ice.Type) parquet.ColumnIDs {

@@ -13,6 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	pq "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -329,7 +331,7 @@ func TestReadsFilesWithoutIDsThroughANameMapping(t *testing.T) {
 		fields[i] = Field{ID: c.ID, Name: c.Name, Type: ct, Iceberg: c.Type}
 	}
 	st, _ := os.Stat(path)
-	r, err := OpenMappedFile(FileRange{Path: path, Length: st.Size()}, fields, mapping, 10, 0, nil)
+	r, err := OpenTableFile(FileRange{Path: path, Length: st.Size()}, Read{Fields: fields, NameMapping: mapping}, 10, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,5 +347,81 @@ func TestReadsFilesWithoutIDsThroughANameMapping(t *testing.T) {
 	}
 	if !b.Column(1).IsNull(1) || b.Column(1).IsNull(2) {
 		t.Error("struct NULLs")
+	}
+}
+
+// Position deletes: the rows at deleted positions of the file are left out, positions count
+// from the file's first row group whatever range is read, and a restored position counts the
+// rows left.
+func TestLeavesOutDeletedPositions(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true, Metadata: withID(1)}}, nil)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rows.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 row groups of 4 rows: k = 0..11 is each row's position.
+	w, err := pqarrow.NewFileWriter(schema, f, pq.NewWriterProperties(pq.WithMaxRowGroupLength(4)), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
+	for k := int32(0); k < 12; k++ {
+		b.Field(0).(*array.Int32Builder).Append(k)
+	}
+	rec := b.NewRecordBatch()
+	b.Release()
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The byte range of the second row group only (parquet-mr's midpoint rule).
+	rg1, _ := pf.MetaData().RowGroup(1).ColumnChunk(0)
+	secondStart, secondEnd := rg1.DataPageOffset(), rg1.DataPageOffset()+rg1.TotalCompressedSize()
+	pf.Close()
+	fields := []Field{{ID: 1, Name: "k", Type: catalog.IntType(true)}}
+	read := func(start, length, skip int64, deleted []int64) string {
+		r, err := OpenTableFile(FileRange{Path: path, Start: start, Length: length}, Read{Fields: fields, Deleted: deleted}, 3, skip, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var got []string
+		for {
+			b, err := r.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == nil {
+				return strings.Join(got, " ")
+			}
+			got = append(got, b.Column(0).String())
+			b.Release()
+		}
+	}
+	for _, c := range []struct {
+		name          string
+		start, length int64
+		skip          int64
+		deleted       []int64
+		want          string
+	}{
+		{"whole file", 0, st.Size(), 0, []int64{11, 0, 5, 6, 7, 99}, "[1 2] [3 4] [8] [9 10]"},
+		{"restored after deletes", 0, st.Size(), 3, []int64{0, 2, 5}, "[6 7 8] [9 10 11]"},
+		{"second row group", secondStart, secondEnd - secondStart, 0, []int64{3, 4, 6}, "[5] [7]"},
+		{"every row of a batch", 0, st.Size(), 0, []int64{0, 1, 2, 3, 4, 5}, "[6 7 8] [9 10 11]"},
+	} {
+		if got := read(c.start, c.length, c.skip, c.deleted); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
 	}
 }

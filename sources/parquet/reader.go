@@ -90,6 +90,8 @@ type SplitReader struct {
 	int96  []*int96Column       // per requested column, its own INT96 reader, or nil
 	left   int64                // rows of the split not yet returned
 	skip   int64                // rows still to skip (restored position)
+	// firstRow is the file position of the split's first row (before a restored position).
+	firstRow int64
 }
 
 // OpenSplit opens a split for reading, skipping its first skipRows rows (a restored position).
@@ -125,6 +127,11 @@ func (r *SplitReader) open() error {
 	groups := RowGroupsOfSplit(r.file, r.split.Offset, r.split.Length)
 	for _, g := range groups {
 		r.left += r.file.MetaData().RowGroup(g).NumRows()
+	}
+	if len(groups) > 0 {
+		for g := 0; g < groups[0]; g++ {
+			r.firstRow += r.file.MetaData().RowGroup(g).NumRows()
+		}
 	}
 	fields := fr.Manifest.Fields
 	byName := make(map[string]int, len(fields))
@@ -309,6 +316,10 @@ func (r *SplitReader) next() (arrow.RecordBatch, error) {
 	releaseAll(cols)
 	return b, nil
 }
+
+// FirstRow is the position in the file (counting from 0 over all its row groups) of the
+// split's first row, before a restored position is skipped.
+func (r *SplitReader) FirstRow() int64 { return r.firstRow }
 
 // Close releases the file.
 func (r *SplitReader) Close() error {

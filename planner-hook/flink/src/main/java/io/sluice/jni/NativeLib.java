@@ -261,10 +261,13 @@ public final class NativeLib {
 
     /**
      * Opens the byte range [start, start + length) of an Iceberg data file for reading, skipping
-     * its first skipRows rows, with the island JSON of the Iceberg scan node. Returns the reader's
+     * its first skipRows rows, with the island JSON of the Iceberg scan node. deletedPositions
+     * (big-endian int64s, or null) are the positions of the file's rows that position deletes
+     * delete: those rows are left out, and skipRows counts the rows left. Returns the reader's
      * handle.
      */
-    public static native long icebergOpen(byte[] scanJson, byte[] path, long start, long length, long skipRows);
+    public static native long icebergOpen(byte[] scanJson, byte[] path, long start, long length, long skipRows,
+            byte[] deletedPositions);
 
     /**
      * Reads the next batch of a split reader (Parquet split, Iceberg file range); returns its

@@ -190,6 +190,7 @@ public final class IcebergScan implements NativeSource {
         if (snapshot != null) {
             String deletes = snapshot.summary().getOrDefault("total-delete-files", "0");
             n.put("deleteFiles", Long.parseLong(deletes));
+            n.put("equalityDeletes", Long.parseLong(snapshot.summary().getOrDefault("total-equality-deletes", "0")));
         }
         return n;
     }

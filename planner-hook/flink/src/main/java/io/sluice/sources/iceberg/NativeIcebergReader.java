@@ -5,8 +5,13 @@ import io.sluice.runtime.NativeBatch;
 
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Files;
+import org.apache.iceberg.data.BaseDeleteLoader;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.flink.source.reader.ReaderFunction;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
@@ -14,6 +19,7 @@ import org.apache.iceberg.io.CloseableIterator;
 
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -52,6 +58,30 @@ public final class NativeIcebergReader implements ReaderFunction<NativeBatch> {
         return uri.getPath();
     }
 
+    /**
+     * The positions of a data file's rows that the task's position delete files delete, as
+     * big-endian int64s (null without delete files), loaded by Iceberg's own delete loader as
+     * the connector's reader loads them. Equality deletes are not applied natively: the plan
+     * keeps such tables on Flink's reader, and a task that has them anyway (the table changed
+     * since planning) fails.
+     */
+    static byte[] deletedPositions(FileScanTask task) {
+        if (task.deletes().isEmpty()) {
+            return null;
+        }
+        for (DeleteFile d : task.deletes()) {
+            if (d.content() != FileContent.POSITION_DELETES) {
+                throw new IllegalStateException("Sluice does not apply equality deletes yet: data file "
+                        + task.file().location() + " has the delete file " + d.location());
+            }
+        }
+        PositionDeleteIndex index = new BaseDeleteLoader(d -> Files.localInput(localPath(d.location())))
+                .loadPositionDeletes(task.deletes(), task.file().location());
+        ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(8 * index.cardinality()));
+        index.forEach(out::putLong);
+        return out.array();
+    }
+
     private final class SplitBatches implements CloseableIterator<RecordsWithSplitIds<RecordAndPosition<NativeBatch>>> {
         private final String splitId;
         private final List<FileScanTask> files;
@@ -81,12 +111,8 @@ public final class NativeIcebergReader implements ReaderFunction<NativeBatch> {
                         throw new IllegalStateException("Sluice reads Parquet data files only, not " + location
                                 + " (" + task.file().format() + ")");
                     }
-                    if (!task.deletes().isEmpty()) {
-                        throw new IllegalStateException("Sluice does not apply row-level deletes yet: data file "
-                                + location + " has " + task.deletes().size() + " delete files");
-                    }
                     reader = NativeLib.icebergOpen(scanJson, localPath(location).getBytes(StandardCharsets.UTF_8),
-                            task.start(), task.length(), emitted);
+                            task.start(), task.length(), emitted, deletedPositions(task));
                 }
                 long batch = NativeLib.splitNext(reader);
                 if (batch != 0) {
