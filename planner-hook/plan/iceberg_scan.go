@@ -37,7 +37,7 @@ type icebergScanExec struct {
 	Limit           *int64 `json:"limit"`
 	WatermarkColumn string `json:"watermarkColumn"`
 	// FileFormat is the table's 'write.format.default'; DeleteFiles the delete files of the
-	// snapshot a batch scan reads, EqualityDeletes the equality-deleted records among them.
+	// snapshot a batch scan reads, EqualityDeletes the equality delete files among them.
 	FileFormat      string `json:"fileFormat"`
 	DeleteFiles     int64  `json:"deleteFiles"`
 	EqualityDeletes int64  `json:"equalityDeletes"`
@@ -80,7 +80,7 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 	}
 	if j.EqualityDeletes > 0 {
 		// Position deletes are applied natively; equality deletes are not.
-		reasons = append(reasons, fmt.Sprintf("table %s: the snapshot has %d equality-deleted records; equality deletes are not applied natively yet", j.Table, j.EqualityDeletes))
+		reasons = append(reasons, fmt.Sprintf("table %s: the snapshot has %d equality delete files; equality deletes are not applied natively yet", j.Table, j.EqualityDeletes))
 	}
 	for _, u := range j.Unsupported {
 		reasons = append(reasons, fmt.Sprintf("table %s: %s", j.Table, u))

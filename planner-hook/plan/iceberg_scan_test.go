@@ -35,7 +35,7 @@ func TestIcebergScanVerdict(t *testing.T) {
 		{"limit", with("limit", 3), "LIMIT"},
 		{"orc", with("fileFormat", "orc"), `"orc"`},
 		{"position deletes", with("deleteFiles", 2), ""},
-		{"equality deletes", with("equalityDeletes", 5), "5 equality-deleted records"},
+		{"equality deletes", with("equalityDeletes", 5), "5 equality delete files"},
 		{"watermark column", with("watermarkColumn", "ts"), "watermark-column"},
 		{"java side", with("unsupported", []string{"Iceberg metadata tables are not read natively"}), "metadata tables"},
 		{"timestamp", with("fields", []map[string]any{{"id": 4, "name": "ts", "type": "TIMESTAMP(6)"}}), ""},

@@ -170,14 +170,44 @@ func TestUUIDAndFilesWithoutFieldIDs(t *testing.T) {
 	}
 	b.Release()
 	r.Close()
-	// A file without field ids (not written by Iceberg) is an error, not a column of NULLs.
-	plain := write("plain.parquet", arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil),
-		func(b *array.RecordBuilder) { b.Field(0).(*array.Int32Builder).Append(1) })
+	// A file without field ids (not written by Iceberg) and a table without a name mapping: the
+	// columns get Iceberg's fallback ids, their positions from 1, and nested fields none.
+	plain := write("plain.parquet", arrow.NewSchema([]arrow.Field{
+		{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "r", Type: arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true}), Nullable: true},
+	}, nil), func(b *array.RecordBuilder) {
+		b.Field(0).(*array.Int32Builder).Append(1)
+		b.Field(1).(*array.StringBuilder).Append("x")
+		if err := b.Field(2).UnmarshalJSON([]byte(`[{"a": 5}]`)); err != nil {
+			t.Fatal(err)
+		}
+	})
 	st, _ = os.Stat(plain)
-	_, err = OpenFile(FileRange{Path: plain, Length: st.Size()}, []Field{{ID: 1, Name: "k", Type: catalog.IntType(true)}}, 10, 0, nil)
-	if err == nil || !strings.Contains(err.Error(), "no Parquet field ids") || !strings.Contains(err.Error(), plain) {
-		t.Errorf("file without field ids: %v", err)
+	rt, _ := catalog.ParseTypeString("ROW<`a` INT>")
+	rIce, _ := ice.ParseSchema(`{"type":"struct","fields":[{"id":3,"name":"r","required":false,"type":{"type":"struct","fields":[{"id":9,"name":"a","required":false,"type":"int"}]}}]}`)
+	r, err = OpenFile(FileRange{Path: plain, Length: st.Size()}, []Field{
+		{ID: 2, Name: "second", Type: catalog.StringType(true)},
+		{ID: 1, Name: "first", Type: catalog.IntType(true)},
+		{ID: 3, Name: "r", Type: rt, Iceberg: rIce[0].Type},
+		{ID: 4, Name: "none", Type: catalog.IntType(true)},
+	}, 10, 0, nil)
+	if err != nil {
+		t.Fatalf("file without field ids: %v", err)
 	}
+	b, err = r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := render(b), `second=["x"] first=[1] r={[(null)]} none=[(null)]`; got != want {
+		t.Errorf("file without field ids: %s, want %s", got, want)
+	}
+	// None of r's fields is read, so r itself is NULL, as in Iceberg's reader.
+	if !b.Column(2).IsNull(0) {
+		t.Error("a ROW none of whose fields is in the file was not NULL")
+	}
+	b.Release()
+	r.Close()
 }
 
 // The table schema of the nested test file, as Iceberg prints it: r's fields were reordered,
@@ -257,6 +287,25 @@ func TestReadsNestedColumnsByFieldID(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+
+	// A ROW all of whose fields were added after the file was written reads as NULL in every
+	// row, as in Iceberg's reader (it follows no column of the file).
+	added, _ := ice.ParseSchema(`{"type":"struct","fields":[{"id":1,"name":"r","required":false,"type":{"type":"struct","fields":[
+		{"id":16,"name":"p","required":false,"type":"int"},{"id":17,"name":"q","required":false,"type":"string"}]}}]}`)
+	pq2, _ := catalog.ParseTypeString("ROW<`p` INT, `q` STRING>")
+	ra, err := OpenFile(FileRange{Path: path, Length: st.Size()}, []Field{{ID: 1, Name: "r", Type: pq2, Iceberg: added[0].Type}}, 10, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := ra.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nb.NumRows() != 4 || nb.Column(0).NullN() != 4 {
+		t.Errorf("a ROW of added fields: %d rows, %d NULL", nb.NumRows(), nb.Column(0).NullN())
+	}
+	nb.Release()
+	ra.Close()
 
 	// A NOT NULL field the file does not have is an error, as in Iceberg's reader.
 	required := strings.Replace(nestedSchema, `{"id":15,"name":"added","required":false`, `{"id":15,"name":"added","required":true`, 1)

@@ -42,6 +42,12 @@ func nestedConverter(name string, f pqarrow.SchemaField, t catalog.Type, leaf le
 	mismatch := func() (Converter, error) {
 		return nil, fmt.Errorf("column %s: the file's %s column cannot be read as %s", name, f.Field.Type, t)
 	}
+	if ids != nil && t.Nullable && readsNothing(f, t, ids) {
+		// Iceberg's reader of a value none of whose leaves is in the file follows no column
+		// (its definition level stays 0), so the value is NULL in every row: a ROW whose
+		// fields all are missing, an ARRAY of such ROWs.
+		return nullsOf(t), nil
+	}
 	switch t.Kind {
 	case catalog.Array:
 		if f.Field.Type.ID() != arrow.LIST || len(f.Children) != 1 {
@@ -260,6 +266,31 @@ func checkFieldByID(name string, g *schema.GroupNode, tf catalog.Field, ids *idM
 	return nil
 }
 
+// readsNothing reports whether a nested value of type t matched with the file group f reads
+// none of the file's leaves: a ROW none of whose fields (or whose fields' parts) the file has,
+// an ARRAY of such elements, a MAP of such keys (as Iceberg's readers pick the column they
+// follow: a struct its first child's that has one, a list its element's, a map its key's).
+func readsNothing(f pqarrow.SchemaField, t catalog.Type, ids *idMatch) bool {
+	if f.IsLeaf() {
+		return false
+	}
+	switch t.Kind {
+	case catalog.Array:
+		return len(f.Children) == 1 && readsNothing(f.Children[0], *t.Elem, ids.part(0, "element"))
+	case catalog.Map:
+		return len(f.Children) == 1 && len(f.Children[0].Children) == 2 &&
+			readsNothing(f.Children[0].Children[0], *t.Elem, ids.part(0, "key"))
+	case catalog.Row:
+		for i := range t.Fields {
+			if j := ids.childOf(f, i); j >= 0 && !readsNothing(f.Children[j], t.Fields[i].Type, ids.part(i, f.Children[j].Field.Name)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // idMatch matches the parts of a nested column with the file's by Iceberg field id: the ids of
 // the table's parts at one level, and where that level is in the file. A file written by
 // Iceberg has the ids in its schema; a file without them (imported) gets them from the table's
@@ -268,7 +299,8 @@ func checkFieldByID(name string, g *schema.GroupNode, tf catalog.Field, ids *idM
 // matches by name (Flink's filesystem format).
 type idMatch struct {
 	ids *ColumnIDs
-	// path is the file node's path; mapping, when set, gives the ids of paths.
+	// path is the file node's path; mapping, when set, gives the ids of paths (an empty one:
+	// Iceberg's fallback ids, which nested fields do not get).
 	path    string
 	mapping map[string]int
 }

@@ -145,15 +145,18 @@ func (r *SplitReader) open() error {
 	var mapping map[string]int
 	if r.schema.FieldIDs != nil && len(fields) > 0 && !hasFieldIDs(r.file.MetaData().Schema.Root()) {
 		// A file not written by Iceberg (imported): Iceberg reads it through the table's name
-		// mapping, or else by fallback ids.
-		if r.schema.NameMapping == nil {
-			return fmt.Errorf("the file has no Parquet field ids (a file not written by Iceberg) and the table no name mapping; reading it by position is not supported natively")
-		}
+		// mapping, or else with fallback ids (ParquetSchemaUtil#addFallbackIds: the columns'
+		// positions from 1; nested fields get none, so they read as NULL).
 		mapping = r.schema.NameMapping
 		for i, f := range fields {
-			if id, ok := mapping[f.Field.Name]; ok {
+			if mapping == nil {
+				byID[i+1] = i // the fallback id
+			} else if id, ok := mapping[f.Field.Name]; ok {
 				byID[id] = i
 			}
+		}
+		if mapping == nil {
+			mapping = map[string]int{} // no ids below the columns
 		}
 	}
 	convert := r.opts.Convert

@@ -20,6 +20,10 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Arra
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.apache.iceberg.BaseMetadataTable;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -33,6 +37,7 @@ import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.FlinkReadOptions;
 import org.apache.iceberg.flink.source.IcebergSource;
 import org.apache.iceberg.flink.source.StreamingStartingStrategy;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -190,7 +195,29 @@ public final class IcebergScan implements NativeSource {
         if (snapshot != null) {
             String deletes = snapshot.summary().getOrDefault("total-delete-files", "0");
             n.put("deleteFiles", Long.parseLong(deletes));
-            n.put("equalityDeletes", Long.parseLong(snapshot.summary().getOrDefault("total-equality-deletes", "0")));
+            if (Long.parseLong(deletes) > 0 || !snapshot.summary().containsKey("total-delete-files")) {
+                n.put("equalityDeletes", equalityDeleteFiles(t, snapshot));
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The live equality delete files of a snapshot, from its delete manifests (the summary's
+     * totals can be missing, and count records, not files).
+     */
+    private static long equalityDeleteFiles(Table t, Snapshot snapshot) {
+        long n = 0;
+        for (ManifestFile m : snapshot.deleteManifests(t.io())) {
+            try (CloseableIterable<DeleteFile> files = ManifestFiles.readDeleteManifest(m, t.io(), t.specs())) {
+                for (DeleteFile f : files) {
+                    if (f.content() == FileContent.EQUALITY_DELETES) {
+                        n++;
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
         return n;
     }
