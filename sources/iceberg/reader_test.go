@@ -71,6 +71,22 @@ func writeFile(t *testing.T) string {
 	})
 }
 
+// eachBatch calls f with every batch of r, then releases it.
+func eachBatch(t *testing.T, r Batches, f func(b arrow.RecordBatch)) {
+	t.Helper()
+	for {
+		b, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			return
+		}
+		f(b)
+		b.Release()
+	}
+}
+
 func render(b arrow.RecordBatch) string {
 	var sb strings.Builder
 	for c := 0; c < int(b.NumCols()); c++ {
@@ -97,18 +113,10 @@ func TestReadsByFieldIDWithPromotions(t *testing.T) {
 	defer r.Close()
 	var got []string
 	var f []float64
-	for {
-		b, err := r.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b == nil {
-			break
-		}
+	eachBatch(t, r, func(b arrow.RecordBatch) {
 		got = append(got, render(b))
 		f = append(f, b.Column(2).(*array.Float64).Float64Values()...)
-		b.Release()
-	}
+	})
 	// Batches of two rows from the second row on (the first is before the restored position).
 	want := []string{
 		`renamed=[""] k=[-2] f=[-0] tm=[0] fx=["\x00\x00\x00"] added=[(null)]`,
@@ -264,22 +272,14 @@ func TestReadsNestedColumnsByFieldID(t *testing.T) {
 	}
 	defer r.Close()
 	var got []string
-	for {
-		b, err := r.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b == nil {
-			break
-		}
+	eachBatch(t, r, func(b arrow.RecordBatch) {
 		if !arrow.TypeEqual(b.Column(0).DataType(), arrowTypeOf(mt)) || !arrow.TypeEqual(b.Column(1).DataType(), arrowTypeOf(rt)) {
 			t.Errorf("batch types %s, %s", b.Column(0).DataType(), b.Column(1).DataType())
 		}
 		// Struct values print field by field; their own NULLs are listed after them.
 		values := b.Column(0).(*array.List).ListValues().(*array.Struct).Field(1)
 		got = append(got, render(b)+" nulls: r"+nullRows(b.Column(1))+" m values"+nullRows(values))
-		b.Release()
-	}
+	})
 	want := []string{
 		`m=[{["k"] {[1.5] [(null)]}} (null) {[] {[] []}}] r={["x" (null) (null)] [1 (null) (null)] [(null) (null) (null)] [[1 (null)] (null) (null)]} nulls: r[1] m values[]`,
 		`m=[{["a" "b" "a"] {[(null) -0.5 (null)] [(null) (null) (null)]}}] r={[""] [-2] [(null)] [[]]} nulls: r[] m values[0]`,
@@ -445,17 +445,8 @@ func TestLeavesOutDeletedPositions(t *testing.T) {
 		}
 		defer r.Close()
 		var got []string
-		for {
-			b, err := r.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b == nil {
-				return strings.Join(got, " ")
-			}
-			got = append(got, b.Column(0).String())
-			b.Release()
-		}
+		eachBatch(t, r, func(b arrow.RecordBatch) { got = append(got, b.Column(0).String()) })
+		return strings.Join(got, " ")
 	}
 	for _, c := range []struct {
 		name          string
