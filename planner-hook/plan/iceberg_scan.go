@@ -125,16 +125,9 @@ type IcebergScanReader struct {
 
 // OpenIcebergScan compiles the island JSON of an Iceberg scan node for reading its files.
 func OpenIcebergScan(data []byte) (*IcebergScanReader, error) {
-	is, err := decodeScanIsland(data)
+	s, err := compileNodeIsland(data, "iceberg scan", compileIcebergScan)
 	if err != nil {
 		return nil, err
-	}
-	s, reasons, err := compileIcebergScan(&is.Nodes[0], is.Options)
-	if err != nil {
-		return nil, err
-	}
-	if len(reasons) > 0 {
-		return nil, fmt.Errorf("iceberg scan %s cannot run natively: %v", is.Nodes[0].Name, reasons)
 	}
 	return &IcebergScanReader{scan: s}, nil
 }

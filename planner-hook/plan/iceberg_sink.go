@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -170,15 +169,7 @@ type IcebergWriter struct {
 // compileIcebergSinkIsland compiles the island JSON of an Iceberg sink node, which must run
 // natively.
 func compileIcebergSinkIsland(data []byte) (*icebergSink, error) {
-	is, err := decodeScanIsland(data)
-	if err != nil {
-		return nil, err
-	}
-	s, reasons, err := compileIcebergSink(&is.Nodes[0], is.Options)
-	if err == nil && len(reasons) > 0 {
-		err = fmt.Errorf("iceberg sink %s cannot run natively: %s", is.Nodes[0].Name, strings.Join(reasons, "; "))
-	}
-	return s, err
+	return compileNodeIsland(data, "iceberg sink", compileIcebergSink)
 }
 
 // OpenIcebergWriter compiles the island JSON of an Iceberg sink node.

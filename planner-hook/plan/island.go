@@ -6,6 +6,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/sluice-project/sluice/catalog"
 )
@@ -79,4 +80,23 @@ func rowFields(t catalog.Type) ([]string, []catalog.Type, error) {
 		names[i], types[i] = f.Name, f.Type
 	}
 	return names, types, nil
+}
+
+// compileNodeIsland decodes the island JSON of a single native node (a scan or a sink, sent
+// alone) and compiles it with compile; the node must run natively, so reasons are an error
+// naming the node as what it is.
+func compileNodeIsland[T any](data []byte, what string, compile func(*IslandNode, map[string]string) (T, []string, error)) (T, error) {
+	var none T
+	is, err := Decode(data)
+	if err != nil {
+		return none, err
+	}
+	if len(is.Nodes) != 1 {
+		return none, fmt.Errorf("%s: %d nodes, its island has one", what, len(is.Nodes))
+	}
+	c, reasons, err := compile(&is.Nodes[0], is.Options)
+	if err == nil && len(reasons) > 0 {
+		err = fmt.Errorf("%s %s cannot run natively: %s", what, is.Nodes[0].Name, strings.Join(reasons, "; "))
+	}
+	return c, err
 }

@@ -203,16 +203,9 @@ type ScanReader struct {
 // OpenScan compiles the island JSON of a scan node for reading its splits. zoneOffsetSeconds is
 // the fixed offset of the reading JVM's default time zone (ok false when it has none).
 func OpenScan(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*ScanReader, error) {
-	is, err := decodeScanIsland(data)
+	p, err := compileNodeIsland(data, "scan", compileScan)
 	if err != nil {
 		return nil, err
-	}
-	p, reasons, err := compileScan(&is.Nodes[0], is.Options)
-	if err != nil {
-		return nil, err
-	}
-	if len(reasons) > 0 {
-		return nil, fmt.Errorf("scan %s cannot run natively: %s", is.Nodes[0].Name, strings.Join(reasons, "; "))
 	}
 	if !p.opts.UTCTimestamps {
 		if !zoneFixed {
@@ -225,18 +218,6 @@ func OpenScan(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*ScanReader
 		p.opts.ZoneOffsetSeconds = zoneOffsetSeconds
 	}
 	return &ScanReader{plan: p}, nil
-}
-
-// decodeScanIsland decodes the island of a native scan, which holds the scan node alone.
-func decodeScanIsland(data []byte) (*Island, error) {
-	is, err := Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	if len(is.Nodes) != 1 {
-		return nil, fmt.Errorf("scan: %d nodes, a scan island has one", len(is.Nodes))
-	}
-	return is, nil
 }
 
 // SplitBatches reads the batches of one split.

@@ -237,18 +237,7 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 
 // compileSinkIsland compiles the island JSON of a sink node, which must run natively.
 func compileSinkIsland(data []byte) (*sinkPlan, error) {
-	is, err := Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	if len(is.Nodes) != 1 {
-		return nil, fmt.Errorf("sink: %d nodes, a sink island has one", len(is.Nodes))
-	}
-	p, reasons, err := compileSink(&is.Nodes[0], is.Options)
-	if err == nil && len(reasons) > 0 {
-		err = fmt.Errorf("sink %s cannot run natively: %s", is.Nodes[0].Name, strings.Join(reasons, "; "))
-	}
-	return p, err
+	return compileNodeIsland(data, "sink", compileSink)
 }
 
 // SinkPartitioner prepares the batches a filesystem sink receives before Flink's file writer

@@ -3,8 +3,6 @@ package iceberg
 import (
 	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,24 +80,11 @@ func TestNestedColumnsRoundTrip(t *testing.T) {
 	batch := array.NewRecordBatch(arrow.NewSchema(arrowFields, nil), arrays, 4)
 	defer batch.Release()
 
-	var buf bytes.Buffer
-	w, err := NewWriter(fields, nestedTable, DefaultOptions(), &buf, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(batch); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "nested.parquet")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	w, data, got := writeThenRead(t, fields, nestedTable, []arrow.RecordBatch{batch}, readFields)
+	defer got.Release()
 
 	// The schema Iceberg's TypeToMessageType makes, with every field id.
-	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,16 +105,6 @@ func TestNestedColumnsRoundTrip(t *testing.T) {
 	}
 
 	// Read back by the native Iceberg reader (field ids at every level).
-	r, err := icebergsrc.OpenFile(icebergsrc.FileRange{Path: path, Start: 4, Length: int64(buf.Len()) - 4}, readFields, 10, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	got, err := r.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer got.Release()
 	var rendered []string
 	for c := 0; c < int(got.NumCols()); c++ {
 		rendered = append(rendered, got.Column(c).String())

@@ -327,7 +327,11 @@ func NewWriter(fields []Field, schemaJSON string, opts Options, out io.Writer, m
 			}
 			nodes[i] = n
 			ileaves := leavesOf(f.Nested, nil)
-			for k, leaf := range sinkparquet.Leaves(fileShape(f.Type, f.Nested, f.Required)) {
+			leaves := sinkparquet.Leaves(fileShape(f.Type, f.Nested, f.Required))
+			if len(leaves) != len(ileaves) {
+				return nil, fmt.Errorf("iceberg writer: column %s: %d leaves of the Flink type for %d of the Iceberg type", f.Name, len(leaves), len(ileaves))
+			}
+			for k, leaf := range leaves {
 				ft, _ := parseIcebergType(ileaves[k].Primitive)
 				col := sinkparquet.FileColumn{Name: f.Name, Nullable: leaf.Nullable(), Source: i, Leaf: leaf}
 				col.Write = w.leafFunc(f.Name, leaf, ft, ileaves[k].ID)

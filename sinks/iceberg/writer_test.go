@@ -124,33 +124,8 @@ func TestRoundTripThroughTheIcebergReader(t *testing.T) {
 	batch := array.NewRecordBatch(arrow.NewSchema(arrowFields, nil), cols, 3)
 	defer batch.Release()
 
-	path := filepath.Join(t.TempDir(), "data.parquet")
-	var buf bytes.Buffer
-	w, err := NewWriter(fields, `{"type":"struct"}`, DefaultOptions(), &buf, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := 0; k < 2; k++ { // two batches: metrics add up
-		if err := w.Write(batch); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	r, err := icebergsrc.OpenFile(icebergsrc.FileRange{Path: path, Start: 4, Length: int64(buf.Len()) - 4}, readFields, 100, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	got, err := r.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Two batches: metrics add up.
+	w, data, got := writeThenRead(t, fields, `{"type":"struct"}`, []arrow.RecordBatch{batch, batch}, readFields)
 	defer got.Release()
 	if got.NumRows() != 6 {
 		t.Fatalf("read %d rows, want 6", got.NumRows())
@@ -170,7 +145,7 @@ func TestRoundTripThroughTheIcebergReader(t *testing.T) {
 	}
 
 	// The file's schema is Iceberg's: field ids, physical types, annotations.
-	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,4 +275,38 @@ func TestEmptyValuesKeepTheirBounds(t *testing.T) {
 	if err != nil || st == nil || !st.HasMinMax() {
 		t.Fatalf("an all-empty string column lost its bounds: %v %v", st, err)
 	}
+}
+
+// writeThenRead writes the batches into one data file of the given fields, then reads it back
+// with the native Iceberg reader as readFields (one batch: the caller releases it). It returns
+// the writer (closed) and the file's bytes too.
+func writeThenRead(t *testing.T, fields []Field, schemaJSON string, batches []arrow.RecordBatch, readFields []icebergsrc.Field) (*Writer, []byte, arrow.RecordBatch) {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(fields, schemaJSON, DefaultOptions(), &buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range batches {
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "data.parquet")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := icebergsrc.OpenFile(icebergsrc.FileRange{Path: path, Start: 4, Length: int64(buf.Len()) - 4}, readFields, 100, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, buf.Bytes(), got
 }

@@ -336,10 +336,10 @@ func (m *idMatch) childOf(f pqarrow.SchemaField, i int) int {
 	return -1
 }
 
-// nullsOf is the converter of a ROW field the file does not have: NULLs of its type.
+// nullsOf is the converter of a value the file does not have: NULLs of its type.
 func nullsOf(t catalog.Type) Converter {
+	dt, err := catalog.ArrowType(t)
 	return func(in arrow.Array, mem memory.Allocator) (arrow.Array, error) {
-		dt, err := catalog.ArrowType(t)
 		if err != nil {
 			return nil, err
 		}
