@@ -11,7 +11,14 @@ JAR       := planner-hook/flink/target/sluice-flink-0.1.0-SNAPSHOT.jar
 
 export CGO_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
-.PHONY: all native build test test-go test-java test-long demo demo-calc bench fuzz docs docs-check clean
+.PHONY: all native build test test-go test-java test-long demo demo-calc bench fuzz docs docs-check clean adbc-drivers postgres env
+
+# ADBC's C drivers for PostgreSQL and SQLite, taken from the Python wheels that ship them
+# (libpq and SQLite linked in); nothing of them is committed.
+ADBC_VERSION := 1.13.0
+ADBC_DIR     := build/adbc
+ADBC_DRIVERS := $(ADBC_DIR)/libadbc_driver_postgresql.so $(ADBC_DIR)/libadbc_driver_sqlite.so
+export SLUICE_ADBC_DRIVER_DIR := $(CURDIR)/$(ADBC_DIR)
 
 all: build
 
@@ -23,21 +30,40 @@ $(NATIVE): $(GO_SRC)
 	$(GO) build -buildmode=c-shared -o $@ ./planner-hook/jni
 	@rm -f $(basename $@).h
 
+## adbc-drivers: the ADBC drivers the tests load (the wheels from PyPI, unpacked).
+adbc-drivers: $(ADBC_DRIVERS)
+
+$(ADBC_DIR)/libadbc_driver_%.so:
+	@mkdir -p $(ADBC_DIR)/wheels
+	python3 -m pip download -q --no-deps --only-binary=:all: -d $(ADBC_DIR)/wheels adbc-driver-$*==$(ADBC_VERSION)
+	python3 -c 'import sys, zipfile, glob; w = glob.glob("$(ADBC_DIR)/wheels/adbc_driver_$*-$(ADBC_VERSION)-*.whl")[0]; z = zipfile.ZipFile(w); open("$@", "wb").write(z.read("adbc_driver_$*/libadbc_driver_$*.so"))'
+
+## postgres: starts the tests' PostgreSQL server (build/postgres, 127.0.0.1:54329); the tests read
+## its URI from SLUICE_PG_URI.
+postgres:
+	bin/sluice-postgres start
+export SLUICE_PG_URI := $(shell SLUICE_PG_PORT=$${SLUICE_PG_PORT:-54329} bin/sluice-postgres uri 2>/dev/null)
+
+## env: the environment `go vet` and `go test` need outside make (the JNI headers, the ADBC
+## drivers, the tests' PostgreSQL): `eval $$(make -s env)`.
+env:
+	@echo export CGO_CFLAGS=\"$(CGO_CFLAGS)\" SLUICE_ADBC_DRIVER_DIR=$(SLUICE_ADBC_DRIVER_DIR) SLUICE_PG_URI=$(SLUICE_PG_URI)
+
 ## build: the plugin jar with the native library inside.
 build: $(NATIVE)
 	$(MVN) -q package -DskipTests
 
 ## test: Go unit tests, the generated-docs check, and the JUnit suite on a Flink MiniCluster.
-test: test-go docs-check test-java
+test: adbc-drivers postgres test-go docs-check test-java
 
-test-go:
+test-go: adbc-drivers postgres
 	$(GO) vet ./...
 	$(GO) test -race ./...
 	# arrow-go's reference-count assertions ("too many releases") over the packages that build
 	# Arrow buffers by hand (arrow-go's own zstd assertions trip elsewhere).
 	$(GO) test -tags assert ./exec/... ./sources/... ./sinks/rowdata/... ./sinks/parquet/...
 
-test-java: $(NATIVE)
+test-java: $(NATIVE) adbc-drivers postgres
 	$(MVN) test
 
 ## test-long: the slow checks kept out of `make test`: this JVM's Double.toString/Float.toString

@@ -1,0 +1,128 @@
+package adbc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Committer moves the rows of completed checkpoints from their stage tables into the target
+// table (exactly-once sinks). Each commit is one transaction that also records the stage in the
+// commit table, so that a commit replayed after a failure (Flink retries the committables of a
+// restored checkpoint) finds it recorded and does nothing.
+type Committer struct {
+	cfg Config
+	c   *conn
+}
+
+// OpenCommitter connects a sink's committer and creates the commit table if it is missing.
+func OpenCommitter(ctx context.Context, cfg Config) (*Committer, error) {
+	if cfg.CommitTable == "" {
+		cfg.CommitTable = DefaultCommitTable
+	}
+	c, err := open(ctx, cfg.Endpoint, false)
+	if err != nil {
+		return nil, fmt.Errorf("adbc sink %s: %w", cfg.Table, err)
+	}
+	m := &Committer{cfg: cfg, c: c}
+	if err := m.createCommitTable(ctx); err != nil {
+		c.close()
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Committer) createCommitTable(ctx context.Context) error {
+	exists, err := m.tableExists(ctx, m.cfg.CommitTable)
+	if err != nil || exists {
+		return err
+	}
+	ddl := "CREATE TABLE IF NOT EXISTS " + qualified(m.cfg.Schema, m.cfg.CommitTable) + ` (
+  stage VARCHAR(63) PRIMARY KEY,
+  sink_id VARCHAR(256) NOT NULL,
+  subtask INTEGER NOT NULL,
+  epoch BIGINT NOT NULL,
+  target_table VARCHAR(512) NOT NULL,
+  committed_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)`
+	err = m.c.exec(ctx, ddl)
+	if err == nil {
+		err = m.c.commit(ctx)
+	}
+	if err != nil {
+		// Committers of other subtasks may have created it at the same time (PostgreSQL's
+		// IF NOT EXISTS is not safe against that).
+		m.c.rollback(ctx)
+		if exists, err2 := m.tableExists(ctx, m.cfg.CommitTable); err2 == nil && exists {
+			return m.c.commit(ctx)
+		}
+		return fmt.Errorf("adbc sink %s: commit table %s: %w", m.cfg.Table, m.cfg.CommitTable, err)
+	}
+	return nil
+}
+
+func (m *Committer) tableExists(ctx context.Context, name string) (bool, error) {
+	names, err := m.c.tablesLike(ctx, m.cfg.Schema, name)
+	if err != nil {
+		return false, fmt.Errorf("adbc sink %s: %w", m.cfg.Table, err)
+	}
+	for _, n := range names {
+		if n == name {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// Commit makes a checkpoint's rows visible in the target table, once: it returns false (and
+// does nothing but drop a stage table left behind) when the commit table already records it.
+func (m *Committer) Commit(ctx context.Context, cm Committable) (committed bool, err error) {
+	defer func() {
+		if err != nil {
+			m.c.rollback(ctx)
+		}
+	}()
+	stage := qualified(m.cfg.Schema, cm.Stage)
+	done, err := m.c.queryStrings(ctx, "SELECT stage FROM "+qualified(m.cfg.Schema, m.cfg.CommitTable)+
+		" WHERE stage = "+quoteString(cm.Stage))
+	if err != nil {
+		return false, fmt.Errorf("adbc sink %s: commit of %s: %w", m.cfg.Table, cm.Stage, err)
+	}
+	if len(done) > 0 {
+		if err := m.c.exec(ctx, "DROP TABLE IF EXISTS "+stage); err != nil {
+			return false, err
+		}
+		return false, m.c.commit(ctx)
+	}
+	exists, err := m.tableExists(ctx, cm.Stage)
+	if err != nil {
+		return false, err
+	}
+	if !exists {
+		return false, fmt.Errorf("adbc sink %s: the stage table %s of subtask %d, checkpoint epoch %d, is missing and its commit is not recorded in %s: its rows cannot be committed",
+			m.cfg.Table, cm.Stage, cm.Subtask, cm.Epoch, m.cfg.CommitTable)
+	}
+	cols := columnList(m.cfg.Columns)
+	target := qualified(m.cfg.Schema, m.cfg.Table)
+	steps := []string{
+		"INSERT INTO " + target + " (" + cols + ") SELECT " + cols + " FROM " + stage,
+		"INSERT INTO " + qualified(m.cfg.Schema, m.cfg.CommitTable) + " (stage, sink_id, subtask, epoch, target_table) VALUES (" +
+			quoteString(cm.Stage) + ", " + quoteString(cm.SinkID) + ", " + strconv.Itoa(cm.Subtask) + ", " +
+			strconv.FormatInt(cm.Epoch, 10) + ", " + quoteString(m.cfg.Table) + ")",
+		"DROP TABLE " + stage,
+	}
+	for _, s := range steps {
+		if err := m.c.exec(ctx, s); err != nil {
+			return false, fmt.Errorf("adbc sink %s: commit of %s: %w", m.cfg.Table, cm.Stage, err)
+		}
+	}
+	if err := m.c.commit(ctx); err != nil {
+		return false, fmt.Errorf("adbc sink %s: commit of %s: %w", m.cfg.Table, cm.Stage, err)
+	}
+	return true, nil
+}
+
+// Close disconnects.
+func (m *Committer) Close() error {
+	return errors.Join(m.c.close())
+}

@@ -1,0 +1,254 @@
+// Package adbc writes Sluice's Arrow batches into warehouse tables through ADBC drivers: bulk
+// ingestion (one COPY or bulk insert per flush, never a row at a time), inside transactions
+// that the Flink sink commits on checkpoints. Drivers are ADBC's C drivers loaded by the driver
+// manager (PostgreSQL, SQLite, ...).
+package adbc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-adbc/go/adbc"
+	"github.com/apache/arrow-adbc/go/adbc/drivermgr"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// DriverDirEnv names the environment variable of a directory holding ADBC driver libraries
+// (libadbc_driver_<name>.so); a driver given by name is looked up there first.
+const DriverDirEnv = "SLUICE_ADBC_DRIVER_DIR"
+
+// Endpoint is where a sink or catalog connects: an ADBC driver and its database options.
+type Endpoint struct {
+	// Driver is a driver name (postgresql, sqlite, ...) or the path of a driver library.
+	Driver string
+	// URI is the database URI the driver understands.
+	URI string
+	// Username and Password, when set, are passed as ADBC's username and password options.
+	Username, Password string
+}
+
+// Dialect is what differs between the SQL the sink sends to different databases.
+type Dialect int
+
+const (
+	// PostgreSQL: the PostgreSQL driver.
+	PostgreSQL Dialect = iota
+	// SQLite: the SQLite driver.
+	SQLite
+)
+
+// driverPath resolves a driver name to a library: a path is used as given; a name is looked up
+// as libadbc_driver_<name>.so in $SLUICE_ADBC_DRIVER_DIR, else left to the driver manager's own
+// search (manifests and the dynamic loader's path).
+func driverPath(driver string) string {
+	if strings.ContainsRune(driver, '/') {
+		return driver
+	}
+	if dir := os.Getenv(DriverDirEnv); dir != "" {
+		p := filepath.Join(dir, "libadbc_driver_"+driver+".so")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return driver
+}
+
+// dialectOf tells the SQL dialect from the driver's name or library.
+func dialectOf(driver string) (Dialect, error) {
+	base := strings.ToLower(filepath.Base(driver))
+	switch {
+	case strings.Contains(base, "postgres"):
+		return PostgreSQL, nil
+	case strings.Contains(base, "sqlite"):
+		return SQLite, nil
+	}
+	return 0, fmt.Errorf("adbc driver %q: unknown database (known: postgresql, sqlite)", driver)
+}
+
+// conn is one open ADBC connection with its database.
+type conn struct {
+	db      adbc.Database
+	cn      adbc.Connection
+	dialect Dialect
+	where   string // the endpoint, for errors (without credentials)
+}
+
+// open connects to an endpoint. autocommit false starts the connection in a transaction.
+func open(ctx context.Context, e Endpoint, autocommit bool) (*conn, error) {
+	dialect, err := dialectOf(e.Driver)
+	if err != nil {
+		return nil, err
+	}
+	where := fmt.Sprintf("adbc %s %s", e.Driver, redact(e.URI))
+	opts := map[string]string{"driver": driverPath(e.Driver), adbc.OptionKeyURI: e.URI}
+	if e.Username != "" {
+		opts[adbc.OptionKeyUsername] = e.Username
+	}
+	if e.Password != "" {
+		opts[adbc.OptionKeyPassword] = e.Password
+	}
+	var drv drivermgr.Driver
+	db, err := drv.NewDatabase(opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	cn, err := db.Open(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: connect: %w", where, err)
+	}
+	c := &conn{db: db, cn: cn, dialect: dialect, where: where}
+	if !autocommit {
+		if err := c.setAutocommit(false); err != nil {
+			c.close()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// redact drops the password of a URI's user info for messages.
+func redact(uri string) string {
+	scheme, rest, ok := strings.Cut(uri, "://")
+	if !ok {
+		return uri
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return uri
+	}
+	user, _, _ := strings.Cut(rest[:at], ":")
+	return scheme + "://" + user + "@" + rest[at+1:]
+}
+
+func (c *conn) setAutocommit(on bool) error {
+	v := adbc.OptionValueDisabled
+	if on {
+		v = adbc.OptionValueEnabled
+	}
+	po, ok := c.cn.(adbc.PostInitOptions)
+	if !ok {
+		return fmt.Errorf("%s: the driver's connections take no options (autocommit)", c.where)
+	}
+	if err := po.SetOption(adbc.OptionKeyAutoCommit, v); err != nil {
+		return fmt.Errorf("%s: autocommit %s: %w", c.where, v, err)
+	}
+	return nil
+}
+
+// exec runs a statement that returns no rows.
+func (c *conn) exec(ctx context.Context, sql string) error {
+	st, err := c.cn.NewStatement()
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.where, err)
+	}
+	defer st.Close()
+	if err := st.SetSqlQuery(sql); err != nil {
+		return fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	if _, err := st.ExecuteUpdate(ctx); err != nil {
+		return fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	return nil
+}
+
+// queryStrings runs a query and returns its first column's values as text (NULL as "").
+func (c *conn) queryStrings(ctx context.Context, sql string) ([]string, error) {
+	st, err := c.cn.NewStatement()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.where, err)
+	}
+	defer st.Close()
+	if err := st.SetSqlQuery(sql); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	rdr, _, err := st.ExecuteQuery(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	defer rdr.Release()
+	var out []string
+	for rdr.Next() {
+		col := rdr.RecordBatch().Column(0)
+		for i := 0; i < col.Len(); i++ {
+			if col.IsNull(i) {
+				out = append(out, "")
+			} else {
+				// Copied: the driver's buffers go with the reader.
+				out = append(out, strings.Clone(col.ValueStr(i)))
+			}
+		}
+	}
+	if err := rdr.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	return out, nil
+}
+
+// ingest appends the batches of a reader to a table by the driver's bulk ingestion.
+func (c *conn) ingest(ctx context.Context, schema, table string, rows array.RecordReader) (int64, error) {
+	st, err := c.cn.NewStatement()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", c.where, err)
+	}
+	defer st.Close()
+	if err := st.SetOption(adbc.OptionKeyIngestTargetTable, table); err != nil {
+		return 0, fmt.Errorf("%s: ingest into %s: %w", c.where, table, err)
+	}
+	if schema != "" {
+		if err := st.SetOption(adbc.OptionValueIngestTargetDBSchema, schema); err != nil {
+			return 0, fmt.Errorf("%s: ingest into %s.%s: %w", c.where, schema, table, err)
+		}
+	}
+	if err := st.SetOption(adbc.OptionKeyIngestMode, adbc.OptionValueIngestModeAppend); err != nil {
+		return 0, fmt.Errorf("%s: ingest into %s: %w", c.where, table, err)
+	}
+	if err := st.BindStream(ctx, rows); err != nil {
+		return 0, fmt.Errorf("%s: ingest into %s: %w", c.where, table, err)
+	}
+	n, err := st.ExecuteUpdate(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("%s: ingest into %s: %w", c.where, table, err)
+	}
+	return n, nil
+}
+
+func (c *conn) commit(ctx context.Context) error {
+	if err := c.cn.Commit(ctx); err != nil {
+		return fmt.Errorf("%s: commit: %w", c.where, err)
+	}
+	return nil
+}
+
+func (c *conn) rollback(ctx context.Context) error {
+	if err := c.cn.Rollback(ctx); err != nil {
+		return fmt.Errorf("%s: rollback: %w", c.where, err)
+	}
+	return nil
+}
+
+func (c *conn) close() error {
+	return errors.Join(c.cn.Close(), c.db.Close())
+}
+
+// quoteIdent quotes an SQL identifier (both dialects use double quotes).
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// quoteString quotes an SQL string literal.
+func quoteString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// qualified is a table name with its schema, quoted.
+func qualified(schema, table string) string {
+	if schema == "" {
+		return quoteIdent(table)
+	}
+	return quoteIdent(schema) + "." + quoteIdent(table)
+}

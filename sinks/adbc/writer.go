@@ -1,0 +1,323 @@
+package adbc
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Guarantee is a sink's delivery guarantee, named as Flink's connectors name them
+// (sink.delivery-guarantee).
+type Guarantee int
+
+const (
+	// ExactlyOnce: the rows of a checkpoint reach the table once, when the checkpoint completes.
+	ExactlyOnce Guarantee = iota
+	// AtLeastOnce: rows are committed on every flush and at every checkpoint; a failure may
+	// write rows of the last checkpoint interval again.
+	AtLeastOnce
+	// None: rows are committed on flushes only (size, interval, end of input); a failure may
+	// lose or repeat the rows of the last flush interval.
+	None
+)
+
+// ParseGuarantee reads a sink.delivery-guarantee value.
+func ParseGuarantee(s string) (Guarantee, error) {
+	switch strings.ToLower(s) {
+	case "exactly-once":
+		return ExactlyOnce, nil
+	case "at-least-once":
+		return AtLeastOnce, nil
+	case "none":
+		return None, nil
+	}
+	return 0, fmt.Errorf("sink.delivery-guarantee %q: expected exactly-once, at-least-once or none", s)
+}
+
+// String is the option value of g.
+func (g Guarantee) String() string {
+	return [...]string{"exactly-once", "at-least-once", "none"}[g]
+}
+
+// DefaultCommitTable is the table that records the checkpoints an exactly-once sink committed.
+const DefaultCommitTable = "sluice_commits"
+
+// Target is the table a sink writes.
+type Target struct {
+	// Schema is the table's schema (db-schema), or "" for the connection's default.
+	Schema string
+	// Table is the table's name.
+	Table string
+	// Columns are the table's columns, in the order of the batches' columns.
+	Columns []string
+	// CommitTable records committed checkpoints, in the same schema (exactly-once).
+	CommitTable string
+}
+
+// Config is a sink writer's configuration.
+type Config struct {
+	Endpoint
+	Target
+	Guarantee Guarantee
+	// MaxRows is how many rows are buffered before they are ingested (at least 1).
+	MaxRows int
+}
+
+// Attempt identifies one writer of a sink: SinkID is the same for the sink in every attempt of
+// its job (e.g. the job id and the operator), Subtask and Parallelism are the writer's, and
+// RestoredCheckpoint is the checkpoint the attempt restored (0 for none).
+type Attempt struct {
+	SinkID             string
+	Subtask            int
+	Parallelism        int
+	RestoredCheckpoint int64
+}
+
+// Committable is what an exactly-once writer hands to the committer at a checkpoint: the stage
+// table that holds the checkpoint's rows.
+type Committable struct {
+	Stage   string `json:"stage"`
+	SinkID  string `json:"sinkId"`
+	Subtask int    `json:"subtask"`
+	Epoch   int64  `json:"epoch"`
+}
+
+// Writer ingests a sink subtask's batches. Exactly-once, the rows of each checkpoint go into a
+// stage table of their own (created like the target, committed before the checkpoint barrier
+// passes), which the committer moves into the target table once the checkpoint completes, in
+// one transaction with the commit table's record of it. At least once and without guarantee,
+// the rows go into the target table directly.
+type Writer struct {
+	cfg     Config
+	attempt Attempt
+	c       *conn
+	schema  *arrow.Schema // the batches' schema with the table's column names
+	buf     []arrow.RecordBatch
+	rows    int
+	// epoch numbers the writer's checkpoints (it starts after the restored checkpoint);
+	// staged: the stage table of the epoch exists in the open transaction.
+	epoch  int64
+	staged bool
+	// dirty: rows were ingested into the open transaction (at least once, none).
+	dirty bool
+}
+
+// OpenWriter connects a sink writer. Exactly-once, it first drops the stage tables that
+// earlier attempts of its subtask left for checkpoints after the restored one (and subtask 0
+// those of subtasks beyond the parallelism, after a rescale): their rows never completed a
+// checkpoint and are written again.
+func OpenWriter(ctx context.Context, cfg Config, attempt Attempt) (*Writer, error) {
+	if cfg.MaxRows < 1 {
+		cfg.MaxRows = 1
+	}
+	if cfg.CommitTable == "" {
+		cfg.CommitTable = DefaultCommitTable
+	}
+	c, err := open(ctx, cfg.Endpoint, false)
+	if err != nil {
+		return nil, fmt.Errorf("adbc sink %s: %w", cfg.Table, err)
+	}
+	w := &Writer{cfg: cfg, attempt: attempt, c: c, epoch: attempt.RestoredCheckpoint + 1}
+	if cfg.Guarantee == ExactlyOnce {
+		if err := w.dropLeftStages(ctx); err != nil {
+			c.close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// stagePrefix is the name prefix of a sink's stage tables (a hash of the sink id keeps names
+// within PostgreSQL's 63 bytes).
+func stagePrefix(sinkID string) string {
+	h := sha256.Sum256([]byte(sinkID))
+	return "sluice_stage_" + hex.EncodeToString(h[:8]) + "_"
+}
+
+func (w *Writer) stageName(epoch int64) string {
+	return stagePrefix(w.attempt.SinkID) + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
+}
+
+// dropLeftStages drops the stage tables of checkpoints after the restored one.
+func (w *Writer) dropLeftStages(ctx context.Context) error {
+	prefix := stagePrefix(w.attempt.SinkID)
+	names, err := w.c.tablesLike(ctx, w.cfg.Schema, prefix)
+	if err != nil {
+		return fmt.Errorf("adbc sink %s: stage tables: %w", w.cfg.Table, err)
+	}
+	for _, n := range names {
+		subtask, epoch, ok := parseStage(n, prefix)
+		if !ok || epoch <= w.attempt.RestoredCheckpoint {
+			continue
+		}
+		mine := subtask == w.attempt.Subtask || (w.attempt.Subtask == 0 && subtask >= w.attempt.Parallelism)
+		if !mine {
+			continue
+		}
+		if err := w.c.exec(ctx, "DROP TABLE IF EXISTS "+qualified(w.cfg.Schema, n)); err != nil {
+			return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
+		}
+	}
+	return w.c.commit(ctx)
+}
+
+// parseStage reads the subtask and epoch of a stage table's name.
+func parseStage(name, prefix string) (subtask int, epoch int64, ok bool) {
+	rest, found := strings.CutPrefix(name, prefix)
+	if !found {
+		return 0, 0, false
+	}
+	s, e, found := strings.Cut(rest, "_")
+	if !found {
+		return 0, 0, false
+	}
+	st, err1 := strconv.Atoi(s)
+	ep, err2 := strconv.ParseInt(e, 10, 64)
+	return st, ep, err1 == nil && err2 == nil
+}
+
+// Write buffers a batch (its columns are the table's columns in order) and ingests the buffer
+// once it holds MaxRows rows. The batch stays the caller's.
+func (w *Writer) Write(ctx context.Context, b arrow.RecordBatch) error {
+	if b.NumRows() == 0 {
+		return nil
+	}
+	if int(b.NumCols()) != len(w.cfg.Columns) {
+		return fmt.Errorf("adbc sink %s: a batch of %d columns for %d table columns", w.cfg.Table, b.NumCols(), len(w.cfg.Columns))
+	}
+	if w.schema == nil {
+		fields := make([]arrow.Field, len(w.cfg.Columns))
+		for i, f := range b.Schema().Fields() {
+			fields[i] = arrow.Field{Name: w.cfg.Columns[i], Type: f.Type, Nullable: true}
+		}
+		w.schema = arrow.NewSchema(fields, nil)
+	}
+	w.buf = append(w.buf, array.NewRecordBatch(w.schema, b.Columns(), b.NumRows()))
+	w.rows += int(b.NumRows())
+	if w.rows >= w.cfg.MaxRows {
+		return w.ingest(ctx)
+	}
+	return nil
+}
+
+// ingest writes the buffered rows into the stage table (exactly-once) or the target table.
+func (w *Writer) ingest(ctx context.Context) error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	table := w.cfg.Table
+	if w.cfg.Guarantee == ExactlyOnce {
+		table = w.stageName(w.epoch)
+		if !w.staged {
+			// Created like the target, so that the driver binds the values as it would for it.
+			create := fmt.Sprintf("CREATE TABLE %s AS SELECT %s FROM %s WHERE 1 = 0",
+				qualified(w.cfg.Schema, table), columnList(w.cfg.Columns), qualified(w.cfg.Schema, w.cfg.Table))
+			if err := w.c.exec(ctx, create); err != nil {
+				return fmt.Errorf("adbc sink %s: stage table: %w", w.cfg.Table, err)
+			}
+			w.staged = true
+		}
+	}
+	rdr, err := array.NewRecordReader(w.schema, w.buf)
+	if err != nil {
+		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
+	}
+	defer rdr.Release()
+	w.releaseBuffer()
+	if _, err := w.c.ingest(ctx, w.cfg.Schema, table, rdr); err != nil {
+		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
+	}
+	w.dirty = true
+	if w.cfg.Guarantee != ExactlyOnce {
+		return w.commitOpen(ctx)
+	}
+	return nil
+}
+
+func (w *Writer) releaseBuffer() {
+	for _, b := range w.buf {
+		b.Release()
+	}
+	w.buf, w.rows = w.buf[:0], 0
+}
+
+func (w *Writer) commitOpen(ctx context.Context) error {
+	if !w.dirty {
+		return nil
+	}
+	if err := w.c.commit(ctx); err != nil {
+		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
+	}
+	w.dirty = false
+	return nil
+}
+
+// Flush ingests the buffered rows (sink.buffer-flush.interval, end of input); at least once and
+// without guarantee they are committed too.
+func (w *Writer) Flush(ctx context.Context) error {
+	return w.ingest(ctx)
+}
+
+// PrepareCommit is called before a checkpoint barrier passes the writer. Exactly-once, it
+// ingests the buffered rows into the epoch's stage table, commits it and returns it as the
+// checkpoint's committable (nil when the epoch has no rows); at least once, the rows are
+// ingested and committed. The writer then starts its next epoch.
+func (w *Writer) PrepareCommit(ctx context.Context) (*Committable, error) {
+	if err := w.ingest(ctx); err != nil {
+		return nil, err
+	}
+	var out *Committable
+	if w.staged {
+		if err := w.commitOpen(ctx); err != nil {
+			return nil, err
+		}
+		out = &Committable{Stage: w.stageName(w.epoch), SinkID: w.attempt.SinkID, Subtask: w.attempt.Subtask, Epoch: w.epoch}
+	}
+	w.staged = false
+	w.epoch++
+	return out, nil
+}
+
+// Close rolls back what was not committed and disconnects.
+func (w *Writer) Close() error {
+	w.releaseBuffer()
+	var err error
+	if w.dirty || w.staged {
+		err = w.c.rollback(context.Background())
+	}
+	return errors.Join(err, w.c.close())
+}
+
+// columnList is the quoted, comma-separated column names.
+func columnList(cols []string) string {
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = quoteIdent(c)
+	}
+	return strings.Join(q, ", ")
+}
+
+// tablesLike lists the tables of a schema whose names start with prefix.
+func (c *conn) tablesLike(ctx context.Context, schema, prefix string) ([]string, error) {
+	var sql string
+	switch c.dialect {
+	case PostgreSQL:
+		where := "current_schema()"
+		if schema != "" {
+			where = quoteString(schema)
+		}
+		sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = " + where +
+			" AND starts_with(table_name, " + quoteString(prefix) + ")"
+	case SQLite:
+		sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, " +
+			strconv.Itoa(len(prefix)) + ") = " + quoteString(prefix)
+	}
+	return c.queryStrings(ctx, sql)
+}

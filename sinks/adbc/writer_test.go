@@ -1,0 +1,332 @@
+package adbc
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// endpoints are the databases the tests run against: the PostgreSQL server of SLUICE_PG_URI
+// (`make test` starts one) and a SQLite file, through the drivers of SLUICE_ADBC_DRIVER_DIR.
+func endpoints(t *testing.T) map[string]Endpoint {
+	t.Helper()
+	if os.Getenv(DriverDirEnv) == "" {
+		t.Skip(DriverDirEnv + " is not set (make test sets it)")
+	}
+	out := map[string]Endpoint{"sqlite": {Driver: "sqlite", URI: "file:" + filepath.Join(t.TempDir(), "sink.db")}}
+	if uri := os.Getenv("SLUICE_PG_URI"); uri != "" {
+		out["postgresql"] = Endpoint{Driver: "postgresql", URI: uri}
+	} else {
+		t.Log("SLUICE_PG_URI is not set: PostgreSQL cases skipped")
+	}
+	return out
+}
+
+// fixture is a target table of (id BIGINT, name VARCHAR) in a database, made anew.
+type fixture struct {
+	t   *testing.T
+	c   *conn
+	cfg Config
+}
+
+func newFixture(t *testing.T, e Endpoint, g Guarantee) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	c, err := open(ctx, e, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.close() })
+	// Short names: PostgreSQL cuts identifiers at 63 bytes.
+	table := fmt.Sprintf("t_%x", sha256.Sum256([]byte(t.Name())))[:18]
+	commits := table + "_commits"
+	for _, sql := range []string{
+		"DROP TABLE IF EXISTS " + quoteIdent(table),
+		"DROP TABLE IF EXISTS " + quoteIdent(commits),
+		"CREATE TABLE " + quoteIdent(table) + " (id BIGINT, name VARCHAR(20))",
+	} {
+		if err := c.exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &fixture{t: t, c: c, cfg: Config{
+		Endpoint:  e,
+		Target:    Target{Table: table, Columns: []string{"id", "name"}, CommitTable: commits},
+		Guarantee: g,
+		MaxRows:   3,
+	}}
+}
+
+// batch is a batch of ids from..to-1, each named "n<id>".
+func batch(from, to int64) arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "EXPR$0", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := from; i < to; i++ {
+		b.Field(0).(*array.Int64Builder).Append(i)
+		b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("n%d", i))
+	}
+	return b.NewRecordBatch()
+}
+
+// ids reads the target table's ids, sorted, as text.
+func (f *fixture) ids() string {
+	f.t.Helper()
+	got, err := f.c.queryStrings(context.Background(), "SELECT id FROM "+quoteIdent(f.cfg.Table)+" ORDER BY id")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return strings.Join(got, ",")
+}
+
+func (f *fixture) writer(a Attempt) *Writer {
+	f.t.Helper()
+	w, err := OpenWriter(context.Background(), f.cfg, a)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return w
+}
+
+func (f *fixture) committer() *Committer {
+	f.t.Helper()
+	m, err := OpenCommitter(context.Background(), f.cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func write(t *testing.T, w *Writer, from, to int64) {
+	t.Helper()
+	b := batch(from, to)
+	defer b.Release()
+	if err := w.Write(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func prepare(t *testing.T, w *Writer) *Committable {
+	t.Helper()
+	c, err := w.PrepareCommit(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestExactlyOnceCommitsOnceWhenTheCheckpointCompletes(t *testing.T) {
+	for name, e := range endpoints(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, e, ExactlyOnce)
+			m := f.committer()
+			w := f.writer(Attempt{SinkID: "job-1/sink", Parallelism: 1})
+			defer w.Close()
+			write(t, w, 0, 2)
+			write(t, w, 2, 5) // over MaxRows: ingested into the stage table before the checkpoint
+			c1 := prepare(t, w)
+			if c1 == nil {
+				t.Fatal("no committable for a checkpoint with rows")
+			}
+			if got := f.ids(); got != "" {
+				t.Fatalf("rows visible before the checkpoint completed: %s", got)
+			}
+			if c := prepare(t, w); c != nil {
+				t.Fatalf("a committable for a checkpoint without rows: %+v", c)
+			}
+			write(t, w, 5, 6)
+			c3 := prepare(t, w)
+			if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
+				t.Fatalf("commit: %v %v", ok, err)
+			}
+			if got := f.ids(); got != "0,1,2,3,4" {
+				t.Fatalf("after the first commit: %s", got)
+			}
+			// A restored job replays its checkpoint's committables: nothing is written twice.
+			if ok, err := m.Commit(ctx, *c1); err != nil || ok {
+				t.Fatalf("replayed commit: %v %v", ok, err)
+			}
+			if ok, err := m.Commit(ctx, *c3); err != nil || !ok {
+				t.Fatalf("commit: %v %v", ok, err)
+			}
+			if got := f.ids(); got != "0,1,2,3,4,5" {
+				t.Fatalf("after both commits: %s", got)
+			}
+			if left, _ := f.c.tablesLike(ctx, "", stagePrefix("job-1/sink")); len(left) != 0 {
+				t.Fatalf("stage tables left: %v", left)
+			}
+		})
+	}
+}
+
+func TestRestoredWriterDropsTheStagesOfCheckpointsThatDidNotComplete(t *testing.T) {
+	for name, e := range endpoints(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, e, ExactlyOnce)
+			m := f.committer()
+			a := Attempt{SinkID: "job-2/sink", Subtask: 1, Parallelism: 3}
+			w := f.writer(a)
+			write(t, w, 0, 3)
+			c1 := prepare(t, w) // checkpoint 1 completes (its commit is still to come)
+			write(t, w, 3, 6)
+			prepare(t, w) // checkpoint 2 never completes
+			write(t, w, 6, 7)
+			w.Close() // the failure: uncommitted rows are rolled back
+			// A subtask beyond the new parallelism left a stage too (the job scales down to 1).
+			other := f.writer(Attempt{SinkID: "job-2/sink", Subtask: 2, Parallelism: 3})
+			prepare(t, other) // checkpoint 1: no rows
+			write(t, other, 100, 103)
+			prepare(t, other)
+			other.Close()
+
+			a.Subtask, a.Parallelism, a.RestoredCheckpoint = 0, 1, 1
+			w0 := f.writer(a)
+			defer w0.Close()
+			left, err := f.c.tablesLike(ctx, "", stagePrefix("job-2/sink"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(left) != 1 || left[0] != c1.Stage {
+				t.Fatalf("stage tables after the restore: %v, want only %s", left, c1.Stage)
+			}
+			if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
+				t.Fatalf("commit of the restored checkpoint: %v %v", ok, err)
+			}
+			write(t, w0, 3, 7) // the rows after checkpoint 1, replayed by the source
+			c2 := prepare(t, w0)
+			if c2.Epoch != 2 {
+				t.Fatalf("epoch after restoring checkpoint 1: %d", c2.Epoch)
+			}
+			if _, err := m.Commit(ctx, *c2); err != nil {
+				t.Fatal(err)
+			}
+			if got := f.ids(); got != "0,1,2,3,4,5,6" {
+				t.Fatalf("table: %s", got)
+			}
+		})
+	}
+}
+
+func TestMissingStageWithoutRecordFails(t *testing.T) {
+	for name, e := range endpoints(t) {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, e, ExactlyOnce)
+			m := f.committer()
+			_, err := m.Commit(context.Background(), Committable{Stage: stagePrefix("gone") + "0_7", SinkID: "gone", Epoch: 7})
+			if err == nil || !strings.Contains(err.Error(), "is missing and its commit is not recorded") || !strings.Contains(err.Error(), f.cfg.Table) {
+				t.Fatalf("error: %v", err)
+			}
+		})
+	}
+}
+
+func TestAtLeastOnceCommitsOnFlush(t *testing.T) {
+	for name, e := range endpoints(t) {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, e, AtLeastOnce)
+			w := f.writer(Attempt{SinkID: "job-3/sink", Parallelism: 1})
+			defer w.Close()
+			write(t, w, 0, 2)
+			if got := f.ids(); got != "" {
+				t.Fatalf("buffered rows visible: %s", got)
+			}
+			write(t, w, 2, 3) // MaxRows reached
+			if got := f.ids(); got != "0,1,2" {
+				t.Fatalf("after a full buffer: %s", got)
+			}
+			write(t, w, 3, 4)
+			if c := prepare(t, w); c != nil {
+				t.Fatalf("committable at least once: %+v", c)
+			}
+			if got := f.ids(); got != "0,1,2,3" {
+				t.Fatalf("after the checkpoint: %s", got)
+			}
+		})
+	}
+}
+
+func TestErrorsNameTheTable(t *testing.T) {
+	for name, e := range endpoints(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, e, AtLeastOnce)
+			missing := f.cfg
+			missing.Table = "no_such_table"
+			w, err := OpenWriter(ctx, missing, Attempt{SinkID: "x", Parallelism: 1})
+			if err == nil {
+				b := batch(0, 1)
+				err = w.Write(ctx, b)
+				b.Release()
+				if err == nil {
+					err = w.Flush(ctx)
+				}
+				w.Close()
+			}
+			if err == nil || !strings.Contains(err.Error(), "no_such_table") {
+				t.Fatalf("missing table: %v", err)
+			}
+			if name == "postgresql" {
+				// Text into a BIGINT column: the driver refuses the column's type.
+				if err := f.c.exec(ctx, "DROP TABLE IF EXISTS typed; CREATE TABLE typed (id VARCHAR(3), name BIGINT)"); err != nil {
+					t.Fatal(err)
+				}
+				typed := f.cfg
+				typed.Table = "typed"
+				w := f.writer(Attempt{SinkID: "y", Parallelism: 1})
+				w.Close()
+				w, err = OpenWriter(ctx, typed, Attempt{SinkID: "y", Parallelism: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b := batch(0, 1)
+				err = w.Write(ctx, b)
+				b.Release()
+				if err == nil {
+					err = w.Flush(ctx)
+				}
+				w.Close()
+				if err == nil || !strings.Contains(err.Error(), "typed") {
+					t.Fatalf("mistyped column: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestUnreachableServer(t *testing.T) {
+	if os.Getenv(DriverDirEnv) == "" {
+		t.Skip(DriverDirEnv + " is not set (make test sets it)")
+	}
+	cfg := Config{Endpoint: Endpoint{Driver: "postgresql", URI: "postgresql://nobody:secret@127.0.0.1:1/none"}, Target: Target{Table: "t", Columns: []string{"a"}}}
+	_, err := OpenWriter(context.Background(), cfg, Attempt{SinkID: "z", Parallelism: 1})
+	if err == nil || !strings.Contains(err.Error(), "adbc sink t") || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("error: %v", err)
+	}
+}
+
+func TestParseGuarantee(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Guarantee
+		err  bool
+	}{{"exactly-once", ExactlyOnce, false}, {"AT-LEAST-ONCE", AtLeastOnce, false}, {"none", None, false}, {"twice", 0, true}} {
+		g, err := ParseGuarantee(tc.in)
+		if (err != nil) != tc.err || (!tc.err && g != tc.want) {
+			t.Errorf("%s: %v %v", tc.in, g, err)
+		}
+	}
+}
