@@ -268,8 +268,12 @@ func (w *Writer) Flush(ctx context.Context) error {
 // PrepareCommit is called before a checkpoint barrier passes the writer. Exactly-once, it
 // ingests the buffered rows into the epoch's stage table, commits it and returns it as the
 // checkpoint's committable (nil when the epoch has no rows); at least once, the rows are
-// ingested and committed. The writer then starts its next epoch.
+// ingested and committed; without guarantee, nothing happens (rows wait for a flush). The
+// writer then starts its next epoch.
 func (w *Writer) PrepareCommit(ctx context.Context) (*Committable, error) {
+	if w.cfg.Guarantee == None {
+		return nil, nil
+	}
 	if err := w.ingest(ctx); err != nil {
 		return nil, err
 	}

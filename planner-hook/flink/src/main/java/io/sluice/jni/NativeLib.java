@@ -195,6 +195,37 @@ public final class NativeLib {
     /** Output rows [from, to) of a batch-output chain's last call, as a new native batch. */
     public static native long outputBatch(long handle, int from, int to);
 
+    /**
+     * Checks an ADBC sink's description (its options and column types); throws with the
+     * table's configuration mistake.
+     */
+    public static native void adbcSinkCheck(byte[] description);
+
+    /**
+     * Opens a subtask's writer of an ADBC sink from its island JSON (fed with native batches) or
+     * its description (fed with rows). {@code sinkId} (UTF-8) names the sink in every attempt of
+     * the job; {@code restoredCheckpoint} is the restored checkpoint's id, 0 for none.
+     */
+    public static native long adbcWriterOpen(byte[] sinkJson, byte[] sinkId, int subtask, int parallelism, long restoredCheckpoint);
+
+    /** Writes a native batch into an ADBC writer (the batch stays the caller's). */
+    public static native void adbcWriterWrite(long writer, long batch);
+
+    /** Writes rows (BinaryRowData bytes and rows + 1 offsets) into an ADBC writer. */
+    public static native void adbcWriterWriteRows(long writer, ByteBuffer data, ByteBuffer offsets, int rows);
+
+    /** Ingests an ADBC writer's buffered rows (committed too, unless exactly-once). */
+    public static native void adbcWriterFlush(long writer);
+
+    /** Ends an ADBC writer's checkpoint; returns its committable, empty for none. */
+    public static native byte[] adbcWriterPrepareCommit(long writer);
+
+    /** Opens the committer of an exactly-once ADBC sink. */
+    public static native long adbcCommitterOpen(byte[] sinkJson);
+
+    /** Commits a committable; false when it had been committed before. */
+    public static native boolean adbcCommit(long committer, byte[] committable);
+
     /** Starts a Parquet part file for a native sink ({@code sinkJson}: its island JSON); returns the writer. */
     public static native long parquetWriterOpen(byte[] sinkJson, int zoneOffsetSeconds, boolean zoneFixed);
 

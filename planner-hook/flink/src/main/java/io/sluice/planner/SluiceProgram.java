@@ -216,10 +216,10 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         }
     }
 
-    /** The sinks of the plan that Go may write natively: filesystem tables in Parquet, Iceberg tables. */
+    /** The sinks of the plan that Go may write natively: filesystem tables in Parquet, Iceberg and ADBC tables. */
     static List<RelNode> sinkCandidates(RelNode root) {
         List<RelNode> out = new ArrayList<>();
-        if (isIcebergSink(root)) {
+        if (isIcebergSink(root) || isAdbcSink(root)) {
             out.add(root);
             return out;
         }
@@ -525,7 +525,21 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 && ((StreamPhysicalSink) rel).tableSink().getClass().getName().equals("org.apache.iceberg.flink.IcebergTableSink");
     }
 
+    /** True for a sink into an ADBC table ('connector' = 'adbc'). */
+    static boolean isAdbcSink(RelNode rel) {
+        return rel instanceof StreamPhysicalSink
+                && ((StreamPhysicalSink) rel).tableSink() instanceof io.sluice.sinks.adbc.AdbcTableSink;
+    }
+
     private static IslandPlan.Entry entry(RelNode rel) {
+        if (isAdbcSink(rel)) {
+            StreamPhysicalSink sink = (StreamPhysicalSink) rel;
+            io.sluice.sinks.adbc.AdbcTableSink table = (io.sluice.sinks.adbc.AdbcTableSink) sink.tableSink();
+            LogicalType inputType = FlinkTypeFactory.toLogicalRowType(sink.getInput().getRowType());
+            boolean insertOnly = ChangelogPlanUtils.isInsertOnly((StreamPhysicalRel) sink.getInput());
+            return new IslandPlan.Entry(nodeName(rel), inputType, null, table.describeNode(insertOnly), null,
+                    new io.sluice.sinks.adbc.AdbcNativeSink(table));
+        }
         if (isIcebergSink(rel)) {
             StreamPhysicalSink sink = (StreamPhysicalSink) rel;
             String table = sink.contextResolvedTable().getIdentifier().asSummaryString();

@@ -14,9 +14,9 @@ import java.nio.ByteOrder;
 /**
  * The row edge in: buffers records as BinaryRowData bytes in direct memory (row i spans
  * {@code data[offsets[i] .. offsets[i+1])}) with their record timestamps, until a native
- * operator hands the batch to Go in one JNI call.
+ * operator (or a native sink's writer) hands the batch to Go in one JNI call.
  */
-final class InputBatch {
+public final class InputBatch {
     private final RowDataSerializer serializer;
     /** Writes rows of all-fixed-width types straight into the buffer, or null. */
     private final FixedRowWriter fixedWriter;
@@ -27,7 +27,8 @@ final class InputBatch {
     private final boolean[] hasTimestamp;
     private int rows;
 
-    InputBatch(RowType type, int capacity) {
+    /** A batch of up to {@code capacity} rows of {@code type}. */
+    public InputBatch(RowType type, int capacity) {
         this.serializer = new RowDataSerializer(type);
         this.fixedWriter = FixedRowWriter.of(type);
         this.capacity = capacity;
@@ -43,7 +44,21 @@ final class InputBatch {
 
     /** Appends a record; returns true when the batch is full. */
     boolean add(StreamRecord<RowData> element) {
-        RowData value = element.getValue();
+        int pos = append(element.getValue());
+        timestamps[rows] = element.getTimestamp();
+        hasTimestamp[rows] = element.hasTimestamp();
+        return added(pos);
+    }
+
+    /** Appends a row without a record timestamp; returns true when the batch is full. */
+    public boolean add(RowData value) {
+        int pos = append(value);
+        hasTimestamp[rows] = false;
+        return added(pos);
+    }
+
+    /** Writes a row's bytes at the end of the buffer and returns where they start. */
+    private int append(RowData value) {
         if (fixedWriter != null && !(value instanceof BinaryRowData)) {
             int pos = data.position();
             int size = fixedWriter.size();
@@ -52,7 +67,7 @@ final class InputBatch {
             }
             fixedWriter.write(value, data, pos);
             data.position(pos + size);
-            return added(element, pos);
+            return pos;
         }
         BinaryRowData row = serializer.toBinaryRow(value);
         int size = row.getSizeInBytes();
@@ -66,13 +81,11 @@ final class InputBatch {
         } else {
             data.put(BinarySegmentUtils.copyToBytes(segs, row.getOffset(), size));
         }
-        return added(element, pos);
+        return pos;
     }
 
-    private boolean added(StreamRecord<RowData> element, int pos) {
+    private boolean added(int pos) {
         offsets.putInt(rows * 4, pos);
-        timestamps[rows] = element.getTimestamp();
-        hasTimestamp[rows] = element.hasTimestamp();
         rows++;
         return rows >= capacity;
     }
@@ -85,20 +98,22 @@ final class InputBatch {
     }
 
     /** The number of buffered rows. */
-    int rows() {
+    public int rows() {
         return rows;
     }
 
     /** Closes the batch for reading: writes the end offset of the last row. */
-    void seal() {
+    public void seal() {
         offsets.putInt(rows * 4, data.position());
     }
 
-    ByteBuffer data() {
+    /** The rows' bytes. */
+    public ByteBuffer data() {
         return data;
     }
 
-    ByteBuffer offsets() {
+    /** The rows' start offsets, and after {@link #seal()} the end of the last. */
+    public ByteBuffer offsets() {
         return offsets;
     }
 
@@ -120,7 +135,7 @@ final class InputBatch {
     }
 
     /** Empties the batch. */
-    void clear() {
+    public void clear() {
         rows = 0;
         data.clear();
     }

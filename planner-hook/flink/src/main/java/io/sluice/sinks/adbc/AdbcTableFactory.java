@@ -1,0 +1,85 @@
+package io.sluice.sinks.adbc;
+
+import io.sluice.jni.NativeLib;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code 'connector' = 'adbc'}: a table in a warehouse written through an ADBC driver. Go writes
+ * the rows (Arrow batches of a native chain, or Flink's rows when the job runs on Flink) by bulk
+ * ingestion, committed on checkpoints (docs/connectors/adbc.md).
+ */
+public final class AdbcTableFactory implements DynamicTableSinkFactory {
+    /** The connector's identifier. */
+    public static final String IDENTIFIER = "adbc";
+
+    static final ConfigOption<String> DRIVER = ConfigOptions.key("driver").stringType().noDefaultValue()
+            .withDescription("An ADBC driver name (postgresql, sqlite) or the path of a driver library.");
+    static final ConfigOption<String> URI = ConfigOptions.key("uri").stringType().noDefaultValue()
+            .withDescription("The database URI the driver connects to.");
+    static final ConfigOption<String> TABLE_NAME = ConfigOptions.key("table-name").stringType().noDefaultValue()
+            .withDescription("The warehouse table.");
+    static final ConfigOption<String> DB_SCHEMA = ConfigOptions.key("db-schema").stringType().noDefaultValue()
+            .withDescription("The table's schema (default: the connection's).");
+    static final ConfigOption<String> USERNAME = ConfigOptions.key("username").stringType().noDefaultValue();
+    static final ConfigOption<String> PASSWORD = ConfigOptions.key("password").stringType().noDefaultValue();
+    static final ConfigOption<Integer> MAX_ROWS = ConfigOptions.key("sink.buffer-flush.max-rows").intType()
+            .defaultValue(65536).withDescription("Rows buffered before one bulk ingestion.");
+    static final ConfigOption<Duration> FLUSH_INTERVAL = ConfigOptions.key("sink.buffer-flush.interval")
+            .durationType().defaultValue(Duration.ofSeconds(1))
+            .withDescription("Buffered rows are ingested at least this often (0: only when full and at checkpoints).");
+    static final ConfigOption<String> DELIVERY_GUARANTEE = ConfigOptions.key("sink.delivery-guarantee")
+            .stringType().defaultValue("exactly-once")
+            .withDescription("exactly-once (rows visible when their checkpoint completes), at-least-once or none.");
+    static final ConfigOption<String> MODE = ConfigOptions.key("sink.mode").stringType().defaultValue("append");
+    static final ConfigOption<String> COMMIT_TABLE = ConfigOptions.key("sink.commit-table").stringType()
+            .defaultValue("sluice_commits")
+            .withDescription("The table recording the checkpoints an exactly-once sink committed.");
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(DRIVER, URI, TABLE_NAME);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(DB_SCHEMA, USERNAME, PASSWORD, MAX_ROWS, FLUSH_INTERVAL, DELIVERY_GUARANTEE, MODE, COMMIT_TABLE);
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validate();
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        List<Column> columns = schema.getColumns().stream().filter(Column::isPhysical).toList();
+        AdbcTableSink sink = new AdbcTableSink(
+                context.getObjectIdentifier().asSummaryString(),
+                context.getCatalogTable().getOptions(),
+                columns,
+                helper.getOptions().get(FLUSH_INTERVAL),
+                schema.getPrimaryKey().isPresent());
+        NativeLib.ensureLoaded();
+        try {
+            NativeLib.adbcSinkCheck(sink.describe(true));
+        } catch (RuntimeException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
+        return sink;
+    }
+}

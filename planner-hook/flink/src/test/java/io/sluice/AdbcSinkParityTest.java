@@ -1,0 +1,235 @@
+package io.sluice;
+
+import io.sluice.planner.Verdict;
+import io.sluice.sinks.adbc.AdbcNativeSink;
+import io.sluice.sinks.adbc.AdbcSink;
+import io.sluice.testing.ParityHarness;
+import io.sluice.testing.RowsTableFactory;
+import io.sluice.testing.SluiceMiniCluster;
+
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The ADBC sink against stock Flink's JDBC connector: the same INSERT runs on stock Flink into a
+ * 'jdbc' table and on Sluice into an 'adbc' table, two tables of one PostgreSQL server with the
+ * same DDL; both are read back through PostgreSQL's JDBC driver as the server renders every value
+ * (numeric scale, timestamp precision, bytea, NULLs) and must hold the same rows. The Sluice side
+ * is asserted native from the chain to the sink. The server is the one `make test` starts
+ * (bin/sluice-postgres, SLUICE_PG_URI); the ADBC driver comes from SLUICE_ADBC_DRIVER_DIR.
+ */
+class AdbcSinkParityTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
+
+    /** The PostgreSQL URI of the tests' server (ADBC's form: postgresql://user@host:port/db). */
+    static String pgUri() {
+        String uri = System.getenv("SLUICE_PG_URI");
+        if (uri == null || uri.isEmpty()) {
+            fail("SLUICE_PG_URI is not set: run the tests through `make test` (or `make postgres` and `eval $(make -s env)`)");
+        }
+        return uri;
+    }
+
+    /** The same server as a JDBC URL. */
+    static String jdbcUrl() {
+        java.net.URI u = java.net.URI.create(pgUri());
+        return "jdbc:postgresql://" + u.getHost() + ":" + u.getPort() + u.getPath() + "?user=" + u.getUserInfo();
+    }
+
+    static void pg(String... statements) throws SQLException {
+        try (Connection c = DriverManager.getConnection(jdbcUrl()); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    /** A table's rows as PostgreSQL renders them, sorted. */
+    static List<String> rows(String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(jdbcUrl());
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(i > 1 ? " | " : "").append(rs.getString(i));
+                }
+                out.add(b.toString());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    static StreamTableEnvironment env(int parallelism, boolean sluice, String flinkSchema, List<Row> rows, String sourceOptions) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        if (sluice) {
+            Sluice.install(tEnv);
+        }
+        tEnv.executeSql("CREATE TABLE t (" + flinkSchema + ") WITH ('connector' = '" + RowsTableFactory.IDENTIFIER
+                + "', 'data-id' = '" + RowsTableFactory.register(rows) + "'" + sourceOptions + ")");
+        return tEnv;
+    }
+
+    /**
+     * One case: t's Flink schema and rows, the warehouse table's columns in Flink and in
+     * PostgreSQL, and the query whose rows are inserted.
+     */
+    record Case(String name, String flinkSchema, List<Row> rows, String sinkColumns, String pgColumns, String query,
+            int parallelism) {}
+
+    /**
+     * Runs a case on both engines into tables {name}_stock and {name}_sluice; returns the rows
+     * both hold. {@code sluiceSetup} configures the Sluice environment; {@code expectNative}:
+     * the Sluice job must be native from the chain to the sink (else it must fall back).
+     */
+    static List<String> insertBoth(Case c, boolean expectNative, String sourceOptions, Consumer<StreamTableEnvironment> sluiceSetup,
+            String sinkOptions) throws Exception {
+        String stockTable = c.name() + "_stock", sluiceTable = c.name() + "_sluice";
+        pg("DROP TABLE IF EXISTS " + stockTable, "DROP TABLE IF EXISTS " + sluiceTable,
+                "CREATE TABLE " + stockTable + " (" + c.pgColumns() + ")",
+                "CREATE TABLE " + sluiceTable + " (" + c.pgColumns() + ")");
+
+        StreamTableEnvironment stock = env(c.parallelism(), false, c.flinkSchema(), c.rows(), "");
+        stock.executeSql("CREATE TABLE snk (" + c.sinkColumns() + ") WITH ('connector' = 'jdbc', 'url' = '" + jdbcUrl()
+                + "', 'table-name' = '" + stockTable + "')");
+        stock.executeSql("INSERT INTO snk " + c.query()).await();
+
+        StreamTableEnvironment tEnv = env(c.parallelism(), true, c.flinkSchema(), c.rows(), sourceOptions);
+        sluiceSetup.accept(tEnv);
+        tEnv.executeSql("CREATE TABLE snk (" + c.sinkColumns() + ") WITH ('connector' = 'adbc', 'driver' = 'postgresql', "
+                + "'uri' = '" + pgUri() + "', 'table-name' = '" + sluiceTable + "'" + sinkOptions + ")");
+        String insert = "INSERT INTO snk " + c.query();
+        Verdict verdict = Sluice.verdict(tEnv, insert);
+        long batches = AdbcNativeSink.BATCHES.get();
+        if (expectNative) {
+            assertTrue(verdict.isNative() && verdict.edgeNotes().isEmpty(), () -> c.name() + ": expected native, got\n" + verdict);
+            String plan = tEnv.explainSql(insert);
+            assertTrue(plan.contains("SluiceSink("), () -> c.name() + ": the sink is not native:\n" + plan);
+        } else {
+            assertFalse(verdict.isNative(), () -> c.name() + ": expected a fallback, got\n" + verdict);
+        }
+        tEnv.executeSql(insert).await();
+        if (expectNative) {
+            assertTrue(AdbcNativeSink.BATCHES.get() > batches, c.name() + ": no batch was written natively");
+        } else {
+            assertEquals(batches, AdbcNativeSink.BATCHES.get(), c.name() + ": a fallback job wrote native batches");
+        }
+        List<String> want = rows(stockTable);
+        assertFalse(want.isEmpty(), c.name() + ": stock Flink wrote no rows");
+        assertEquals(String.join("\n", want), String.join("\n", rows(sluiceTable)), c.name() + ": the tables differ");
+        return want;
+    }
+
+    static final String TYPES_FLINK = "b BOOLEAN, s SMALLINT, i INT, l BIGINT, f FLOAT, d DOUBLE, n DECIMAL(10, 2), "
+            + "n2 DECIMAL(38, 10), v VARCHAR(20), t STRING, bin BYTES, dt DATE, tm TIME(0), ts TIMESTAMP(3), "
+            + "ts6 TIMESTAMP(6)";
+    static final String TYPES_PG = "b boolean, s smallint, i integer, l bigint, f real, d double precision, n numeric(10, 2), "
+            + "n2 numeric(38, 10), v varchar(20), t text, bin bytea, dt date, tm time(0), ts timestamp(3), "
+            + "ts6 timestamp(6)";
+
+    static List<Row> typedRows() {
+        List<Row> rows = new ArrayList<>();
+        rows.add(Row.of(true, (short) 1, 1, 1L, 1.5f, 1.25, new BigDecimal("12345678.91"), new BigDecimal("1234567890123456789012345678.0123456789"),
+                "héllo wörld", "日本語のテキスト", new byte[] {1, 2, 3}, LocalDate.of(2024, 2, 29), LocalTime.of(23, 59, 58),
+                LocalDateTime.of(2024, 1, 1, 12, 0, 0, 123_000_000), LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000)));
+        rows.add(Row.of(false, Short.MIN_VALUE, Integer.MIN_VALUE, Long.MIN_VALUE, -0.0f, Double.MAX_VALUE, new BigDecimal("-0.01"),
+                new BigDecimal("-0.0000000001"), "", "", new byte[0], LocalDate.of(1, 1, 1), LocalTime.MIDNIGHT,
+                LocalDateTime.of(1900, 3, 1, 0, 0, 0, 1_000_000), LocalDateTime.of(2262, 4, 11, 23, 47, 16, 854_775_000)));
+        rows.add(Row.of(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        rows.add(Row.of(true, Short.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, Float.MIN_VALUE, -Double.MIN_VALUE,
+                new BigDecimal("99999999.99"), new BigDecimal("-9999999999999999999999999999.9999999999"), "a'b\"c\\d", "emoji 🚀",
+                new byte[] {(byte) 0xff, 0}, LocalDate.of(9999, 12, 31), LocalTime.of(12, 30, 15),
+                LocalDateTime.of(2000, 2, 29, 6, 7, 8, 9_000_000), LocalDateTime.of(2024, 6, 30, 1, 2, 3, 456_789_000)));
+        return rows;
+    }
+
+    /** Every type the sink writes, with NULLs, extremes and non-ASCII text, through a native Calc. */
+    @Test
+    void everyTypeIsWrittenAsFlinksJdbcSinkWritesIt() throws Exception {
+        Case c = new Case("adbc_types", TYPES_FLINK, typedRows(), TYPES_FLINK, TYPES_PG,
+                "SELECT * FROM t WHERE i IS NULL OR i <> 7", 1);
+        assertEquals(4, insertBoth(c, true, "", e -> {}, "").size());
+    }
+
+    /** A filtered, computed copy at parallelism 2, buffers flushed by size. */
+    @Test
+    void computedColumnsAtParallelismTwo() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            rows.add(Row.of(i, (long) i * 31 % 1000, "name-" + (i % 97)));
+        }
+        Case c = new Case("adbc_computed", "k INT, v BIGINT, s STRING", rows,
+                "k INT, twice BIGINT, label STRING, share DECIMAL(12, 3)",
+                "k integer, twice bigint, label text, share numeric(12, 3)",
+                "SELECT k, v * 2, UPPER(s), CAST(v AS DECIMAL(12, 3)) / 7 FROM t WHERE k % 3 <> 0", 2);
+        assertEquals(3333, insertBoth(c, true, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '500'").size());
+    }
+
+    /** A job that falls back writes Flink's rows through the same writer (the row path). */
+    @Test
+    void aJobOnFlinkWritesRowsThroughTheSameSink() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            rows.add(Row.of(i, i / 8.0));
+        }
+        Case c = new Case("adbc_rowpath", "k INT, d DOUBLE", rows, "k INT, e DOUBLE", "k integer, e double precision",
+                "SELECT k, EXP(d) FROM t", 1);
+        assertEquals(300, insertBoth(c, false, "", e -> {}, "").size());
+    }
+
+    /**
+     * Exactly once across failures: the Sluice job fails three times (Go panics and a Java
+     * exception) while checkpoints commit; the table holds each row once, as stock Flink's
+     * failure-free run.
+     */
+    @Test
+    void exactlyOnceAcrossInjectedFailures() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            rows.add(Row.of(i, "r" + i));
+        }
+        Case c = new Case("adbc_failures", "k INT, s STRING", rows, "k INT, s STRING", "k integer, s text",
+                "SELECT k, CONCAT(s, '!') FROM t WHERE k >= 0", 1);
+        long opened = AdbcSink.WRITERS_OPENED.get(), restored = AdbcSink.WRITERS_RESTORED.get();
+        List<String> got = insertBoth(c, true, ", 'delay-ms' = '2'",
+                e -> ParityHarness.injectFailures(e, 5, 0), ", 'sink.buffer-flush.max-rows' = '7'");
+        assertEquals(400, got.size());
+        assertTrue(AdbcSink.WRITERS_OPENED.get() - opened >= 4, "three failures should have restarted the sink's writer three times");
+        assertTrue(AdbcSink.WRITERS_RESTORED.get() > restored, "restarts should have restored the writer from checkpoints");
+        try (Connection conn = DriverManager.getConnection(jdbcUrl());
+                Statement s = conn.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM sluice_commits WHERE target_table = 'adbc_failures_sluice'")) {
+            rs.next();
+            assertTrue(rs.getLong(1) > 1, "expected several checkpoints committed, got " + rs.getLong(1));
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package main
+
+/*
+#include <jni.h>
+*/
+import "C"
+
+import (
+	"runtime/cgo"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sluice-project/sluice/planner-hook/plan"
+)
+
+// The ADBC sink: its description is checked when Flink creates the table's sink; each subtask
+// opens a writer (fed with native batches or with Flink's rows), the committer commits the
+// committables writers return at checkpoints.
+
+//export Java_io_sluice_jni_NativeLib_adbcSinkCheck
+func Java_io_sluice_jni_NativeLib_adbcSinkCheck(env *C.JNIEnv, _ C.jclass, desc C.jbyteArray) {
+	defer guard(env, "adbcSinkCheck")
+	if err := plan.CheckAdbcSink(goBytes(env, desc)); err != nil {
+		throw(env, err.Error())
+	}
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcWriterOpen
+func Java_io_sluice_jni_NativeLib_adbcWriterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON, sinkID C.jbyteArray, subtask, parallelism C.jint, restored C.jlong) C.jlong {
+	defer guard(env, "adbcWriterOpen")
+	w, err := plan.OpenAdbcWriter(goBytes(env, sinkJSON), string(goBytes(env, sinkID)), int(subtask), int(parallelism), int64(restored))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(w))
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcWriterWrite
+func Java_io_sluice_jni_NativeLib_adbcWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) {
+	defer guard(env, "adbcWriterWrite")
+	w, err := handleOf[*plan.AdbcWriter](h)
+	if err == nil {
+		var b arrow.RecordBatch
+		if b, err = handleOf[arrow.RecordBatch](batch); err == nil {
+			err = w.WriteBatch(b)
+		}
+	}
+	if err != nil {
+		throw(env, err.Error())
+	}
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcWriterWriteRows
+func Java_io_sluice_jni_NativeLib_adbcWriterWriteRows(env *C.JNIEnv, _ C.jclass, h C.jlong, inData, inOffsets C.jobject, rows C.jint) {
+	defer guard(env, "adbcWriterWriteRows")
+	w, err := handleOf[*plan.AdbcWriter](h)
+	if err == nil {
+		var data []byte
+		var offsets []int32
+		if data, offsets, err = inputRows(env, inData, inOffsets, int(rows)); err == nil {
+			err = w.WriteRows(data, offsets)
+		}
+	}
+	if err != nil {
+		throw(env, err.Error())
+	}
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcWriterFlush
+func Java_io_sluice_jni_NativeLib_adbcWriterFlush(env *C.JNIEnv, _ C.jclass, h C.jlong) {
+	defer guard(env, "adbcWriterFlush")
+	w, err := handleOf[*plan.AdbcWriter](h)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		throw(env, err.Error())
+	}
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcWriterPrepareCommit
+func Java_io_sluice_jni_NativeLib_adbcWriterPrepareCommit(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
+	defer guard(env, "adbcWriterPrepareCommit")
+	w, err := handleOf[*plan.AdbcWriter](h)
+	var out []byte
+	if err == nil {
+		out, err = w.PrepareCommit()
+	}
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcCommitterOpen
+func Java_io_sluice_jni_NativeLib_adbcCommitterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
+	defer guard(env, "adbcCommitterOpen")
+	return openFromJSON(env, sinkJSON, plan.OpenAdbcCommitter)
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcCommit
+func Java_io_sluice_jni_NativeLib_adbcCommit(env *C.JNIEnv, _ C.jclass, h C.jlong, committable C.jbyteArray) C.jboolean {
+	defer guard(env, "adbcCommit")
+	c, err := handleOf[*plan.AdbcCommitter](h)
+	committed := false
+	if err == nil {
+		committed, err = c.Commit(goBytes(env, committable))
+	}
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	if committed {
+		return 1
+	}
+	return 0
+}
