@@ -84,8 +84,9 @@ docs-check:
 		|| (echo "docs/support-matrix.md is stale: run 'make docs'" && exit 1)
 
 ## demo: the lakehouse job (generated bids in a local Iceberg table -> 10 s TUMBLE -> Iceberg),
-## on stock Flink and on Sluice; `make demo-calc` runs the earlier Calc-only demo.
-demo: $(NATIVE)
+## on stock Flink and on Sluice, then the same windows into PostgreSQL through the ADBC catalog
+## (stock: Flink's JDBC sink); `make demo-calc` runs the earlier Calc-only demo.
+demo: $(NATIVE) adbc-drivers postgres
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.cli.LakehouseDemo
 
@@ -93,8 +94,8 @@ demo-calc: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.cli.Demo
 
-## bench: the window, Parquet, Iceberg and Calc benchmarks, stock Flink vs Sluice (each engine's runs in a JVM of their own); writes docs/benchmarks.md.
-bench: $(NATIVE)
+## bench: the window, Parquet, Iceberg, ADBC and Calc benchmarks, stock Flink vs Sluice (each engine's runs in a JVM of their own); writes docs/benchmarks.md.
+bench: $(NATIVE) adbc-drivers postgres
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.bench.Benchmarks docs/benchmarks.md
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	wh "github.com/sluice-project/sluice/catalog/adbc"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
@@ -116,4 +117,15 @@ func Java_io_sluice_jni_NativeLib_adbcCommit(env *C.JNIEnv, _ C.jclass, h C.jlon
 		return 1
 	}
 	return 0
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcCatalog
+func Java_io_sluice_jni_NativeLib_adbcCatalog(env *C.JNIEnv, _ C.jclass, request C.jbyteArray) C.jbyteArray {
+	defer guard(env, "adbcCatalog")
+	out, err := wh.Serve(goBytes(env, request))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
 }

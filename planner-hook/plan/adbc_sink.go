@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	wh "github.com/sluice-project/sluice/catalog/adbc"
 	"github.com/sluice-project/sluice/sinks/adbc"
 	"github.com/sluice-project/sluice/sinks/constraint"
 	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
@@ -98,7 +99,7 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 			return fail("the option '%s' is required", k)
 		}
 	}
-	s.cfg.Endpoint = adbc.Endpoint{Driver: o[adbcDriver], URI: o[adbcURI], Username: o[adbcUsername], Password: o[adbcPassword]}
+	s.cfg.Endpoint = wh.Endpoint{Driver: o[adbcDriver], URI: o[adbcURI], Username: o[adbcUsername], Password: o[adbcPassword]}
 	s.cfg.Target = adbc.Target{Schema: o[adbcDBSchema], Table: o[adbcTableName], CommitTable: o[adbcCommitTable]}
 	s.cfg.MaxRows = adbcDefaultMaxRows
 	if v, ok := o[adbcMaxRows]; ok {

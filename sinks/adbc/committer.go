@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	wh "github.com/sluice-project/sluice/catalog/adbc"
 )
 
 // Committer moves the rows of completed checkpoints from their stage tables into the target
@@ -13,7 +15,7 @@ import (
 // restored checkpoint) finds it recorded and does nothing.
 type Committer struct {
 	cfg Config
-	c   *conn
+	c   *wh.Conn
 }
 
 // OpenCommitter connects a sink's committer and creates the commit table if it is missing.
@@ -21,13 +23,13 @@ func OpenCommitter(ctx context.Context, cfg Config) (*Committer, error) {
 	if cfg.CommitTable == "" {
 		cfg.CommitTable = DefaultCommitTable
 	}
-	c, err := open(ctx, cfg.Endpoint, false)
+	c, err := wh.Open(ctx, cfg.Endpoint, false)
 	if err != nil {
 		return nil, fmt.Errorf("adbc sink %s: %w", cfg.Table, err)
 	}
 	m := &Committer{cfg: cfg, c: c}
 	if err := m.createCommitTable(ctx); err != nil {
-		c.close()
+		c.Close()
 		return nil, err
 	}
 	return m, nil
@@ -38,23 +40,23 @@ func (m *Committer) createCommitTable(ctx context.Context) error {
 	if err != nil || exists {
 		return err
 	}
-	ddl := "CREATE TABLE IF NOT EXISTS " + qualified(m.cfg.Schema, m.cfg.CommitTable) + ` (
+	ddl := "CREATE TABLE IF NOT EXISTS " + wh.Qualified(m.cfg.Schema, m.cfg.CommitTable) + ` (
   stage VARCHAR(63) PRIMARY KEY,
   sink_id VARCHAR(256) NOT NULL,
   subtask INTEGER NOT NULL,
   epoch BIGINT NOT NULL,
   target_table VARCHAR(512) NOT NULL,
   committed_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)`
-	err = m.c.exec(ctx, ddl)
+	err = m.c.Exec(ctx, ddl)
 	if err == nil {
-		err = m.c.commit(ctx)
+		err = m.c.Commit(ctx)
 	}
 	if err != nil {
 		// Committers of other subtasks may have created it at the same time (PostgreSQL's
 		// IF NOT EXISTS is not safe against that).
-		m.c.rollback(ctx)
+		m.c.Rollback(ctx)
 		if exists, err2 := m.tableExists(ctx, m.cfg.CommitTable); err2 == nil && exists {
-			return m.c.commit(ctx)
+			return m.c.Commit(ctx)
 		}
 		return fmt.Errorf("adbc sink %s: commit table %s: %w", m.cfg.Table, m.cfg.CommitTable, err)
 	}
@@ -62,7 +64,7 @@ func (m *Committer) createCommitTable(ctx context.Context) error {
 }
 
 func (m *Committer) tableExists(ctx context.Context, name string) (bool, error) {
-	names, err := m.c.tablesLike(ctx, m.cfg.Schema, name)
+	names, err := m.c.TablesLike(ctx, m.cfg.Schema, name)
 	if err != nil {
 		return false, fmt.Errorf("adbc sink %s: %w", m.cfg.Table, err)
 	}
@@ -79,20 +81,20 @@ func (m *Committer) tableExists(ctx context.Context, name string) (bool, error) 
 func (m *Committer) Commit(ctx context.Context, cm Committable) (committed bool, err error) {
 	defer func() {
 		if err != nil {
-			m.c.rollback(ctx)
+			m.c.Rollback(ctx)
 		}
 	}()
-	stage := qualified(m.cfg.Schema, cm.Stage)
-	done, err := m.c.queryStrings(ctx, "SELECT stage FROM "+qualified(m.cfg.Schema, m.cfg.CommitTable)+
-		" WHERE stage = "+quoteString(cm.Stage))
+	stage := wh.Qualified(m.cfg.Schema, cm.Stage)
+	done, err := m.c.QueryStrings(ctx, "SELECT stage FROM "+wh.Qualified(m.cfg.Schema, m.cfg.CommitTable)+
+		" WHERE stage = "+wh.QuoteString(cm.Stage))
 	if err != nil {
 		return false, fmt.Errorf("adbc sink %s: commit of %s: %w", m.cfg.Table, cm.Stage, err)
 	}
 	if len(done) > 0 {
-		if err := m.c.exec(ctx, "DROP TABLE IF EXISTS "+stage); err != nil {
+		if err := m.c.Exec(ctx, "DROP TABLE IF EXISTS "+stage); err != nil {
 			return false, err
 		}
-		return false, m.c.commit(ctx)
+		return false, m.c.Commit(ctx)
 	}
 	exists, err := m.tableExists(ctx, cm.Stage)
 	if err != nil {
@@ -103,20 +105,20 @@ func (m *Committer) Commit(ctx context.Context, cm Committable) (committed bool,
 			m.cfg.Table, cm.Stage, cm.Subtask, cm.Epoch, m.cfg.CommitTable)
 	}
 	cols := columnList(m.cfg.Columns)
-	target := qualified(m.cfg.Schema, m.cfg.Table)
+	target := wh.Qualified(m.cfg.Schema, m.cfg.Table)
 	steps := []string{
 		"INSERT INTO " + target + " (" + cols + ") SELECT " + cols + " FROM " + stage,
-		"INSERT INTO " + qualified(m.cfg.Schema, m.cfg.CommitTable) + " (stage, sink_id, subtask, epoch, target_table) VALUES (" +
-			quoteString(cm.Stage) + ", " + quoteString(cm.SinkID) + ", " + strconv.Itoa(cm.Subtask) + ", " +
-			strconv.FormatInt(cm.Epoch, 10) + ", " + quoteString(m.cfg.Table) + ")",
+		"INSERT INTO " + wh.Qualified(m.cfg.Schema, m.cfg.CommitTable) + " (stage, sink_id, subtask, epoch, target_table) VALUES (" +
+			wh.QuoteString(cm.Stage) + ", " + wh.QuoteString(cm.SinkID) + ", " + strconv.Itoa(cm.Subtask) + ", " +
+			strconv.FormatInt(cm.Epoch, 10) + ", " + wh.QuoteString(m.cfg.Table) + ")",
 		"DROP TABLE " + stage,
 	}
 	for _, s := range steps {
-		if err := m.c.exec(ctx, s); err != nil {
+		if err := m.c.Exec(ctx, s); err != nil {
 			return false, fmt.Errorf("adbc sink %s: commit of %s: %w", m.cfg.Table, cm.Stage, err)
 		}
 	}
-	if err := m.c.commit(ctx); err != nil {
+	if err := m.c.Commit(ctx); err != nil {
 		return false, fmt.Errorf("adbc sink %s: commit of %s: %w", m.cfg.Table, cm.Stage, err)
 	}
 	return true, nil
@@ -124,5 +126,5 @@ func (m *Committer) Commit(ctx context.Context, cm Committable) (committed bool,
 
 // Close disconnects.
 func (m *Committer) Close() error {
-	return errors.Join(m.c.close())
+	return errors.Join(m.c.Close())
 }

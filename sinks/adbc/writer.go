@@ -11,6 +11,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	wh "github.com/sluice-project/sluice/catalog/adbc"
 )
 
 // Guarantee is a sink's delivery guarantee, named as Flink's connectors name them
@@ -63,7 +65,7 @@ type Target struct {
 
 // Config is a sink writer's configuration.
 type Config struct {
-	Endpoint
+	wh.Endpoint
 	Target
 	Guarantee Guarantee
 	// MaxRows is how many rows are buffered before they are ingested (at least 1).
@@ -97,7 +99,7 @@ type Committable struct {
 type Writer struct {
 	cfg     Config
 	attempt Attempt
-	c       *conn
+	c       *wh.Conn
 	schema  *arrow.Schema // the batches' schema with the table's column names
 	buf     []arrow.RecordBatch
 	rows    int
@@ -120,14 +122,14 @@ func OpenWriter(ctx context.Context, cfg Config, attempt Attempt) (*Writer, erro
 	if cfg.CommitTable == "" {
 		cfg.CommitTable = DefaultCommitTable
 	}
-	c, err := open(ctx, cfg.Endpoint, false)
+	c, err := wh.Open(ctx, cfg.Endpoint, false)
 	if err != nil {
 		return nil, fmt.Errorf("adbc sink %s: %w", cfg.Table, err)
 	}
 	w := &Writer{cfg: cfg, attempt: attempt, c: c, epoch: attempt.RestoredCheckpoint + 1}
 	if cfg.Guarantee == ExactlyOnce {
 		if err := w.dropLeftStages(ctx); err != nil {
-			c.close()
+			c.Close()
 			return nil, err
 		}
 	}
@@ -148,7 +150,7 @@ func (w *Writer) stageName(epoch int64) string {
 // dropLeftStages drops the stage tables of checkpoints after the restored one.
 func (w *Writer) dropLeftStages(ctx context.Context) error {
 	prefix := stagePrefix(w.attempt.SinkID)
-	names, err := w.c.tablesLike(ctx, w.cfg.Schema, prefix)
+	names, err := w.c.TablesLike(ctx, w.cfg.Schema, prefix)
 	if err != nil {
 		return fmt.Errorf("adbc sink %s: stage tables: %w", w.cfg.Table, err)
 	}
@@ -161,11 +163,11 @@ func (w *Writer) dropLeftStages(ctx context.Context) error {
 		if !mine {
 			continue
 		}
-		if err := w.c.exec(ctx, "DROP TABLE IF EXISTS "+qualified(w.cfg.Schema, n)); err != nil {
+		if err := w.c.Exec(ctx, "DROP TABLE IF EXISTS "+wh.Qualified(w.cfg.Schema, n)); err != nil {
 			return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 		}
 	}
-	return w.c.commit(ctx)
+	return w.c.Commit(ctx)
 }
 
 // parseStage reads the subtask and epoch of a stage table's name.
@@ -218,8 +220,8 @@ func (w *Writer) ingest(ctx context.Context) error {
 		if !w.staged {
 			// Created like the target, so that the driver binds the values as it would for it.
 			create := fmt.Sprintf("CREATE TABLE %s AS SELECT %s FROM %s WHERE 1 = 0",
-				qualified(w.cfg.Schema, table), columnList(w.cfg.Columns), qualified(w.cfg.Schema, w.cfg.Table))
-			if err := w.c.exec(ctx, create); err != nil {
+				wh.Qualified(w.cfg.Schema, table), columnList(w.cfg.Columns), wh.Qualified(w.cfg.Schema, w.cfg.Table))
+			if err := w.c.Exec(ctx, create); err != nil {
 				return fmt.Errorf("adbc sink %s: stage table: %w", w.cfg.Table, err)
 			}
 			w.staged = true
@@ -231,7 +233,7 @@ func (w *Writer) ingest(ctx context.Context) error {
 	}
 	defer rdr.Release()
 	w.releaseBuffer()
-	if _, err := w.c.ingest(ctx, w.cfg.Schema, table, rdr); err != nil {
+	if _, err := w.c.Ingest(ctx, w.cfg.Schema, table, rdr); err != nil {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
 	w.dirty = true
@@ -252,7 +254,7 @@ func (w *Writer) commitOpen(ctx context.Context) error {
 	if !w.dirty {
 		return nil
 	}
-	if err := w.c.commit(ctx); err != nil {
+	if err := w.c.Commit(ctx); err != nil {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
 	w.dirty = false
@@ -294,34 +296,16 @@ func (w *Writer) Close() error {
 	w.releaseBuffer()
 	var err error
 	if w.dirty || w.staged {
-		err = w.c.rollback(context.Background())
+		err = w.c.Rollback(context.Background())
 	}
-	return errors.Join(err, w.c.close())
+	return errors.Join(err, w.c.Close())
 }
 
 // columnList is the quoted, comma-separated column names.
 func columnList(cols []string) string {
 	q := make([]string, len(cols))
 	for i, c := range cols {
-		q[i] = quoteIdent(c)
+		q[i] = wh.QuoteIdent(c)
 	}
 	return strings.Join(q, ", ")
-}
-
-// tablesLike lists the tables of a schema whose names start with prefix.
-func (c *conn) tablesLike(ctx context.Context, schema, prefix string) ([]string, error) {
-	var sql string
-	switch c.dialect {
-	case PostgreSQL:
-		where := "current_schema()"
-		if schema != "" {
-			where = quoteString(schema)
-		}
-		sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = " + where +
-			" AND starts_with(table_name, " + quoteString(prefix) + ")"
-	case SQLite:
-		sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, " +
-			strconv.Itoa(len(prefix)) + ") = " + quoteString(prefix)
-	}
-	return c.queryStrings(ctx, sql)
 }

@@ -12,18 +12,20 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	wh "github.com/sluice-project/sluice/catalog/adbc"
 )
 
 // endpoints are the databases the tests run against: the PostgreSQL server of SLUICE_PG_URI
 // (`make test` starts one) and a SQLite file, through the drivers of SLUICE_ADBC_DRIVER_DIR.
-func endpoints(t *testing.T) map[string]Endpoint {
+func endpoints(t *testing.T) map[string]wh.Endpoint {
 	t.Helper()
-	if os.Getenv(DriverDirEnv) == "" {
-		t.Skip(DriverDirEnv + " is not set (make test sets it)")
+	if os.Getenv(wh.DriverDirEnv) == "" {
+		t.Skip(wh.DriverDirEnv + " is not set (make test sets it)")
 	}
-	out := map[string]Endpoint{"sqlite": {Driver: "sqlite", URI: "file:" + filepath.Join(t.TempDir(), "sink.db")}}
+	out := map[string]wh.Endpoint{"sqlite": {Driver: "sqlite", URI: "file:" + filepath.Join(t.TempDir(), "sink.db")}}
 	if uri := os.Getenv("SLUICE_PG_URI"); uri != "" {
-		out["postgresql"] = Endpoint{Driver: "postgresql", URI: uri}
+		out["postgresql"] = wh.Endpoint{Driver: "postgresql", URI: uri}
 	} else {
 		t.Log("SLUICE_PG_URI is not set: PostgreSQL cases skipped")
 	}
@@ -33,27 +35,27 @@ func endpoints(t *testing.T) map[string]Endpoint {
 // fixture is a target table of (id BIGINT, name VARCHAR) in a database, made anew.
 type fixture struct {
 	t   *testing.T
-	c   *conn
+	c   *wh.Conn
 	cfg Config
 }
 
-func newFixture(t *testing.T, e Endpoint, g Guarantee) *fixture {
+func newFixture(t *testing.T, e wh.Endpoint, g Guarantee) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	c, err := open(ctx, e, true)
+	c, err := wh.Open(ctx, e, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.close() })
+	t.Cleanup(func() { c.Close() })
 	// Short names: PostgreSQL cuts identifiers at 63 bytes.
 	table := fmt.Sprintf("t_%x", sha256.Sum256([]byte(t.Name())))[:18]
 	commits := table + "_commits"
 	for _, sql := range []string{
-		"DROP TABLE IF EXISTS " + quoteIdent(table),
-		"DROP TABLE IF EXISTS " + quoteIdent(commits),
-		"CREATE TABLE " + quoteIdent(table) + " (id BIGINT, name VARCHAR(20))",
+		"DROP TABLE IF EXISTS " + wh.QuoteIdent(table),
+		"DROP TABLE IF EXISTS " + wh.QuoteIdent(commits),
+		"CREATE TABLE " + wh.QuoteIdent(table) + " (id BIGINT, name VARCHAR(20))",
 	} {
-		if err := c.exec(ctx, sql); err != nil {
+		if err := c.Exec(ctx, sql); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,7 +85,7 @@ func batch(from, to int64) arrow.RecordBatch {
 // ids reads the target table's ids, sorted, as text.
 func (f *fixture) ids() string {
 	f.t.Helper()
-	got, err := f.c.queryStrings(context.Background(), "SELECT id FROM "+quoteIdent(f.cfg.Table)+" ORDER BY id")
+	got, err := f.c.QueryStrings(context.Background(), "SELECT id FROM "+wh.QuoteIdent(f.cfg.Table)+" ORDER BY id")
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -165,7 +167,7 @@ func TestExactlyOnceCommitsOnceWhenTheCheckpointCompletes(t *testing.T) {
 			if got := f.ids(); got != "0,1,2,3,4,5" {
 				t.Fatalf("after both commits: %s", got)
 			}
-			if left, _ := f.c.tablesLike(ctx, "", stagePrefix("job-1/sink")); len(left) != 0 {
+			if left, _ := f.c.TablesLike(ctx, "", stagePrefix("job-1/sink")); len(left) != 0 {
 				t.Fatalf("stage tables left: %v", left)
 			}
 		})
@@ -196,7 +198,7 @@ func TestRestoredWriterDropsTheStagesOfCheckpointsThatDidNotComplete(t *testing.
 			a.Subtask, a.Parallelism, a.RestoredCheckpoint = 0, 1, 1
 			w0 := f.writer(a)
 			defer w0.Close()
-			left, err := f.c.tablesLike(ctx, "", stagePrefix("job-2/sink"))
+			left, err := f.c.TablesLike(ctx, "", stagePrefix("job-2/sink"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,7 +283,7 @@ func TestErrorsNameTheTable(t *testing.T) {
 			}
 			if name == "postgresql" {
 				// Text into a BIGINT column: the driver refuses the column's type.
-				if err := f.c.exec(ctx, "DROP TABLE IF EXISTS typed; CREATE TABLE typed (id VARCHAR(3), name BIGINT)"); err != nil {
+				if err := f.c.Exec(ctx, "DROP TABLE IF EXISTS typed; CREATE TABLE typed (id VARCHAR(3), name BIGINT)"); err != nil {
 					t.Fatal(err)
 				}
 				typed := f.cfg
@@ -308,10 +310,10 @@ func TestErrorsNameTheTable(t *testing.T) {
 }
 
 func TestUnreachableServer(t *testing.T) {
-	if os.Getenv(DriverDirEnv) == "" {
-		t.Skip(DriverDirEnv + " is not set (make test sets it)")
+	if os.Getenv(wh.DriverDirEnv) == "" {
+		t.Skip(wh.DriverDirEnv + " is not set (make test sets it)")
 	}
-	cfg := Config{Endpoint: Endpoint{Driver: "postgresql", URI: "postgresql://nobody:secret@127.0.0.1:1/none"}, Target: Target{Table: "t", Columns: []string{"a"}}}
+	cfg := Config{Endpoint: wh.Endpoint{Driver: "postgresql", URI: "postgresql://nobody:secret@127.0.0.1:1/none"}, Target: Target{Table: "t", Columns: []string{"a"}}}
 	_, err := OpenWriter(context.Background(), cfg, Attempt{SinkID: "z", Parallelism: 1})
 	if err == nil || !strings.Contains(err.Error(), "adbc sink t") || strings.Contains(err.Error(), "secret") {
 		t.Fatalf("error: %v", err)
@@ -328,5 +330,58 @@ func TestParseGuarantee(t *testing.T) {
 		if (err != nil) != tc.err || (!tc.err && g != tc.want) {
 			t.Errorf("%s: %v %v", tc.in, g, err)
 		}
+	}
+}
+
+// TestArrowTypesBindToPostgreSQLColumns writes the Arrow types of Flink types whose PostgreSQL
+// column has another width or kind (TINYINT into smallint, TIME with milliseconds, TIMESTAMP_LTZ
+// into timestamptz) and reads them back as the server renders them.
+func TestArrowTypesBindToPostgreSQLColumns(t *testing.T) {
+	e, ok := endpoints(t)["postgresql"]
+	if !ok {
+		t.Skip("no PostgreSQL")
+	}
+	ctx := context.Background()
+	f := newFixture(t, e, AtLeastOnce)
+	if err := f.c.Exec(ctx, "DROP TABLE IF EXISTS "+wh.QuoteIdent(f.cfg.Table)+"; CREATE TABLE "+wh.QuoteIdent(f.cfg.Table)+
+		" (tiny smallint, tm time(3), ltz timestamptz(3), ltz6 timestamptz(6))"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Exec(ctx, "SET TIME ZONE 'UTC'"); err != nil {
+		t.Fatal(err)
+	}
+	f.cfg.Columns = []string{"tiny", "tm", "ltz", "ltz6"}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "a", Type: arrow.PrimitiveTypes.Int8, Nullable: true},
+		{Name: "b", Type: arrow.FixedWidthTypes.Time32ms, Nullable: true},
+		{Name: "c", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, Nullable: true},
+		{Name: "d", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	b.Field(0).(*array.Int8Builder).AppendValues([]int8{-128, 127}, nil)
+	b.Field(1).(*array.Time32Builder).AppendValues([]arrow.Time32{45296789, 0}, nil)
+	b.Field(2).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{1700000000123, -1}, nil)
+	b.Field(3).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{1700000000123456, -1}, nil)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	w := f.writer(Attempt{SinkID: "types", Parallelism: 1})
+	defer w.Close()
+	if err := w.Write(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.c.QueryStrings(ctx, "SELECT concat_ws(' | ', tiny, tm, ltz, ltz6) FROM "+wh.QuoteIdent(f.cfg.Table)+" ORDER BY tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"-128 | 12:34:56.789 | 2023-11-14 22:13:20.123+00 | 2023-11-14 22:13:20.123456+00",
+		"127 | 00:00:00 | 1969-12-31 23:59:59.999+00 | 1969-12-31 23:59:59.999999+00",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -232,4 +232,66 @@ class AdbcSinkParityTest {
             assertTrue(rs.getLong(1) > 1, "expected several checkpoints committed, got " + rs.getLong(1));
         }
     }
+
+    /** The messages of an exception and its causes. */
+    static String chain(Throwable t) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            b.append(c.getClass().getSimpleName()).append(": ").append(c.getMessage()).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** Runs an INSERT into an adbc table (columns k INT, s STRING) and returns its failure. */
+    static String failure(String sinkOptions, String query, boolean sluice) {
+        List<Row> rows = List.of(Row.of(1, "a"), Row.of(2, "b"), Row.of(1, "c"));
+        StreamTableEnvironment tEnv = env(1, sluice, "k INT, s STRING", rows, "");
+        try {
+            tEnv.executeSql("CREATE TABLE snk (k INT, s STRING) WITH ('connector' = 'adbc', 'driver' = 'postgresql'"
+                    + sinkOptions + ")");
+            tEnv.executeSql("INSERT INTO snk " + query).await();
+        } catch (Exception e) {
+            return chain(e);
+        }
+        return fail("expected a failure of " + query + " with" + sinkOptions);
+    }
+
+    /** Configuration mistakes fail at planning with the option named. */
+    @Test
+    void badOptionsFailAtPlanning() {
+        String base = ", 'uri' = '" + pgUri() + "', 'table-name' = 'bad_options'";
+        String unknown = failure(base + ", 'sink.bogus' = '1'", "SELECT * FROM t", true);
+        assertTrue(unknown.contains("sink.bogus"), unknown);
+        String guarantee = failure(base + ", 'sink.delivery-guarantee' = 'twice'", "SELECT * FROM t", true);
+        assertTrue(guarantee.contains("sink.delivery-guarantee") && guarantee.contains("twice"), guarantee);
+        String rowsOption = failure(base + ", 'sink.buffer-flush.max-rows' = '0'", "SELECT * FROM t", true);
+        assertTrue(rowsOption.contains("sink.buffer-flush.max-rows"), rowsOption);
+        String missing = failure(", 'table-name' = 'x'", "SELECT * FROM t", true);
+        assertTrue(missing.contains("uri"), missing);
+    }
+
+    /** An aggregation's updates into an append table fail at planning, as into Flink's JDBC sink without a key. */
+    @Test
+    void updatesIntoAnAppendTableFailAtPlanning() {
+        String msg = failure(", 'uri' = '" + pgUri() + "', 'table-name' = 'bad_updates'",
+                "SELECT k, CAST(COUNT(*) AS STRING) FROM t GROUP BY k", true);
+        assertTrue(msg.contains("no PRIMARY KEY") && msg.contains("snk"), msg);
+    }
+
+    /** A missing table, a value the column cannot hold, an unknown role: the job fails naming the table and the cause. */
+    @Test
+    void databaseErrorsFailTheJobNamingTheTable() throws Exception {
+        String missing = failure(", 'uri' = '" + pgUri() + "', 'table-name' = 'no_such_table'", "SELECT * FROM t WHERE k > 0", true);
+        assertTrue(missing.contains("no_such_table") && missing.contains("does not exist"), missing);
+
+        pg("DROP TABLE IF EXISTS narrow", "CREATE TABLE narrow (k integer, s varchar(1))");
+        String tooLong = failure(", 'uri' = '" + pgUri() + "', 'table-name' = 'narrow'", "SELECT k, CONCAT(s, 'xyz') FROM t WHERE k > 0", true);
+        assertTrue(tooLong.contains("narrow") && tooLong.contains("value too long"), tooLong);
+        assertEquals(List.of(), rows("narrow"), "nothing of the failed job is committed");
+
+        java.net.URI u = java.net.URI.create(pgUri());
+        String role = failure(", 'uri' = 'postgresql://nobody:secret@" + u.getHost() + ":" + u.getPort() + u.getPath()
+                + "', 'table-name' = 'narrow'", "SELECT * FROM t WHERE k > 0", true);
+        assertTrue(role.contains("nobody") && !role.contains("secret"), role);
+    }
 }

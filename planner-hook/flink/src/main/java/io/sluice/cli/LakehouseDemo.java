@@ -195,7 +195,8 @@ public final class LakehouseDemo {
         b.stream().limit(10).forEach(r -> System.out.println("  " + r));
         System.out.println();
         boolean live = incremental(warehouse, rows);
-        System.exit(a.equals(b) && sluice.nativePlan() && live ? 0 : 1);
+        boolean warehouseOk = WarehouseDemo.run(warehouse, rows);
+        System.exit(a.equals(b) && sluice.nativePlan() && live && warehouseOk ? 0 : 1);
     }
 
     private static List<String> sorted(List<Row> rows) {

@@ -223,6 +223,12 @@ public final class NativeLib {
     /** Opens the committer of an exactly-once ADBC sink. */
     public static native long adbcCommitterOpen(byte[] sinkJson);
 
+    /**
+     * Runs a request of the ADBC catalog (JSON: the operation, the endpoint, the schema and
+     * table) on a connection of its own; returns the JSON answer.
+     */
+    public static native byte[] adbcCatalog(byte[] request);
+
     /** Commits a committable; false when it had been committed before. */
     public static native boolean adbcCommit(long committer, byte[] committable);
 

@@ -38,6 +38,9 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("iceberg")) {
             md.append(IcebergBenchmark.section());
         }
+        if (only.isEmpty() || only.equals("adbc")) {
+            md.append(AdbcBenchmark.section());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }

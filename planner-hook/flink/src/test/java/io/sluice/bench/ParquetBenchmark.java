@@ -112,12 +112,18 @@ final class ParquetBenchmark {
 
     /** One engine's median throughput (3 runs after a warm-up run on the smaller data set). */
     static double measure(String name, boolean sluice, Function<Path, String> script) throws Exception {
+        return measure(name, sluice, script, RUNS);
+    }
+
+    /** {@link #measure(String, boolean, Function)} of another section's measurements. */
+    static double measure(String name, boolean sluice, Function<Path, String> script, Measurements runs) throws Exception {
         Path full = data(ROWS);
-        return RUNS.measure(name, sluice, script.apply(data(WARMUP_ROWS)), WARMUP_ROWS, () -> script.apply(full), ROWS);
+        return runs.measure(name, sluice, script.apply(data(WARMUP_ROWS)), WARMUP_ROWS, () -> script.apply(full), ROWS);
     }
 
     /** A timed run; a Sluice run must be native with a native scan, or the benchmark fails. */
     static TimedRun.Result run(String script, boolean sluice, int p, long rows) throws Exception {
+        script = AdbcBenchmark.prepare(script);
         if (!sluice) {
             return TimedRun.run(SessionCluster.environment(p, true), script, false, rows);
         }

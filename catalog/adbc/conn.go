@@ -1,7 +1,7 @@
-// Package adbc writes Sluice's Arrow batches into warehouse tables through ADBC drivers: bulk
-// ingestion (one COPY or bulk insert per flush, never a row at a time), inside transactions
-// that the Flink sink commits on checkpoints. Drivers are ADBC's C drivers loaded by the driver
-// manager (PostgreSQL, SQLite, ...).
+// Package adbc connects to databases through ADBC drivers (ADBC's C drivers loaded by the driver
+// manager: PostgreSQL, SQLite) and describes their tables to Flink: schemas, tables and columns,
+// with column types mapped as Flink's JDBC catalog maps them. The ADBC sink (sinks/adbc) writes
+// through the same connections.
 package adbc
 
 import (
@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-adbc/go/adbc"
@@ -69,16 +70,24 @@ func dialectOf(driver string) (Dialect, error) {
 	return 0, fmt.Errorf("adbc driver %q: unknown database (known: postgresql, sqlite)", driver)
 }
 
-// conn is one open ADBC connection with its database.
-type conn struct {
+// Conn is one open ADBC connection with its database.
+type Conn struct {
 	db      adbc.Database
 	cn      adbc.Connection
 	dialect Dialect
 	where   string // the endpoint, for errors (without credentials)
 }
 
-// open connects to an endpoint. autocommit false starts the connection in a transaction.
-func open(ctx context.Context, e Endpoint, autocommit bool) (*conn, error) {
+// Dialect is the database's SQL dialect.
+func (c *Conn) Dialect() Dialect { return c.dialect }
+
+// Where names the endpoint for messages (without credentials).
+func (c *Conn) Where() string {
+	return c.where
+}
+
+// Open connects to an endpoint. autocommit false starts the connection in a transaction.
+func Open(ctx context.Context, e Endpoint, autocommit bool) (*Conn, error) {
 	dialect, err := dialectOf(e.Driver)
 	if err != nil {
 		return nil, err
@@ -101,10 +110,10 @@ func open(ctx context.Context, e Endpoint, autocommit bool) (*conn, error) {
 		db.Close()
 		return nil, fmt.Errorf("%s: connect: %w", where, err)
 	}
-	c := &conn{db: db, cn: cn, dialect: dialect, where: where}
+	c := &Conn{db: db, cn: cn, dialect: dialect, where: where}
 	if !autocommit {
 		if err := c.setAutocommit(false); err != nil {
-			c.close()
+			c.Close()
 			return nil, err
 		}
 	}
@@ -125,7 +134,7 @@ func redact(uri string) string {
 	return scheme + "://" + user + "@" + rest[at+1:]
 }
 
-func (c *conn) setAutocommit(on bool) error {
+func (c *Conn) setAutocommit(on bool) error {
 	v := adbc.OptionValueDisabled
 	if on {
 		v = adbc.OptionValueEnabled
@@ -140,8 +149,8 @@ func (c *conn) setAutocommit(on bool) error {
 	return nil
 }
 
-// exec runs a statement that returns no rows.
-func (c *conn) exec(ctx context.Context, sql string) error {
+// Exec runs a statement that returns no rows.
+func (c *Conn) Exec(ctx context.Context, sql string) error {
 	st, err := c.cn.NewStatement()
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.where, err)
@@ -156,8 +165,21 @@ func (c *conn) exec(ctx context.Context, sql string) error {
 	return nil
 }
 
-// queryStrings runs a query and returns its first column's values as text (NULL as "").
-func (c *conn) queryStrings(ctx context.Context, sql string) ([]string, error) {
+// QueryStrings runs a query and returns its first column's values as text (NULL as "").
+func (c *Conn) QueryStrings(ctx context.Context, sql string) ([]string, error) {
+	rows, err := c.QueryRows(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r[0]
+	}
+	return out, nil
+}
+
+// QueryRows runs a query and returns its rows' values as text (NULL as "").
+func (c *Conn) QueryRows(ctx context.Context, sql string) ([][]string, error) {
 	st, err := c.cn.NewStatement()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.where, err)
@@ -171,16 +193,18 @@ func (c *conn) queryStrings(ctx context.Context, sql string) ([]string, error) {
 		return nil, fmt.Errorf("%s: %s: %w", c.where, sql, err)
 	}
 	defer rdr.Release()
-	var out []string
+	var out [][]string
 	for rdr.Next() {
-		col := rdr.RecordBatch().Column(0)
-		for i := 0; i < col.Len(); i++ {
-			if col.IsNull(i) {
-				out = append(out, "")
-			} else {
-				// Copied: the driver's buffers go with the reader.
-				out = append(out, strings.Clone(col.ValueStr(i)))
+		b := rdr.RecordBatch()
+		for r := 0; r < int(b.NumRows()); r++ {
+			row := make([]string, b.NumCols())
+			for k, col := range b.Columns() {
+				if !col.IsNull(r) {
+					// Copied: the driver's buffers go with the reader.
+					row[k] = strings.Clone(col.ValueStr(r))
+				}
 			}
+			out = append(out, row)
 		}
 	}
 	if err := rdr.Err(); err != nil {
@@ -189,8 +213,8 @@ func (c *conn) queryStrings(ctx context.Context, sql string) ([]string, error) {
 	return out, nil
 }
 
-// ingest appends the batches of a reader to a table by the driver's bulk ingestion.
-func (c *conn) ingest(ctx context.Context, schema, table string, rows array.RecordReader) (int64, error) {
+// Ingest appends the batches of a reader to a table by the driver's bulk ingestion.
+func (c *Conn) Ingest(ctx context.Context, schema, table string, rows array.RecordReader) (int64, error) {
 	st, err := c.cn.NewStatement()
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", c.where, err)
@@ -217,38 +241,59 @@ func (c *conn) ingest(ctx context.Context, schema, table string, rows array.Reco
 	return n, nil
 }
 
-func (c *conn) commit(ctx context.Context) error {
+// Commit commits the open transaction.
+func (c *Conn) Commit(ctx context.Context) error {
 	if err := c.cn.Commit(ctx); err != nil {
 		return fmt.Errorf("%s: commit: %w", c.where, err)
 	}
 	return nil
 }
 
-func (c *conn) rollback(ctx context.Context) error {
+// Rollback rolls the open transaction back.
+func (c *Conn) Rollback(ctx context.Context) error {
 	if err := c.cn.Rollback(ctx); err != nil {
 		return fmt.Errorf("%s: rollback: %w", c.where, err)
 	}
 	return nil
 }
 
-func (c *conn) close() error {
+// Close disconnects.
+func (c *Conn) Close() error {
 	return errors.Join(c.cn.Close(), c.db.Close())
 }
 
-// quoteIdent quotes an SQL identifier (both dialects use double quotes).
-func quoteIdent(name string) string {
+// QuoteIdent quotes an SQL identifier (both dialects use double quotes).
+func QuoteIdent(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
-// quoteString quotes an SQL string literal.
-func quoteString(s string) string {
+// QuoteString quotes an SQL string literal.
+func QuoteString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
-// qualified is a table name with its schema, quoted.
-func qualified(schema, table string) string {
+// Qualified is a table name with its schema, quoted.
+func Qualified(schema, table string) string {
 	if schema == "" {
-		return quoteIdent(table)
+		return QuoteIdent(table)
 	}
-	return quoteIdent(schema) + "." + quoteIdent(table)
+	return QuoteIdent(schema) + "." + QuoteIdent(table)
+}
+
+// TablesLike lists the tables of a schema whose names start with prefix.
+func (c *Conn) TablesLike(ctx context.Context, schema, prefix string) ([]string, error) {
+	var sql string
+	switch c.dialect {
+	case PostgreSQL:
+		where := "current_schema()"
+		if schema != "" {
+			where = QuoteString(schema)
+		}
+		sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = " + where +
+			" AND starts_with(table_name, " + QuoteString(prefix) + ")"
+	case SQLite:
+		sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, " +
+			strconv.Itoa(len(prefix)) + ") = " + QuoteString(prefix)
+	}
+	return c.QueryStrings(ctx, sql)
 }

@@ -1,0 +1,175 @@
+package io.sluice.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.function.Function;
+
+/**
+ * The warehouse-sink benchmarks: the Parquet bids of {@link ParquetBenchmark} → a Calc copy or
+ * a 10-second TUMBLE → a PostgreSQL table (the server `make bench` starts), stock Flink through
+ * Flink's JDBC connector (tuned as below) against Sluice's ADBC sink (bulk COPY of Arrow batches),
+ * at parallelism 2. After the runs, the two engines' tables are compared.
+ */
+final class AdbcBenchmark {
+    static final Measurements RUNS = new Measurements("adbc");
+    /** Rows per JDBC batch: Flink's default is 100; larger batches are what its docs suggest tuning. */
+    static final int JDBC_BATCH = 5000;
+
+    private AdbcBenchmark() {}
+
+    static String pgUri() {
+        String uri = System.getenv("SLUICE_PG_URI");
+        if (uri == null || uri.isEmpty()) {
+            throw new IllegalStateException("SLUICE_PG_URI is not set: run `make bench` (it starts the PostgreSQL server)");
+        }
+        return uri;
+    }
+
+    /** The server as a JDBC URL; reWriteBatchedInserts turns JDBC batches into multi-row INSERTs. */
+    static String jdbcUrl(boolean rewriteBatches) {
+        java.net.URI u = java.net.URI.create(pgUri());
+        return "jdbc:postgresql://" + u.getHost() + ":" + u.getPort() + u.getPath() + "?user=" + u.getUserInfo()
+                + (rewriteBatches ? "&reWriteBatchedInserts=true" : "");
+    }
+
+    static void pg(String... statements) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl(false)); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String query(String sql) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl(false));
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            StringBuilder b = new StringBuilder();
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                for (int i = 1; i <= n; i++) {
+                    b.append(i > 1 ? " " : "").append(rs.getString(i));
+                }
+            }
+            return b.toString();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A script line that {@link #prepare} runs in PostgreSQL before the script runs. */
+    private static final String PG_LINE = "-- postgres: ";
+
+    /**
+     * Runs the PostgreSQL statements at the head of a script (so that each run, not the making
+     * of its script, empties the table) and returns the rest.
+     */
+    static String prepare(String script) {
+        while (script.startsWith(PG_LINE)) {
+            int end = script.indexOf('\n');
+            pg(script.substring(PG_LINE.length(), end));
+            script = script.substring(end + 1);
+        }
+        return script;
+    }
+
+    /** The script head that makes PostgreSQL table {@code table} anew. */
+    static String reset(String table, String pgColumns) {
+        return PG_LINE + "DROP TABLE IF EXISTS " + table + "\n" + PG_LINE + "CREATE TABLE " + table + " (" + pgColumns + ")\n";
+    }
+
+    /** The WITH clause of the sink table into PostgreSQL table {@code table}. */
+    static String sink(String engine, String table) {
+        return switch (engine) {
+            case "flink" -> "'connector' = 'jdbc', 'url' = '" + jdbcUrl(true) + "', 'table-name' = '" + table
+                    + "', 'sink.buffer-flush.max-rows' = '" + JDBC_BATCH + "'";
+            case "sluice" -> "'connector' = 'adbc', 'driver' = 'postgresql', 'uri' = '" + pgUri() + "', 'table-name' = '"
+                    + table + "', 'sink.delivery-guarantee' = 'at-least-once'";
+            case "sluice-eo" -> "'connector' = 'adbc', 'driver' = 'postgresql', 'uri' = '" + pgUri() + "', 'table-name' = '"
+                    + table + "'";
+            default -> throw new IllegalArgumentException(engine);
+        };
+    }
+
+    static final String COPY_COLUMNS = "auction integer, bidder bigint, price bigint, ts timestamp(3)";
+    static final String WINDOW_COLUMNS = "auction integer, window_start timestamp(3), window_end timestamp(3), "
+            + "c bigint, s bigint, mx bigint, av bigint";
+
+    /** Parquet → filter/projection → PostgreSQL. */
+    static Function<Path, String> copy(String engine) {
+        String table = "bench_copy_" + engine.replace('-', '_');
+        return dir -> reset(table, COPY_COLUMNS) + "SET 'execution.checkpointing.interval' = '10 s';\n" + ParquetBenchmark.table(dir, false)
+                + "CREATE TABLE snk (auction INT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3)) WITH ("
+                + sink(engine, table) + ");\n"
+                + "INSERT INTO snk SELECT auction, bidder, price * 2 + 1, ts FROM bids WHERE MOD(price, 10) < 9\n";
+    }
+
+    /** Parquet → 10 s TUMBLE → PostgreSQL. */
+    static Function<Path, String> window(String engine) {
+        String table = "bench_window_" + engine.replace('-', '_');
+        return dir -> reset(table, WINDOW_COLUMNS) + "SET 'execution.checkpointing.interval' = '10 s';\n" + ParquetBenchmark.table(dir, true)
+                + "CREATE TABLE snk (auction INT, window_start TIMESTAMP(3), window_end TIMESTAMP(3), "
+                + "c BIGINT, s BIGINT, mx BIGINT, av BIGINT) WITH ("
+                + sink(engine, table) + ");\n"
+                + "INSERT INTO snk SELECT auction, window_start, window_end, COUNT(*), SUM(price), MAX(price), AVG(price) "
+                + "FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end\n";
+    }
+
+    static double measure(String name, String engine, Function<Path, String> script) throws Exception {
+        return ParquetBenchmark.measure(name, !engine.equals("flink"), script, RUNS);
+    }
+
+    /** The rows one table has that another has not, counted both ways ("0 0": the same rows). */
+    static String difference(String a, String b) {
+        return query("SELECT (SELECT count(*) FROM (SELECT * FROM " + a + " EXCEPT ALL SELECT * FROM " + b + ") x), "
+                + "(SELECT count(*) FROM (SELECT * FROM " + b + " EXCEPT ALL SELECT * FROM " + a + ") y)");
+    }
+
+    static String section() throws Exception {
+        double copyFlink = measure("copy-flink", "flink", copy("flink"));
+        double copySluice = measure("copy-sluice", "sluice", copy("sluice"));
+        double copyEo = measure("copy-eo-sluice", "sluice-eo", copy("sluice-eo"));
+        double winFlink = measure("window-flink", "flink", window("flink"));
+        double winSluice = measure("window-sluice", "sluice", window("sluice"));
+        if (!System.getProperty("sluice.bench.measurement", "").isEmpty()) {
+            return ""; // a forked JVM measuring one of them
+        }
+        String copyDiff = difference("bench_copy_flink", "bench_copy_sluice");
+        String copyEoDiff = difference("bench_copy_flink", "bench_copy_sluice_eo");
+        String copyRows = query("SELECT count(*) FROM bench_copy_flink");
+        String winDiff = difference("bench_window_flink", "bench_window_sluice");
+        String winRows = query("SELECT count(*) FROM bench_window_flink");
+        if (!copyDiff.equals("0 0") || !copyEoDiff.equals("0 0") || !winDiff.equals("0 0")) {
+            System.err.println("the engines' tables differ: copy " + copyDiff + ", exactly-once copy " + copyEoDiff
+                    + ", window " + winDiff);
+            System.exit(1);
+        }
+        StringBuilder md = new StringBuilder();
+        md.append("## ADBC: bids in Parquet → Calc or 10 s TUMBLE → PostgreSQL\n\n");
+        md.append(Benchmarks.format("The Parquet bids above (%,d rows) into a table of a local PostgreSQL 15 server (the one\n",
+                ParquetBenchmark.ROWS));
+        md.append("`make bench` starts: `bin/sluice-postgres`, fsync off), parallelism 2, median of 3 runs after warm-ups.\n");
+        md.append("Stock Flink writes through Flink's JDBC connector (flink-connector-jdbc-postgres 4.0.0-2.0, at least once, as it\n");
+        md.append(Benchmarks.format("flushes on checkpoints), tuned: `sink.buffer-flush.max-rows` = %d (default 100) and PgJDBC's\n", JDBC_BATCH));
+        md.append("`reWriteBatchedInserts=true` (multi-row INSERTs). Sluice's chain hands Arrow batches to the ADBC sink\n");
+        md.append("(`SluiceSink`), whose Go writer COPYs them through ADBC's PostgreSQL driver (65,536 rows a flush),\n");
+        md.append("at least once like the JDBC sink, and in a third run exactly once (the default: each checkpoint's rows\n");
+        md.append("go into a stage table and are moved into the table when the checkpoint completes, so the server writes\n");
+        md.append("them twice). Checkpoints every 10 s. After the runs the tables are compared with `EXCEPT ALL` both ways:\n");
+        md.append(Benchmarks.format("the copies hold the same %s rows, the window tables the same %s rows.\n\n", copyRows, winRows));
+        md.append("| job | stock Flink rows/s | Sluice rows/s | Sluice / Flink | Sluice / fastest stock run |\n");
+        md.append("|---|---|---|---|---|\n");
+        RUNS.row(md, "Parquet → Calc copy → PostgreSQL (at least once)", "copy", copyFlink, copySluice);
+        md.append(Benchmarks.format("| Parquet → Calc copy → PostgreSQL, Sluice exactly once | %,.0f | %,.0f | %.2fx | |%n",
+                copyFlink, copyEo, copyEo / copyFlink));
+        RUNS.row(md, "Parquet → TUMBLE 10 s (COUNT, SUM, MAX, AVG) → PostgreSQL", "window", winFlink, winSluice);
+        RUNS.spread(md);
+        return md.toString();
+    }
+}
