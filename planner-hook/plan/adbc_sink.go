@@ -52,7 +52,6 @@ const (
 	adbcGuarantee     = "sink.delivery-guarantee"
 	adbcMode          = "sink.mode"
 	adbcCommitTable   = "sink.commit-table"
-	adbcParallelism   = "sink.parallelism"
 )
 
 // adbcDefaultMaxRows is sink.buffer-flush.max-rows when the table does not set it: enough rows
@@ -82,7 +81,7 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 	}
 	known := map[string]bool{"connector": true, adbcDriver: true, adbcURI: true, adbcTableName: true, adbcDBSchema: true,
 		adbcUsername: true, adbcPassword: true, adbcMaxRows: true, adbcFlushInterval: true, adbcGuarantee: true,
-		adbcMode: true, adbcCommitTable: true, adbcParallelism: true}
+		adbcMode: true, adbcCommitTable: true}
 	var unknown []string
 	for k := range j.Options {
 		if !known[k] {

@@ -154,7 +154,8 @@ final class AdbcBenchmark {
         md.append("## ADBC: bids in Parquet → Calc or 10 s TUMBLE → PostgreSQL\n\n");
         md.append(Benchmarks.format("The Parquet bids above (%,d rows) into a table of a local PostgreSQL 15 server (the one\n",
                 ParquetBenchmark.ROWS));
-        md.append("`make bench` starts: `bin/sluice-postgres`, fsync off), parallelism 2, median of 3 runs after warm-ups.\n");
+        md.append(Benchmarks.format("`make bench` starts: `bin/sluice-postgres`, fsync off), parallelism 2, median of %d runs after warm-ups.\n",
+                Measurements.RUNS));
         md.append("Stock Flink writes through Flink's JDBC connector (flink-connector-jdbc-postgres 4.0.0-2.0, at least once, as it\n");
         md.append(Benchmarks.format("flushes on checkpoints), tuned: `sink.buffer-flush.max-rows` = %d (default 100) and PgJDBC's\n", JDBC_BATCH));
         md.append("`reWriteBatchedInserts=true` (multi-row INSERTs). Sluice's chain hands Arrow batches to the ADBC sink\n");
