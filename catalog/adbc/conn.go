@@ -8,8 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -58,8 +60,8 @@ func driverPath(driver string) string {
 	return driver
 }
 
-// dialectOf tells the SQL dialect from the driver's name or library.
-func dialectOf(driver string) (Dialect, error) {
+// DialectOf tells the SQL dialect from the driver's name or library.
+func DialectOf(driver string) (Dialect, error) {
 	base := strings.ToLower(filepath.Base(driver))
 	switch {
 	case strings.Contains(base, "postgres"):
@@ -88,7 +90,7 @@ func (c *Conn) Where() string {
 
 // Open connects to an endpoint. autocommit false starts the connection in a transaction.
 func Open(ctx context.Context, e Endpoint, autocommit bool) (*Conn, error) {
-	dialect, err := dialectOf(e.Driver)
+	dialect, err := DialectOf(e.Driver)
 	if err != nil {
 		return nil, err
 	}
@@ -120,19 +122,25 @@ func Open(ctx context.Context, e Endpoint, autocommit bool) (*Conn, error) {
 	return c, nil
 }
 
-// redact drops the password of a URI's user info for messages.
+// redact drops the passwords of a URI for messages: the user info's, a password query
+// parameter, a password=... keyword of a libpq connection string.
 func redact(uri string) string {
-	scheme, rest, ok := strings.Cut(uri, "://")
-	if !ok {
-		return uri
+	if u, err := url.Parse(uri); err == nil && u.Scheme != "" {
+		if u.User != nil {
+			u.User = url.User(u.User.Username())
+		}
+		q := u.Query()
+		if q.Has("password") {
+			q.Set("password", "redacted")
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
 	}
-	at := strings.LastIndex(rest, "@")
-	if at < 0 {
-		return uri
-	}
-	user, _, _ := strings.Cut(rest[:at], ":")
-	return scheme + "://" + user + "@" + rest[at+1:]
+	return passwordKeyword.ReplaceAllString(uri, "${1}redacted")
 }
+
+// passwordKeyword is a password in a keyword/value connection string.
+var passwordKeyword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`)
 
 func (c *Conn) setAutocommit(on bool) error {
 	v := adbc.OptionValueDisabled

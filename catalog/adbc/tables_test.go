@@ -134,3 +134,17 @@ func TestCreateTableRoundTrip(t *testing.T) {
 		t.Errorf("create if not exists: %v", err)
 	}
 }
+
+func TestRedactRemovesPasswords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"postgresql://u:secret@h:5/db", "postgresql://u@h:5/db"},
+		{"postgresql://h/db?password=secret&sslmode=off", "postgresql://h/db?password=redacted&sslmode=off"},
+		{"host=h password=secret dbname=x", "host=h password=redacted dbname=x"},
+		{"host=h password = 'se cret' dbname=x", "host=h password = redacted dbname=x"},
+		{"file:/tmp/x.db", "file:/tmp/x.db"},
+	} {
+		if got := redact(tc.in); got != tc.want {
+			t.Errorf("redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -95,6 +95,17 @@ func Java_io_sluice_jni_NativeLib_adbcWriterPrepareCommit(env *C.JNIEnv, _ C.jcl
 	return javaBytes(env, out)
 }
 
+//export Java_io_sluice_jni_NativeLib_adbcWriterSnapshotted
+func Java_io_sluice_jni_NativeLib_adbcWriterSnapshotted(env *C.JNIEnv, _ C.jclass, h, checkpoint C.jlong) {
+	defer guard(env, "adbcWriterSnapshotted")
+	w, err := handleOf[*plan.AdbcWriter](h)
+	if err != nil {
+		throw(env, err.Error())
+		return
+	}
+	w.Snapshotted(int64(checkpoint))
+}
+
 //export Java_io_sluice_jni_NativeLib_adbcCommitterOpen
 func Java_io_sluice_jni_NativeLib_adbcCommitterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
 	defer guard(env, "adbcCommitterOpen")

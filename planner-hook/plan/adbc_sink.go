@@ -35,6 +35,8 @@ type adbcSinkExec struct {
 		Name string `json:"name"`
 		Type string `json:"type"`
 	} `json:"columns"`
+	// PrimaryKey are the table's primary key columns (an upsert sink), if it has one.
+	PrimaryKey []string `json:"primaryKey"`
 	// InsertOnly: the sink's input has inserts only.
 	InsertOnly bool `json:"insertOnly"`
 }
@@ -116,11 +118,30 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 		}
 		s.cfg.Guarantee = g
 	}
-	if v, ok := o[adbcMode]; ok && !strings.EqualFold(v, "append") {
-		return fail("'%s' = '%s': only append is supported yet", adbcMode, v)
+	// Upserts by the primary key when the table has one ('sink.mode' = 'upsert', the default
+	// then), else appends.
+	mode := "append"
+	if len(j.PrimaryKey) > 0 {
+		mode = "upsert"
 	}
-	if !j.InsertOnly {
-		return fail("the sink's input has updates or deletes, but the table is written in append mode (an upsert sink needs a PRIMARY KEY, not supported yet)")
+	if v, ok := o[adbcMode]; ok {
+		mode = strings.ToLower(v)
+	}
+	switch mode {
+	case "append":
+		if !j.InsertOnly {
+			return fail("the sink's input has updates or deletes, but the table is written in append mode (upserts need a PRIMARY KEY)")
+		}
+	case "upsert":
+		if len(j.PrimaryKey) == 0 {
+			return fail("'%s' = 'upsert' needs a PRIMARY KEY on the table", adbcMode)
+		}
+		if d, err := wh.DialectOf(o[adbcDriver]); err != nil || d != wh.PostgreSQL {
+			return fail("upserts (a table with a PRIMARY KEY) are supported into PostgreSQL only yet")
+		}
+		s.cfg.Keys = j.PrimaryKey
+	default:
+		return fail("'%s' = '%s': expected append or upsert", adbcMode, o[adbcMode])
 	}
 	for _, c := range j.Columns {
 		t, err := catalog.ParseTypeString(c.Type)
@@ -167,6 +188,13 @@ func compileAdbcSink(n *IslandNode, options map[string]string) (*adbcSink, []str
 		return nil, []string{fmt.Sprintf("table %s: the sink's input has %d columns for %d table columns", s.table, len(inTypes), len(s.types))}, nil
 	}
 	var reasons []string
+	if len(s.cfg.Keys) > 0 {
+		var j adbcSinkExec
+		if err := json.Unmarshal(n.Exec, &j); err == nil && !j.InsertOnly {
+			// Native batches carry no RowKinds yet: the sink takes Flink's rows.
+			reasons = append(reasons, fmt.Sprintf("table %s: the sink's input has updates or deletes, which reach an upsert sink as rows", s.table))
+		}
+	}
 	for i, t := range inTypes {
 		if !writableAs(t, s.types[i].WithNullable(true)) {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: input %s is written as %s", s.table, s.names[i], t, s.types[i]))
@@ -255,11 +283,12 @@ func (a *AdbcWriter) WriteRows(data []byte, offsets []int32) error {
 		return fmt.Errorf("table %s: %w", a.s.table, err)
 	}
 	defer b.Release()
-	// The decoder's last column is the RowKind: an append sink receives inserts only.
+	// The decoder's last column is the RowKind.
 	cols := b.Columns()[:len(a.s.names)]
+	kinds := b.Column(len(a.s.names)).(*array.Int8).Int8Values()
 	rows := array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:len(cols)], nil), cols, b.NumRows())
 	defer rows.Release()
-	return a.w.Write(context.Background(), rows)
+	return a.w.WriteChanges(context.Background(), rows, kinds)
 }
 
 // Flush ingests the buffered rows (sink.buffer-flush.interval, end of input).
@@ -274,6 +303,11 @@ func (a *AdbcWriter) PrepareCommit() ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(c)
+}
+
+// Snapshotted tells the writer that Flink took checkpoint id (see adbc.Writer#Snapshotted).
+func (a *AdbcWriter) Snapshotted(id int64) {
+	a.w.Snapshotted(id)
 }
 
 // Close rolls back what was not committed and disconnects.

@@ -92,7 +92,7 @@ func (m *Committer) Commit(ctx context.Context, cm Committable) (committed bool,
 	}
 	if len(done) > 0 {
 		if err := m.c.Exec(ctx, "DROP TABLE IF EXISTS "+stage); err != nil {
-			return false, err
+			return false, fmt.Errorf("adbc sink %s: commit of %s: %w", m.cfg.Table, cm.Stage, err)
 		}
 		return false, m.c.Commit(ctx)
 	}
@@ -101,18 +101,13 @@ func (m *Committer) Commit(ctx context.Context, cm Committable) (committed bool,
 		return false, err
 	}
 	if !exists {
-		return false, fmt.Errorf("adbc sink %s: the stage table %s of subtask %d, checkpoint epoch %d, is missing and its commit is not recorded in %s: its rows cannot be committed",
+		return false, fmt.Errorf("adbc sink %s: the stage table %s of subtask %d (writer epoch %d) is missing and its commit is not recorded in %s: its rows cannot be committed",
 			m.cfg.Table, cm.Stage, cm.Subtask, cm.Epoch, m.cfg.CommitTable)
 	}
-	cols := columnList(m.cfg.Columns)
-	target := wh.Qualified(m.cfg.Schema, m.cfg.Table)
-	steps := []string{
-		"INSERT INTO " + target + " (" + cols + ") SELECT " + cols + " FROM " + stage,
-		"INSERT INTO " + wh.Qualified(m.cfg.Schema, m.cfg.CommitTable) + " (stage, sink_id, subtask, epoch, target_table) VALUES (" +
-			wh.QuoteString(cm.Stage) + ", " + wh.QuoteString(cm.SinkID) + ", " + strconv.Itoa(cm.Subtask) + ", " +
-			strconv.FormatInt(cm.Epoch, 10) + ", " + wh.QuoteString(m.cfg.Table) + ")",
-		"DROP TABLE " + stage,
-	}
+	steps := append(moveSQL(m.cfg, cm.Stage),
+		"INSERT INTO "+wh.Qualified(m.cfg.Schema, m.cfg.CommitTable)+" (stage, sink_id, subtask, epoch, target_table) VALUES ("+
+			wh.QuoteString(cm.Stage)+", "+wh.QuoteString(cm.SinkID)+", "+strconv.Itoa(cm.Subtask)+", "+
+			strconv.FormatInt(cm.Epoch, 10)+", "+wh.QuoteString(m.cfg.Table)+")")
 	for _, s := range steps {
 		if err := m.c.Exec(ctx, s); err != nil {
 			return false, fmt.Errorf("adbc sink %s: commit of %s: %w", m.cfg.Table, cm.Stage, err)

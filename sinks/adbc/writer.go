@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	wh "github.com/sluice-project/sluice/catalog/adbc"
 )
@@ -61,7 +62,18 @@ type Target struct {
 	Columns []string
 	// CommitTable records committed checkpoints, in the same schema (exactly-once).
 	CommitTable string
+	// Keys are the primary key's columns of an upsert sink (none: an append sink). An upsert
+	// sink takes changelog batches: each row's RowKind decides whether its key is upserted
+	// (+I, +U) or deleted (-U, -D), the last change of a key winning, as in Flink's JDBC sink.
+	Keys []string
 }
+
+// The columns an upsert sink's stage table has after the table's: each row's RowKind and its
+// position in the writer's input.
+const (
+	kindColumn = "_sluice_kind"
+	seqColumn  = "_sluice_seq"
+)
 
 // Config is a sink writer's configuration.
 type Config struct {
@@ -73,8 +85,9 @@ type Config struct {
 }
 
 // Attempt identifies one writer of a sink: SinkID is the same for the sink in every attempt of
-// its job (e.g. the job id and the operator), Subtask and Parallelism are the writer's, and
-// RestoredCheckpoint is the checkpoint the attempt restored (0 for none).
+// its job and different for every other sink and job (the Flink side makes it when the job is
+// planned), Subtask and Parallelism are the writer's, and RestoredCheckpoint is the checkpoint
+// the attempt restored (0 for none).
 type Attempt struct {
 	SinkID             string
 	Subtask            int
@@ -109,6 +122,8 @@ type Writer struct {
 	staged bool
 	// dirty: rows were ingested into the open transaction (at least once, none).
 	dirty bool
+	// seq numbers an upsert sink's rows.
+	seq int64
 }
 
 // OpenWriter connects a sink writer. Exactly-once, it first drops the stage tables that
@@ -185,23 +200,63 @@ func parseStage(name, prefix string) (subtask int, epoch int64, ok bool) {
 	return st, ep, err1 == nil && err2 == nil
 }
 
-// Write buffers a batch (its columns are the table's columns in order) and ingests the buffer
-// once it holds MaxRows rows. The batch stays the caller's.
+// Write buffers a batch of inserts (its columns are the table's columns in order) and ingests
+// the buffer once it holds MaxRows rows. The batch stays the caller's.
 func (w *Writer) Write(ctx context.Context, b arrow.RecordBatch) error {
+	return w.WriteChanges(ctx, b, nil)
+}
+
+// WriteChanges is Write for a changelog: kinds holds each row's RowKind byte (Flink's
+// RowKind#toByteValue; nil: inserts). Only an upsert sink takes other kinds than inserts.
+func (w *Writer) WriteChanges(ctx context.Context, b arrow.RecordBatch, kinds []int8) error {
 	if b.NumRows() == 0 {
 		return nil
 	}
 	if int(b.NumCols()) != len(w.cfg.Columns) {
 		return fmt.Errorf("adbc sink %s: a batch of %d columns for %d table columns", w.cfg.Table, b.NumCols(), len(w.cfg.Columns))
 	}
+	upsert := len(w.cfg.Keys) > 0
+	if !upsert {
+		for _, k := range kinds {
+			if k != 0 {
+				return fmt.Errorf("adbc sink %s: an append table received an update or delete (RowKind %d)", w.cfg.Table, k)
+			}
+		}
+	}
 	if w.schema == nil {
-		fields := make([]arrow.Field, len(w.cfg.Columns))
+		fields := make([]arrow.Field, len(w.cfg.Columns), len(w.cfg.Columns)+2)
 		for i, f := range b.Schema().Fields() {
 			fields[i] = arrow.Field{Name: w.cfg.Columns[i], Type: f.Type, Nullable: true}
 		}
+		if upsert {
+			fields = append(fields, arrow.Field{Name: kindColumn, Type: arrow.PrimitiveTypes.Int16},
+				arrow.Field{Name: seqColumn, Type: arrow.PrimitiveTypes.Int64})
+		}
 		w.schema = arrow.NewSchema(fields, nil)
 	}
-	w.buf = append(w.buf, array.NewRecordBatch(w.schema, b.Columns(), b.NumRows()))
+	cols := b.Columns()
+	if upsert {
+		kb := array.NewInt16Builder(memory.DefaultAllocator)
+		sb := array.NewInt64Builder(memory.DefaultAllocator)
+		kb.Reserve(int(b.NumRows()))
+		sb.Reserve(int(b.NumRows()))
+		for i := 0; i < int(b.NumRows()); i++ {
+			var k int8
+			if kinds != nil {
+				k = kinds[i]
+			}
+			kb.UnsafeAppend(int16(k))
+			sb.UnsafeAppend(w.seq)
+			w.seq++
+		}
+		ka, sa := kb.NewArray(), sb.NewArray()
+		kb.Release()
+		sb.Release()
+		defer ka.Release()
+		defer sa.Release()
+		cols = append(append(cols[:len(cols):len(cols)], ka), sa)
+	}
+	w.buf = append(w.buf, array.NewRecordBatch(w.schema, cols, b.NumRows()))
 	w.rows += int(b.NumRows())
 	if w.rows >= w.cfg.MaxRows {
 		return w.ingest(ctx)
@@ -215,13 +270,17 @@ func (w *Writer) ingest(ctx context.Context) error {
 		return nil
 	}
 	table := w.cfg.Table
-	if w.cfg.Guarantee == ExactlyOnce {
-		table = w.stageName(w.epoch)
+	upsert := len(w.cfg.Keys) > 0
+	if w.cfg.Guarantee == ExactlyOnce || upsert {
+		// Exactly once: the checkpoint's stage. At least once, an upsert sink's rows are staged
+		// too, merged into the table and dropped in the flush's transaction.
+		epoch := w.epoch
+		if w.cfg.Guarantee != ExactlyOnce {
+			epoch = 0
+		}
+		table = w.stageName(epoch)
 		if !w.staged {
-			// Created like the target, so that the driver binds the values as it would for it.
-			create := fmt.Sprintf("CREATE TABLE %s AS SELECT %s FROM %s WHERE 1 = 0",
-				wh.Qualified(w.cfg.Schema, table), columnList(w.cfg.Columns), wh.Qualified(w.cfg.Schema, w.cfg.Table))
-			if err := w.c.Exec(ctx, create); err != nil {
+			if err := w.c.Exec(ctx, stageDDL(w.cfg, table)); err != nil {
 				return fmt.Errorf("adbc sink %s: stage table: %w", w.cfg.Table, err)
 			}
 			w.staged = true
@@ -237,10 +296,78 @@ func (w *Writer) ingest(ctx context.Context) error {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
 	w.dirty = true
-	if w.cfg.Guarantee != ExactlyOnce {
+	if w.cfg.Guarantee == ExactlyOnce {
+		// The stage is committed at once: it is durable, named after its checkpoint, and
+		// dropped by a restored writer if that checkpoint did not complete. No transaction
+		// stays open between flushes (the committer, on the same thread, could not take the
+		// table's locks otherwise).
 		return w.commitOpen(ctx)
 	}
-	return nil
+	if upsert {
+		// At least once, an upsert sink's flush is merged into the table in its transaction.
+		for _, sql := range moveSQL(w.cfg, table) {
+			if err := w.c.Exec(ctx, sql); err != nil {
+				return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
+			}
+		}
+		w.staged = false
+	}
+	return w.commitOpen(ctx)
+}
+
+// stageDDL creates a stage table like the target (so that the driver binds the values as it
+// would for it), with an upsert sink's RowKind and sequence columns.
+func stageDDL(cfg Config, stage string) string {
+	extra := ""
+	if len(cfg.Keys) > 0 {
+		extra = ", CAST(0 AS SMALLINT) AS " + kindColumn + ", CAST(0 AS BIGINT) AS " + seqColumn
+	}
+	return fmt.Sprintf("CREATE TABLE %s AS SELECT %s%s FROM %s WHERE 1 = 0",
+		wh.Qualified(cfg.Schema, stage), columnList(cfg.Columns), extra, wh.Qualified(cfg.Schema, cfg.Table))
+}
+
+// moveSQL moves a stage table's rows into the target and drops the stage. An upsert sink
+// applies the last change of each key (by sequence): deletes (-U, -D) and then upserts (+I, +U,
+// INSERT ... ON CONFLICT (keys) DO UPDATE), as Flink's JDBC sink applies a flush's reduced
+// buffer; the table's final state is the same as after applying every change in order.
+func moveSQL(cfg Config, stage string) []string {
+	target := wh.Qualified(cfg.Schema, cfg.Table)
+	src := wh.Qualified(cfg.Schema, stage)
+	cols := columnList(cfg.Columns)
+	drop := "DROP TABLE " + src
+	if len(cfg.Keys) == 0 {
+		return []string{"INSERT INTO " + target + " (" + cols + ") SELECT " + cols + " FROM " + src, drop}
+	}
+	keys := columnList(cfg.Keys)
+	last := "(SELECT DISTINCT ON (" + keys + ") * FROM " + src + " ORDER BY " + keys + ", " + seqColumn + " DESC) l"
+	match := make([]string, len(cfg.Keys))
+	for i, k := range cfg.Keys {
+		match[i] = "t." + wh.QuoteIdent(k) + " = l." + wh.QuoteIdent(k)
+	}
+	var set []string
+	for _, c := range cfg.Columns {
+		isKey := false
+		for _, k := range cfg.Keys {
+			isKey = isKey || k == c
+		}
+		if !isKey {
+			set = append(set, wh.QuoteIdent(c)+" = EXCLUDED."+wh.QuoteIdent(c))
+		}
+	}
+	conflict := " ON CONFLICT (" + keys + ") DO NOTHING"
+	if len(set) > 0 {
+		conflict = " ON CONFLICT (" + keys + ") DO UPDATE SET " + strings.Join(set, ", ")
+	}
+	lcols := make([]string, len(cfg.Columns))
+	for i, c := range cfg.Columns {
+		lcols[i] = "l." + wh.QuoteIdent(c)
+	}
+	return []string{
+		"DELETE FROM " + target + " t USING " + last + " WHERE l." + kindColumn + " IN (1, 3) AND " + strings.Join(match, " AND "),
+		"INSERT INTO " + target + " (" + cols + ") SELECT " + strings.Join(lcols, ", ") + " FROM " + last +
+			" WHERE l." + kindColumn + " IN (0, 2)" + conflict,
+		drop,
+	}
 }
 
 func (w *Writer) releaseBuffer() {
@@ -281,14 +408,21 @@ func (w *Writer) PrepareCommit(ctx context.Context) (*Committable, error) {
 	}
 	var out *Committable
 	if w.staged {
-		if err := w.commitOpen(ctx); err != nil {
-			return nil, err
-		}
 		out = &Committable{Stage: w.stageName(w.epoch), SinkID: w.attempt.SinkID, Subtask: w.attempt.Subtask, Epoch: w.epoch}
 	}
 	w.staged = false
 	w.epoch++
 	return out, nil
+}
+
+// Snapshotted tells the writer that Flink took checkpoint id: the rows that follow belong to a
+// later checkpoint, and their stage is named after id+1. Epochs thus never run ahead of
+// checkpoint ids, and a stage holds rows of checkpoints after the restored one exactly when its
+// epoch is above it (OpenWriter drops those).
+func (w *Writer) Snapshotted(id int64) {
+	if !w.staged && id+1 > w.epoch {
+		w.epoch = id + 1
+	}
 }
 
 // Close rolls back what was not committed and disconnects.

@@ -385,3 +385,112 @@ func TestArrowTypesBindToPostgreSQLColumns(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestUpsertsApplyTheLastChangeOfEachKey writes a changelog into a table with a primary key:
+// the table ends as after applying every change in order, exactly once (at the commit) and at
+// least once (at each flush).
+func TestUpsertsApplyTheLastChangeOfEachKey(t *testing.T) {
+	e, ok := endpoints(t)["postgresql"]
+	if !ok {
+		t.Skip("no PostgreSQL")
+	}
+	for _, g := range []Guarantee{ExactlyOnce, AtLeastOnce} {
+		t.Run(g.String(), func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, e, g)
+			if err := f.c.Exec(ctx, "ALTER TABLE "+wh.QuoteIdent(f.cfg.Table)+" ADD PRIMARY KEY (id)"); err != nil {
+				t.Fatal(err)
+			}
+			f.cfg.Keys = []string{"id"}
+			f.cfg.MaxRows = 100
+			w := f.writer(Attempt{SinkID: "upsert-" + g.String(), Parallelism: 1})
+			defer w.Close()
+			changes := func(kinds []int8, ids ...int64) {
+				t.Helper()
+				b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema([]arrow.Field{
+					{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}}, nil))
+				defer b.Release()
+				for i, id := range ids {
+					b.Field(0).(*array.Int64Builder).Append(id)
+					b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("v%d-%d", id, i))
+				}
+				rec := b.NewRecordBatch()
+				defer rec.Release()
+				if err := w.WriteChanges(ctx, rec, kinds); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// +I 1, +I 2, -U 1, +U 1, -D 2, +I 3 | then +I 2 again, -D 3, +U 4
+			changes([]int8{0, 0, 1, 2, 3, 0}, 1, 2, 1, 1, 2, 3)
+			c1 := prepare(t, w)
+			changes([]int8{0, 3, 2}, 2, 3, 4)
+			c2 := prepare(t, w)
+			if g == ExactlyOnce {
+				if got := f.ids(); got != "" {
+					t.Fatalf("rows visible before the commit: %s", got)
+				}
+				m := f.committer()
+				if _, err := m.Commit(ctx, *c1); err != nil {
+					t.Fatal(err)
+				}
+				if got := f.ids(); got != "1,3" {
+					t.Fatalf("after the first checkpoint: %s", got)
+				}
+				if _, err := m.Commit(ctx, *c2); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := f.c.QueryStrings(ctx, "SELECT id || '=' || name FROM "+wh.QuoteIdent(f.cfg.Table)+" ORDER BY id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, ",") != "1=v1-3,2=v2-0,4=v4-2" {
+				t.Fatalf("table: %v", got)
+			}
+		})
+	}
+}
+
+func TestAppendSinkRefusesChanges(t *testing.T) {
+	e := endpoints(t)["sqlite"]
+	f := newFixture(t, e, AtLeastOnce)
+	w := f.writer(Attempt{SinkID: "append", Parallelism: 1})
+	defer w.Close()
+	b := batch(0, 2)
+	defer b.Release()
+	if err := w.WriteChanges(context.Background(), b, []int8{0, 3}); err == nil || !strings.Contains(err.Error(), "RowKind 3") {
+		t.Fatalf("error: %v", err)
+	}
+}
+
+// TestEpochsFollowCheckpointIds: after Flink's checkpoint 5 (its counter runs ahead of the
+// writer's checkpoints after a failover), the next rows are staged as epoch 6, so a writer
+// restored from checkpoint 5 drops them and keeps the stages of checkpoint 5.
+func TestEpochsFollowCheckpointIds(t *testing.T) {
+	e := endpoints(t)["sqlite"]
+	ctx := context.Background()
+	f := newFixture(t, e, ExactlyOnce)
+	a := Attempt{SinkID: "epochs", Parallelism: 1, RestoredCheckpoint: 2}
+	w := f.writer(a)
+	write(t, w, 0, 3)
+	c := prepare(t, w) // checkpoint 5's barrier
+	if c.Epoch != 3 {
+		t.Fatalf("first epoch after restoring checkpoint 2: %d", c.Epoch)
+	}
+	w.Snapshotted(5)
+	write(t, w, 3, 6)
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	a.RestoredCheckpoint = 5
+	w2 := f.writer(a)
+	defer w2.Close()
+	left, err := f.c.TablesLike(ctx, "", stagePrefix("epochs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 1 || left[0] != c.Stage {
+		t.Fatalf("stages after restoring checkpoint 5: %v, want only %s", left, c.Stage)
+	}
+}

@@ -11,6 +11,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -106,13 +107,29 @@ class AdbcSinkParityTest {
     record Case(String name, String flinkSchema, List<Row> rows, String sinkColumns, String pgColumns, String query,
             int parallelism) {}
 
-    /**
-     * Runs a case on both engines into tables {name}_stock and {name}_sluice; returns the rows
-     * both hold. {@code sluiceSetup} configures the Sluice environment; {@code expectNative}:
-     * the Sluice job must be native from the chain to the sink (else it must fall back).
-     */
+    /** What the Sluice run of a case must be. */
+    enum Expect {
+        /** Native from the chain to the sink. */
+        NATIVE,
+        /** A native island whose sink takes rows (the verdict's edge note says why). */
+        SINK_ON_ROWS,
+        /** The whole job on Flink; the sink takes Flink's rows. */
+        FALLBACK
+    }
+
     static List<String> insertBoth(Case c, boolean expectNative, String sourceOptions, Consumer<StreamTableEnvironment> sluiceSetup,
             String sinkOptions) throws Exception {
+        return insertBoth(c, expectNative ? Expect.NATIVE : Expect.FALLBACK, sourceOptions, sluiceSetup, sinkOptions);
+    }
+
+    /**
+     * Runs a case on both engines into tables {name}_stock and {name}_sluice; returns the rows
+     * both hold. {@code sluiceSetup} configures the Sluice environment; {@code expect}: how the
+     * Sluice job must run.
+     */
+    static List<String> insertBoth(Case c, Expect expect, String sourceOptions, Consumer<StreamTableEnvironment> sluiceSetup,
+            String sinkOptions) throws Exception {
+        boolean expectNative = expect == Expect.NATIVE;
         String stockTable = c.name() + "_stock", sluiceTable = c.name() + "_sluice";
         pg("DROP TABLE IF EXISTS " + stockTable, "DROP TABLE IF EXISTS " + sluiceTable,
                 "CREATE TABLE " + stockTable + " (" + c.pgColumns() + ")",
@@ -134,6 +151,9 @@ class AdbcSinkParityTest {
             assertTrue(verdict.isNative() && verdict.edgeNotes().isEmpty(), () -> c.name() + ": expected native, got\n" + verdict);
             String plan = tEnv.explainSql(insert);
             assertTrue(plan.contains("SluiceSink("), () -> c.name() + ": the sink is not native:\n" + plan);
+        } else if (expect == Expect.SINK_ON_ROWS) {
+            assertTrue(verdict.isNative() && String.join("\n", verdict.edgeNotes()).contains("reach an upsert sink as rows"),
+                    () -> c.name() + ": expected a native island with the sink on rows, got\n" + verdict);
         } else {
             assertFalse(verdict.isNative(), () -> c.name() + ": expected a fallback, got\n" + verdict);
         }
@@ -231,6 +251,45 @@ class AdbcSinkParityTest {
             rs.next();
             assertTrue(rs.getLong(1) > 1, "expected several checkpoints committed, got " + rs.getLong(1));
         }
+    }
+
+    /** An aggregation's updates into a table with a primary key, upserted as Flink's JDBC sink upserts them. */
+    @Test
+    void aggregationUpdatesAreUpsertedByThePrimaryKey() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            rows.add(Row.of(i % 97, (long) i * 13 % 1000));
+        }
+        Case c = new Case("adbc_upsert_agg", "k INT, v BIGINT", rows,
+                "k INT, n BIGINT, total BIGINT, PRIMARY KEY (k) NOT ENFORCED",
+                "k integer PRIMARY KEY, n bigint, total bigint", "SELECT k, COUNT(*), SUM(v) FROM t GROUP BY k", 1);
+        assertEquals(97, insertBoth(c, Expect.FALLBACK, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '100'").size());
+    }
+
+    /** A changelog source (+I, -U, +U, -D) through a native Calc into an upsert table: the sink takes the rows with their RowKinds. */
+    @Test
+    void changelogThroughANativeCalcIsUpserted() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int round = 0; round < 20; round++) {
+            for (int k = 0; k < 30; k++) {
+                String v = "v" + round + "-" + k;
+                if (round == 0) {
+                    rows.add(Row.ofKind(RowKind.INSERT, k, v));
+                } else if ((k + round) % 7 == 0) {
+                    rows.add(Row.ofKind(RowKind.DELETE, k, "gone"));
+                } else if ((k + round) % 7 == 1) {
+                    rows.add(Row.ofKind(RowKind.INSERT, k, v));
+                } else {
+                    rows.add(Row.ofKind(RowKind.UPDATE_BEFORE, k, "old"));
+                    rows.add(Row.ofKind(RowKind.UPDATE_AFTER, k, v));
+                }
+            }
+        }
+        Case c = new Case("adbc_upsert_changelog", "k INT, s STRING", rows,
+                "k INT, s STRING, PRIMARY KEY (k) NOT ENFORCED", "k integer PRIMARY KEY, s text",
+                "SELECT k, UPPER(s) FROM t WHERE k >= 0", 1);
+        List<String> got = insertBoth(c, Expect.SINK_ON_ROWS, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '50'");
+        assertFalse(got.isEmpty());
     }
 
     /** The messages of an exception and its causes. */

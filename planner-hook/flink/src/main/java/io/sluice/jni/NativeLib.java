@@ -220,6 +220,9 @@ public final class NativeLib {
     /** Ends an ADBC writer's checkpoint; returns its committable, empty for none. */
     public static native byte[] adbcWriterPrepareCommit(long writer);
 
+    /** Tells an ADBC writer that Flink took a checkpoint (its next rows belong to a later one). */
+    public static native void adbcWriterSnapshotted(long writer, long checkpointId);
+
     /** Opens the committer of an exactly-once ADBC sink. */
     public static native long adbcCommitterOpen(byte[] sinkJson);
 

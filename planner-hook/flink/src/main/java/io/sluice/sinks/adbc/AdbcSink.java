@@ -5,14 +5,16 @@ import io.sluice.jni.NativeLib;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
 
 /**
  * The ADBC table sink as a Flink two-phase sink: each subtask's {@link AdbcSinkWriter} hands its
@@ -21,7 +23,7 @@ import java.time.Duration;
  * the table once the checkpoint completes. {@code IN} is {@code RowData} (a job on Flink) or
  * {@code NativeBatch} (fed by a native chain).
  */
-public final class AdbcSink<IN> implements Sink<IN>, SupportsCommitter<byte[]> {
+public final class AdbcSink<IN> implements Sink<IN>, SupportsCommitter<byte[]>, SupportsWriterState<IN, byte[]> {
     private static final long serialVersionUID = 1L;
 
     /** Writers opened in this JVM, and those of them that restored a checkpoint (tests read these). */
@@ -29,6 +31,12 @@ public final class AdbcSink<IN> implements Sink<IN>, SupportsCommitter<byte[]> {
             WRITERS_RESTORED = new java.util.concurrent.atomic.AtomicLong();
 
     private final byte[] sinkJson;
+    /**
+     * Names the sink's stage tables: made when the job is planned, so it is the same in every
+     * attempt of the job (failover) and different for every other sink and job (also for two
+     * sinks chained into one task, and for a job restored from a savepoint).
+     */
+    private final String sinkId = java.util.UUID.randomUUID().toString();
     /** The row type of the rows the writer receives, or null when it receives native batches. */
     private final RowType rowType;
     private final long flushIntervalMillis;
@@ -50,10 +58,8 @@ public final class AdbcSink<IN> implements Sink<IN>, SupportsCommitter<byte[]> {
     }
 
     @Override
-    public SinkWriter<IN> createWriter(WriterInitContext context) {
+    public AdbcSinkWriter<IN> createWriter(WriterInitContext context) {
         NativeLib.ensureLoaded();
-        // The same in every attempt of the job, different for each sink of the job.
-        String sinkId = context.getJobInfo().getJobId() + "/" + context.getTaskInfo().getTaskName();
         long writer = NativeLib.adbcWriterOpen(
                 sinkJson,
                 sinkId.getBytes(StandardCharsets.UTF_8),
@@ -67,6 +73,17 @@ public final class AdbcSink<IN> implements Sink<IN>, SupportsCommitter<byte[]> {
         return new AdbcSinkWriter<>(writer, rowType, flushIntervalMillis, context.getProcessingTimeService());
     }
 
+    /** The writer keeps no state of its own (its rows are in stage tables or committed). */
+    @Override
+    public StatefulSinkWriter<IN, byte[]> restoreWriter(WriterInitContext context, Collection<byte[]> states) {
+        return createWriter(context);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<byte[]> getWriterStateSerializer() {
+        return new CommittableSerializer();
+    }
+
     @Override
     public Committer<byte[]> createCommitter(CommitterInitContext context) {
         return new AdbcCommitter(sinkJson);
@@ -77,7 +94,7 @@ public final class AdbcSink<IN> implements Sink<IN>, SupportsCommitter<byte[]> {
         return new CommittableSerializer();
     }
 
-    /** Committables are Go's JSON bytes. */
+    /** Committables are Go's JSON bytes (the writer's state is empty). */
     static final class CommittableSerializer implements SimpleVersionedSerializer<byte[]> {
         @Override
         public int getVersion() {

@@ -6,6 +6,7 @@ import io.sluice.runtime.NativeBatch;
 
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -17,7 +18,7 @@ import java.util.List;
  * gathered as BinaryRowData bytes and handed over a batch at a time. The buffer is flushed every
  * {@code sink.buffer-flush.interval}, before each checkpoint and at the end of the input.
  */
-final class AdbcSinkWriter<IN> implements CommittingSinkWriter<IN, byte[]> {
+final class AdbcSinkWriter<IN> implements CommittingSinkWriter<IN, byte[]>, StatefulSinkWriter<IN, byte[]> {
     private static final int ROWS_PER_CALL = 8192;
 
     private long writer;
@@ -84,6 +85,13 @@ final class AdbcSinkWriter<IN> implements CommittingSinkWriter<IN, byte[]> {
         handRows();
         byte[] committable = NativeLib.adbcWriterPrepareCommit(writer);
         return committable.length == 0 ? List.of() : List.of(committable);
+    }
+
+    /** No state: tells Go the checkpoint's id, after which its stage tables are named. */
+    @Override
+    public List<byte[]> snapshotState(long checkpointId) {
+        NativeLib.adbcWriterSnapshotted(writer, checkpointId);
+        return List.of();
     }
 
     @Override

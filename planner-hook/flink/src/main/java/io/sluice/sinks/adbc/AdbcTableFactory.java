@@ -73,7 +73,7 @@ public final class AdbcTableFactory implements DynamicTableSinkFactory {
                 context.getCatalogTable().getOptions(),
                 columns,
                 helper.getOptions().get(FLUSH_INTERVAL),
-                schema.getPrimaryKey().isPresent());
+                schema.getPrimaryKey().map(k -> k.getColumns()).orElse(List.of()));
         NativeLib.ensureLoaded();
         try {
             NativeLib.adbcSinkCheck(sink.describe(true));

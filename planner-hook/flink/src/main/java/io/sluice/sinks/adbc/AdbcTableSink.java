@@ -30,9 +30,10 @@ public final class AdbcTableSink implements DynamicTableSink {
     private final Map<String, String> options;
     private final List<Column> columns;
     private final Duration flushInterval;
-    private final boolean primaryKey;
+    /** The table's primary key columns (empty: none). */
+    private final List<String> primaryKey;
 
-    AdbcTableSink(String table, Map<String, String> options, List<Column> columns, Duration flushInterval, boolean primaryKey) {
+    AdbcTableSink(String table, Map<String, String> options, List<Column> columns, Duration flushInterval, List<String> primaryKey) {
         this.table = table;
         this.options = options;
         this.columns = columns;
@@ -67,6 +68,10 @@ public final class AdbcTableSink implements DynamicTableSink {
         for (Column c : columns) {
             cols.addObject().put("name", c.getName()).put("type", c.getDataType().getLogicalType().asSerializableString());
         }
+        if (!primaryKey.isEmpty()) {
+            ArrayNode keys = node.putArray("primaryKey");
+            primaryKey.forEach(keys::add);
+        }
         node.put("insertOnly", insertOnly);
         return node;
     }
@@ -80,8 +85,13 @@ public final class AdbcTableSink implements DynamicTableSink {
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-        if (primaryKey) {
-            throw new ValidationException("adbc table " + table + ": tables with a PRIMARY KEY (upserts) are not supported yet");
+        if (!primaryKey.isEmpty() && !"append".equalsIgnoreCase(options.get("sink.mode"))) {
+            // Upserts by the key, as Flink's JDBC sink with a primary key takes them.
+            return ChangelogMode.newBuilder()
+                    .addContainedKind(RowKind.INSERT)
+                    .addContainedKind(RowKind.UPDATE_AFTER)
+                    .addContainedKind(RowKind.DELETE)
+                    .build();
         }
         for (RowKind kind : requestedMode.getContainedKinds()) {
             if (kind != RowKind.INSERT) {
@@ -95,6 +105,8 @@ public final class AdbcTableSink implements DynamicTableSink {
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+        // The planner gave an append table inserts only (getChangelogMode); an upsert table's
+        // writer takes every RowKind.
         return SinkV2Provider.of(AdbcSink.<RowData>forRows(describe(true), rowType(), flushInterval));
     }
 
