@@ -1,5 +1,6 @@
 package io.sluice;
 
+import io.sluice.cli.LocalPostgres;
 import io.sluice.planner.Verdict;
 import io.sluice.sinks.adbc.AdbcNativeSink;
 import io.sluice.sinks.adbc.AdbcSink;
@@ -17,11 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -48,42 +45,21 @@ class AdbcSinkParityTest {
 
     /** The PostgreSQL URI of the tests' server (ADBC's form: postgresql://user@host:port/db). */
     static String pgUri() {
-        String uri = System.getenv("SLUICE_PG_URI");
-        if (uri == null || uri.isEmpty()) {
-            fail("SLUICE_PG_URI is not set: run the tests through `make test` (or `make postgres` and `eval $(make -s env)`)");
-        }
-        return uri;
+        return LocalPostgres.uri();
     }
 
     /** The same server as a JDBC URL. */
     static String jdbcUrl() {
-        java.net.URI u = java.net.URI.create(pgUri());
-        return "jdbc:postgresql://" + u.getHost() + ":" + u.getPort() + u.getPath() + "?user=" + u.getUserInfo();
+        return LocalPostgres.jdbcUrl(false);
     }
 
     static void pg(String... statements) throws SQLException {
-        try (Connection c = DriverManager.getConnection(jdbcUrl()); Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-        }
+        LocalPostgres.execute(statements);
     }
 
     /** A table's rows as PostgreSQL renders them, sorted. */
     static List<String> rows(String table) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(jdbcUrl());
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i > 1 ? " | " : "").append(rs.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
+        List<String> out = new ArrayList<>(LocalPostgres.rows("SELECT * FROM " + table));
         out.sort(null);
         return out;
     }
@@ -245,12 +221,8 @@ class AdbcSinkParityTest {
         assertEquals(400, got.size());
         assertTrue(AdbcSink.WRITERS_OPENED.get() - opened >= 4, "three failures should have restarted the sink's writer three times");
         assertTrue(AdbcSink.WRITERS_RESTORED.get() > restored, "restarts should have restored the writer from checkpoints");
-        try (Connection conn = DriverManager.getConnection(jdbcUrl());
-                Statement s = conn.createStatement();
-                ResultSet rs = s.executeQuery("SELECT count(*) FROM sluice_commits WHERE target_table = 'adbc_failures_sluice'")) {
-            rs.next();
-            assertTrue(rs.getLong(1) > 1, "expected several checkpoints committed, got " + rs.getLong(1));
-        }
+        long commits = Long.parseLong(LocalPostgres.value("SELECT count(*) FROM sluice_commits WHERE target_table = 'adbc_failures_sluice'"));
+        assertTrue(commits > 1, "expected several checkpoints committed, got " + commits);
     }
 
     /** An aggregation's updates into a table with a primary key, upserted as Flink's JDBC sink upserts them. */

@@ -6,11 +6,7 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 
@@ -29,25 +25,15 @@ final class WarehouseDemo {
             + "volume DECIMAL(38, 2), top_price DECIMAL(10, 2), bidders BIGINT";
 
     static String pgUri() {
-        String uri = System.getenv("SLUICE_PG_URI");
-        if (uri == null || uri.isEmpty()) {
-            throw new IllegalStateException("SLUICE_PG_URI is not set: run `make demo` (it starts the PostgreSQL server)");
-        }
-        return uri;
+        return LocalPostgres.uri();
     }
 
     static String jdbcUrl() {
-        java.net.URI u = java.net.URI.create(pgUri());
-        return "jdbc:postgresql://" + u.getHost() + ":" + u.getPort() + u.getPath() + "?user=" + u.getUserInfo()
-                + "&reWriteBatchedInserts=true";
+        return LocalPostgres.jdbcUrl(true);
     }
 
     static String query(String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(jdbcUrl()); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getString(1);
-        }
+        return LocalPostgres.value(sql);
     }
 
     /** The ADBC catalog, with warehouse table {@code table} created anew through it. */
