@@ -105,10 +105,10 @@ type Committable struct {
 }
 
 // Writer ingests a sink subtask's batches. Exactly-once, the rows of each checkpoint go into a
-// stage table of their own (created like the target, committed before the checkpoint barrier
-// passes), which the committer moves into the target table once the checkpoint completes, in
-// one transaction with the commit table's record of it. At least once and without guarantee,
-// the rows go into the target table directly.
+// stage table of their own (created like the target, committed at every flush), which the
+// committer moves into the target table once the checkpoint completes, in one transaction with
+// the commit table's record of it. At least once and without guarantee, the rows go into the
+// target table directly (an upsert sink's through a stage merged in the flush's transaction).
 type Writer struct {
 	cfg     Config
 	attempt Attempt
@@ -116,8 +116,8 @@ type Writer struct {
 	schema  *arrow.Schema // the batches' schema with the table's column names
 	buf     []arrow.RecordBatch
 	rows    int
-	// epoch numbers the writer's checkpoints (it starts after the restored checkpoint);
-	// staged: the stage table of the epoch exists in the open transaction.
+	// epoch names the stage of the rows since the last checkpoint (after Flink's checkpoint
+	// ids: see Snapshotted); staged: that stage table exists.
 	epoch  int64
 	staged bool
 	// dirty: rows were ingested into the open transaction (at least once, none).
