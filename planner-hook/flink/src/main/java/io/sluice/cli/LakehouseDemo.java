@@ -194,8 +194,11 @@ public final class LakehouseDemo {
         System.out.println("first windows written by Sluice (auction, window_start, window_end, bids, volume, top_price, bidders):");
         b.stream().limit(10).forEach(r -> System.out.println("  " + r));
         System.out.println();
+        boolean warehouseOk = WarehouseDemo.compare(warehouse, rows);
         boolean live = incremental(warehouse, rows);
-        boolean warehouseOk = WarehouseDemo.run(warehouse, rows);
+        // After the bids the lakehouse's incremental part appended (two steps).
+        long step = Math.max(10_000, rows / 10);
+        warehouseOk &= WarehouseDemo.incremental(warehouse, rows + 2 * step, step);
         System.exit(a.equals(b) && sluice.nativePlan() && live && warehouseOk ? 0 : 1);
     }
 
