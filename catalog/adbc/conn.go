@@ -186,6 +186,39 @@ func (c *Conn) QueryStrings(ctx context.Context, sql string) ([]string, error) {
 	return out, nil
 }
 
+// Query runs a query and returns its result stream; releasing the reader closes the query.
+func (c *Conn) Query(ctx context.Context, sql string) (array.RecordReader, error) {
+	st, err := c.cn.NewStatement()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.where, err)
+	}
+	if err := st.SetSqlQuery(sql); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	rdr, _, err := st.ExecuteQuery(ctx)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	return &queryResult{RecordReader: rdr, st: st}, nil
+}
+
+// queryResult is a query's result stream that closes its statement when released.
+type queryResult struct {
+	array.RecordReader
+	st adbc.Statement
+}
+
+// Release releases the stream and closes the statement.
+func (q *queryResult) Release() {
+	q.RecordReader.Release()
+	if q.st != nil {
+		q.st.Close()
+		q.st = nil
+	}
+}
+
 // QueryRows runs a query and returns its rows' values as text (NULL as "").
 func (c *Conn) QueryRows(ctx context.Context, sql string) ([][]string, error) {
 	st, err := c.cn.NewStatement()

@@ -140,3 +140,53 @@ func Java_io_sluice_jni_NativeLib_adbcCatalog(env *C.JNIEnv, _ C.jclass, request
 	}
 	return javaBytes(env, out)
 }
+
+// The ADBC scan: its description is checked when Flink creates the table's source (which learns
+// the number of splits); each split is read by a split reader, into native batches (splitNext)
+// or into Flink's rows (adbcSplitRows).
+
+//export Java_io_sluice_jni_NativeLib_adbcScanCheck
+func Java_io_sluice_jni_NativeLib_adbcScanCheck(env *C.JNIEnv, _ C.jclass, desc C.jbyteArray) C.jint {
+	defer guard(env, "adbcScanCheck")
+	n, err := plan.CheckAdbcScan(goBytes(env, desc))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jint(n)
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcSplitOpen
+func Java_io_sluice_jni_NativeLib_adbcSplitOpen(env *C.JNIEnv, _ C.jclass, scanJSON C.jbyteArray, split C.jint, skip C.jlong) C.jlong {
+	defer guard(env, "adbcSplitOpen")
+	s, err := plan.OpenAdbcSplit(goBytes(env, scanJSON), int(split), int64(skip))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(&splitReader{r: s}))
+}
+
+//export Java_io_sluice_jni_NativeLib_adbcSplitRows
+func Java_io_sluice_jni_NativeLib_adbcSplitRows(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
+	defer guard(env, "adbcSplitRows")
+	s, err := handleOf[*splitReader](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	a, ok := s.r.(*plan.AdbcSplit)
+	if !ok {
+		throw(env, "adbcSplitRows: not an ADBC split")
+		return 0
+	}
+	rows, err := a.NextRows()
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	if rows == nil {
+		return 0
+	}
+	return javaBytes(env, rows)
+}

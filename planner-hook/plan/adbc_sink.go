@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -81,18 +80,8 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 	fail := func(format string, args ...any) (*adbcSink, error) {
 		return nil, fmt.Errorf("adbc table %s: %s", j.Table, fmt.Sprintf(format, args...))
 	}
-	known := map[string]bool{"connector": true, adbcDriver: true, adbcURI: true, adbcTableName: true, adbcDBSchema: true,
-		adbcUsername: true, adbcPassword: true, adbcMaxRows: true, adbcFlushInterval: true, adbcGuarantee: true,
-		adbcMode: true, adbcCommitTable: true}
-	var unknown []string
-	for k := range j.Options {
-		if !known[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return fail("unknown option(s) %s", strings.Join(unknown, ", "))
+	if u := unknownAdbcOptions(j.Options); len(u) > 0 {
+		return fail("unknown option(s) %s", strings.Join(u, ", "))
 	}
 	o := j.Options
 	for _, k := range []string{adbcDriver, adbcURI, adbcTableName} {

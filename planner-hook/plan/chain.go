@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -121,7 +122,7 @@ func openChain(is *Island) (*ChainPipeline, error) {
 	for i := range is.Nodes {
 		sub := *is
 		sub.Nodes = is.Nodes[i : i+1]
-		if h, err := sub.Nodes[0].Header(); err == nil && (h.Type == ScanType || h.Type == IcebergScanType) {
+		if h, err := sub.Nodes[0].Header(); err == nil && isScanType(h.Type) {
 			if i != 0 {
 				return nil, fmt.Errorf("chain node %d (%s): a scan must start its chain", i, is.Nodes[i].Name)
 			}
@@ -195,17 +196,40 @@ func (c *ChainPipeline) reset() {
 	}
 }
 
+// defaultScanBatchRows is the rows of a native scan's batches unless 'sluice.batch.rows' says
+// otherwise.
+const defaultScanBatchRows = 8192
+
+// scanBatchRows is the rows of a native scan's batches: 'sluice.batch.rows' when positive.
+func scanBatchRows(options map[string]string) int {
+	if b, err := strconv.Atoi(options["sluice.batch.rows"]); err == nil && b > 0 {
+		return b
+	}
+	return defaultScanBatchRows
+}
+
+// isScanType says whether a node type is a native scan's (which starts its chain).
+func isScanType(typ string) bool {
+	return typ == ScanType || typ == IcebergScanType || typ == AdbcScanType
+}
+
 // scanColumns compiles the scan that starts a chain and returns the types of its columns.
 func scanColumns(n *IslandNode, typ string, options map[string]string) ([]catalog.Type, error) {
 	var types []catalog.Type
 	var reasons []string
 	var err error
-	if typ == IcebergScanType {
+	switch typ {
+	case IcebergScanType:
 		var s *icebergScan
 		if s, reasons, err = compileIcebergScan(n, options); err == nil {
 			types = s.types()
 		}
-	} else {
+	case AdbcScanType:
+		var s *adbcScan
+		if s, reasons, err = compileAdbcScan(n, options); err == nil {
+			types = s.types()
+		}
+	default:
 		var s *scanPlan
 		if s, reasons, err = compileScan(n, options); err == nil {
 			types = s.schema.Types

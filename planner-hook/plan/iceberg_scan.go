@@ -3,7 +3,6 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/sluice-project/sluice/catalog"
 	ice "github.com/sluice-project/sluice/catalog/iceberg"
@@ -67,7 +66,7 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("iceberg scan %s: %w", n.Name, err)
 	}
-	s := &icebergScan{table: j.Table, batchRows: 8192}
+	s := &icebergScan{table: j.Table}
 	var reasons []string
 	if j.Limit != nil {
 		reasons = append(reasons, fmt.Sprintf("table %s: a LIMIT pushed into the Iceberg source is not native yet", j.Table))
@@ -110,11 +109,7 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 		}
 		s.fields = append(s.fields, iceberg.Field{ID: f.ID, Name: f.Name, Type: t, Iceberg: col.Type})
 	}
-	if v, ok := options["sluice.batch.rows"]; ok {
-		if b, err := strconv.Atoi(v); err == nil && b > 0 {
-			s.batchRows = b
-		}
-	}
+	s.batchRows = scanBatchRows(options)
 	return s, reasons, nil
 }
 

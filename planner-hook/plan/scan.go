@@ -3,7 +3,6 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -140,12 +139,7 @@ func compileScan(n *IslandNode, options map[string]string) (*scanPlan, []string,
 				t.Identifier, options[OptJVMTimeZone]))
 		}
 	}
-	p.opts.BatchRows = 8192
-	if v, ok := options["sluice.batch.rows"]; ok {
-		if b, err := strconv.Atoi(v); err == nil && b > 0 {
-			p.opts.BatchRows = b
-		}
-	}
+	p.opts.BatchRows = scanBatchRows(options)
 	return p, reasons, nil
 }
 

@@ -353,7 +353,7 @@ func (s *SinkWriter) take() []byte {
 // outputDecoder returns a decoder of a chain's output rows (the last node's output type).
 func outputDecoder(is *Island) (*sourcerows.Decoder, error) {
 	last := is.Nodes[len(is.Nodes)-1]
-	if h, err := last.Header(); err == nil && (h.Type == ScanType || h.Type == IcebergScanType) {
+	if h, err := last.Header(); err == nil && isScanType(h.Type) {
 		// A chain of a scan alone (e.g. INSERT INTO t SELECT * FROM s): the scan's columns.
 		types, err := scanColumns(&last, h.Type, is.Options)
 		if err != nil {

@@ -223,6 +223,26 @@ public final class NativeLib {
     /** Tells an ADBC writer that Flink took a checkpoint (its next rows belong to a later one). */
     public static native void adbcWriterSnapshotted(long writer, long checkpointId);
 
+    /**
+     * Checks an ADBC scan's description (its options and column types); throws with the table's
+     * configuration mistake. Returns the number of splits the scan reads.
+     */
+    public static native int adbcScanCheck(byte[] description);
+
+    /**
+     * Opens split {@code split} of an ADBC scan from its island JSON (native batches, read with
+     * {@link #splitNext}) or its description (rows, read with {@link #adbcSplitRows}), skipping
+     * its first {@code skipRows} rows; returns the split reader.
+     */
+    public static native long adbcSplitOpen(byte[] scanJson, int split, long skipRows);
+
+    /**
+     * The next batch of an ADBC split as BinaryRowData rows: the row count and the count + 1 row
+     * offsets (little-endian ints, offsets from the end of the offsets), then the rows; null after
+     * the last batch.
+     */
+    public static native byte[] adbcSplitRows(long reader);
+
     /** Opens the committer of an exactly-once ADBC sink. */
     public static native long adbcCommitterOpen(byte[] sinkJson);
 

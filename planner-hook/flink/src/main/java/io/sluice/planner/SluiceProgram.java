@@ -306,6 +306,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-global-window-aggregate_1";
         } else if (isIcebergScan(rel)) {
             return "sluice-iceberg-scan_1";
+        } else if (isAdbcScan(rel)) {
+            return "sluice-adbc-scan_1";
         } else if (rel instanceof StreamPhysicalTableSourceScan) {
             return "stream-exec-table-source-scan_1";
         }
@@ -485,7 +487,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         }
     }
 
-    /** The sources of the plan that Go may read natively: filesystem tables in Parquet. */
+    /** The sources of the plan that Go may read natively: Parquet, Iceberg and ADBC tables. */
     static List<RelNode> scanCandidates(RelNode root) {
         List<RelNode> out = new ArrayList<>();
         collectScans(root, out, new IdentityHashMap<>());
@@ -497,7 +499,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return;
         }
         rel.getInputs().forEach(in -> collectScans(in, out, seen));
-        if (isIcebergScan(rel)) {
+        if (isIcebergScan(rel) || isAdbcScan(rel)) {
             out.add(rel);
         } else if (rel instanceof StreamPhysicalTableSourceScan) {
             Map<String, String> opts = ((StreamPhysicalTableSourceScan) rel).tableSourceTable()
@@ -525,6 +527,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 && ((StreamPhysicalSink) rel).tableSink().getClass().getName().equals("org.apache.iceberg.flink.IcebergTableSink");
     }
 
+    /** True for a scan of an ADBC table ('connector' = 'adbc'). */
+    static boolean isAdbcScan(RelNode rel) {
+        return rel instanceof StreamPhysicalTableSourceScan
+                && ((StreamPhysicalTableSourceScan) rel).tableSourceTable().tableSource()
+                        instanceof io.sluice.sources.adbc.AdbcTableSource;
+    }
+
     /** True for a sink into an ADBC table ('connector' = 'adbc'). */
     static boolean isAdbcSink(RelNode rel) {
         return rel instanceof StreamPhysicalSink
@@ -532,6 +541,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     }
 
     private static IslandPlan.Entry entry(RelNode rel) {
+        if (isAdbcScan(rel)) {
+            io.sluice.sources.adbc.AdbcTableSource source = (io.sluice.sources.adbc.AdbcTableSource)
+                    ((StreamPhysicalTableSourceScan) rel).tableSourceTable().tableSource();
+            return new IslandPlan.Entry(nodeName(rel), null, null, source.describeNode(), source.nativeSource(), null);
+        }
         if (isAdbcSink(rel)) {
             StreamPhysicalSink sink = (StreamPhysicalSink) rel;
             io.sluice.sinks.adbc.AdbcTableSink table = (io.sluice.sinks.adbc.AdbcTableSink) sink.tableSink();

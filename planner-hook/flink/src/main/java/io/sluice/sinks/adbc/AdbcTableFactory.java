@@ -1,6 +1,7 @@
 package io.sluice.sinks.adbc;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.sources.adbc.AdbcTableSource;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -8,19 +9,23 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RowType;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
 /**
- * {@code 'connector' = 'adbc'}: a table in a warehouse written through an ADBC driver. Go writes
- * the rows (Arrow batches of a native chain, or Flink's rows when the job runs on Flink) by bulk
- * ingestion, committed on checkpoints (docs/connectors/adbc.md).
+ * {@code 'connector' = 'adbc'}: a table in a warehouse written and read through an ADBC driver.
+ * Go writes the rows (Arrow batches of a native chain, or Flink's rows when the job runs on
+ * Flink) by bulk ingestion, committed on checkpoints, and reads them by queries whose Arrow
+ * results go into the native chain ({@link AdbcTableSource}; docs/connectors/adbc.md).
  */
-public final class AdbcTableFactory implements DynamicTableSinkFactory {
+public final class AdbcTableFactory implements DynamicTableSinkFactory, DynamicTableSourceFactory {
     /** The connector's identifier. */
     public static final String IDENTIFIER = "adbc";
 
@@ -47,6 +52,15 @@ public final class AdbcTableFactory implements DynamicTableSinkFactory {
             .defaultValue("sluice_commits")
             .withDescription("The table recording the checkpoints an exactly-once sink committed.");
 
+    static final ConfigOption<String> PARTITION_COLUMN = ConfigOptions.key("scan.partition.column").stringType()
+            .noDefaultValue().withDescription("The integer column whose ranges split the scan into queries.");
+    static final ConfigOption<Integer> PARTITION_NUM = ConfigOptions.key("scan.partition.num").intType()
+            .noDefaultValue().withDescription("The number of ranges (queries) of a partitioned scan.");
+    static final ConfigOption<Long> PARTITION_LOWER = ConfigOptions.key("scan.partition.lower-bound").longType()
+            .noDefaultValue().withDescription("The smallest value of the first range.");
+    static final ConfigOption<Long> PARTITION_UPPER = ConfigOptions.key("scan.partition.upper-bound").longType()
+            .noDefaultValue().withDescription("The largest value of the last range.");
+
     @Override
     public String factoryIdentifier() {
         return IDENTIFIER;
@@ -59,7 +73,8 @@ public final class AdbcTableFactory implements DynamicTableSinkFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(DB_SCHEMA, USERNAME, PASSWORD, MAX_ROWS, FLUSH_INTERVAL, DELIVERY_GUARANTEE, MODE, COMMIT_TABLE);
+        return Set.of(DB_SCHEMA, USERNAME, PASSWORD, MAX_ROWS, FLUSH_INTERVAL, DELIVERY_GUARANTEE, MODE, COMMIT_TABLE,
+                PARTITION_COLUMN, PARTITION_NUM, PARTITION_LOWER, PARTITION_UPPER);
     }
 
     @Override
@@ -81,5 +96,16 @@ public final class AdbcTableFactory implements DynamicTableSinkFactory {
             throw new ValidationException(e.getMessage(), e);
         }
         return sink;
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        FactoryUtil.createTableFactoryHelper(this, context).validate();
+        AdbcTableSource source = new AdbcTableSource(
+                context.getObjectIdentifier().asSummaryString(),
+                context.getCatalogTable().getOptions(),
+                (RowType) context.getPhysicalRowDataType().getLogicalType());
+        source.check();
+        return source;
     }
 }

@@ -1,0 +1,256 @@
+package plan
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sluice-project/sluice/catalog"
+	wh "github.com/sluice-project/sluice/catalog/adbc"
+	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
+	"github.com/sluice-project/sluice/sources/adbc"
+)
+
+// AdbcScanType is the node type under which the planner sends a scan of an ADBC table
+// ('connector' = 'adbc', or a table of an ADBC catalog). The same description opens the scan's
+// readers on both of its paths: Arrow batches into a native chain, or Flink's rows when the job
+// runs on Flink.
+const AdbcScanType = "sluice-adbc-scan_1"
+
+// The scan options of an ADBC table, named as Flink's JDBC source names them.
+const (
+	adbcPartitionColumn = "scan.partition.column"
+	adbcPartitionNum    = "scan.partition.num"
+	adbcPartitionLower  = "scan.partition.lower-bound"
+	adbcPartitionUpper  = "scan.partition.upper-bound"
+)
+
+// adbcOptions are the options an ADBC table takes (docs/connectors/adbc.md): a table that is
+// both read and written has them all.
+var adbcOptions = map[string]bool{"connector": true, adbcDriver: true, adbcURI: true, adbcTableName: true,
+	adbcDBSchema: true, adbcUsername: true, adbcPassword: true, adbcMaxRows: true, adbcFlushInterval: true,
+	adbcGuarantee: true, adbcMode: true, adbcCommitTable: true, adbcPartitionColumn: true, adbcPartitionNum: true,
+	adbcPartitionLower: true, adbcPartitionUpper: true}
+
+// unknownAdbcOptions lists the options an ADBC table does not take, sorted.
+func unknownAdbcOptions(o map[string]string) []string {
+	var unknown []string
+	for k := range o {
+		if !adbcOptions[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	return unknown
+}
+
+// adbcScanExec is the description of an ADBC scan.
+type adbcScanExec struct {
+	// Table is the Flink table's identifier, for messages.
+	Table string `json:"table"`
+	// Options are the table's options (its WITH clause).
+	Options map[string]string `json:"options"`
+	// Fields are the columns the scan produces (after projection pushdown) with their Flink
+	// types.
+	Fields []struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+	} `json:"fields"`
+}
+
+// adbcScan is an ADBC scan compiled: the query of each split.
+type adbcScan struct {
+	table  string
+	scan   adbc.Scan
+	ranges [][2]int64 // the partitions' ranges (none: one split reads the table)
+}
+
+func (s *adbcScan) types() []catalog.Type {
+	ts := make([]catalog.Type, len(s.scan.Columns))
+	for i, c := range s.scan.Columns {
+		ts[i] = c.Type
+	}
+	return ts
+}
+
+// splits is the number of splits the scan reads.
+func (s *adbcScan) splits() int {
+	return max(1, len(s.ranges))
+}
+
+// split is the scan of split i.
+func (s *adbcScan) split(i int) (adbc.Scan, error) {
+	if i < 0 || i >= s.splits() {
+		return adbc.Scan{}, fmt.Errorf("adbc table %s: split %d of %d", s.table, i, s.splits())
+	}
+	sc := s.scan
+	if len(s.ranges) > 0 {
+		r := *sc.Range
+		r.Lower, r.Upper = s.ranges[i][0], s.ranges[i][1]
+		sc.Range = &r
+	}
+	return sc, nil
+}
+
+// parseAdbcScan reads a scan's description. Errors are the table's configuration mistakes
+// (unknown or malformed options, types the source cannot read): the job fails at planning,
+// whichever path the scan runs on.
+func parseAdbcScan(raw []byte) (*adbcScan, error) {
+	var j adbcScanExec
+	if err := json.Unmarshal(raw, &j); err != nil {
+		return nil, fmt.Errorf("adbc scan: %w", err)
+	}
+	fail := func(format string, args ...any) (*adbcScan, error) {
+		return nil, fmt.Errorf("adbc table %s: %s", j.Table, fmt.Sprintf(format, args...))
+	}
+	if u := unknownAdbcOptions(j.Options); len(u) > 0 {
+		return fail("unknown option(s) %s", strings.Join(u, ", "))
+	}
+	o := j.Options
+	for _, k := range []string{adbcDriver, adbcURI, adbcTableName} {
+		if o[k] == "" {
+			return fail("the option '%s' is required", k)
+		}
+	}
+	if _, err := wh.DialectOf(o[adbcDriver]); err != nil {
+		return fail("%v", err)
+	}
+	s := &adbcScan{table: j.Table, scan: adbc.Scan{
+		Endpoint: wh.Endpoint{Driver: o[adbcDriver], URI: o[adbcURI], Username: o[adbcUsername], Password: o[adbcPassword]},
+		Schema:   o[adbcDBSchema], Table: o[adbcTableName], BatchRows: defaultScanBatchRows,
+	}}
+	for _, f := range j.Fields {
+		t, err := catalog.ParseTypeString(f.Type)
+		if err != nil {
+			return fail("column %s: %v", f.Name, err)
+		}
+		if err := adbc.Readable(t); err != nil {
+			return fail("column %s: %v", f.Name, err)
+		}
+		s.scan.Columns = append(s.scan.Columns, adbc.Column{Name: f.Name, Type: t})
+	}
+	// Partitioned reads take all four options, as Flink's JDBC source.
+	partition := []string{adbcPartitionColumn, adbcPartitionNum, adbcPartitionLower, adbcPartitionUpper}
+	set := 0
+	for _, k := range partition {
+		if _, ok := o[k]; ok {
+			set++
+		}
+	}
+	if set == 0 {
+		return s, nil
+	}
+	if set != len(partition) {
+		return fail("the options %s must all be set, or none", strings.Join(partition, ", "))
+	}
+	num, err := strconv.Atoi(o[adbcPartitionNum])
+	if err != nil {
+		return fail("'%s' = '%s': expected a number", adbcPartitionNum, o[adbcPartitionNum])
+	}
+	bounds := [2]int64{}
+	for i, k := range []string{adbcPartitionLower, adbcPartitionUpper} {
+		if bounds[i], err = strconv.ParseInt(o[k], 10, 64); err != nil {
+			return fail("'%s' = '%s': expected a long", k, o[k])
+		}
+	}
+	if s.ranges, err = adbc.PartitionRanges(bounds[0], bounds[1], num); err != nil {
+		return fail("%v", err)
+	}
+	s.scan.Range = &adbc.Range{Column: o[adbcPartitionColumn]}
+	return s, nil
+}
+
+// compileAdbcScan compiles an ADBC scan that starts a native chain: it reads every type it
+// accepts, so it has no reasons to stay on Flink.
+func compileAdbcScan(n *IslandNode, options map[string]string) (*adbcScan, []string, error) {
+	s, err := parseAdbcScan(n.Exec)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.scan.BatchRows = scanBatchRows(options)
+	return s, nil, nil
+}
+
+// CheckAdbcScan validates an ADBC scan's description (see parseAdbcScan) when the table's
+// source is created, and returns the number of splits it reads.
+func CheckAdbcScan(desc []byte) (int, error) {
+	s, err := parseAdbcScan(desc)
+	if err != nil {
+		return 0, err
+	}
+	return s.splits(), nil
+}
+
+// openAdbcScan compiles an island JSON of the scan node, or a bare description.
+func openAdbcScan(data []byte) (*adbcScan, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("adbc scan: %w", err)
+	}
+	if head.Type == AdbcScanType {
+		return parseAdbcScan(data)
+	}
+	return compileNodeIsland(data, "adbc scan", compileAdbcScan)
+}
+
+// OpenAdbcSplit opens split i of an ADBC scan (its island JSON, or its bare description on the
+// row path), skipping the first skip rows (emitted before a restore).
+func OpenAdbcSplit(data []byte, i int, skip int64) (*AdbcSplit, error) {
+	s, err := openAdbcScan(data)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := s.split(i)
+	if err != nil {
+		return nil, err
+	}
+	r, err := adbc.Open(context.Background(), sc, skip)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	return &AdbcSplit{Reader: r, types: s.types()}, nil
+}
+
+// AdbcSplit reads one split of an ADBC scan: batches for a native chain (SplitBatches), or
+// Flink's rows (NextRows).
+type AdbcSplit struct {
+	*adbc.Reader
+	types []catalog.Type
+	enc   *sinkrows.Encoder
+}
+
+// NextRows encodes the next batch's rows as BinaryRowData: the row count (int32, little
+// endian), the n+1 row offsets (int32) and the rows' bytes; nil after the last batch.
+func (s *AdbcSplit) NextRows() ([]byte, error) {
+	b, err := s.Next()
+	if err != nil || b == nil {
+		return nil, err
+	}
+	defer b.Release()
+	if s.enc == nil {
+		if s.enc, err = sinkrows.NewEncoder(s.types); err != nil {
+			return nil, err
+		}
+	}
+	n := int(b.NumRows())
+	offsets := make([]int32, n+1)
+	if err := s.enc.Layout(b.Columns(), n, offsets); err != nil {
+		return nil, err
+	}
+	head := 4 * (n + 2)
+	out := make([]byte, head+int(offsets[n]))
+	binary.LittleEndian.PutUint32(out, uint32(n))
+	for i, o := range offsets {
+		binary.LittleEndian.PutUint32(out[4*(i+1):], uint32(o))
+	}
+	if err := s.enc.Encode(b.Columns(), make([]int8, n), n, offsets, out[head:]); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
