@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -20,33 +19,6 @@ import (
 // readers on both of its paths: Arrow batches into a native chain, or Flink's rows when the job
 // runs on Flink.
 const AdbcScanType = "sluice-adbc-scan_1"
-
-// The scan options of an ADBC table, named as Flink's JDBC source names them.
-const (
-	adbcPartitionColumn = "scan.partition.column"
-	adbcPartitionNum    = "scan.partition.num"
-	adbcPartitionLower  = "scan.partition.lower-bound"
-	adbcPartitionUpper  = "scan.partition.upper-bound"
-)
-
-// adbcOptions are the options an ADBC table takes (docs/connectors/adbc.md): a table that is
-// both read and written has them all.
-var adbcOptions = map[string]bool{"connector": true, adbcDriver: true, adbcURI: true, adbcTableName: true,
-	adbcDBSchema: true, adbcUsername: true, adbcPassword: true, adbcMaxRows: true, adbcFlushInterval: true,
-	adbcGuarantee: true, adbcMode: true, adbcCommitTable: true, adbcPartitionColumn: true, adbcPartitionNum: true,
-	adbcPartitionLower: true, adbcPartitionUpper: true}
-
-// unknownAdbcOptions lists the options an ADBC table does not take, sorted.
-func unknownAdbcOptions(o map[string]string) []string {
-	var unknown []string
-	for k := range o {
-		if !adbcOptions[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	sort.Strings(unknown)
-	return unknown
-}
 
 // adbcScanExec is the description of an ADBC scan.
 type adbcScanExec struct {

@@ -40,20 +40,6 @@ type adbcSinkExec struct {
 	InsertOnly bool `json:"insertOnly"`
 }
 
-// The options of an ADBC table (docs/connectors/adbc.md).
-const (
-	adbcDriver        = "driver"
-	adbcURI           = "uri"
-	adbcTableName     = "table-name"
-	adbcDBSchema      = "db-schema"
-	adbcUsername      = "username"
-	adbcPassword      = "password"
-	adbcMaxRows       = "sink.buffer-flush.max-rows"
-	adbcFlushInterval = "sink.buffer-flush.interval"
-	adbcGuarantee     = "sink.delivery-guarantee"
-	adbcMode          = "sink.mode"
-	adbcCommitTable   = "sink.commit-table"
-)
 
 // adbcDefaultMaxRows is sink.buffer-flush.max-rows when the table does not set it: enough rows
 // for a bulk COPY to pay off.
@@ -106,6 +92,13 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 			return fail("%v", err)
 		}
 		s.cfg.Guarantee = g
+	}
+	if v, ok := o[adbcCommitMode]; ok {
+		m, err := adbc.ParseCommitMode(v)
+		if err != nil {
+			return fail("%v", err)
+		}
+		s.cfg.Commit = m
 	}
 	// Upserts by the primary key when the table has one ('sink.mode' = 'upsert', the default
 	// then), else appends.

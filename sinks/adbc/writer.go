@@ -49,6 +49,35 @@ func (g Guarantee) String() string {
 	return [...]string{"exactly-once", "at-least-once", "none"}[g]
 }
 
+// CommitMode is how an exactly-once sink makes the rows of a checkpoint visible once.
+type CommitMode int
+
+const (
+	// CommitAuto is CommitTwoPhase where the database allows it (PostgreSQL with
+	// max_prepared_transactions above 0, append sinks), else CommitStage.
+	CommitAuto CommitMode = iota
+	// CommitStage ingests each checkpoint's rows into a stage table of their own, which the
+	// committer moves into the table (the server writes every row twice).
+	CommitStage
+	// CommitTwoPhase ingests each checkpoint's rows into the table inside one transaction,
+	// prepared (PostgreSQL's PREPARE TRANSACTION: durable, kept across disconnects and server
+	// restarts) before the barrier and committed by the committer (COMMIT PREPARED).
+	CommitTwoPhase
+)
+
+// ParseCommitMode reads a sink.commit-mode value.
+func ParseCommitMode(s string) (CommitMode, error) {
+	switch strings.ToLower(s) {
+	case "auto":
+		return CommitAuto, nil
+	case "stage":
+		return CommitStage, nil
+	case "two-phase":
+		return CommitTwoPhase, nil
+	}
+	return 0, fmt.Errorf("sink.commit-mode %q: expected auto, two-phase or stage", s)
+}
+
 // DefaultCommitTable is the table that records the checkpoints an exactly-once sink committed.
 const DefaultCommitTable = "sluice_commits"
 
@@ -80,6 +109,8 @@ type Config struct {
 	wh.Endpoint
 	Target
 	Guarantee Guarantee
+	// Commit is how an exactly-once sink commits its checkpoints.
+	Commit CommitMode
 	// MaxRows is how many rows are buffered before they are ingested (at least 1).
 	MaxRows int
 }
@@ -96,9 +127,11 @@ type Attempt struct {
 }
 
 // Committable is what an exactly-once writer hands to the committer at a checkpoint: the stage
-// table that holds the checkpoint's rows.
+// table that holds the checkpoint's rows, or (Prepared) the name of the prepared transaction
+// that wrote them.
 type Committable struct {
-	Stage   string `json:"stage"`
+	Stage    string `json:"stage"`
+	Prepared bool   `json:"prepared,omitempty"`
 	SinkID  string `json:"sinkId"`
 	Subtask int    `json:"subtask"`
 	Epoch   int64  `json:"epoch"`
@@ -120,8 +153,11 @@ type Writer struct {
 	// ids: see Snapshotted); staged: that stage table exists.
 	epoch  int64
 	staged bool
-	// dirty: rows were ingested into the open transaction (at least once, none).
+	// dirty: rows were ingested into the open transaction (at least once, none, and the
+	// epoch's transaction of a two-phase sink).
 	dirty bool
+	// twoPhase: exactly once by prepared transactions (CommitTwoPhase).
+	twoPhase bool
 	// seq numbers an upsert sink's rows.
 	seq int64
 }
@@ -143,12 +179,108 @@ func OpenWriter(ctx context.Context, cfg Config, attempt Attempt) (*Writer, erro
 	}
 	w := &Writer{cfg: cfg, attempt: attempt, c: c, epoch: attempt.RestoredCheckpoint + 1}
 	if cfg.Guarantee == ExactlyOnce {
-		if err := w.dropLeftStages(ctx); err != nil {
+		if err := w.openExactlyOnce(ctx); err != nil {
 			c.Close()
 			return nil, err
 		}
 	}
 	return w, nil
+}
+
+// openExactlyOnce chooses the commit mode and drops what earlier attempts left for
+// checkpoints after the restored one: stage tables, and prepared transactions (which an
+// attempt that wrote by stages never prepared, but one before it may have).
+func (w *Writer) openExactlyOnce(ctx context.Context) error {
+	prepared, err := preparedTransactionsAllowed(ctx, w.c)
+	if err != nil {
+		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
+	}
+	switch w.cfg.Commit {
+	case CommitAuto:
+		w.twoPhase = prepared && len(w.cfg.Keys) == 0
+	case CommitTwoPhase:
+		if len(w.cfg.Keys) > 0 {
+			return fmt.Errorf("adbc sink %s: sink.commit-mode two-phase takes append sinks only yet (the table has a primary key)", w.cfg.Table)
+		}
+		if !prepared {
+			return fmt.Errorf("adbc sink %s: sink.commit-mode two-phase needs PostgreSQL with max_prepared_transactions above 0 (%s)", w.cfg.Table, w.c.Where())
+		}
+		w.twoPhase = true
+	}
+	if err := w.dropLeftStages(ctx); err != nil {
+		return err
+	}
+	if prepared {
+		if err := w.rollbackLeftPrepared(ctx); err != nil {
+			return err
+		}
+	}
+	if w.twoPhase {
+		// The epochs' transactions record their commits themselves.
+		if err := createCommitTable(ctx, w.c, w.cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// preparedTransactionsAllowed says whether the database takes PREPARE TRANSACTION: PostgreSQL
+// with max_prepared_transactions above 0.
+func preparedTransactionsAllowed(ctx context.Context, c *wh.Conn) (bool, error) {
+	if c.Dialect() != wh.PostgreSQL {
+		return false, nil
+	}
+	v, err := c.QueryStrings(ctx, "SELECT setting FROM pg_settings WHERE name = 'max_prepared_transactions'")
+	if err != nil {
+		return false, err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(strings.Join(v, "")))
+	return err == nil && n > 0, nil
+}
+
+// txnPrefix is the name prefix of a sink's prepared transactions.
+func txnPrefix(sinkID string) string {
+	h := sha256.Sum256([]byte(sinkID))
+	return "sluice_txn_" + hex.EncodeToString(h[:8]) + "_"
+}
+
+func (w *Writer) txnName(epoch int64) string {
+	return txnPrefix(w.attempt.SinkID) + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
+}
+
+// rollbackLeftPrepared rolls back the prepared transactions of checkpoints after the restored
+// one (on a connection of its own: ROLLBACK PREPARED runs outside a transaction block).
+func (w *Writer) rollbackLeftPrepared(ctx context.Context) error {
+	auto, err := wh.Open(ctx, w.cfg.Endpoint, true)
+	if err != nil {
+		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
+	}
+	defer auto.Close()
+	prefix := txnPrefix(w.attempt.SinkID)
+	gids, err := auto.QueryStrings(ctx, "SELECT gid FROM pg_prepared_xacts WHERE database = current_database() AND gid LIKE "+
+		wh.QuoteString(prefix+"%"))
+	if err != nil {
+		return fmt.Errorf("adbc sink %s: prepared transactions: %w", w.cfg.Table, err)
+	}
+	for _, gid := range gids {
+		if w.leftBehind(gid, prefix) {
+			if err := auto.Exec(ctx, "ROLLBACK PREPARED "+wh.QuoteString(gid)); err != nil {
+				return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
+			}
+		}
+	}
+	return nil
+}
+
+// leftBehind says whether a stage table or prepared transaction named prefix<subtask>_<epoch>
+// holds rows of a checkpoint after the restored one that this writer replays: its own, or
+// (subtask 0) those of subtasks beyond the parallelism, after a rescale.
+func (w *Writer) leftBehind(name, prefix string) bool {
+	subtask, epoch, ok := parseStage(name, prefix)
+	if !ok || epoch <= w.attempt.RestoredCheckpoint {
+		return false
+	}
+	return subtask == w.attempt.Subtask || (w.attempt.Subtask == 0 && subtask >= w.attempt.Parallelism)
 }
 
 // stagePrefix is the name prefix of a sink's stage tables (a hash of the sink id keeps names
@@ -170,12 +302,7 @@ func (w *Writer) dropLeftStages(ctx context.Context) error {
 		return fmt.Errorf("adbc sink %s: stage tables: %w", w.cfg.Table, err)
 	}
 	for _, n := range names {
-		subtask, epoch, ok := parseStage(n, prefix)
-		if !ok || epoch <= w.attempt.RestoredCheckpoint {
-			continue
-		}
-		mine := subtask == w.attempt.Subtask || (w.attempt.Subtask == 0 && subtask >= w.attempt.Parallelism)
-		if !mine {
+		if !w.leftBehind(n, prefix) {
 			continue
 		}
 		if err := w.c.Exec(ctx, "DROP TABLE IF EXISTS "+wh.Qualified(w.cfg.Schema, n)); err != nil {
@@ -271,7 +398,7 @@ func (w *Writer) ingest(ctx context.Context) error {
 	}
 	table := w.cfg.Table
 	upsert := len(w.cfg.Keys) > 0
-	if w.cfg.Guarantee == ExactlyOnce || upsert {
+	if (w.cfg.Guarantee == ExactlyOnce && !w.twoPhase) || upsert {
 		// Exactly once: the checkpoint's stage. At least once, an upsert sink's rows are staged
 		// too, merged into the table and dropped in the flush's transaction.
 		epoch := w.epoch
@@ -296,6 +423,10 @@ func (w *Writer) ingest(ctx context.Context) error {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
 	w.dirty = true
+	if w.twoPhase {
+		// The rows stay in the epoch's transaction, prepared at the checkpoint.
+		return nil
+	}
 	if w.cfg.Guarantee == ExactlyOnce {
 		// The stage is committed at once: it is durable, named after its checkpoint, and
 		// dropped by a restored writer if that checkpoint did not complete. No transaction
@@ -406,6 +537,9 @@ func (w *Writer) PrepareCommit(ctx context.Context) (*Committable, error) {
 	if err := w.ingest(ctx); err != nil {
 		return nil, err
 	}
+	if w.twoPhase {
+		return w.prepareEpoch(ctx)
+	}
 	var out *Committable
 	if w.staged {
 		out = &Committable{Stage: w.stageName(w.epoch), SinkID: w.attempt.SinkID, Subtask: w.attempt.Subtask, Epoch: w.epoch}
@@ -415,12 +549,31 @@ func (w *Writer) PrepareCommit(ctx context.Context) (*Committable, error) {
 	return out, nil
 }
 
+// prepareEpoch ends the epoch of a two-phase sink: its transaction, with the commit table's
+// record of it, is prepared under the epoch's name and returned as the committable (nil when the
+// epoch has no rows); the next epoch's transaction begins.
+func (w *Writer) prepareEpoch(ctx context.Context) (*Committable, error) {
+	var out *Committable
+	if w.dirty {
+		c := Committable{Stage: w.txnName(w.epoch), Prepared: true, SinkID: w.attempt.SinkID, Subtask: w.attempt.Subtask, Epoch: w.epoch}
+		for _, sql := range []string{commitRecordSQL(w.cfg, c), "PREPARE TRANSACTION " + wh.QuoteString(c.Stage), "BEGIN"} {
+			if err := w.c.Exec(ctx, sql); err != nil {
+				return nil, fmt.Errorf("adbc sink %s: prepare %s: %w", w.cfg.Table, c.Stage, err)
+			}
+		}
+		w.dirty = false
+		out = &c
+	}
+	w.epoch++
+	return out, nil
+}
+
 // Snapshotted tells the writer that Flink took checkpoint id: the rows that follow belong to a
 // later checkpoint, and their stage is named after id+1. Epochs thus never run ahead of
 // checkpoint ids, and a stage holds rows of checkpoints after the restored one exactly when its
 // epoch is above it (OpenWriter drops those).
 func (w *Writer) Snapshotted(id int64) {
-	if !w.staged && id+1 > w.epoch {
+	if !w.staged && !(w.twoPhase && w.dirty) && id+1 > w.epoch {
 		w.epoch = id + 1
 	}
 }

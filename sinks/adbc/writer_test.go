@@ -63,8 +63,37 @@ func newFixture(t *testing.T, e wh.Endpoint, g Guarantee) *fixture {
 		Endpoint:  e,
 		Target:    Target{Table: table, Columns: []string{"id", "name"}, CommitTable: commits},
 		Guarantee: g,
+		Commit:    CommitStage,
 		MaxRows:   3,
 	}}
+}
+
+// commitModes are the exactly-once commit modes an endpoint takes: stage tables everywhere,
+// prepared transactions on PostgreSQL (the tests' server allows them).
+func commitModes(e wh.Endpoint) map[string]CommitMode {
+	if e.Driver == "postgresql" {
+		return map[string]CommitMode{"stage": CommitStage, "two-phase": CommitTwoPhase}
+	}
+	return map[string]CommitMode{"stage": CommitStage}
+}
+
+// leftovers lists what a sink's checkpoints left uncommitted: its stage tables and its
+// prepared transactions.
+func (f *fixture) leftovers(sinkID string) []string {
+	f.t.Helper()
+	ctx := context.Background()
+	out, err := f.c.TablesLike(ctx, "", stagePrefix(sinkID))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if f.cfg.Driver == "postgresql" {
+		gids, err := f.c.QueryStrings(ctx, "SELECT gid FROM pg_prepared_xacts WHERE gid LIKE "+wh.QuoteString(txnPrefix(sinkID)+"%")+" ORDER BY gid")
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		out = append(out, gids...)
+	}
+	return out
 }
 
 // batch is a batch of ids from..to-1, each named "n<id>".
@@ -131,95 +160,97 @@ func prepare(t *testing.T, w *Writer) *Committable {
 
 func TestExactlyOnceCommitsOnceWhenTheCheckpointCompletes(t *testing.T) {
 	for name, e := range endpoints(t) {
-		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			f := newFixture(t, e, ExactlyOnce)
-			m := f.committer()
-			w := f.writer(Attempt{SinkID: "job-1/sink", Parallelism: 1})
-			defer w.Close()
-			write(t, w, 0, 2)
-			write(t, w, 2, 5) // over MaxRows: ingested into the stage table before the checkpoint
-			c1 := prepare(t, w)
-			if c1 == nil {
-				t.Fatal("no committable for a checkpoint with rows")
-			}
-			if got := f.ids(); got != "" {
-				t.Fatalf("rows visible before the checkpoint completed: %s", got)
-			}
-			if c := prepare(t, w); c != nil {
-				t.Fatalf("a committable for a checkpoint without rows: %+v", c)
-			}
-			write(t, w, 5, 6)
-			c3 := prepare(t, w)
-			if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
-				t.Fatalf("commit: %v %v", ok, err)
-			}
-			if got := f.ids(); got != "0,1,2,3,4" {
-				t.Fatalf("after the first commit: %s", got)
-			}
-			// A restored job replays its checkpoint's committables: nothing is written twice.
-			if ok, err := m.Commit(ctx, *c1); err != nil || ok {
-				t.Fatalf("replayed commit: %v %v", ok, err)
-			}
-			if ok, err := m.Commit(ctx, *c3); err != nil || !ok {
-				t.Fatalf("commit: %v %v", ok, err)
-			}
-			if got := f.ids(); got != "0,1,2,3,4,5" {
-				t.Fatalf("after both commits: %s", got)
-			}
-			if left, _ := f.c.TablesLike(ctx, "", stagePrefix("job-1/sink")); len(left) != 0 {
-				t.Fatalf("stage tables left: %v", left)
-			}
-		})
+		for mode, cm := range commitModes(e) {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				ctx := context.Background()
+				f := newFixture(t, e, ExactlyOnce)
+				f.cfg.Commit = cm
+				m := f.committer()
+				w := f.writer(Attempt{SinkID: "job-1/sink", Parallelism: 1})
+				defer w.Close()
+				write(t, w, 0, 2)
+				write(t, w, 2, 5) // over MaxRows: ingested into the stage table before the checkpoint
+				c1 := prepare(t, w)
+				if c1 == nil {
+					t.Fatal("no committable for a checkpoint with rows")
+				}
+				if got := f.ids(); got != "" {
+					t.Fatalf("rows visible before the checkpoint completed: %s", got)
+				}
+				if c := prepare(t, w); c != nil {
+					t.Fatalf("a committable for a checkpoint without rows: %+v", c)
+				}
+				write(t, w, 5, 6)
+				c3 := prepare(t, w)
+				if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
+					t.Fatalf("commit: %v %v", ok, err)
+				}
+				if got := f.ids(); got != "0,1,2,3,4" {
+					t.Fatalf("after the first commit: %s", got)
+				}
+				// A restored job replays its checkpoint's committables: nothing is written twice.
+				if ok, err := m.Commit(ctx, *c1); err != nil || ok {
+					t.Fatalf("replayed commit: %v %v", ok, err)
+				}
+				if ok, err := m.Commit(ctx, *c3); err != nil || !ok {
+					t.Fatalf("commit: %v %v", ok, err)
+				}
+				if got := f.ids(); got != "0,1,2,3,4,5" {
+					t.Fatalf("after both commits: %s", got)
+				}
+				if left := f.leftovers("job-1/sink"); len(left) != 0 {
+					t.Fatalf("left uncommitted: %v", left)
+				}
+			})
+		}
 	}
 }
 
 func TestRestoredWriterDropsTheStagesOfCheckpointsThatDidNotComplete(t *testing.T) {
 	for name, e := range endpoints(t) {
-		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			f := newFixture(t, e, ExactlyOnce)
-			m := f.committer()
-			a := Attempt{SinkID: "job-2/sink", Subtask: 1, Parallelism: 3}
-			w := f.writer(a)
-			write(t, w, 0, 3)
-			c1 := prepare(t, w) // checkpoint 1 completes (its commit is still to come)
-			write(t, w, 3, 6)
-			prepare(t, w) // checkpoint 2 never completes
-			write(t, w, 6, 7)
-			w.Close() // the failure: uncommitted rows are rolled back
-			// A subtask beyond the new parallelism left a stage too (the job scales down to 1).
-			other := f.writer(Attempt{SinkID: "job-2/sink", Subtask: 2, Parallelism: 3})
-			prepare(t, other) // checkpoint 1: no rows
-			write(t, other, 100, 103)
-			prepare(t, other)
-			other.Close()
+		for mode, cm := range commitModes(e) {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				ctx := context.Background()
+				f := newFixture(t, e, ExactlyOnce)
+				f.cfg.Commit = cm
+				m := f.committer()
+				a := Attempt{SinkID: "job-2/sink", Subtask: 1, Parallelism: 3}
+				w := f.writer(a)
+				write(t, w, 0, 3)
+				c1 := prepare(t, w) // checkpoint 1 completes (its commit is still to come)
+				write(t, w, 3, 6)
+				prepare(t, w) // checkpoint 2 never completes
+				write(t, w, 6, 7)
+				w.Close() // the failure: uncommitted rows are rolled back
+				// A subtask beyond the new parallelism left a stage too (the job scales down to 1).
+				other := f.writer(Attempt{SinkID: "job-2/sink", Subtask: 2, Parallelism: 3})
+				prepare(t, other) // checkpoint 1: no rows
+				write(t, other, 100, 103)
+				prepare(t, other)
+				other.Close()
 
-			a.Subtask, a.Parallelism, a.RestoredCheckpoint = 0, 1, 1
-			w0 := f.writer(a)
-			defer w0.Close()
-			left, err := f.c.TablesLike(ctx, "", stagePrefix("job-2/sink"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(left) != 1 || left[0] != c1.Stage {
-				t.Fatalf("stage tables after the restore: %v, want only %s", left, c1.Stage)
-			}
-			if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
-				t.Fatalf("commit of the restored checkpoint: %v %v", ok, err)
-			}
-			write(t, w0, 3, 7) // the rows after checkpoint 1, replayed by the source
-			c2 := prepare(t, w0)
-			if c2.Epoch != 2 {
-				t.Fatalf("epoch after restoring checkpoint 1: %d", c2.Epoch)
-			}
-			if _, err := m.Commit(ctx, *c2); err != nil {
-				t.Fatal(err)
-			}
-			if got := f.ids(); got != "0,1,2,3,4,5,6" {
-				t.Fatalf("table: %s", got)
-			}
-		})
+				a.Subtask, a.Parallelism, a.RestoredCheckpoint = 0, 1, 1
+				w0 := f.writer(a)
+				defer w0.Close()
+				if left := f.leftovers("job-2/sink"); len(left) != 1 || left[0] != c1.Stage {
+					t.Fatalf("left uncommitted after the restore: %v, want only %s", left, c1.Stage)
+				}
+				if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
+					t.Fatalf("commit of the restored checkpoint: %v %v", ok, err)
+				}
+				write(t, w0, 3, 7) // the rows after checkpoint 1, replayed by the source
+				c2 := prepare(t, w0)
+				if c2.Epoch != 2 {
+					t.Fatalf("epoch after restoring checkpoint 1: %d", c2.Epoch)
+				}
+				if _, err := m.Commit(ctx, *c2); err != nil {
+					t.Fatal(err)
+				}
+				if got := f.ids(); got != "0,1,2,3,4,5,6" {
+					t.Fatalf("table: %s", got)
+				}
+			})
+		}
 	}
 }
 
@@ -231,6 +262,12 @@ func TestMissingStageWithoutRecordFails(t *testing.T) {
 			_, err := m.Commit(context.Background(), Committable{Stage: stagePrefix("gone") + "0_7", SinkID: "gone", Epoch: 7})
 			if err == nil || !strings.Contains(err.Error(), "is missing and its commit is not recorded") || !strings.Contains(err.Error(), f.cfg.Table) {
 				t.Fatalf("error: %v", err)
+			}
+			if name == "postgresql" {
+				_, err := m.Commit(context.Background(), Committable{Stage: txnPrefix("gone") + "0_7", Prepared: true, SinkID: "gone", Epoch: 7})
+				if err == nil || !strings.Contains(err.Error(), "the prepared transaction "+txnPrefix("gone")+"0_7 of subtask 0 (writer epoch 7) is missing") {
+					t.Fatalf("missing prepared transaction: %v", err)
+				}
 			}
 		})
 	}

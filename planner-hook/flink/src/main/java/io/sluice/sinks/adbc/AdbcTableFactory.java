@@ -52,6 +52,10 @@ public final class AdbcTableFactory implements DynamicTableSinkFactory, DynamicT
             .defaultValue("sluice_commits")
             .withDescription("The table recording the checkpoints an exactly-once sink committed.");
 
+    static final ConfigOption<String> COMMIT_MODE = ConfigOptions.key("sink.commit-mode").stringType()
+            .defaultValue("auto")
+            .withDescription("How exactly-once checkpoints are committed: two-phase (PostgreSQL prepared transactions), "
+                    + "stage (stage tables) or auto (two-phase where the server allows it).");
     static final ConfigOption<String> PARTITION_COLUMN = ConfigOptions.key("scan.partition.column").stringType()
             .noDefaultValue().withDescription("The integer column whose ranges split the scan into queries.");
     static final ConfigOption<Integer> PARTITION_NUM = ConfigOptions.key("scan.partition.num").intType()
@@ -74,7 +78,7 @@ public final class AdbcTableFactory implements DynamicTableSinkFactory, DynamicT
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         return Set.of(DB_SCHEMA, USERNAME, PASSWORD, MAX_ROWS, FLUSH_INTERVAL, DELIVERY_GUARANTEE, MODE, COMMIT_TABLE,
-                PARTITION_COLUMN, PARTITION_NUM, PARTITION_LOWER, PARTITION_UPPER);
+                COMMIT_MODE, PARTITION_COLUMN, PARTITION_NUM, PARTITION_LOWER, PARTITION_UPPER);
     }
 
     @Override
