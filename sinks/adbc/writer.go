@@ -160,6 +160,10 @@ type Writer struct {
 	twoPhase bool
 	// seq numbers an upsert sink's rows.
 	seq int64
+	// inflight, when not nil, delivers the outcome of the ingestion running in the background:
+	// a full buffer is ingested while the next one fills. The connection and the fields the
+	// ingestion sets (staged, dirty) are the background's until its outcome is taken (settle).
+	inflight chan error
 }
 
 // OpenWriter connects a sink writer. Exactly-once, it first drops the stage tables that
@@ -386,16 +390,64 @@ func (w *Writer) WriteChanges(ctx context.Context, b arrow.RecordBatch, kinds []
 	w.buf = append(w.buf, array.NewRecordBatch(w.schema, cols, b.NumRows()))
 	w.rows += int(b.NumRows())
 	if w.rows >= w.cfg.MaxRows {
-		return w.ingest(ctx)
+		return w.ingestInBackground(ctx)
 	}
 	return nil
 }
 
-// ingest writes the buffered rows into the stage table (exactly-once) or the target table.
-func (w *Writer) ingest(ctx context.Context) error {
+// settle waits for the background ingestion, if one runs, and returns its error.
+func (w *Writer) settle() error {
+	if w.inflight == nil {
+		return nil
+	}
+	err := <-w.inflight
+	w.inflight = nil
+	return err
+}
+
+// ingestInBackground starts ingesting the buffered rows on another goroutine once the previous
+// ingestion is done (whose error it returns), so that the chain fills the next buffer meanwhile.
+func (w *Writer) ingestInBackground(ctx context.Context) error {
+	if err := w.settle(); err != nil {
+		return err
+	}
 	if len(w.buf) == 0 {
 		return nil
 	}
+	batches := w.takeBuffer()
+	done := make(chan error, 1)
+	go func() { done <- w.ingestBatches(ctx, batches) }()
+	w.inflight = done
+	return nil
+}
+
+// ingest writes the buffered rows into the stage table (exactly-once) or the target table, after
+// the background ingestion.
+func (w *Writer) ingest(ctx context.Context) error {
+	if err := w.settle(); err != nil {
+		return err
+	}
+	if len(w.buf) == 0 {
+		return nil
+	}
+	return w.ingestBatches(ctx, w.takeBuffer())
+}
+
+// takeBuffer hands the buffered batches over (to an ingestion, which releases them).
+func (w *Writer) takeBuffer() []arrow.RecordBatch {
+	batches := w.buf
+	w.buf, w.rows = nil, 0
+	return batches
+}
+
+// ingestBatches writes batches into the stage table (exactly-once by stages, upserts) or the
+// target table, and releases them.
+func (w *Writer) ingestBatches(ctx context.Context, batches []arrow.RecordBatch) error {
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
 	table := w.cfg.Table
 	upsert := len(w.cfg.Keys) > 0
 	if (w.cfg.Guarantee == ExactlyOnce && !w.twoPhase) || upsert {
@@ -413,12 +465,11 @@ func (w *Writer) ingest(ctx context.Context) error {
 			w.staged = true
 		}
 	}
-	rdr, err := array.NewRecordReader(w.schema, w.buf)
+	rdr, err := array.NewRecordReader(w.schema, batches)
 	if err != nil {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
 	defer rdr.Release()
-	w.releaseBuffer()
 	if _, err := w.c.Ingest(ctx, w.cfg.Schema, table, rdr); err != nil {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
@@ -573,19 +624,21 @@ func (w *Writer) prepareEpoch(ctx context.Context) (*Committable, error) {
 // checkpoint ids, and a stage holds rows of checkpoints after the restored one exactly when its
 // epoch is above it (OpenWriter drops those).
 func (w *Writer) Snapshotted(id int64) {
-	if !w.staged && !(w.twoPhase && w.dirty) && id+1 > w.epoch {
+	// PrepareCommit, which Flink calls first, left no ingestion running.
+	if w.inflight == nil && !w.staged && !(w.twoPhase && w.dirty) && id+1 > w.epoch {
 		w.epoch = id + 1
 	}
 }
 
 // Close rolls back what was not committed and disconnects.
 func (w *Writer) Close() error {
+	pending := w.settle()
 	w.releaseBuffer()
 	var err error
 	if w.dirty || w.staged {
 		err = w.c.Rollback(context.Background())
 	}
-	return errors.Join(err, w.c.Close())
+	return errors.Join(pending, err, w.c.Close())
 }
 
 // columnList is the quoted, comma-separated column names.

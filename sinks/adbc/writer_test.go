@@ -283,7 +283,10 @@ func TestAtLeastOnceCommitsOnFlush(t *testing.T) {
 			if got := f.ids(); got != "" {
 				t.Fatalf("buffered rows visible: %s", got)
 			}
-			write(t, w, 2, 3) // MaxRows reached
+			write(t, w, 2, 3) // MaxRows reached: ingested and committed in the background
+			if err := w.settle(); err != nil {
+				t.Fatal(err)
+			}
 			if got := f.ids(); got != "0,1,2" {
 				t.Fatalf("after a full buffer: %s", got)
 			}

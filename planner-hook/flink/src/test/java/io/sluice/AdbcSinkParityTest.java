@@ -330,6 +330,25 @@ class AdbcSinkParityTest {
         assertTrue(tooLong.contains("narrow") && tooLong.contains("value too long"), tooLong);
         assertEquals(List.of(), rows("narrow"), "nothing of the failed job is committed");
 
+        // A column type the table cannot take, and a DECIMAL the column cannot hold.
+        pg("DROP TABLE IF EXISTS typed_wrong", "CREATE TABLE typed_wrong (k integer, s integer)");
+        String wrongType = failure(", 'uri' = '" + pgUri() + "', 'table-name' = 'typed_wrong'", "SELECT * FROM t WHERE k > 0", true);
+        assertTrue(wrongType.contains("typed_wrong") && wrongType.contains("column s"), wrongType);
+        pg("DROP TABLE IF EXISTS tight", "CREATE TABLE tight (k integer, d numeric(4, 2))");
+        StreamTableEnvironment e = env(1, true, "k INT, s STRING", List.of(Row.of(1, "a"), Row.of(200, "b")), "");
+        e.executeSql("CREATE TABLE snk (k INT, d DECIMAL(10, 2)) WITH ('connector' = 'adbc', 'driver' = 'postgresql', "
+                + "'uri' = '" + pgUri() + "', 'table-name' = 'tight')");
+        String overflow;
+        try {
+            e.executeSql("INSERT INTO snk SELECT k, CAST(k * 1.25 AS DECIMAL(10, 2)) FROM t WHERE k > 0").await();
+            overflow = fail("a DECIMAL overflowing numeric(4, 2) was written");
+        } catch (Exception x) {
+            overflow = chain(x);
+        }
+        String o = overflow;
+        assertTrue(o.contains("tight") && o.contains("numeric field overflow"), o);
+        assertEquals(List.of(), rows("tight"), "nothing of the failed job is committed");
+
         java.net.URI u = java.net.URI.create(pgUri());
         String role = failure(", 'uri' = 'postgresql://nobody:secret@" + u.getHost() + ":" + u.getPort() + u.getPath()
                 + "', 'table-name' = 'narrow'", "SELECT * FROM t WHERE k > 0", true);

@@ -7,9 +7,10 @@ import org.apache.flink.api.connector.sink2.Committer;
 import java.util.Collection;
 
 /**
- * Commits the checkpoints of an exactly-once ADBC sink once they complete: Go moves each
- * committable's stage table into the table, in one transaction that records it, so a commit
- * Flink replays after a restore is recognised and skipped. A commit that fails fails the job
+ * Commits the checkpoints of an exactly-once ADBC sink once they complete: Go commits each
+ * committable's prepared transaction (which recorded the commit itself), or moves its stage
+ * table into the table in one transaction that records it, so a commit Flink replays after a
+ * restore is recognised and skipped. A commit that fails fails the job
  * (Flink restores and commits again).
  */
 final class AdbcCommitter implements Committer<byte[]> {

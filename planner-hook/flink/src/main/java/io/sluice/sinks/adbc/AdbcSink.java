@@ -19,8 +19,9 @@ import java.util.Collection;
 /**
  * The ADBC table sink as a Flink two-phase sink: each subtask's {@link AdbcSinkWriter} hands its
  * rows to a Go writer, which ingests them in bulk; at a checkpoint, an exactly-once writer
- * returns the stage table holding the checkpoint's rows, which {@link AdbcCommitter} moves into
- * the table once the checkpoint completes. {@code IN} is {@code RowData} (a job on Flink) or
+ * prepares the transaction holding the checkpoint's rows (or returns the stage table holding
+ * them), which {@link AdbcCommitter} commits (moves into the table) once the checkpoint
+ * completes. {@code IN} is {@code RowData} (a job on Flink) or
  * {@code NativeBatch} (fed by a native chain).
  */
 public final class AdbcSink<IN> implements Sink<IN>, SupportsCommitter<byte[]>, SupportsWriterState<IN, byte[]> {

@@ -87,7 +87,7 @@ final class AdbcSinkWriter<IN> implements CommittingSinkWriter<IN, byte[]>, Stat
         return committable.length == 0 ? List.of() : List.of(committable);
     }
 
-    /** No state: tells Go the checkpoint's id, after which its stage tables are named. */
+    /** No state: tells Go the checkpoint's id, after which its transactions or stage tables are named. */
     @Override
     public List<byte[]> snapshotState(long checkpointId) {
         NativeLib.adbcWriterSnapshotted(writer, checkpointId);
