@@ -11,7 +11,7 @@ JAR       := planner-hook/flink/target/sluice-flink-0.1.0-SNAPSHOT.jar
 
 export CGO_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
-.PHONY: all native build test test-go test-java test-long demo demo-calc bench fuzz docs docs-check clean adbc-drivers postgres env
+.PHONY: all native build test test-go test-java test-long demo demo-calc bench fuzz docs docs-check clean adbc-drivers postgres env flightsql-server
 
 # ADBC's C drivers for PostgreSQL and SQLite, taken from the Python wheels that ship them
 # (libpq and SQLite linked in); nothing of them is committed.
@@ -38,6 +38,16 @@ $(ADBC_DIR)/libadbc_driver_%.so:
 	python3 -m pip download -q --no-deps --only-binary=:all: -d $(ADBC_DIR)/wheels adbc-driver-$*==$(ADBC_VERSION)
 	python3 -c 'import sys, zipfile, glob; w = glob.glob("$(ADBC_DIR)/wheels/adbc_driver_$*-$(ADBC_VERSION)-*.whl")[0]; z = zipfile.ZipFile(w); open("$@", "wb").write(z.read("adbc_driver_$*/libadbc_driver_$*.so"))'
 
+## flightsql-server: a Flight SQL server for the tests of the ADBC connector's Flight SQL driver
+## (arrow-go's example server over SQLite, testkit/cmd/flightsqlserver).
+FLIGHTSQL_SERVER := build/flightsqlserver
+export SLUICE_FLIGHTSQL_SERVER := $(CURDIR)/$(FLIGHTSQL_SERVER)
+flightsql-server: $(FLIGHTSQL_SERVER)
+
+$(FLIGHTSQL_SERVER): $(GO_SRC)
+	@mkdir -p $(dir $@)
+	$(GO) build -o $@ ./testkit/cmd/flightsqlserver
+
 ## postgres: starts the tests' PostgreSQL server (build/postgres, 127.0.0.1:54329); the tests read
 ## its URI from SLUICE_PG_URI.
 postgres:
@@ -47,7 +57,7 @@ export SLUICE_PG_URI := $(shell SLUICE_PG_PORT=$${SLUICE_PG_PORT:-54329} bin/slu
 ## env: the environment `go vet` and `go test` need outside make (the JNI headers, the ADBC
 ## drivers, the tests' PostgreSQL): `eval $$(make -s env)`.
 env:
-	@echo export CGO_CFLAGS=\"$(CGO_CFLAGS)\" SLUICE_ADBC_DRIVER_DIR=$(SLUICE_ADBC_DRIVER_DIR) SLUICE_PG_URI=$(SLUICE_PG_URI)
+	@echo export CGO_CFLAGS=\"$(CGO_CFLAGS)\" SLUICE_ADBC_DRIVER_DIR=$(SLUICE_ADBC_DRIVER_DIR) SLUICE_PG_URI=$(SLUICE_PG_URI) SLUICE_FLIGHTSQL_SERVER=$(SLUICE_FLIGHTSQL_SERVER)
 
 ## build: the plugin jar with the native library inside.
 build: $(NATIVE)
@@ -63,7 +73,7 @@ test-go: adbc-drivers postgres
 	# Arrow buffers by hand (arrow-go's own zstd assertions trip elsewhere).
 	$(GO) test -tags assert ./exec/... ./sources/... ./sinks/rowdata/... ./sinks/parquet/...
 
-test-java: $(NATIVE) adbc-drivers postgres
+test-java: $(NATIVE) adbc-drivers postgres $(FLIGHTSQL_SERVER)
 	$(MVN) test
 
 ## test-long: the slow checks kept out of `make test`: this JVM's Double.toString/Float.toString

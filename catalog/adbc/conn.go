@@ -1,5 +1,5 @@
 // Package adbc connects to databases through ADBC drivers (ADBC's C drivers loaded by the driver
-// manager: PostgreSQL, SQLite) and describes their tables to Flink: schemas, tables and columns,
+// manager: PostgreSQL, SQLite; ADBC's Go driver for Flight SQL servers) and describes their tables to Flink: schemas, tables and columns,
 // with column types mapped as Flink's JDBC catalog maps them. The ADBC sink (sinks/adbc) writes
 // through the same connections.
 package adbc
@@ -16,8 +16,10 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-adbc/go/adbc"
+	"github.com/apache/arrow-adbc/go/adbc/driver/flightsql"
 	"github.com/apache/arrow-adbc/go/adbc/drivermgr"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // DriverDirEnv names the environment variable of a directory holding ADBC driver libraries
@@ -42,7 +44,13 @@ const (
 	PostgreSQL Dialect = iota
 	// SQLite: the SQLite driver.
 	SQLite
+	// FlightSQL: a Flight SQL server through ADBC's Go driver (driver "flightsql"), whatever
+	// database it serves: standard SQL only.
+	FlightSQL
 )
+
+// FlightSQLDriver is the driver name of ADBC's Flight SQL driver, which is Go (no library).
+const FlightSQLDriver = "flightsql"
 
 // driverPath resolves a driver name to a library: a path is used as given; a name is looked up
 // as libadbc_driver_<name>.so in $SLUICE_ADBC_DRIVER_DIR, else left to the driver manager's own
@@ -64,12 +72,14 @@ func driverPath(driver string) string {
 func DialectOf(driver string) (Dialect, error) {
 	base := strings.ToLower(filepath.Base(driver))
 	switch {
+	case base == FlightSQLDriver:
+		return FlightSQL, nil
 	case strings.Contains(base, "postgres"):
 		return PostgreSQL, nil
 	case strings.Contains(base, "sqlite"):
 		return SQLite, nil
 	}
-	return 0, fmt.Errorf("adbc driver %q: unknown database (known: postgresql, sqlite)", driver)
+	return 0, fmt.Errorf("adbc driver %q: unknown database (known: postgresql, sqlite, flightsql)", driver)
 }
 
 // Conn is one open ADBC connection with its database.
@@ -95,14 +105,20 @@ func Open(ctx context.Context, e Endpoint, autocommit bool) (*Conn, error) {
 		return nil, err
 	}
 	where := fmt.Sprintf("adbc %s %s", e.Driver, redact(e.URI))
-	opts := map[string]string{"driver": driverPath(e.Driver), adbc.OptionKeyURI: e.URI}
+	opts := map[string]string{adbc.OptionKeyURI: e.URI}
 	if e.Username != "" {
 		opts[adbc.OptionKeyUsername] = e.Username
 	}
 	if e.Password != "" {
 		opts[adbc.OptionKeyPassword] = e.Password
 	}
-	var drv drivermgr.Driver
+	var drv adbc.Driver
+	if dialect == FlightSQL {
+		drv = flightsql.NewDriver(memory.DefaultAllocator)
+	} else {
+		opts["driver"] = driverPath(e.Driver)
+		drv = &drivermgr.Driver{}
+	}
 	db, err := drv.NewDatabase(opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -254,8 +270,13 @@ func (c *Conn) QueryRows(ctx context.Context, sql string) ([][]string, error) {
 	return out, nil
 }
 
-// Ingest appends the batches of a reader to a table by the driver's bulk ingestion.
+// Ingest appends the batches of a reader to a table by the driver's bulk ingestion (through a
+// Flight SQL server, by a prepared INSERT with the batches bound: the example servers and many
+// others do not take Flight SQL's bulk ingestion command).
 func (c *Conn) Ingest(ctx context.Context, schema, table string, rows array.RecordReader) (int64, error) {
+	if c.dialect == FlightSQL {
+		return c.insertBound(ctx, schema, table, rows)
+	}
 	st, err := c.cn.NewStatement()
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", c.where, err)
@@ -278,6 +299,38 @@ func (c *Conn) Ingest(ctx context.Context, schema, table string, rows array.Reco
 	n, err := st.ExecuteUpdate(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("%s: ingest into %s: %w", c.where, table, err)
+	}
+	return n, nil
+}
+
+// insertBound appends the batches of a reader to a table by one prepared INSERT with the
+// batches bound as its parameters (a Flight SQL server that does not take bulk ingestion:
+// still one request per reader, the rows travelling as Arrow).
+func (c *Conn) insertBound(ctx context.Context, schema, table string, rows array.RecordReader) (int64, error) {
+	fields := rows.Schema().Fields()
+	cols := make([]string, len(fields))
+	marks := make([]string, len(fields))
+	for i, f := range fields {
+		cols[i], marks[i] = QuoteIdent(f.Name), "?"
+	}
+	sql := "INSERT INTO " + Qualified(schema, table) + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")"
+	st, err := c.cn.NewStatement()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", c.where, err)
+	}
+	defer st.Close()
+	if err := st.SetSqlQuery(sql); err != nil {
+		return 0, fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	if err := st.Prepare(ctx); err != nil {
+		return 0, fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	if err := st.BindStream(ctx, rows); err != nil {
+		return 0, fmt.Errorf("%s: %s: %w", c.where, sql, err)
+	}
+	n, err := st.ExecuteUpdate(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %s: %w", c.where, sql, err)
 	}
 	return n, nil
 }
@@ -335,6 +388,44 @@ func (c *Conn) TablesLike(ctx context.Context, schema, prefix string) ([]string,
 	case SQLite:
 		sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, " +
 			strconv.Itoa(len(prefix)) + ") = " + QuoteString(prefix)
+	case FlightSQL:
+		return c.objectsLike(ctx, schema, prefix)
 	}
 	return c.QueryStrings(ctx, sql)
+}
+
+// objectsLike lists the tables of a schema whose names start with prefix through ADBC's
+// GetObjects (the Flight SQL server's GetTables), for servers whose catalog tables are unknown.
+func (c *Conn) objectsLike(ctx context.Context, schema, prefix string) ([]string, error) {
+	var dbSchema *string
+	if schema != "" {
+		dbSchema = &schema
+	}
+	// The pattern's wildcards ('_' in the prefix) may match more: the names are filtered below.
+	// (Servers differ on escapes in patterns.)
+	pattern := prefix + "%"
+	rdr, err := c.cn.GetObjects(ctx, adbc.ObjectDepthTables, nil, dbSchema, &pattern, nil, []string{"table", "TABLE"})
+	if err != nil {
+		return nil, fmt.Errorf("%s: tables like %s: %w", c.where, prefix, err)
+	}
+	defer rdr.Release()
+	var out []string
+	for rdr.Next() {
+		b := rdr.RecordBatch()
+		// catalog_db_schemas: list<struct<db_schema_name, db_schema_tables: list<struct<table_name, ...>>>>
+		schemas := b.Column(1).(*array.List)
+		schemaStructs := schemas.ListValues().(*array.Struct)
+		tables := schemaStructs.Field(1).(*array.List)
+		tableStructs := tables.ListValues().(*array.Struct)
+		names := tableStructs.Field(0).(*array.String)
+		for i := 0; i < names.Len(); i++ {
+			if n := names.Value(i); strings.HasPrefix(n, prefix) {
+				out = append(out, strings.Clone(n))
+			}
+		}
+	}
+	if err := rdr.Err(); err != nil {
+		return nil, fmt.Errorf("%s: tables like %s: %w", c.where, prefix, err)
+	}
+	return out, nil
 }

@@ -40,7 +40,6 @@ type adbcSinkExec struct {
 	InsertOnly bool `json:"insertOnly"`
 }
 
-
 // adbcDefaultMaxRows is sink.buffer-flush.max-rows when the table does not set it: enough rows
 // for a bulk COPY to pay off.
 const adbcDefaultMaxRows = 65536

@@ -132,9 +132,9 @@ type Attempt struct {
 type Committable struct {
 	Stage    string `json:"stage"`
 	Prepared bool   `json:"prepared,omitempty"`
-	SinkID  string `json:"sinkId"`
-	Subtask int    `json:"subtask"`
-	Epoch   int64  `json:"epoch"`
+	SinkID   string `json:"sinkId"`
+	Subtask  int    `json:"subtask"`
+	Epoch    int64  `json:"epoch"`
 }
 
 // Writer ingests a sink subtask's batches. Exactly-once, the rows of each checkpoint go into a

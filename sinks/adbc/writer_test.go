@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	wh "github.com/sluice-project/sluice/catalog/adbc"
+	"github.com/sluice-project/sluice/testkit/flightsqltest"
 )
 
 // endpoints are the databases the tests run against: the PostgreSQL server of SLUICE_PG_URI
@@ -24,6 +25,13 @@ func endpoints(t *testing.T) map[string]wh.Endpoint {
 		t.Skip(wh.DriverDirEnv + " is not set (make test sets it)")
 	}
 	out := map[string]wh.Endpoint{"sqlite": {Driver: "sqlite", URI: "file:" + filepath.Join(t.TempDir(), "sink.db")}}
+	// A Flight SQL server (SQLite behind it) through ADBC's Go driver.
+	srv, err := flightsqltest.Start(filepath.Join(t.TempDir(), "flight.db"), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	out["flightsql"] = wh.Endpoint{Driver: wh.FlightSQLDriver, URI: srv.URI}
 	if uri := os.Getenv("SLUICE_PG_URI"); uri != "" {
 		out["postgresql"] = wh.Endpoint{Driver: "postgresql", URI: uri}
 	} else {
@@ -53,7 +61,7 @@ func newFixture(t *testing.T, e wh.Endpoint, g Guarantee) *fixture {
 	for _, sql := range []string{
 		"DROP TABLE IF EXISTS " + wh.QuoteIdent(table),
 		"DROP TABLE IF EXISTS " + wh.QuoteIdent(commits),
-		"CREATE TABLE " + wh.QuoteIdent(table) + " (id BIGINT, name VARCHAR(20))",
+		"CREATE TABLE " + wh.QuoteIdent(table) + " (" + fixtureColumns(e) + ")",
 	} {
 		if err := c.Exec(ctx, sql); err != nil {
 			t.Fatal(err)
@@ -94,6 +102,15 @@ func (f *fixture) leftovers(sinkID string) []string {
 		out = append(out, gids...)
 	}
 	return out
+}
+
+// fixtureColumns are the target table's columns: (id BIGINT, name VARCHAR(20)), in the types
+// the example Flight SQL server knows for a SQLite behind it.
+func fixtureColumns(e wh.Endpoint) string {
+	if e.Driver == wh.FlightSQLDriver {
+		return "id INTEGER, name TEXT"
+	}
+	return "id BIGINT, name VARCHAR(20)"
 }
 
 // batch is a batch of ids from..to-1, each named "n<id>".

@@ -3,6 +3,7 @@ package adbc
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	wh "github.com/sluice-project/sluice/catalog/adbc"
 	"github.com/sluice-project/sluice/exec/decimal"
+	"github.com/sluice-project/sluice/testkit/flightsqltest"
 )
 
 func TestPartitionRangesAsFlinksJdbcSource(t *testing.T) {
@@ -217,5 +219,46 @@ func TestScanErrorsNameTheColumn(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "adbc scan e") {
 			t.Errorf("%s as %s: %v; want %q", c.col.Name, c.col.Type, err, c.want)
 		}
+	}
+}
+
+func TestScanThroughFlightSQL(t *testing.T) {
+	if os.Getenv(wh.DriverDirEnv) == "" {
+		t.Skip(wh.DriverDirEnv + " is not set (make test sets it)")
+	}
+	srv, err := flightsqltest.Start(filepath.Join(t.TempDir(), "scan.db"), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	e := wh.Endpoint{Driver: wh.FlightSQLDriver, URI: srv.URI}
+	c, err := wh.Open(context.Background(), e, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, sql := range []string{
+		"CREATE TABLE f (id INTEGER, name TEXT, score REAL, raw BLOB)",
+		// (No NULL blob: the example server reads one as an empty value.)
+		"INSERT INTO f VALUES (1, 'ä', 1.5, x'00ff'), (2, NULL, NULL, x'01'), (3000000000, 'z', -0.25, x'')",
+	} {
+		if err := c.Exec(context.Background(), sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := Scan{Endpoint: e, Table: "f", Columns: []Column{{"id", catalog.BigIntType(true)}, {"name", catalog.StringType(true)},
+		{"score", catalog.DoubleType(true)}, {"raw", catalog.Type{Kind: catalog.VarBinary, Length: 2147483647, Nullable: true}}}}
+	rows, err := readAll(t, s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"1", "ä", "1.5", "AP8="}, {"2", "(null)", "(null)", "AQ=="}, {"3000000000", "z", "-0.25", ""}}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("rows:\n got %q\nwant %q", rows, want)
+	}
+	// SQLite's integers are 64-bit: INT takes them while they fit.
+	s.Columns = []Column{{"id", catalog.IntType(true)}}
+	if _, err := readAll(t, s, 0); err == nil || !strings.Contains(err.Error(), "3000000000 is out of the range of INT") {
+		t.Errorf("INT over 3000000000: %v", err)
 	}
 }
