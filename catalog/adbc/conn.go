@@ -404,7 +404,7 @@ func (c *Conn) objectsLike(ctx context.Context, schema, prefix string) ([]string
 	// The pattern's wildcards ('_' in the prefix) may match more: the names are filtered below.
 	// (Servers differ on escapes in patterns.)
 	pattern := prefix + "%"
-	rdr, err := c.cn.GetObjects(ctx, adbc.ObjectDepthTables, nil, dbSchema, &pattern, nil, []string{"table", "TABLE"})
+	rdr, err := c.cn.GetObjects(ctx, adbc.ObjectDepthTables, nil, dbSchema, &pattern, nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: tables like %s: %w", c.where, prefix, err)
 	}

@@ -16,6 +16,7 @@ const (
 	adbcMode          = "sink.mode"
 	adbcCommitTable   = "sink.commit-table"
 	adbcCommitMode    = "sink.commit-mode"
+	adbcTxnPrefix     = "sink.transactional-id-prefix"
 )
 
 // The scan options of an ADBC table, named as Flink's JDBC source names them.
@@ -30,7 +31,7 @@ const (
 // both read and written has them all.
 var adbcOptions = map[string]bool{"connector": true, adbcDriver: true, adbcURI: true, adbcTableName: true,
 	adbcDBSchema: true, adbcUsername: true, adbcPassword: true, adbcMaxRows: true, adbcFlushInterval: true,
-	adbcGuarantee: true, adbcMode: true, adbcCommitTable: true, adbcCommitMode: true, adbcPartitionColumn: true, adbcPartitionNum: true,
+	adbcGuarantee: true, adbcMode: true, adbcCommitTable: true, adbcCommitMode: true, adbcTxnPrefix: true, adbcPartitionColumn: true, adbcPartitionNum: true,
 	adbcPartitionLower: true, adbcPartitionUpper: true}
 
 // unknownAdbcOptions lists the options an ADBC table does not take, sorted.

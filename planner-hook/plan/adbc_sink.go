@@ -92,6 +92,7 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 		}
 		s.cfg.Guarantee = g
 	}
+	s.cfg.TransactionalIDPrefix = o[adbcTxnPrefix]
 	if v, ok := o[adbcCommitMode]; ok {
 		m, err := adbc.ParseCommitMode(v)
 		if err != nil {

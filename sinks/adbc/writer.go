@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -54,7 +55,9 @@ type CommitMode int
 
 const (
 	// CommitAuto is CommitTwoPhase where the database allows it (PostgreSQL with
-	// max_prepared_transactions above 0, append sinks), else CommitStage.
+	// max_prepared_transactions of at least two per subtask, append sinks) and the sink has a
+	// transactional-id prefix (so that a later job can roll back what a cancelled one left
+	// prepared), else CommitStage.
 	CommitAuto CommitMode = iota
 	// CommitStage ingests each checkpoint's rows into a stage table of their own, which the
 	// committer moves into the table (the server writes every row twice).
@@ -111,6 +114,9 @@ type Config struct {
 	Guarantee Guarantee
 	// Commit is how an exactly-once sink commits its checkpoints.
 	Commit CommitMode
+	// TransactionalIDPrefix, when set, names the sink's stage tables and prepared transactions
+	// in every job (see Writer.identity); two jobs writing at the same time must not share it.
+	TransactionalIDPrefix string
 	// MaxRows is how many rows are buffered before they are ingested (at least 1).
 	MaxRows int
 }
@@ -195,26 +201,30 @@ func OpenWriter(ctx context.Context, cfg Config, attempt Attempt) (*Writer, erro
 // checkpoints after the restored one: stage tables, and prepared transactions (which an
 // attempt that wrote by stages never prepared, but one before it may have).
 func (w *Writer) openExactlyOnce(ctx context.Context) error {
-	prepared, err := preparedTransactionsAllowed(ctx, w.c)
+	slots, err := preparedTransactionSlots(ctx, w.c)
 	if err != nil {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
+	// A subtask may hold two prepared transactions: a completed checkpoint's, not committed
+	// yet, and the next checkpoint's.
+	room := slots >= 2*max(1, w.attempt.Parallelism)
 	switch w.cfg.Commit {
 	case CommitAuto:
-		w.twoPhase = prepared && len(w.cfg.Keys) == 0
+		w.twoPhase = room && len(w.cfg.Keys) == 0 && w.cfg.TransactionalIDPrefix != ""
 	case CommitTwoPhase:
 		if len(w.cfg.Keys) > 0 {
 			return fmt.Errorf("adbc sink %s: sink.commit-mode two-phase takes append sinks only yet (the table has a primary key)", w.cfg.Table)
 		}
-		if !prepared {
-			return fmt.Errorf("adbc sink %s: sink.commit-mode two-phase needs PostgreSQL with max_prepared_transactions above 0 (%s)", w.cfg.Table, w.c.Where())
+		if !room {
+			return fmt.Errorf("adbc sink %s: sink.commit-mode two-phase needs PostgreSQL with max_prepared_transactions of at least %d (2 per subtask; it is %d on %s)",
+				w.cfg.Table, 2*max(1, w.attempt.Parallelism), slots, w.c.Where())
 		}
 		w.twoPhase = true
 	}
 	if err := w.dropLeftStages(ctx); err != nil {
 		return err
 	}
-	if prepared {
+	if slots > 0 {
 		if err := w.rollbackLeftPrepared(ctx); err != nil {
 			return err
 		}
@@ -228,18 +238,33 @@ func (w *Writer) openExactlyOnce(ctx context.Context) error {
 	return nil
 }
 
-// preparedTransactionsAllowed says whether the database takes PREPARE TRANSACTION: PostgreSQL
-// with max_prepared_transactions above 0.
-func preparedTransactionsAllowed(ctx context.Context, c *wh.Conn) (bool, error) {
+// preparedTransactionSlots is how many prepared transactions the database keeps: PostgreSQL's
+// max_prepared_transactions (0 for other databases).
+func preparedTransactionSlots(ctx context.Context, c *wh.Conn) (int, error) {
 	if c.Dialect() != wh.PostgreSQL {
-		return false, nil
+		return 0, nil
 	}
 	v, err := c.QueryStrings(ctx, "SELECT setting FROM pg_settings WHERE name = 'max_prepared_transactions'")
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(strings.Join(v, "")))
-	return err == nil && n > 0, nil
+	if err != nil {
+		return 0, nil
+	}
+	return n, nil
+}
+
+// identity is what names the writer's stage tables and prepared transactions: the table's
+// 'sink.transactional-id-prefix' when it has one (the same in every job that sets it, so a job
+// restored from a savepoint, or started anew, finds and rolls back what an earlier job left for
+// checkpoints after the one it restored), else the sink's id (the same in every attempt of one
+// job only).
+func (w *Writer) identity() string {
+	if p := w.cfg.TransactionalIDPrefix; p != "" {
+		return "prefix:" + p
+	}
+	return w.attempt.SinkID
 }
 
 // txnPrefix is the name prefix of a sink's prepared transactions.
@@ -249,7 +274,7 @@ func txnPrefix(sinkID string) string {
 }
 
 func (w *Writer) txnName(epoch int64) string {
-	return txnPrefix(w.attempt.SinkID) + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
+	return txnPrefix(w.identity()) + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
 }
 
 // rollbackLeftPrepared rolls back the prepared transactions of checkpoints after the restored
@@ -260,7 +285,7 @@ func (w *Writer) rollbackLeftPrepared(ctx context.Context) error {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
 	defer auto.Close()
-	prefix := txnPrefix(w.attempt.SinkID)
+	prefix := txnPrefix(w.identity())
 	gids, err := auto.QueryStrings(ctx, "SELECT gid FROM pg_prepared_xacts WHERE database = current_database() AND gid LIKE "+
 		wh.QuoteString(prefix+"%"))
 	if err != nil {
@@ -295,12 +320,12 @@ func stagePrefix(sinkID string) string {
 }
 
 func (w *Writer) stageName(epoch int64) string {
-	return stagePrefix(w.attempt.SinkID) + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
+	return stagePrefix(w.identity()) + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
 }
 
 // dropLeftStages drops the stage tables of checkpoints after the restored one.
 func (w *Writer) dropLeftStages(ctx context.Context) error {
-	prefix := stagePrefix(w.attempt.SinkID)
+	prefix := stagePrefix(w.identity())
 	names, err := w.c.TablesLike(ctx, w.cfg.Schema, prefix)
 	if err != nil {
 		return fmt.Errorf("adbc sink %s: stage tables: %w", w.cfg.Table, err)
@@ -416,7 +441,15 @@ func (w *Writer) ingestInBackground(ctx context.Context) error {
 	}
 	batches := w.takeBuffer()
 	done := make(chan error, 1)
-	go func() { done <- w.ingestBatches(ctx, batches) }()
+	go func() {
+		defer func() {
+			// Outside the JNI call, a panic would end the JVM: it fails the ingestion instead.
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("adbc sink %s: ingestion panicked: %v\n%s", w.cfg.Table, r, debug.Stack())
+			}
+		}()
+		done <- w.ingestBatches(ctx, batches)
+	}()
 	w.inflight = done
 	return nil
 }

@@ -85,6 +85,11 @@ func commitModes(e wh.Endpoint) map[string]CommitMode {
 	return map[string]CommitMode{"stage": CommitStage}
 }
 
+// leftoversOf lists what the checkpoints of sinks with a transactional-id prefix left.
+func (f *fixture) leftoversOf(prefix string) []string {
+	return f.leftovers("prefix:" + prefix)
+}
+
 // leftovers lists what a sink's checkpoints left uncommitted: its stage tables and its
 // prepared transactions.
 func (f *fixture) leftovers(sinkID string) []string {
@@ -549,5 +554,49 @@ func TestEpochsFollowCheckpointIds(t *testing.T) {
 	}
 	if len(left) != 1 || left[0] != c.Stage {
 		t.Fatalf("stages after restoring checkpoint 5: %v, want only %s", left, c.Stage)
+	}
+}
+
+// A job restored from a savepoint of another job (or started anew) with the same
+// transactional-id prefix rolls back what the earlier job left for checkpoints after the one it
+// restored, whatever the earlier job's sink id.
+func TestTransactionalIDPrefixCleansUpAcrossJobs(t *testing.T) {
+	for name, e := range endpoints(t) {
+		for mode, cm := range commitModes(e) {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				ctx := context.Background()
+				f := newFixture(t, e, ExactlyOnce)
+				f.cfg.Commit = cm
+				f.cfg.TransactionalIDPrefix = "orders-" + mode
+				m := f.committer()
+				old := f.writer(Attempt{SinkID: "job-a/sink", Parallelism: 1})
+				write(t, old, 0, 3)
+				c1 := prepare(t, old) // checkpoint 1: the savepoint
+				write(t, old, 3, 5)
+				prepare(t, old) // checkpoint 2, never completed; then the job is cancelled
+				old.Close()
+				// A new job (another sink id) restored from checkpoint 1.
+				w := f.writer(Attempt{SinkID: "job-b/sink", Parallelism: 1, RestoredCheckpoint: 1})
+				defer w.Close()
+				if left := f.leftoversOf(f.cfg.TransactionalIDPrefix); len(left) != 1 || left[0] != c1.Stage {
+					t.Fatalf("left after the new job opened: %v, want only %s", left, c1.Stage)
+				}
+				if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
+					t.Fatalf("commit of the savepoint's checkpoint: %v %v", ok, err)
+				}
+				// A job started anew with the prefix drops everything of its subtasks.
+				write(t, w, 3, 4)
+				prepare(t, w)
+				w.Close()
+				fresh := f.writer(Attempt{SinkID: "job-c/sink", Parallelism: 1})
+				defer fresh.Close()
+				if left := f.leftoversOf(f.cfg.TransactionalIDPrefix); len(left) != 0 {
+					t.Fatalf("left after a fresh start: %v", left)
+				}
+				if got := f.ids(); got != "0,1,2" {
+					t.Fatalf("table: %s", got)
+				}
+			})
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -171,7 +172,7 @@ func numericText(t catalog.Type) converter {
 				b.UnsafeAppendBoolToBitmap(false)
 				continue
 			}
-			v, scale, err := parseNumeric(s.Value(i))
+			v, scale, err := parseNumeric(roundingDigits(s.Value(i), t.Scale))
 			if err != nil {
 				return nil, fmt.Errorf("row %d: %w", i, err)
 			}
@@ -183,6 +184,17 @@ func numericText(t catalog.Type) converter {
 		}
 		return b.NewArray(), nil
 	}
+}
+
+// roundingDigits drops the fraction digits of numeric text beyond the first one past scale:
+// rounding HALF_UP to scale depends on that digit only (PostgreSQL's numeric can carry thousands
+// of fraction digits).
+func roundingDigits(s string, scale int) string {
+	dot := strings.IndexByte(s, '.')
+	if dot < 0 || len(s)-dot-1 <= scale+1 {
+		return s
+	}
+	return s[:dot+1+scale+1]
 }
 
 // parseNumeric reads numeric text in plain notation ("-12.340") as an unscaled value and scale.
@@ -246,7 +258,8 @@ func times(unit arrow.TimeUnit) converter {
 		in := a.(*array.Time64).Values()
 		out := make([]int32, len(in))
 		for i, v := range in {
-			out[i] = int32(int64(v)/perSecond) * 1000
+			// PostgreSQL's 24:00:00 is midnight for java.sql.Time (0 ms).
+			out[i] = int32(int64(v)/perSecond%86400) * 1000
 		}
 		return fixedArray(a, out, catalog.Type{Kind: catalog.Time})
 	}
@@ -257,8 +270,10 @@ func times(unit arrow.TimeUnit) converter {
 func timestamps(from arrow.TimeUnit, want *arrow.TimestampType) converter {
 	return func(a arrow.Array) (arrow.Array, error) {
 		if from == want.Unit {
-			in := a.(*array.Timestamp)
-			data := array.NewData(want, a.Len(), []*memory.Buffer{validity(a), memory.NewBufferBytes(arrow.GetBytes(in.TimestampValues()))}, nil, a.NullN(), 0)
+			// The driver's buffers under the layout's type: NewData takes references on them, so
+			// they outlive the driver's batch (a C driver's memory is freed with its last
+			// reference).
+			data := array.NewData(want, a.Len(), a.Data().Buffers(), nil, a.NullN(), a.Data().Offset())
 			defer data.Release()
 			return array.MakeFromData(data), nil
 		}

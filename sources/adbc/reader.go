@@ -132,6 +132,17 @@ func Open(ctx context.Context, s Scan, skip int64) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("adbc scan %s: %w", s.Table, err)
 	}
+	if c.Dialect() == wh.PostgreSQL {
+		// A restored split skips the rows it emitted, so the query must return an unchanged
+		// table's rows in the same order every time: no scan joining another one mid-table
+		// (synchronized sequential scans), no parallel workers.
+		for _, set := range []string{"SET synchronize_seqscans = off", "SET max_parallel_workers_per_gather = 0"} {
+			if err := c.Exec(ctx, set); err != nil {
+				c.Close()
+				return nil, fmt.Errorf("adbc scan %s: %w", s.Table, err)
+			}
+		}
+	}
 	rdr, err := c.Query(ctx, s.Query())
 	if err != nil {
 		c.Close()

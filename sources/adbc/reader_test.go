@@ -262,3 +262,58 @@ func TestScanThroughFlightSQL(t *testing.T) {
 		t.Errorf("INT over 3000000000: %v", err)
 	}
 }
+
+func TestRoundingDigits(t *testing.T) {
+	for _, c := range [][3]string{
+		{"1.23456", "2", "1.234"}, {"1.2", "2", "1.2"}, {"7", "0", "7"}, {"-0.00049", "3", "-0.0004"},
+		{"1." + strings.Repeat("4", 500) + "9", "18", "1." + strings.Repeat("4", 19)},
+	} {
+		scale := int(c[1][0] - '0')
+		if len(c[1]) == 2 {
+			scale = 18
+		}
+		if got := roundingDigits(c[0], scale); got != c[2] {
+			t.Errorf("roundingDigits(%.20s..., %d) = %.30s; want %.30s", c[0], scale, got, c[2])
+		}
+	}
+}
+
+func TestScanEdgeValues(t *testing.T) {
+	c, s := pgScan(t)
+	ctx := context.Background()
+	for _, sql := range []string{
+		"DROP SCHEMA IF EXISTS scan_test CASCADE",
+		"CREATE SCHEMA scan_test",
+		"CREATE TABLE scan_test.edge (tm time, n numeric, ts timestamp)",
+		// PostgreSQL's 24:00:00; a numeric with 501 fraction digits; a lone timestamp column
+		// (its batch keeps the driver's buffers).
+		"INSERT INTO scan_test.edge VALUES ('24:00:00', 1." + strings.Repeat("4", 500) + "9, '2001-02-03 04:05:06.789012')",
+	} {
+		if err := c.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Table = "edge"
+	s.Columns = []Column{{"tm", catalog.Type{Kind: catalog.Time, Nullable: true}}, {"n", catalog.DecimalType(38, 18, true)}}
+	rows, err := readAll(t, s, 0)
+	if err != nil || len(rows) != 1 || !reflect.DeepEqual(rows[0], []string{"00:00:00.000", "1.444444444444444444"}) {
+		t.Errorf("edge values: %q, %v", rows, err)
+	}
+	s.Columns = []Column{{"ts", catalog.TimestampType(6, true)}}
+	r, err := Open(ctx, s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Next()
+	if err != nil || b == nil {
+		t.Fatalf("timestamp batch: %v", err)
+	}
+	if next, err := r.Next(); next != nil || err != nil {
+		t.Fatalf("a second batch: %v", err)
+	}
+	r.Close() // the driver's batch and stream are gone; the batch holds its buffers
+	if got := b.Column(0).ValueStr(0); got != "2001-02-03T04:05:06.789012" {
+		t.Errorf("timestamp after the reader closed: %s", got)
+	}
+	b.Release()
+}

@@ -203,24 +203,26 @@ class AdbcSinkParityTest {
     }
 
     /**
-     * Exactly once across failures, in both commit modes (prepared transactions, the default on
-     * a server that allows them, and stage tables): the Sluice job fails three times (Go panics
-     * and a Java exception) while checkpoints commit; the table holds each row once, as stock
-     * Flink's failure-free run.
+     * Exactly once across failures, in both commit modes as 'sink.commit-mode' = 'auto' chooses
+     * them: prepared transactions for a sink with a transactional-id prefix (the server allows
+     * them), stage tables without one. The Sluice job fails three times (Go panics and a Java
+     * exception) while checkpoints commit; the table holds each row once, as stock Flink's
+     * failure-free run.
      */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"auto", "stage"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"two-phase", "stage"})
     void exactlyOnceAcrossInjectedFailures(String commitMode) throws Exception {
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
             rows.add(Row.of(i, "r" + i));
         }
-        Case c = new Case("adbc_failures_" + commitMode, "k INT, s STRING", rows, "k INT, s STRING", "k integer, s text",
+        Case c = new Case("adbc_failures_" + commitMode.replace('-', '_'), "k INT, s STRING", rows, "k INT, s STRING", "k integer, s text",
                 "SELECT k, CONCAT(s, '!') FROM t WHERE k >= 0", 1);
         long opened = AdbcSink.WRITERS_OPENED.get(), restored = AdbcSink.WRITERS_RESTORED.get();
         List<String> got = insertBoth(c, true, ", 'delay-ms' = '2'",
                 e -> ParityHarness.injectFailures(e, 5, 0),
-                ", 'sink.buffer-flush.max-rows' = '7', 'sink.commit-mode' = '" + commitMode + "'");
+                ", 'sink.buffer-flush.max-rows' = '7', 'sink.commit-mode' = 'auto'"
+                        + (commitMode.equals("two-phase") ? ", 'sink.transactional-id-prefix' = 'adbc-failures'" : ""));
         assertEquals(400, got.size());
         assertTrue(AdbcSink.WRITERS_OPENED.get() - opened >= 4, "three failures should have restarted the sink's writer three times");
         assertTrue(AdbcSink.WRITERS_RESTORED.get() > restored, "restarts should have restored the writer from checkpoints");
@@ -228,7 +230,7 @@ class AdbcSinkParityTest {
         long commits = Long.parseLong(LocalPostgres.value("SELECT count(*) FROM sluice_commits WHERE target_table = '" + table + "'"));
         assertTrue(commits > 1, "expected several checkpoints committed, got " + commits);
         // Which mode committed: prepared transactions are named sluice_txn_*, stages sluice_stage_*.
-        String prefix = commitMode.equals("auto") ? "sluice_txn_" : "sluice_stage_";
+        String prefix = commitMode.equals("two-phase") ? "sluice_txn_" : "sluice_stage_";
         assertEquals(String.valueOf(commits), LocalPostgres.value("SELECT count(*) FROM sluice_commits WHERE target_table = '"
                 + table + "' AND stage LIKE '" + prefix + "%'"), "commits of another mode than " + commitMode);
         assertEquals("0", LocalPostgres.value("SELECT count(*) FROM pg_prepared_xacts WHERE gid LIKE 'sluice_txn_%'"),

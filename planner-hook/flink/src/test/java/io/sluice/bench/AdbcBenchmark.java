@@ -85,7 +85,7 @@ final class AdbcBenchmark {
             case "sluice" -> "'connector' = 'adbc', 'driver' = 'postgresql', 'uri' = '" + pgUri() + "', 'table-name' = '"
                     + table + "', 'sink.delivery-guarantee' = 'at-least-once'";
             case "sluice-eo" -> "'connector' = 'adbc', 'driver' = 'postgresql', 'uri' = '" + pgUri() + "', 'table-name' = '"
-                    + table + "'";
+                    + table + "', 'sink.transactional-id-prefix' = 'bench-" + table + "'";
             default -> throw new IllegalArgumentException(engine);
         };
     }
@@ -177,9 +177,9 @@ final class AdbcBenchmark {
         md.append("(default 100), and in a second configuration also with PgJDBC's `reWriteBatchedInserts=true` (multi-row INSERTs,\n");
         md.append("a driver setting Flink's documentation does not mention). Sluice's chain hands Arrow batches to the ADBC sink\n");
         md.append("(`SluiceSink`), whose Go writer COPYs them through ADBC's PostgreSQL driver (65,536 rows a flush, the next\n");
-        md.append("buffer filling while one is copied), at least once like the JDBC sink, and in another run exactly once (the\n");
-        md.append("default: each checkpoint's rows in one transaction, prepared before the barrier and committed when the checkpoint\n");
-        md.append("completes). Checkpoints every 10 s, stored in files. After the runs the last run's tables are compared (`EXCEPT` both ways):\n");
+        md.append("buffer filling while one is copied), at least once like the JDBC sink, and in another run exactly once (with a\n");
+        md.append("`sink.transactional-id-prefix`, by prepared transactions: each checkpoint's rows in one transaction, prepared\n");
+        md.append("before the barrier and committed when the checkpoint completes). Checkpoints every 10 s, stored in files. After the runs the last run's tables are compared (`EXCEPT` both ways):\n");
         md.append(Benchmarks.format("the copies hold the same %s distinct rows, the window tables the same %s; Sluice wrote no row twice.\n",
                 copyRows, winRows));
         if (stockCopyRepeats + stockWindowRepeats > 0) {

@@ -55,7 +55,12 @@ public final class AdbcTableFactory implements DynamicTableSinkFactory, DynamicT
     static final ConfigOption<String> COMMIT_MODE = ConfigOptions.key("sink.commit-mode").stringType()
             .defaultValue("auto")
             .withDescription("How exactly-once checkpoints are committed: two-phase (PostgreSQL prepared transactions), "
-                    + "stage (stage tables) or auto (two-phase where the server allows it).");
+                    + "stage (stage tables) or auto (two-phase where the server allows it and the sink has a "
+                    + "transactional-id prefix).");
+    static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX = ConfigOptions.key("sink.transactional-id-prefix")
+            .stringType().noDefaultValue()
+            .withDescription("Names the sink's prepared transactions and stage tables in every job, so that a job "
+                    + "restored from a savepoint or started anew rolls back what an earlier job left; unique per job.");
     static final ConfigOption<String> PARTITION_COLUMN = ConfigOptions.key("scan.partition.column").stringType()
             .noDefaultValue().withDescription("The integer column whose ranges split the scan into queries.");
     static final ConfigOption<Integer> PARTITION_NUM = ConfigOptions.key("scan.partition.num").intType()
@@ -78,7 +83,7 @@ public final class AdbcTableFactory implements DynamicTableSinkFactory, DynamicT
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         return Set.of(DB_SCHEMA, USERNAME, PASSWORD, MAX_ROWS, FLUSH_INTERVAL, DELIVERY_GUARANTEE, MODE, COMMIT_TABLE,
-                COMMIT_MODE, PARTITION_COLUMN, PARTITION_NUM, PARTITION_LOWER, PARTITION_UPPER);
+                COMMIT_MODE, TRANSACTIONAL_ID_PREFIX, PARTITION_COLUMN, PARTITION_NUM, PARTITION_LOWER, PARTITION_UPPER);
     }
 
     @Override
