@@ -76,6 +76,20 @@ func newFixture(t *testing.T, e wh.Endpoint, g Guarantee) *fixture {
 	}}
 }
 
+// forExactlyOnceModes runs a test on a fresh exactly-once fixture of every endpoint in every
+// commit mode it takes.
+func forExactlyOnceModes(t *testing.T, test func(t *testing.T, f *fixture, mode string)) {
+	for name, e := range endpoints(t) {
+		for mode, cm := range commitModes(e) {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				f := newFixture(t, e, ExactlyOnce)
+				f.cfg.Commit = cm
+				test(t, f, mode)
+			})
+		}
+	}
+}
+
 // commitModes are the exactly-once commit modes an endpoint takes: stage tables everywhere,
 // prepared transactions on PostgreSQL (the tests' server allows them).
 func commitModes(e wh.Endpoint) map[string]CommitMode {
@@ -181,99 +195,87 @@ func prepare(t *testing.T, w *Writer) *Committable {
 }
 
 func TestExactlyOnceCommitsOnceWhenTheCheckpointCompletes(t *testing.T) {
-	for name, e := range endpoints(t) {
-		for mode, cm := range commitModes(e) {
-			t.Run(name+"/"+mode, func(t *testing.T) {
-				ctx := context.Background()
-				f := newFixture(t, e, ExactlyOnce)
-				f.cfg.Commit = cm
-				m := f.committer()
-				w := f.writer(Attempt{SinkID: "job-1/sink", Parallelism: 1})
-				defer w.Close()
-				write(t, w, 0, 2)
-				write(t, w, 2, 5) // over MaxRows: ingested into the stage table before the checkpoint
-				c1 := prepare(t, w)
-				if c1 == nil {
-					t.Fatal("no committable for a checkpoint with rows")
-				}
-				if got := f.ids(); got != "" {
-					t.Fatalf("rows visible before the checkpoint completed: %s", got)
-				}
-				if c := prepare(t, w); c != nil {
-					t.Fatalf("a committable for a checkpoint without rows: %+v", c)
-				}
-				write(t, w, 5, 6)
-				c3 := prepare(t, w)
-				if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
-					t.Fatalf("commit: %v %v", ok, err)
-				}
-				if got := f.ids(); got != "0,1,2,3,4" {
-					t.Fatalf("after the first commit: %s", got)
-				}
-				// A restored job replays its checkpoint's committables: nothing is written twice.
-				if ok, err := m.Commit(ctx, *c1); err != nil || ok {
-					t.Fatalf("replayed commit: %v %v", ok, err)
-				}
-				if ok, err := m.Commit(ctx, *c3); err != nil || !ok {
-					t.Fatalf("commit: %v %v", ok, err)
-				}
-				if got := f.ids(); got != "0,1,2,3,4,5" {
-					t.Fatalf("after both commits: %s", got)
-				}
-				if left := f.leftovers("job-1/sink"); len(left) != 0 {
-					t.Fatalf("left uncommitted: %v", left)
-				}
-			})
+	forExactlyOnceModes(t, func(t *testing.T, f *fixture, mode string) {
+		ctx := context.Background()
+		m := f.committer()
+		w := f.writer(Attempt{SinkID: "job-1/sink", Parallelism: 1})
+		defer w.Close()
+		write(t, w, 0, 2)
+		write(t, w, 2, 5) // over MaxRows: ingested into the stage table before the checkpoint
+		c1 := prepare(t, w)
+		if c1 == nil {
+			t.Fatal("no committable for a checkpoint with rows")
 		}
-	}
+		if got := f.ids(); got != "" {
+			t.Fatalf("rows visible before the checkpoint completed: %s", got)
+		}
+		if c := prepare(t, w); c != nil {
+			t.Fatalf("a committable for a checkpoint without rows: %+v", c)
+		}
+		write(t, w, 5, 6)
+		c3 := prepare(t, w)
+		if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
+			t.Fatalf("commit: %v %v", ok, err)
+		}
+		if got := f.ids(); got != "0,1,2,3,4" {
+			t.Fatalf("after the first commit: %s", got)
+		}
+		// A restored job replays its checkpoint's committables: nothing is written twice.
+		if ok, err := m.Commit(ctx, *c1); err != nil || ok {
+			t.Fatalf("replayed commit: %v %v", ok, err)
+		}
+		if ok, err := m.Commit(ctx, *c3); err != nil || !ok {
+			t.Fatalf("commit: %v %v", ok, err)
+		}
+		if got := f.ids(); got != "0,1,2,3,4,5" {
+			t.Fatalf("after both commits: %s", got)
+		}
+		if left := f.leftovers("job-1/sink"); len(left) != 0 {
+			t.Fatalf("left uncommitted: %v", left)
+		}
+	})
 }
 
 func TestRestoredWriterDropsTheStagesOfCheckpointsThatDidNotComplete(t *testing.T) {
-	for name, e := range endpoints(t) {
-		for mode, cm := range commitModes(e) {
-			t.Run(name+"/"+mode, func(t *testing.T) {
-				ctx := context.Background()
-				f := newFixture(t, e, ExactlyOnce)
-				f.cfg.Commit = cm
-				m := f.committer()
-				a := Attempt{SinkID: "job-2/sink", Subtask: 1, Parallelism: 3}
-				w := f.writer(a)
-				write(t, w, 0, 3)
-				c1 := prepare(t, w) // checkpoint 1 completes (its commit is still to come)
-				write(t, w, 3, 6)
-				prepare(t, w) // checkpoint 2 never completes
-				write(t, w, 6, 7)
-				w.Close() // the failure: uncommitted rows are rolled back
-				// A subtask beyond the new parallelism left a stage too (the job scales down to 1).
-				other := f.writer(Attempt{SinkID: "job-2/sink", Subtask: 2, Parallelism: 3})
-				prepare(t, other) // checkpoint 1: no rows
-				write(t, other, 100, 103)
-				prepare(t, other)
-				other.Close()
+	forExactlyOnceModes(t, func(t *testing.T, f *fixture, mode string) {
+		ctx := context.Background()
+		m := f.committer()
+		a := Attempt{SinkID: "job-2/sink", Subtask: 1, Parallelism: 3}
+		w := f.writer(a)
+		write(t, w, 0, 3)
+		c1 := prepare(t, w) // checkpoint 1 completes (its commit is still to come)
+		write(t, w, 3, 6)
+		prepare(t, w) // checkpoint 2 never completes
+		write(t, w, 6, 7)
+		w.Close() // the failure: uncommitted rows are rolled back
+		// A subtask beyond the new parallelism left a stage too (the job scales down to 1).
+		other := f.writer(Attempt{SinkID: "job-2/sink", Subtask: 2, Parallelism: 3})
+		prepare(t, other) // checkpoint 1: no rows
+		write(t, other, 100, 103)
+		prepare(t, other)
+		other.Close()
 
-				a.Subtask, a.Parallelism, a.RestoredCheckpoint = 0, 1, 1
-				w0 := f.writer(a)
-				defer w0.Close()
-				if left := f.leftovers("job-2/sink"); len(left) != 1 || left[0] != c1.Stage {
-					t.Fatalf("left uncommitted after the restore: %v, want only %s", left, c1.Stage)
-				}
-				if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
-					t.Fatalf("commit of the restored checkpoint: %v %v", ok, err)
-				}
-				write(t, w0, 3, 7) // the rows after checkpoint 1, replayed by the source
-				c2 := prepare(t, w0)
-				if c2.Epoch != 2 {
-					t.Fatalf("epoch after restoring checkpoint 1: %d", c2.Epoch)
-				}
-				if _, err := m.Commit(ctx, *c2); err != nil {
-					t.Fatal(err)
-				}
-				if got := f.ids(); got != "0,1,2,3,4,5,6" {
-					t.Fatalf("table: %s", got)
-				}
-			})
+		a.Subtask, a.Parallelism, a.RestoredCheckpoint = 0, 1, 1
+		w0 := f.writer(a)
+		defer w0.Close()
+		if left := f.leftovers("job-2/sink"); len(left) != 1 || left[0] != c1.Stage {
+			t.Fatalf("left uncommitted after the restore: %v, want only %s", left, c1.Stage)
 		}
-	}
+		if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
+			t.Fatalf("commit of the restored checkpoint: %v %v", ok, err)
+		}
+		write(t, w0, 3, 7) // the rows after checkpoint 1, replayed by the source
+		c2 := prepare(t, w0)
+		if c2.Epoch != 2 {
+			t.Fatalf("epoch after restoring checkpoint 1: %d", c2.Epoch)
+		}
+		if _, err := m.Commit(ctx, *c2); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.ids(); got != "0,1,2,3,4,5,6" {
+			t.Fatalf("table: %s", got)
+		}
+	})
 }
 
 func TestMissingStageWithoutRecordFails(t *testing.T) {
@@ -561,42 +563,36 @@ func TestEpochsFollowCheckpointIds(t *testing.T) {
 // transactional-id prefix rolls back what the earlier job left for checkpoints after the one it
 // restored, whatever the earlier job's sink id.
 func TestTransactionalIDPrefixCleansUpAcrossJobs(t *testing.T) {
-	for name, e := range endpoints(t) {
-		for mode, cm := range commitModes(e) {
-			t.Run(name+"/"+mode, func(t *testing.T) {
-				ctx := context.Background()
-				f := newFixture(t, e, ExactlyOnce)
-				f.cfg.Commit = cm
-				f.cfg.TransactionalIDPrefix = "orders-" + mode
-				m := f.committer()
-				old := f.writer(Attempt{SinkID: "job-a/sink", Parallelism: 1})
-				write(t, old, 0, 3)
-				c1 := prepare(t, old) // checkpoint 1: the savepoint
-				write(t, old, 3, 5)
-				prepare(t, old) // checkpoint 2, never completed; then the job is cancelled
-				old.Close()
-				// A new job (another sink id) restored from checkpoint 1.
-				w := f.writer(Attempt{SinkID: "job-b/sink", Parallelism: 1, RestoredCheckpoint: 1})
-				defer w.Close()
-				if left := f.leftoversOf(f.cfg.TransactionalIDPrefix); len(left) != 1 || left[0] != c1.Stage {
-					t.Fatalf("left after the new job opened: %v, want only %s", left, c1.Stage)
-				}
-				if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
-					t.Fatalf("commit of the savepoint's checkpoint: %v %v", ok, err)
-				}
-				// A job started anew with the prefix drops everything of its subtasks.
-				write(t, w, 3, 4)
-				prepare(t, w)
-				w.Close()
-				fresh := f.writer(Attempt{SinkID: "job-c/sink", Parallelism: 1})
-				defer fresh.Close()
-				if left := f.leftoversOf(f.cfg.TransactionalIDPrefix); len(left) != 0 {
-					t.Fatalf("left after a fresh start: %v", left)
-				}
-				if got := f.ids(); got != "0,1,2" {
-					t.Fatalf("table: %s", got)
-				}
-			})
+	forExactlyOnceModes(t, func(t *testing.T, f *fixture, mode string) {
+		ctx := context.Background()
+		f.cfg.TransactionalIDPrefix = "orders-" + mode
+		m := f.committer()
+		old := f.writer(Attempt{SinkID: "job-a/sink", Parallelism: 1})
+		write(t, old, 0, 3)
+		c1 := prepare(t, old) // checkpoint 1: the savepoint
+		write(t, old, 3, 5)
+		prepare(t, old) // checkpoint 2, never completed; then the job is cancelled
+		old.Close()
+		// A new job (another sink id) restored from checkpoint 1.
+		w := f.writer(Attempt{SinkID: "job-b/sink", Parallelism: 1, RestoredCheckpoint: 1})
+		defer w.Close()
+		if left := f.leftoversOf(f.cfg.TransactionalIDPrefix); len(left) != 1 || left[0] != c1.Stage {
+			t.Fatalf("left after the new job opened: %v, want only %s", left, c1.Stage)
 		}
-	}
+		if ok, err := m.Commit(ctx, *c1); err != nil || !ok {
+			t.Fatalf("commit of the savepoint's checkpoint: %v %v", ok, err)
+		}
+		// A job started anew with the prefix drops everything of its subtasks.
+		write(t, w, 3, 4)
+		prepare(t, w)
+		w.Close()
+		fresh := f.writer(Attempt{SinkID: "job-c/sink", Parallelism: 1})
+		defer fresh.Close()
+		if left := f.leftoversOf(f.cfg.TransactionalIDPrefix); len(left) != 0 {
+			t.Fatalf("left after a fresh start: %v", left)
+		}
+		if got := f.ids(); got != "0,1,2" {
+			t.Fatalf("table: %s", got)
+		}
+	})
 }
