@@ -255,27 +255,55 @@ func preparedTransactionSlots(ctx context.Context, c *wh.Conn) (int, error) {
 	return n, nil
 }
 
-// identity is what names the writer's stage tables and prepared transactions: the table's
-// 'sink.transactional-id-prefix' when it has one (the same in every job that sets it, so a job
-// restored from a savepoint, or started anew, finds and rolls back what an earlier job left for
-// checkpoints after the one it restored), else the sink's id (the same in every attempt of one
-// job only).
-func (w *Writer) identity() string {
+// What a writer leaves in the database between a checkpoint and its commit, stage tables and
+// prepared transactions, is named <kind><family>_[<job>_]<subtask>_<epoch>. The family is a hash
+// of the table's 'sink.transactional-id-prefix' when it has one (the same in every job that sets
+// it, so a job restored from a savepoint, or started anew, finds and rolls back what an earlier
+// job left for checkpoints after the one it restored), else of the sink's id (the same in every
+// attempt of one job only). With a prefix, the job part (a hash of the sink's id) keeps the names
+// of one job's checkpoints apart from those of another job of the family, whose epochs start
+// over: a name, and the commit record that carries it, stands for one checkpoint of one job.
+const (
+	stageKind = "sluice_stage_"
+	txnKind   = "sluice_txn_"
+)
+
+func shortHash(s string, bytes int) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:bytes])
+}
+
+// familyPrefix is the name prefix of a family's stage tables or prepared transactions (hashes
+// keep names within PostgreSQL's 63 bytes).
+func familyPrefix(kind, key string) string {
+	return kind + shortHash(key, 8) + "_"
+}
+
+// stagePrefix is the name prefix of the stage tables of the family key (a sink id, or
+// "prefix:" and a transactional-id prefix).
+func stagePrefix(key string) string { return familyPrefix(stageKind, key) }
+
+// txnPrefix is the name prefix of the prepared transactions of the family key.
+func txnPrefix(key string) string { return familyPrefix(txnKind, key) }
+
+// family is the name prefix of the writer's family of kind.
+func (w *Writer) family(kind string) string {
 	if p := w.cfg.TransactionalIDPrefix; p != "" {
-		return "prefix:" + p
+		return familyPrefix(kind, "prefix:"+p)
 	}
-	return w.attempt.SinkID
+	return familyPrefix(kind, w.attempt.SinkID)
 }
 
-// txnPrefix is the name prefix of a sink's prepared transactions.
-func txnPrefix(sinkID string) string {
-	h := sha256.Sum256([]byte(sinkID))
-	return "sluice_txn_" + hex.EncodeToString(h[:8]) + "_"
+// name is the name of the writer's stage table or prepared transaction of an epoch.
+func (w *Writer) name(kind string, epoch int64) string {
+	n := w.family(kind)
+	if w.cfg.TransactionalIDPrefix != "" {
+		n += shortHash(w.attempt.SinkID, 4) + "_"
+	}
+	return n + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
 }
 
-func (w *Writer) txnName(epoch int64) string {
-	return txnPrefix(w.identity()) + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
-}
+func (w *Writer) txnName(epoch int64) string { return w.name(txnKind, epoch) }
 
 // rollbackLeftPrepared rolls back the prepared transactions of checkpoints after the restored
 // one (on a connection of its own: ROLLBACK PREPARED runs outside a transaction block).
@@ -285,7 +313,7 @@ func (w *Writer) rollbackLeftPrepared(ctx context.Context) error {
 		return fmt.Errorf("adbc sink %s: %w", w.cfg.Table, err)
 	}
 	defer auto.Close()
-	prefix := txnPrefix(w.identity())
+	prefix := w.family(txnKind)
 	gids, err := auto.QueryStrings(ctx, "SELECT gid FROM pg_prepared_xacts WHERE database = current_database() AND gid LIKE "+
 		wh.QuoteString(prefix+"%"))
 	if err != nil {
@@ -301,31 +329,23 @@ func (w *Writer) rollbackLeftPrepared(ctx context.Context) error {
 	return nil
 }
 
-// leftBehind says whether a stage table or prepared transaction named prefix<subtask>_<epoch>
-// holds rows of a checkpoint after the restored one that this writer replays: its own, or
-// (subtask 0) those of subtasks beyond the parallelism, after a rescale.
-func (w *Writer) leftBehind(name, prefix string) bool {
-	subtask, epoch, ok := parseStage(name, prefix)
+// leftBehind says whether a stage table or prepared transaction of the writer's family holds
+// rows of a checkpoint after the restored one that this writer replays: its subtask's, or
+// (subtask 0) those of subtasks beyond the parallelism, after a rescale; with a prefix, those
+// of every job of the family.
+func (w *Writer) leftBehind(name, family string) bool {
+	subtask, epoch, ok := parseName(name, family, w.cfg.TransactionalIDPrefix != "")
 	if !ok || epoch <= w.attempt.RestoredCheckpoint {
 		return false
 	}
 	return subtask == w.attempt.Subtask || (w.attempt.Subtask == 0 && subtask >= w.attempt.Parallelism)
 }
 
-// stagePrefix is the name prefix of a sink's stage tables (a hash of the sink id keeps names
-// within PostgreSQL's 63 bytes).
-func stagePrefix(sinkID string) string {
-	h := sha256.Sum256([]byte(sinkID))
-	return "sluice_stage_" + hex.EncodeToString(h[:8]) + "_"
-}
-
-func (w *Writer) stageName(epoch int64) string {
-	return stagePrefix(w.identity()) + strconv.Itoa(w.attempt.Subtask) + "_" + strconv.FormatInt(epoch, 10)
-}
+func (w *Writer) stageName(epoch int64) string { return w.name(stageKind, epoch) }
 
 // dropLeftStages drops the stage tables of checkpoints after the restored one.
 func (w *Writer) dropLeftStages(ctx context.Context) error {
-	prefix := stagePrefix(w.identity())
+	prefix := w.family(stageKind)
 	names, err := w.c.TablesLike(ctx, w.cfg.Schema, prefix)
 	if err != nil {
 		return fmt.Errorf("adbc sink %s: stage tables: %w", w.cfg.Table, err)
@@ -341,11 +361,17 @@ func (w *Writer) dropLeftStages(ctx context.Context) error {
 	return w.c.Commit(ctx)
 }
 
-// parseStage reads the subtask and epoch of a stage table's name.
-func parseStage(name, prefix string) (subtask int, epoch int64, ok bool) {
-	rest, found := strings.CutPrefix(name, prefix)
+// parseName reads the subtask and epoch of a name of a family (withJob: a name with a job
+// part).
+func parseName(name, family string, withJob bool) (subtask int, epoch int64, ok bool) {
+	rest, found := strings.CutPrefix(name, family)
 	if !found {
 		return 0, 0, false
+	}
+	if withJob {
+		if _, rest, found = strings.Cut(rest, "_"); !found {
+			return 0, 0, false
+		}
 	}
 	s, e, found := strings.Cut(rest, "_")
 	if !found {

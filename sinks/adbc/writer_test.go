@@ -596,3 +596,25 @@ func TestTransactionalIDPrefixCleansUpAcrossJobs(t *testing.T) {
 		}
 	})
 }
+
+// Jobs of one transactional-id prefix, one after the other, commit their checkpoints each
+// (their epochs start over; their names, and commit records, must not meet).
+func TestJobsOfOnePrefixCommitTheirOwnCheckpoints(t *testing.T) {
+	forExactlyOnceModes(t, func(t *testing.T, f *fixture, mode string) {
+		ctx := context.Background()
+		f.cfg.TransactionalIDPrefix = "daily"
+		m := f.committer()
+		for job, ids := range [][2]int64{{0, 3}, {3, 5}, {5, 9}} {
+			w := f.writer(Attempt{SinkID: fmt.Sprintf("job-%d/sink", job), Parallelism: 1})
+			write(t, w, ids[0], ids[1])
+			c := prepare(t, w)
+			if ok, err := m.Commit(ctx, *c); err != nil || !ok {
+				t.Fatalf("job %d: commit of %s: %v %v", job, c.Stage, ok, err)
+			}
+			w.Close()
+		}
+		if got := f.ids(); got != "0,1,2,3,4,5,6,7,8" {
+			t.Fatalf("table after three jobs: %s", got)
+		}
+	})
+}
