@@ -82,6 +82,10 @@ func DialectOf(driver string) (Dialect, error) {
 	return 0, fmt.Errorf("adbc driver %q: unknown database (known: postgresql, sqlite, flightsql)", driver)
 }
 
+// ErrNoTransactions is the error of an Open that asked for a transaction of a server that has
+// none (a Flight SQL server that reports no transaction support).
+var ErrNoTransactions = errors.New("the server does not support transactions")
+
 // Conn is one open ADBC connection with its database.
 type Conn struct {
 	db      adbc.Database
@@ -168,6 +172,10 @@ func (c *Conn) setAutocommit(on bool) error {
 		return fmt.Errorf("%s: the driver's connections take no options (autocommit)", c.where)
 	}
 	if err := po.SetOption(adbc.OptionKeyAutoCommit, v); err != nil {
+		var ae adbc.Error
+		if !on && errors.As(err, &ae) && ae.Code == adbc.StatusNotImplemented {
+			return fmt.Errorf("%s: %w (%v)", c.where, ErrNoTransactions, err)
+		}
 		return fmt.Errorf("%s: autocommit %s: %w", c.where, v, err)
 	}
 	return nil

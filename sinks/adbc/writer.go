@@ -164,6 +164,9 @@ type Writer struct {
 	dirty bool
 	// twoPhase: exactly once by prepared transactions (CommitTwoPhase).
 	twoPhase bool
+	// autocommit: the server has no transactions; each statement commits itself (at least
+	// once and without guarantee only).
+	autocommit bool
 	// seq numbers an upsert sink's rows.
 	seq int64
 	// inflight, when not nil, delivers the outcome of the ingestion running in the background:
@@ -184,10 +187,20 @@ func OpenWriter(ctx context.Context, cfg Config, attempt Attempt) (*Writer, erro
 		cfg.CommitTable = DefaultCommitTable
 	}
 	c, err := wh.Open(ctx, cfg.Endpoint, false)
+	autocommit := false
+	if errors.Is(err, wh.ErrNoTransactions) && cfg.Guarantee != ExactlyOnce && len(cfg.Keys) == 0 {
+		// At least once and without guarantee, a server without transactions commits each
+		// flush's rows as it takes them.
+		c, err = wh.Open(ctx, cfg.Endpoint, true)
+		autocommit = true
+	}
 	if err != nil {
+		if errors.Is(err, wh.ErrNoTransactions) {
+			return nil, fmt.Errorf("adbc sink %s: %w: sink.delivery-guarantee %s needs them (at-least-once and none do not)", cfg.Table, err, cfg.Guarantee)
+		}
 		return nil, fmt.Errorf("adbc sink %s: %w", cfg.Table, err)
 	}
-	w := &Writer{cfg: cfg, attempt: attempt, c: c, epoch: attempt.RestoredCheckpoint + 1}
+	w := &Writer{cfg: cfg, attempt: attempt, c: c, epoch: attempt.RestoredCheckpoint + 1, autocommit: autocommit}
 	if cfg.Guarantee == ExactlyOnce {
 		if err := w.openExactlyOnce(ctx); err != nil {
 			c.Close()
@@ -619,7 +632,8 @@ func (w *Writer) releaseBuffer() {
 }
 
 func (w *Writer) commitOpen(ctx context.Context) error {
-	if !w.dirty {
+	if !w.dirty || w.autocommit {
+		w.dirty = false
 		return nil
 	}
 	if err := w.c.Commit(ctx); err != nil {
@@ -694,7 +708,7 @@ func (w *Writer) Close() error {
 	pending := w.settle()
 	w.releaseBuffer()
 	var err error
-	if w.dirty || w.staged {
+	if (w.dirty || w.staged) && !w.autocommit {
 		err = w.c.Rollback(context.Background())
 	}
 	return errors.Join(pending, err, w.c.Close())

@@ -618,3 +618,36 @@ func TestJobsOfOnePrefixCommitTheirOwnCheckpoints(t *testing.T) {
 		}
 	})
 }
+
+// A Flight SQL server without transactions takes at-least-once and unguaranteed sinks (each
+// flush commits itself) and refuses exactly-once ones, saying why.
+func TestFlightSQLServerWithoutTransactions(t *testing.T) {
+	if os.Getenv(wh.DriverDirEnv) == "" {
+		t.Skip(wh.DriverDirEnv + " is not set (make test sets it)")
+	}
+	srv, err := flightsqltest.StartWithoutTransactions(filepath.Join(t.TempDir(), "notxn.db"), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	e := wh.Endpoint{Driver: wh.FlightSQLDriver, URI: srv.URI}
+	for _, g := range []Guarantee{AtLeastOnce, None} {
+		f := newFixture(t, e, g)
+		w := f.writer(Attempt{SinkID: "notxn", Parallelism: 1})
+		write(t, w, 0, 4) // over MaxRows: ingested in the background
+		if err := w.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.ids(); got != "0,1,2,3" {
+			t.Fatalf("%s: after a flush: %s", g, got)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatalf("%s: close: %v", g, err)
+		}
+	}
+	f := newFixture(t, e, ExactlyOnce)
+	_, err = OpenWriter(context.Background(), f.cfg, Attempt{SinkID: "notxn", Parallelism: 1})
+	if err == nil || !strings.Contains(err.Error(), "does not support transactions") || !strings.Contains(err.Error(), "exactly-once") {
+		t.Fatalf("exactly once without transactions: %v", err)
+	}
+}

@@ -24,6 +24,16 @@ type Server struct {
 // Start serves the SQLite database file path (created if missing) on addr (host:port; port 0
 // picks a free one).
 func Start(path, addr string) (*Server, error) {
+	return start(path, addr, true)
+}
+
+// StartWithoutTransactions is Start for a server that reports no transaction support, as many
+// Flight SQL servers do.
+func StartWithoutTransactions(path, addr string) (*Server, error) {
+	return start(path, addr, false)
+}
+
+func start(path, addr string, transactions bool) (*Server, error) {
 	// Transactions run on connections of their own: writers wait for each other (busy
 	// timeout), readers do not wait for writers (WAL).
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)")
@@ -34,6 +44,10 @@ func Start(path, addr string) (*Server, error) {
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("flight sql test server: %w", err)
+	}
+	if !transactions {
+		impl.RegisterSqlInfo(flightsql.SqlInfoFlightSqlServerTransaction, int32(flightsql.SqlTransactionNone))
+		impl.RegisterSqlInfo(flightsql.SqlInfoTransactionsSupported, false)
 	}
 	srv := flight.NewServerWithMiddleware(nil)
 	srv.RegisterFlightService(flightsql.NewFlightServer(impl))
