@@ -92,6 +92,9 @@ docs:
 docs-check:
 	$(GO) run ./testkit/cmd/supportmatrix | diff -u docs/support-matrix.md - \
 		|| (echo "docs/support-matrix.md is stale: run 'make docs'" && exit 1)
+	@missing=$$($(GO) list ./... | sed 's|^github.com/sluice-project/sluice/*||' | while read p; do \
+		grep -qF "| \`$$p\` |" docs/architecture.md || echo "$$p"; done); \
+	if [ -n "$$missing" ]; then echo "docs/architecture.md's package table lacks:" $$missing; exit 1; fi
 
 ## demo: the lakehouse job (generated bids in a local Iceberg table -> 10 s TUMBLE -> Iceberg),
 ## on stock Flink and on Sluice, then the same windows into PostgreSQL through the ADBC catalog
