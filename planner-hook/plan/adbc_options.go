@@ -1,6 +1,13 @@
 package plan
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sluice-project/sluice/catalog"
+	wh "github.com/sluice-project/sluice/catalog/adbc"
+)
 
 // The options of an ADBC table (docs/connectors/adbc.md).
 const (
@@ -44,4 +51,43 @@ func unknownAdbcOptions(o map[string]string) []string {
 	}
 	sort.Strings(unknown)
 	return unknown
+}
+
+// adbcColumn is a column in the description of an ADBC node: its name and Flink type
+// (LogicalType#asSerializableString).
+type adbcColumn struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// parseAdbcEndpoint checks an ADBC table's options (every one known, the required ones set) and
+// returns its endpoint. Errors name the option, not the table.
+func parseAdbcEndpoint(o map[string]string) (wh.Endpoint, error) {
+	if u := unknownAdbcOptions(o); len(u) > 0 {
+		return wh.Endpoint{}, fmt.Errorf("unknown option(s) %s", strings.Join(u, ", "))
+	}
+	for _, k := range []string{adbcDriver, adbcURI, adbcTableName} {
+		if o[k] == "" {
+			return wh.Endpoint{}, fmt.Errorf("the option '%s' is required", k)
+		}
+	}
+	return wh.Endpoint{Driver: o[adbcDriver], URI: o[adbcURI], Username: o[adbcUsername], Password: o[adbcPassword]}, nil
+}
+
+// parseAdbcColumns reads columns' types, each accepted by check. Errors name the column.
+func parseAdbcColumns(cols []adbcColumn, check func(catalog.Type) error) ([]string, []catalog.Type, error) {
+	names := make([]string, 0, len(cols))
+	types := make([]catalog.Type, 0, len(cols))
+	for _, c := range cols {
+		t, err := catalog.ParseTypeString(c.Type)
+		if err == nil {
+			err = check(t)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("column %s: %w", c.Name, err)
+		}
+		names = append(names, c.Name)
+		types = append(types, t)
+	}
+	return names, types, nil
 }

@@ -28,10 +28,7 @@ type adbcScanExec struct {
 	Options map[string]string `json:"options"`
 	// Fields are the columns the scan produces (after projection pushdown) with their Flink
 	// types.
-	Fields []struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
-	} `json:"fields"`
+	Fields []adbcColumn `json:"fields"`
 }
 
 // adbcScan is an ADBC scan compiled: the query of each split.
@@ -79,31 +76,23 @@ func parseAdbcScan(raw []byte) (*adbcScan, error) {
 	fail := func(format string, args ...any) (*adbcScan, error) {
 		return nil, fmt.Errorf("adbc table %s: %s", j.Table, fmt.Sprintf(format, args...))
 	}
-	if u := unknownAdbcOptions(j.Options); len(u) > 0 {
-		return fail("unknown option(s) %s", strings.Join(u, ", "))
-	}
 	o := j.Options
-	for _, k := range []string{adbcDriver, adbcURI, adbcTableName} {
-		if o[k] == "" {
-			return fail("the option '%s' is required", k)
-		}
+	e, err := parseAdbcEndpoint(o)
+	if err != nil {
+		return fail("%v", err)
 	}
-	if _, err := wh.DialectOf(o[adbcDriver]); err != nil {
+	if _, err := wh.DialectOf(e.Driver); err != nil {
 		return fail("%v", err)
 	}
 	s := &adbcScan{table: j.Table, scan: adbc.Scan{
-		Endpoint: wh.Endpoint{Driver: o[adbcDriver], URI: o[adbcURI], Username: o[adbcUsername], Password: o[adbcPassword]},
-		Schema:   o[adbcDBSchema], Table: o[adbcTableName], BatchRows: defaultScanBatchRows,
+		Endpoint: e, Schema: o[adbcDBSchema], Table: o[adbcTableName], BatchRows: defaultScanBatchRows,
 	}}
-	for _, f := range j.Fields {
-		t, err := catalog.ParseTypeString(f.Type)
-		if err != nil {
-			return fail("column %s: %v", f.Name, err)
-		}
-		if err := adbc.Readable(t); err != nil {
-			return fail("column %s: %v", f.Name, err)
-		}
-		s.scan.Columns = append(s.scan.Columns, adbc.Column{Name: f.Name, Type: t})
+	names, types, err := parseAdbcColumns(j.Fields, adbc.Readable)
+	if err != nil {
+		return fail("%v", err)
+	}
+	for i, n := range names {
+		s.scan.Columns = append(s.scan.Columns, adbc.Column{Name: n, Type: types[i]})
 	}
 	// Partitioned reads take all four options, as Flink's JDBC source.
 	partition := []string{adbcPartitionColumn, adbcPartitionNum, adbcPartitionLower, adbcPartitionUpper}

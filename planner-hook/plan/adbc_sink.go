@@ -30,10 +30,7 @@ type adbcSinkExec struct {
 	// Options are the table's options (its WITH clause).
 	Options map[string]string `json:"options"`
 	// Columns are the table's physical columns with their Flink types.
-	Columns []struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
-	} `json:"columns"`
+	Columns []adbcColumn `json:"columns"`
 	// PrimaryKey are the table's primary key columns (an upsert sink), if it has one.
 	PrimaryKey []string `json:"primaryKey"`
 	// InsertOnly: the sink's input has inserts only.
@@ -65,16 +62,12 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 	fail := func(format string, args ...any) (*adbcSink, error) {
 		return nil, fmt.Errorf("adbc table %s: %s", j.Table, fmt.Sprintf(format, args...))
 	}
-	if u := unknownAdbcOptions(j.Options); len(u) > 0 {
-		return fail("unknown option(s) %s", strings.Join(u, ", "))
-	}
 	o := j.Options
-	for _, k := range []string{adbcDriver, adbcURI, adbcTableName} {
-		if o[k] == "" {
-			return fail("the option '%s' is required", k)
-		}
+	e, err := parseAdbcEndpoint(o)
+	if err != nil {
+		return fail("%v", err)
 	}
-	s.cfg.Endpoint = wh.Endpoint{Driver: o[adbcDriver], URI: o[adbcURI], Username: o[adbcUsername], Password: o[adbcPassword]}
+	s.cfg.Endpoint = e
 	s.cfg.Target = adbc.Target{Schema: o[adbcDBSchema], Table: o[adbcTableName], CommitTable: o[adbcCommitTable]}
 	s.cfg.MaxRows = adbcDefaultMaxRows
 	if v, ok := o[adbcMaxRows]; ok {
@@ -125,16 +118,8 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 	default:
 		return fail("'%s' = '%s': expected append or upsert", adbcMode, o[adbcMode])
 	}
-	for _, c := range j.Columns {
-		t, err := catalog.ParseTypeString(c.Type)
-		if err != nil {
-			return fail("column %s: %v", c.Name, err)
-		}
-		if err := adbcWritable(t); err != nil {
-			return fail("column %s: %v", c.Name, err)
-		}
-		s.names = append(s.names, c.Name)
-		s.types = append(s.types, t)
+	if s.names, s.types, err = parseAdbcColumns(j.Columns, adbcWritable); err != nil {
+		return fail("%v", err)
 	}
 	s.cfg.Columns = s.names
 	return s, nil

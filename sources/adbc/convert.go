@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -39,11 +40,11 @@ func converterFor(f arrow.Field, t catalog.Type) (converter, error) {
 	}
 	switch t.Kind {
 	case catalog.SmallInt:
-		return integers[int16](got, t, math.MinInt16, math.MaxInt16, mismatch)
+		return integers[int16](got, want, t, math.MinInt16, math.MaxInt16, mismatch)
 	case catalog.Int:
-		return integers[int32](got, t, math.MinInt32, math.MaxInt32, mismatch)
+		return integers[int32](got, want, t, math.MinInt32, math.MaxInt32, mismatch)
 	case catalog.BigInt:
-		return integers[int64](got, t, math.MinInt64, math.MaxInt64, mismatch)
+		return integers[int64](got, want, t, math.MinInt64, math.MaxInt64, mismatch)
 	case catalog.Decimal:
 		switch got.ID() {
 		case arrow.STRING, arrow.LARGE_STRING:
@@ -58,7 +59,7 @@ func converterFor(f arrow.Field, t catalog.Type) (converter, error) {
 		case arrow.STRING:
 			return same, nil
 		case arrow.LARGE_STRING:
-			return narrowStrings, nil
+			return narrow(want), nil
 		}
 		return mismatch()
 	case catalog.Binary, catalog.VarBinary:
@@ -66,7 +67,7 @@ func converterFor(f arrow.Field, t catalog.Type) (converter, error) {
 		case arrow.BINARY:
 			return same, nil
 		case arrow.LARGE_BINARY:
-			return narrowBinaries, nil
+			return narrow(want), nil
 		}
 		return mismatch()
 	case catalog.Time:
@@ -95,9 +96,12 @@ func same(a arrow.Array) (arrow.Array, error) {
 // integer is the Go type of an integer column.
 type integer interface{ ~int16 | ~int32 | ~int64 }
 
-// integers converts integer columns of any width into T, failing on values out of its range
-// (SQLite's integers are all 64-bit).
-func integers[T integer](got arrow.DataType, t catalog.Type, lo, hi int64, mismatch func() (converter, error)) (converter, error) {
+// integers converts integer columns of any width into T (of Arrow type want), failing on values
+// out of its range (SQLite's integers are all 64-bit).
+func integers[T integer](got, want arrow.DataType, t catalog.Type, lo, hi int64, mismatch func() (converter, error)) (converter, error) {
+	if got.ID() == want.ID() {
+		return same, nil
+	}
 	switch got.ID() {
 	case arrow.INT16:
 		return widen[int16, T](lo, hi, t), nil
@@ -111,12 +115,7 @@ func integers[T integer](got arrow.DataType, t catalog.Type, lo, hi int64, misma
 
 func widen[S, T integer](lo, hi int64, t catalog.Type) converter {
 	return func(a arrow.Array) (arrow.Array, error) {
-		in := a.(interface{ Values() []S })
-		var zero T
-		if any(zero) == any(S(0)) {
-			return same(a)
-		}
-		vals := in.Values()
+		vals := a.(interface{ Values() []S }).Values()
 		out := make([]T, len(vals))
 		for i, v := range vals {
 			if a.IsValid(i) && (int64(v) < lo || int64(v) > hi) {
@@ -139,17 +138,18 @@ func fixedArray[T arrow.FixedWidthType](a arrow.Array, vals []T, t catalog.Type)
 	return array.MakeFromData(data), nil
 }
 
-// validity is a's validity bitmap at offset 0 (nil without NULLs).
+// validity is a's validity bitmap at offset 0 (nil without NULLs): a's own buffer when a starts
+// at offset 0 (array.NewData takes the reference the new column holds), else a copy.
 func validity(a arrow.Array) *memory.Buffer {
 	if a.NullN() == 0 {
 		return nil
 	}
-	bits := make([]byte, (a.Len()+7)/8)
-	for i := 0; i < a.Len(); i++ {
-		if a.IsValid(i) {
-			bits[i/8] |= 1 << (i % 8)
-		}
+	d := a.Data()
+	if d.Offset() == 0 {
+		return d.Buffers()[0]
 	}
+	bits := make([]byte, (a.Len()+7)/8)
+	bitutil.CopyBitmap(d.Buffers()[0].Bytes(), d.Offset(), a.Len(), bits, 0)
 	return memory.NewBufferBytes(bits)
 }
 
@@ -306,30 +306,21 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-func narrowStrings(a arrow.Array) (arrow.Array, error) {
-	in := a.(*array.LargeString)
-	b := array.NewStringBuilder(memory.DefaultAllocator)
-	defer b.Release()
-	for i := 0; i < in.Len(); i++ {
-		if in.IsValid(i) {
-			b.Append(in.Value(i))
-		} else {
-			b.AppendNull()
+// narrow turns a large string or binary column (64-bit offsets) into dt, its type with 32-bit
+// offsets, sharing the values.
+func narrow(dt arrow.DataType) converter {
+	return func(a arrow.Array) (arrow.Array, error) {
+		d := a.Data()
+		offs := arrow.Int64Traits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset() : d.Offset()+d.Len()+1]
+		if last := offs[len(offs)-1]; last > math.MaxInt32 {
+			return nil, fmt.Errorf("%d bytes of values do not fit a batch's 32-bit offsets", last)
 		}
-	}
-	return b.NewArray(), nil
-}
-
-func narrowBinaries(a arrow.Array) (arrow.Array, error) {
-	in := a.(*array.LargeBinary)
-	b := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
-	defer b.Release()
-	for i := 0; i < in.Len(); i++ {
-		if in.IsValid(i) {
-			b.Append(in.Value(i))
-		} else {
-			b.AppendNull()
+		out := make([]int32, len(offs))
+		for i, o := range offs {
+			out[i] = int32(o)
 		}
+		data := array.NewData(dt, a.Len(), []*memory.Buffer{validity(a), memory.NewBufferBytes(arrow.GetBytes(out)), d.Buffers()[2]}, nil, a.NullN(), 0)
+		defer data.Release()
+		return array.MakeFromData(data), nil
 	}
-	return b.NewArray(), nil
 }
