@@ -5,15 +5,15 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/sinks/rowdata"
 )
 
 // Assigner computes the key group of every row of a batch from its key columns. The key row is
 // what Flink's BinaryRowDataKeySelector projects: the key fields in order, RowKind byte 0,
 // written exactly as BinaryRowData; its hashCode decides the key group.
 type Assigner struct {
-	enc            *rowdata.Encoder
+	enc            *binaryrow.Encoder
 	maxParallelism int
 	offsets        []int32
 	buf            []byte
@@ -24,7 +24,7 @@ func NewAssigner(keyTypes []catalog.Type, maxParallelism int) (*Assigner, error)
 	if maxParallelism <= 0 || maxParallelism > UpperBoundMaxParallelism {
 		return nil, fmt.Errorf("key groups: maximum parallelism %d not within bounds (0, %d]", maxParallelism, UpperBoundMaxParallelism)
 	}
-	enc, err := rowdata.NewEncoderWithNulls(keyTypes, rowdata.WriterNulls)
+	enc, err := binaryrow.NewEncoderWithNulls(keyTypes, binaryrow.WriterNulls)
 	if err != nil {
 		return nil, fmt.Errorf("key groups: %w", err)
 	}

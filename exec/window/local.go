@@ -6,9 +6,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/sinks/rowdata"
 )
 
 // LocalOperator is the local phase of a two-phase window aggregation (Flink's
@@ -25,7 +25,7 @@ type LocalOperator struct {
 	calls    []Call
 	assigner *Assigner
 	zone     Zone
-	keys     *rowdata.Encoder
+	keys     *binaryrow.Encoder
 	// Flink's operator starts with watermark 0 and trigger point 0 (uninitialized longs).
 	watermark, nextFlush int64
 
@@ -73,7 +73,7 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 	if spec.Assigner == nil {
 		return nil, fmt.Errorf("local window aggregate: no window")
 	}
-	enc, err := rowdata.NewEncoderWithNulls(spec.KeyTypes, rowdata.WriterNulls)
+	enc, err := binaryrow.NewEncoderWithNulls(spec.KeyTypes, binaryrow.WriterNulls)
 	if err != nil {
 		return nil, fmt.Errorf("local window aggregate: %w", err)
 	}

@@ -17,9 +17,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/keygroup"
-	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 func TestAssigners(t *testing.T) {
@@ -125,7 +125,7 @@ func run(t *testing.T, a *Assigner, steps []any, snapshotAt int) []string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dec, _ := sourcerows.NewDecoder([]string{"k"}, spec.KeyTypes, mem)
+			dec, _ := binaryrow.NewDecoder([]string{"k"}, spec.KeyTypes, mem)
 			keys, err := dec.Decode(f.KeyRows, f.KeyOffsets)
 			if err != nil {
 				t.Fatal(err)
@@ -288,7 +288,7 @@ func TestTwoPhaseMatchesOnePhase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keyDec, _ := sourcerows.NewDecoder([]string{"k"}, keyTypes, mem)
+	keyDec, _ := binaryrow.NewDecoder([]string{"k"}, keyTypes, mem)
 	render := func(f *Fired) []string {
 		keys, err := keyDec.Decode(f.KeyRows, f.KeyOffsets)
 		if err != nil {

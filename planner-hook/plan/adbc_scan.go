@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	wh "github.com/sluice-project/sluice/catalog/adbc"
-	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
 	"github.com/sluice-project/sluice/sources/adbc"
 )
 
@@ -183,7 +183,7 @@ func OpenAdbcSplit(data []byte, i int, skip int64) (*AdbcSplit, error) {
 type AdbcSplit struct {
 	*adbc.Reader
 	types []catalog.Type
-	enc   *sinkrows.Encoder
+	enc   *binaryrow.Encoder
 }
 
 // NextRows encodes the next batch's rows as BinaryRowData: the row count (int32, little
@@ -195,7 +195,7 @@ func (s *AdbcSplit) NextRows() ([]byte, error) {
 	}
 	defer b.Release()
 	if s.enc == nil {
-		if s.enc, err = sinkrows.NewEncoder(s.types); err != nil {
+		if s.enc, err = binaryrow.NewEncoder(s.types); err != nil {
 			return nil, err
 		}
 	}

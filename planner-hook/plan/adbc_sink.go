@@ -11,11 +11,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	wh "github.com/sluice-project/sluice/catalog/adbc"
 	"github.com/sluice-project/sluice/sinks/adbc"
 	"github.com/sluice-project/sluice/sinks/constraint"
-	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 // AdbcSinkType is the node type under which the planner sends a sink into an ADBC table
@@ -187,7 +187,7 @@ func CheckAdbcSink(desc []byte) error {
 type AdbcWriter struct {
 	s   *adbcSink
 	w   *adbc.Writer
-	dec *sourcerows.Decoder // rows → batches (the row path)
+	dec *binaryrow.Decoder // rows → batches (the row path)
 }
 
 // OpenAdbcWriter opens a sink writer from the sink's island JSON (native path: its NOT NULL
@@ -239,7 +239,7 @@ func (a *AdbcWriter) WriteBatch(b arrow.RecordBatch) error {
 // WriteRows writes rows Flink made (BinaryRowData bytes, row i at data[offsets[i]:offsets[i+1]]).
 func (a *AdbcWriter) WriteRows(data []byte, offsets []int32) error {
 	if a.dec == nil {
-		d, err := sourcerows.NewDecoder(a.s.names, a.s.types, memory.DefaultAllocator)
+		d, err := binaryrow.NewDecoder(a.s.names, a.s.types, memory.DefaultAllocator)
 		if err != nil {
 			return fmt.Errorf("table %s: %w", a.s.table, err)
 		}

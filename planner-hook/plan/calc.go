@@ -9,8 +9,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/catalog/binaryrow"
 	"github.com/sluice-project/sluice/exec/calc"
 	"github.com/sluice-project/sluice/exec/expr"
 )

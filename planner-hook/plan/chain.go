@@ -9,10 +9,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/exchange"
-	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
-	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 // Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a
@@ -54,7 +53,7 @@ type ChainPipeline struct {
 	// scan is set when the chain starts with a native scan: it then reads Arrow batches
 	// (ProcessBatch); scanRows encodes them when no stage reads batches itself.
 	scan     []catalog.Type // the scan's column types; nil without a scan
-	scanRows *sinkrows.Encoder
+	scanRows *binaryrow.Encoder
 	// batchIn is set when the chain reads the batches of a columnar exchange.
 	batchIn bool
 	// split partitions the output for a columnar hash exchange (nil without one).
@@ -62,7 +61,7 @@ type ChainPipeline struct {
 	// batchOut is set when the chain feeds a native sink: its output rows are handed over as
 	// Arrow batches (OutputBatch), decoded by outDecoder.
 	batchOut   bool
-	outDecoder *sourcerows.Decoder
+	outDecoder *binaryrow.Decoder
 	// outBatch is the output of the last call when it stayed columnar (a scan, or a scan and
 	// a Calc, feeding a native sink): no rows were encoded.
 	outBatch arrow.RecordBatch
@@ -113,7 +112,7 @@ func openChain(is *Island) (*ChainPipeline, error) {
 		if err != nil {
 			return nil, fmt.Errorf("chain: batch input: %w", err)
 		}
-		if c.scanRows, err = sinkrows.NewEncoder(types); err != nil {
+		if c.scanRows, err = binaryrow.NewEncoder(types); err != nil {
 			return nil, fmt.Errorf("chain: batch input: %w", err)
 		}
 		// Rows come out of batches, not input rows: no row mapping.
@@ -133,7 +132,7 @@ func openChain(is *Island) (*ChainPipeline, error) {
 			c.scan = types
 			// Rows come out of batches, not input rows: no row mapping.
 			c.rowMapping = false
-			if c.scanRows, err = sinkrows.NewEncoder(types); err != nil {
+			if c.scanRows, err = binaryrow.NewEncoder(types); err != nil {
 				return nil, fmt.Errorf("chain node 0 (%s): %w", is.Nodes[i].Name, err)
 			}
 			continue
@@ -635,7 +634,7 @@ func (c *ChainPipeline) checkBatch(b arrow.RecordBatch) error {
 
 // openSplitter builds the splitter of a chain that feeds a columnar hash exchange: the key
 // fields come from the plan, the consumer's parallelism from the runtime options.
-func openSplitter(is *Island, out *sourcerows.Decoder) (*exchange.Splitter, error) {
+func openSplitter(is *Island, out *binaryrow.Decoder) (*exchange.Splitter, error) {
 	var keys []int
 	if err := json.Unmarshal([]byte(is.Options[OptExchangeKeys]), &keys); err != nil {
 		return nil, fmt.Errorf("chain: option %s: %w", OptExchangeKeys, err)
@@ -660,7 +659,7 @@ func openSplitter(is *Island, out *sourcerows.Decoder) (*exchange.Splitter, erro
 }
 
 // decodeFields decodes rows into a batch of their fields (no RowKind column: insert-only).
-func decodeFields(d *sourcerows.Decoder, data []byte, offsets []int32) (arrow.RecordBatch, error) {
+func decodeFields(d *binaryrow.Decoder, data []byte, offsets []int32) (arrow.RecordBatch, error) {
 	n := len(offsets) - 1
 	starts, ends := offsets[:n], offsets[1:]
 	if err := d.Check(data, starts, ends); err != nil {

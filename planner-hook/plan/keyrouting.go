@@ -7,9 +7,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/keygroup"
-	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 // KeyRoutingSpec describes how rows of one type are keyed and routed: the row type (Flink's
@@ -52,7 +52,7 @@ func RouteRows(specJSON []byte, data []byte, offsets []int32, out []int32) error
 	if n < 0 || len(out) < 2*n {
 		return fmt.Errorf("key routing: %d output slots for %d rows", len(out), n)
 	}
-	dec, err := sourcerows.NewDecoder(names, types, memory.NewGoAllocator())
+	dec, err := binaryrow.NewDecoder(names, types, memory.NewGoAllocator())
 	if err != nil {
 		return err
 	}

@@ -7,12 +7,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/calc"
 	"github.com/sluice-project/sluice/exec/column"
-	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
-	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 // RowPipeline runs an island between two row edges: BinaryRowData in, BinaryRowData out.
@@ -20,9 +19,9 @@ import (
 // It materializes late: the columns the condition reads are decoded for every row, the columns
 // the projections read only for the rows that pass, straight from their bytes.
 type RowPipeline struct {
-	decoder            *sourcerows.Decoder
+	decoder            *binaryrow.Decoder
 	calc               *calc.Calc
-	encoder            *sinkrows.Encoder
+	encoder            *binaryrow.Encoder
 	arity              int
 	inArity            int
 	condCols, projCols []int
@@ -73,12 +72,12 @@ func newRowPipeline(is *Island) (*RowPipeline, error) {
 	mem := bufpool.New()
 	p := &RowPipeline{arity: len(cp.outTypes), inArity: len(cp.inTypes), condCols: cp.condCols, projCols: cp.projCols,
 		outNames: cp.outNames, outTypes: cp.outTypes}
-	if p.decoder, err = sourcerows.NewDecoder(cp.inNames, cp.inTypes, mem); err != nil {
+	if p.decoder, err = binaryrow.NewDecoder(cp.inNames, cp.inTypes, mem); err != nil {
 		return nil, err
 	}
 	p.calc = cp.operator(mem)
 	p.mem = mem
-	if p.encoder, err = sinkrows.NewEncoder(cp.outTypes); err != nil {
+	if p.encoder, err = binaryrow.NewEncoder(cp.outTypes); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -231,7 +230,7 @@ func (p *RowPipeline) columns(data []byte, starts, ends []int32, cols []int) (*s
 
 // decodeSparse decodes the columns cols of the given rows into a batch of arity columns where
 // the other columns are absent.
-func decodeSparse(d *sourcerows.Decoder, arity int, data []byte, starts, ends []int32, cols []int) (*sparseBatch, error) {
+func decodeSparse(d *binaryrow.Decoder, arity int, data []byte, starts, ends []int32, cols []int) (*sparseBatch, error) {
 	arrays, err := d.DecodeColumns(data, starts, ends, cols)
 	if err != nil {
 		return nil, err

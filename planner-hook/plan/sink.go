@@ -10,13 +10,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/javatext"
 	"github.com/sluice-project/sluice/sinks/constraint"
 	sinkfs "github.com/sluice-project/sluice/sinks/filesystem"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"
 	sourcefs "github.com/sluice-project/sluice/sources/filesystem"
-	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 // SinkType is the exec-node type of a table sink.
@@ -351,7 +351,7 @@ func (s *SinkWriter) take() []byte {
 }
 
 // outputDecoder returns a decoder of a chain's output rows (the last node's output type).
-func outputDecoder(is *Island) (*sourcerows.Decoder, error) {
+func outputDecoder(is *Island) (*binaryrow.Decoder, error) {
 	last := is.Nodes[len(is.Nodes)-1]
 	if h, err := last.Header(); err == nil && isScanType(h.Type) {
 		// A chain of a scan alone (e.g. INSERT INTO t SELECT * FROM s): the scan's columns.
@@ -363,7 +363,7 @@ func outputDecoder(is *Island) (*sourcerows.Decoder, error) {
 		for i := range names {
 			names[i] = fmt.Sprintf("f%d", i)
 		}
-		return sourcerows.NewDecoder(names, types, memory.DefaultAllocator)
+		return binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
 	}
 	var h struct {
 		OutputType json.RawMessage `json:"outputType"`
@@ -379,7 +379,7 @@ func outputDecoder(is *Island) (*sourcerows.Decoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chain output type: %w", err)
 	}
-	return sourcerows.NewDecoder(names, types, memory.DefaultAllocator)
+	return binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
 }
 
 // writableAs says whether a column of type in is written as a column of type out as it is,

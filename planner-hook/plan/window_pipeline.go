@@ -9,13 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/expr"
 	"github.com/sluice-project/sluice/exec/window"
-	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
-	sourcerows "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 // Runtime options that the operator adds to the island plan when it opens a keyed pipeline.
@@ -71,9 +70,9 @@ type WindowPipeline struct {
 	plan    *windowPlan
 	op      *window.Operator
 	mem     memory.Allocator
-	decoder *sourcerows.Decoder
-	keys    *sourcerows.Decoder
-	encoder *sinkrows.Encoder
+	decoder *binaryrow.Decoder
+	keys    *binaryrow.Decoder
+	encoder *binaryrow.Encoder
 	cols    []int // input columns to decode
 	// arrivals are the arrival times of the next batch's rows (processing-time windows).
 	arrivals []Arrival
@@ -168,13 +167,13 @@ func openWindowPipeline(is *Island, phase windowPhase) (*WindowPipeline, error) 
 	}
 	mem := bufpool.New()
 	wp := &WindowPipeline{plan: p, op: op, mem: mem}
-	if wp.decoder, err = sourcerows.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
+	if wp.decoder, err = binaryrow.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
 		return nil, err
 	}
 	if wp.keys, err = keyDecoder(p, mem); err != nil {
 		return nil, err
 	}
-	if wp.encoder, err = sinkrows.NewEncoder(p.outTypes); err != nil {
+	if wp.encoder, err = binaryrow.NewEncoder(p.outTypes); err != nil {
 		return nil, err
 	}
 	wp.cols = p.inputColumns()
@@ -345,9 +344,9 @@ type LocalWindowPipeline struct {
 	plan    *windowPlan
 	op      *window.LocalOperator
 	mem     memory.Allocator
-	decoder *sourcerows.Decoder
-	keys    *sourcerows.Decoder
-	encoder *sinkrows.Encoder
+	decoder *binaryrow.Decoder
+	keys    *binaryrow.Decoder
+	encoder *binaryrow.Encoder
 	cols    []int
 
 	out     []byte
@@ -369,13 +368,13 @@ func openLocalWindowPipeline(is *Island) (*LocalWindowPipeline, error) {
 	}
 	mem := bufpool.New()
 	lp := &LocalWindowPipeline{plan: p, op: op, mem: mem}
-	if lp.decoder, err = sourcerows.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
+	if lp.decoder, err = binaryrow.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
 		return nil, err
 	}
 	if lp.keys, err = keyDecoder(p, mem); err != nil {
 		return nil, err
 	}
-	if lp.encoder, err = sinkrows.NewEncoder(p.outTypes); err != nil {
+	if lp.encoder, err = binaryrow.NewEncoder(p.outTypes); err != nil {
 		return nil, err
 	}
 	lp.cols = p.inputColumns()
@@ -449,7 +448,7 @@ func (l *LocalWindowPipeline) Output() ([]byte, []int32, []int32) {
 }
 
 // encodeRows encodes m rows of fields into out, reusing its buffers.
-func encodeRows(enc *sinkrows.Encoder, fields []arrow.Array, m int, out []byte, offsets []int32) ([]byte, []int32, error) {
+func encodeRows(enc *binaryrow.Encoder, fields []arrow.Array, m int, out []byte, offsets []int32) ([]byte, []int32, error) {
 	offsets = append(offsets[:0], make([]int32, m+1)...)
 	if err := enc.Layout(fields, m, offsets); err != nil {
 		return out, offsets, err
@@ -463,12 +462,12 @@ func encodeRows(enc *sinkrows.Encoder, fields []arrow.Array, m int, out []byte, 
 }
 
 // keyDecoder decodes the key rows of a window plan.
-func keyDecoder(p *windowPlan, mem memory.Allocator) (*sourcerows.Decoder, error) {
+func keyDecoder(p *windowPlan, mem memory.Allocator) (*binaryrow.Decoder, error) {
 	names := make([]string, len(p.keyCols))
 	for i, k := range p.keyCols {
 		names[i] = p.inNames[k]
 	}
-	return sourcerows.NewDecoder(names, p.spec.KeyTypes, mem)
+	return binaryrow.NewDecoder(names, p.spec.KeyTypes, mem)
 }
 
 // inputColumns are the input columns a window plan reads.
@@ -486,7 +485,7 @@ func (p *windowPlan) inputColumns() []int {
 }
 
 // input decodes a batch of rows into a window operator's input; release frees the columns.
-func (p *windowPlan) input(d *sourcerows.Decoder, data []byte, offsets []int32, cols []int) (window.Input, func(), error) {
+func (p *windowPlan) input(d *binaryrow.Decoder, data []byte, offsets []int32, cols []int) (window.Input, func(), error) {
 	n := len(offsets) - 1
 	if n < 0 {
 		return window.Input{}, nil, fmt.Errorf("window pipeline: no offsets")
@@ -605,7 +604,7 @@ func compileWatermarkAssigner(n *IslandNode) (*watermarkPlan, []string, error) {
 type WatermarkPipeline struct {
 	plan    *watermarkPlan
 	mem     memory.Allocator
-	decoder *sourcerows.Decoder
+	decoder *binaryrow.Decoder
 	marks   []int64
 }
 
@@ -619,7 +618,7 @@ func openWatermarkPipeline(is *Island) (*WatermarkPipeline, error) {
 		return nil, fmt.Errorf("watermark pipeline: node %s is not supported: %v", n.Name, reasons)
 	}
 	mem := bufpool.New()
-	d, err := sourcerows.NewDecoder(p.inNames, p.inTypes, mem)
+	d, err := binaryrow.NewDecoder(p.inNames, p.inTypes, mem)
 	if err != nil {
 		return nil, err
 	}

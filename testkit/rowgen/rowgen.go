@@ -7,14 +7,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	sinkrows "github.com/sluice-project/sluice/sinks/rowdata"
 )
 
 // Encode writes every row of rec (whose columns have the given types) as BinaryRowData and
 // returns the bytes and the len+1 row offsets. kinds gives each row's RowKind, or nil for +I.
 func Encode(rec arrow.RecordBatch, types []catalog.Type, kinds []int8) ([]byte, []int32, error) {
-	enc, err := sinkrows.NewEncoder(types)
+	enc, err := binaryrow.NewEncoder(types)
 	if err != nil {
 		return nil, nil, fmt.Errorf("rowgen: %w", err)
 	}

@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/catalog/binaryrow"
 	"github.com/sluice-project/sluice/exec/expr"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )

@@ -1,4 +1,4 @@
-package rowdata_test
+package binaryrow_test
 
 import (
 	"testing"
@@ -8,9 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	sink "github.com/sluice-project/sluice/sinks/rowdata"
-	src "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 // nestedTypes are ROW, ARRAY and MAP columns with every kind of slot inside: fixed-width,
@@ -123,7 +122,7 @@ func TestNestedRoundTrip(t *testing.T) {
 	// A slice checks that offsets of sliced struct and list arrays are honoured.
 	for _, part := range []arrow.RecordBatch{rec, rec.NewSlice(5, 33)} {
 		rows := int(part.NumRows())
-		enc, err := sink.NewEncoder(types)
+		enc, err := binaryrow.NewEncoder(types)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +134,7 @@ func TestNestedRoundTrip(t *testing.T) {
 		if err := enc.Encode(part.Columns(), nil, rows, offsets, buf); err != nil {
 			t.Fatal(err)
 		}
-		dec, err := src.NewDecoder(names, types, mem)
+		dec, err := binaryrow.NewDecoder(names, types, mem)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +180,7 @@ func FuzzDecodeNested(f *testing.F) {
 		}
 	}
 	rec := bld.NewRecordBatch()
-	enc, err := sink.NewEncoder(types)
+	enc, err := binaryrow.NewEncoder(types)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -195,7 +194,7 @@ func FuzzDecodeNested(f *testing.F) {
 	}
 	f.Add(buf, uint16(0), byte(0))
 	f.Add(buf, uint16(100), byte(0xff))
-	dec, err := src.NewDecoder(names, types, memory.DefaultAllocator)
+	dec, err := binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
 	if err != nil {
 		f.Fatal(err)
 	}

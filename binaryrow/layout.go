@@ -1,7 +1,3 @@
-// Package binaryrow holds the layout facts of Flink's BinaryRowData that both row edges use:
-// header and null-bit sizes, field slots, the inline marker of short strings and which types
-// live in the fixed-length part. The readers and writers are in sources/rowdata and
-// sinks/rowdata.
 package binaryrow
 
 import "github.com/sluice-project/sluice/catalog"

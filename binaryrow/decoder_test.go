@@ -1,4 +1,4 @@
-package rowdata_test
+package binaryrow_test
 
 import (
 	"encoding/binary"
@@ -8,9 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/catalog/binaryrow"
-	src "github.com/sluice-project/sluice/sources/rowdata"
 	"github.com/sluice-project/sluice/testkit/rowgen"
 )
 
@@ -38,7 +37,7 @@ func encoded(t testing.TB, n int) ([]byte, []int32) {
 }
 
 func TestCorruptRowsAreErrorsNamingRowAndField(t *testing.T) {
-	dec, err := src.NewDecoder(names, types, memory.DefaultAllocator)
+	dec, err := binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +75,7 @@ func TestCorruptRowsAreErrorsNamingRowAndField(t *testing.T) {
 }
 
 func BenchmarkDecode(b *testing.B) {
-	dec, _ := src.NewDecoder(names, types, memory.DefaultAllocator)
+	dec, _ := binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
 	const n = 8192
 	data, offsets := encoded(b, n)
 	b.ResetTimer()
@@ -107,7 +106,7 @@ func FuzzDecode(f *testing.F) {
 		for i := range offs {
 			offs[i] = int32(binary.LittleEndian.Uint32(offBytes[4*i:]))
 		}
-		dec, err := src.NewDecoder(names, types, memory.DefaultAllocator)
+		dec, err := binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
 		if err != nil {
 			t.Fatal(err)
 		}

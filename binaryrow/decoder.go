@@ -1,6 +1,4 @@
-// Package rowdata transposes Flink BinaryRowData rows into Arrow column batches: the row edge
-// into Sluice. The layout it reads is described in catalog/binaryrow.
-package rowdata
+package binaryrow
 
 import (
 	"encoding/binary"
@@ -15,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/catalog/binaryrow"
 	"github.com/sluice-project/sluice/exec/column"
 )
 
@@ -31,7 +28,7 @@ type Decoder struct {
 // NewDecoder returns a decoder for rows with the given field names and types.
 func NewDecoder(names []string, types []catalog.Type, mem memory.Allocator) (*Decoder, error) {
 	for i, t := range types {
-		if ok, why := binaryrow.Supported(t); !ok {
+		if ok, why := Supported(t); !ok {
 			return nil, fmt.Errorf("rowdata decoder: field %d (%s): %s", i, names[i], why)
 		}
 	}
@@ -79,7 +76,7 @@ func (d *Decoder) Decode(data []byte, offsets []int32) (arrow.RecordBatch, error
 // Check verifies that every row [starts[r], ends[r]) lies in data and holds at least the fixed
 // part of the row type. Decoding rows that passed Check never reads outside them.
 func (d *Decoder) Check(data []byte, starts, ends []int32) error {
-	fixed := binaryrow.FixedSize(d.arity)
+	fixed := FixedSize(d.arity)
 	for r := range starts {
 		s, e := starts[r], ends[r]
 		if s < 0 || e < s || int(e) > len(data) {
@@ -149,8 +146,8 @@ func (l *locator) validBytes() []byte {
 // rowField locates field i of the rows [starts[r], ends[r]) of the given arity; rows that
 // parent marks null (nil: none) make the field null too.
 func (d *Decoder) rowField(data []byte, starts, ends []int32, arity, i int, parent []byte) locator {
-	return locator{pos: starts, base: starts, end: ends, add: binaryrow.SlotOffset(arity, i),
-		valid: d.nullBits(data, starts, binaryrow.NullByte(i), binaryrow.NullMask(i), parent), unread: parent != nil}
+	return locator{pos: starts, base: starts, end: ends, add: SlotOffset(arity, i),
+		valid: d.nullBits(data, starts, NullByte(i), NullMask(i), parent), unread: parent != nil}
 }
 
 // nullBits builds a validity bitmap from the null flag at starts[r]+nb (mask) of every value
@@ -216,7 +213,7 @@ func (d *Decoder) decodeValues(t catalog.Type, data []byte, loc locator) (arrow.
 	case catalog.BigInt, catalog.IntervalDayTime:
 		return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, &loc)), nil
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if binaryrow.IsCompactTimestamp(t.Precision) {
+		if IsCompactTimestamp(t.Precision) {
 			return newArray(at, n, valid, nulls, readFixed[int64](d.mem, data, &loc)), nil
 		}
 		if t.IsNanoTimestamp() {
@@ -310,10 +307,10 @@ func readFixed[T fixedWidth](mem memory.Allocator, data []byte, loc *locator) *m
 // or at an offset from base that must end by end.
 func varRef(data []byte, base, end int, slot int) ([]byte, error) {
 	v := binary.LittleEndian.Uint64(data[slot:])
-	if v&binaryrow.InlineMark != 0 {
+	if v&InlineMark != 0 {
 		l := int((v >> 56) & 0x7f)
-		if l > binaryrow.MaxInline {
-			return nil, fmt.Errorf("inline length %d above %d", l, binaryrow.MaxInline)
+		if l > MaxInline {
+			return nil, fmt.Errorf("inline length %d above %d", l, MaxInline)
 		}
 		return data[slot : slot+l], nil
 	}

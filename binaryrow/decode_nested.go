@@ -1,4 +1,4 @@
-package rowdata
+package binaryrow
 
 import (
 	"encoding/binary"
@@ -11,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/catalog/binaryrow"
 )
 
 // spans resolves the variable-part slot of every non-null value of loc (offset << 32 | size,
@@ -40,7 +39,7 @@ func spans(data []byte, loc *locator, min int, what string) (starts, ends []int3
 // decodeRows reads nested BinaryRowData values (ROW) as an Arrow struct array.
 func (d *Decoder) decodeRows(t catalog.Type, at arrow.DataType, data []byte, loc *locator) (arrow.Array, error) {
 	arity := len(t.Fields)
-	starts, ends, err := spans(data, loc, binaryrow.FixedSize(arity), "nested row")
+	starts, ends, err := spans(data, loc, FixedSize(arity), "nested row")
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +77,7 @@ func (d *Decoder) elements(data []byte, starts, ends []int32, valid []byte, size
 			return locator{}, fmt.Errorf("row %d: array of %d bytes has no element count", r, e-s)
 		}
 		cnt := int64(int32(binary.LittleEndian.Uint32(data[s:])))
-		if cnt < 0 || int64(binaryrow.ArrayHeaderSize(int(cnt)))+cnt*int64(size) > e-s {
+		if cnt < 0 || int64(ArrayHeaderSize(int(cnt)))+cnt*int64(size) > e-s {
 			return locator{}, fmt.Errorf("row %d: array of %d elements does not fit its %d bytes", r, cnt, e-s)
 		}
 		total += cnt
@@ -99,7 +98,7 @@ func (d *Decoder) elements(data []byte, starts, ends []int32, valid []byte, size
 			continue
 		}
 		s := starts[r]
-		first := s + int32(binaryrow.ArrayHeaderSize(cnt))
+		first := s + int32(ArrayHeaderSize(cnt))
 		for j := 0; j < cnt; j++ {
 			loc.pos[o+j] = first + int32(j*size)
 			loc.base[o+j] = s
@@ -128,7 +127,7 @@ func (d *Decoder) decodeArrays(t catalog.Type, at arrow.DataType, data []byte, l
 	defer offBuf.Release()
 	offBuf.Resize((len(loc.pos) + 1) * 4)
 	offsets := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
-	el, err := d.elements(data, starts, ends, loc.validBytes(), binaryrow.ElementSize(*t.Elem), offsets)
+	el, err := d.elements(data, starts, ends, loc.validBytes(), ElementSize(*t.Elem), offsets)
 	if err != nil {
 		return nil, err
 	}
@@ -172,12 +171,12 @@ func (d *Decoder) decodeMaps(t catalog.Type, at arrow.DataType, data []byte, loc
 	defer offBuf.Release()
 	offBuf.Resize((n + 1) * 4)
 	offsets := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
-	keyLoc, err := d.elements(data, starts, keyEnds, valid, binaryrow.ElementSize(*t.Elem), offsets)
+	keyLoc, err := d.elements(data, starts, keyEnds, valid, ElementSize(*t.Elem), offsets)
 	if err != nil {
 		return nil, fmt.Errorf("map keys: %w", err)
 	}
 	valOffsets := make([]int32, n+1)
-	valLoc, err := d.elements(data, valStarts, ends, valid, binaryrow.ElementSize(*t.Value), valOffsets)
+	valLoc, err := d.elements(data, valStarts, ends, valid, ElementSize(*t.Value), valOffsets)
 	if err != nil {
 		keyLoc.release()
 		return nil, fmt.Errorf("map values: %w", err)

@@ -1,4 +1,4 @@
-package rowdata
+package binaryrow
 
 import (
 	"encoding/binary"
@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/catalog/binaryrow"
 	"github.com/sluice-project/sluice/exec/column"
 )
 
@@ -106,7 +105,7 @@ func encodeArrays(elem catalog.Type, elems arrow.Array, offs []int32, valid []by
 	if err != nil {
 		return blobs{}, fmt.Errorf("element: %w", err)
 	}
-	width := binaryrow.ElementSize(elem)
+	width := ElementSize(elem)
 	varSizes := make([]int32, elems.Len())
 	ev.addVarSizes(varSizes)
 	out := blobs{offs: make([]int32, n+1)}
@@ -117,7 +116,7 @@ func encodeArrays(elem catalog.Type, elems arrow.Array, offs []int32, valid []by
 			continue
 		}
 		cnt := int(offs[r+1] - offs[r])
-		size += int64(binaryrow.RoundUp8(binaryrow.ArrayHeaderSize(cnt) + cnt*width))
+		size += int64(RoundUp8(ArrayHeaderSize(cnt) + cnt*width))
 		for k := offs[r]; k < offs[r+1]; k++ {
 			size += int64(varSizes[k])
 		}
@@ -137,8 +136,8 @@ func encodeArrays(elem catalog.Type, elems arrow.Array, offs []int32, valid []by
 		}
 		start, cnt := out.offs[r], int(offs[r+1]-offs[r])
 		binary.LittleEndian.PutUint32(out.data[start:], uint32(cnt))
-		first := start + int32(binaryrow.ArrayHeaderSize(cnt))
-		next := start + int32(binaryrow.RoundUp8(binaryrow.ArrayHeaderSize(cnt)+cnt*width))
+		first := start + int32(ArrayHeaderSize(cnt))
+		next := start + int32(RoundUp8(ArrayHeaderSize(cnt)+cnt*width))
 		for j := 0; j < cnt; j++ {
 			k := int(offs[r]) + j
 			if ev.null(k) {

@@ -1,4 +1,4 @@
-package rowdata_test
+package binaryrow_test
 
 import (
 	"encoding/binary"
@@ -10,9 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	sink "github.com/sluice-project/sluice/sinks/rowdata"
-	src "github.com/sluice-project/sluice/sources/rowdata"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -59,7 +58,7 @@ func TestRoundTrip(t *testing.T) {
 	rec := bld.NewRecordBatch()
 	defer rec.Release()
 
-	enc, err := sink.NewEncoder(types)
+	enc, err := binaryrow.NewEncoder(types)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +76,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("row %d size %d not a multiple of 8", r, offsets[r+1]-offsets[r])
 		}
 	}
-	dec, err := src.NewDecoder(names, types, mem)
+	dec, err := binaryrow.NewDecoder(names, types, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +119,11 @@ func TestDecimalBytesMatchBigInteger(t *testing.T) {
 		{decimal128.FromI64(-129), []byte{0xff, 0x7f}},
 	}
 	for _, c := range cases {
-		got := sink.DecimalToBigEndian(c.v)
+		got := binaryrow.DecimalToBigEndian(c.v)
 		if string(got) != string(c.want) {
 			t.Errorf("%v: got %x want %x", c.v.BigInt(), got, c.want)
 		}
-		if back := src.DecimalFromBigEndian(got); back != c.v {
+		if back := binaryrow.DecimalFromBigEndian(got); back != c.v {
 			t.Errorf("%v: read back %v", c.v.BigInt(), back.BigInt())
 		}
 	}
@@ -144,7 +143,7 @@ func BenchmarkEncode(b *testing.B) {
 	}
 	rec := bld.NewRecordBatch()
 	defer rec.Release()
-	enc, _ := sink.NewEncoder(types)
+	enc, _ := binaryrow.NewEncoder(types)
 	offsets := make([]int32, n+1)
 	var buf []byte
 	b.ResetTimer()
@@ -170,7 +169,7 @@ func TestEncodeEmptyColumns(t *testing.T) {
 	defer bb.Release()
 	col := bb.NewArray()
 	defer col.Release()
-	enc, err := sink.NewEncoder([]catalog.Type{catalog.BooleanType(true)})
+	enc, err := binaryrow.NewEncoder([]catalog.Type{catalog.BooleanType(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,10 +197,10 @@ func TestNonCompactTimestampLayout(t *testing.T) {
 	rec := bld.NewRecordBatch()
 	defer rec.Release()
 	for _, c := range []struct {
-		nulls     sink.NullLayout
+		nulls     binaryrow.NullLayout
 		nullBytes int32
-	}{{sink.SerializerNulls, 16}, {sink.WriterNulls, 24}} {
-		enc, err := sink.NewEncoderWithNulls(types, c.nulls)
+	}{{binaryrow.SerializerNulls, 16}, {binaryrow.WriterNulls, 24}} {
+		enc, err := binaryrow.NewEncoderWithNulls(types, c.nulls)
 		if err != nil {
 			t.Fatal(err)
 		}

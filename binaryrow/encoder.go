@@ -1,8 +1,4 @@
-// Package rowdata writes Arrow column batches as Flink BinaryRowData bytes: the row edge out
-// of Sluice. Every byte matches what Flink's RowDataSerializer#toBinaryRow writes for the same
-// row (header, null bits, slots, variable part and its zeroed padding), so that Java wraps the
-// bytes without touching a field and hashes of the rows agree with Flink's.
-package rowdata
+package binaryrow
 
 import (
 	"encoding/binary"
@@ -13,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/catalog/binaryrow"
 )
 
 // NullLayout says how a null DECIMAL with precision > 18 is written. Flink has two writers that
@@ -55,7 +50,7 @@ func NewEncoder(types []catalog.Type) (*Encoder, error) {
 // NewEncoderWithNulls returns an encoder that writes nulls in the given layout.
 func NewEncoderWithNulls(types []catalog.Type, nulls NullLayout) (*Encoder, error) {
 	for i, t := range types {
-		if ok, why := binaryrow.Supported(t); !ok {
+		if ok, why := Supported(t); !ok {
 			return nil, fmt.Errorf("rowdata encoder: field %d: %s", i, why)
 		}
 	}
@@ -101,7 +96,7 @@ func (e *Encoder) Layout(cols []arrow.Array, n int, offsets []int32) error {
 	if err := e.prepare(cols); err != nil {
 		return err
 	}
-	fixed := int32(binaryrow.FixedSize(e.arity))
+	fixed := int32(FixedSize(e.arity))
 	if cap(e.sizes) < n {
 		e.sizes = make([]int32, n)
 	}
@@ -144,7 +139,7 @@ func (e *Encoder) Encode(cols []arrow.Array, kinds []int8, n int, offsets []int3
 			dst[offsets[r]] = byte(kinds[r])
 		}
 	}
-	fixed := int32(binaryrow.FixedSize(e.arity))
+	fixed := int32(FixedSize(e.arity))
 	if cap(e.cursors) < n {
 		e.cursors, e.pos = make([]int32, n), make([]int32, n)
 	}
@@ -153,8 +148,8 @@ func (e *Encoder) Encode(cols []arrow.Array, kinds []int8, n int, offsets []int3
 		cursors[r] = offsets[r] + fixed
 	}
 	for i, v := range e.prepared {
-		slot := int32(binaryrow.SlotOffset(e.arity, i))
-		nb, mask := int32(binaryrow.NullByte(i)), binaryrow.NullMask(i)
+		slot := int32(SlotOffset(e.arity, i))
+		nb, mask := int32(NullByte(i)), NullMask(i)
 		for r := 0; r < n; r++ {
 			pos[r] = offsets[r] + slot
 		}

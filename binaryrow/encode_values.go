@@ -1,4 +1,4 @@
-package rowdata
+package binaryrow
 
 import (
 	"encoding/binary"
@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/catalog/binaryrow"
 	"github.com/sluice-project/sluice/exec/column"
 )
 
@@ -87,11 +86,11 @@ func (v *values) addVarSizes(sizes []int32) {
 			if v.null(r) {
 				continue
 			}
-			if l := offs[r+1] - offs[r]; l > binaryrow.MaxInline || t.Kind == catalog.Raw {
-				sizes[r] += int32(binaryrow.RoundUp8(int(l)))
+			if l := offs[r+1] - offs[r]; l > MaxInline || t.Kind == catalog.Raw {
+				sizes[r] += int32(RoundUp8(int(l)))
 			}
 		}
-	case (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && !binaryrow.IsCompactTimestamp(t.Precision):
+	case (t.Kind == catalog.Timestamp || t.Kind == catalog.TimestampLTZ) && !IsCompactTimestamp(t.Precision):
 		// Non-compact timestamps keep their epoch millis in the variable part.
 		v.addFixed(sizes, 8)
 	case t.Kind == catalog.Decimal && !t.IsCompactDecimal():
@@ -99,7 +98,7 @@ func (v *values) addVarSizes(sizes []int32) {
 	case t.IsNested():
 		for r := 0; r < n; r++ {
 			if !v.null(r) {
-				sizes[r] += int32(binaryrow.RoundUp8(int(v.nested.offs[r+1] - v.nested.offs[r])))
+				sizes[r] += int32(RoundUp8(int(v.nested.offs[r+1] - v.nested.offs[r])))
 			}
 		}
 	}
@@ -176,7 +175,7 @@ func (v *values) write(dst []byte, pos, base, cur []int32) error {
 	case catalog.Double:
 		writeFixed(c.(*array.Float64).Float64Values(), vbits, voff, pos, dst)
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		if binaryrow.IsCompactTimestamp(t.Precision) {
+		if IsCompactTimestamp(t.Precision) {
 			writeFixed(c.(*array.Timestamp).TimestampValues(), vbits, voff, pos, dst)
 			break
 		}
@@ -238,14 +237,14 @@ func (v *values) write(dst []byte, pos, base, cur []int32) error {
 // bit), else at dst[*cur] with the slot holding (offset from base << 32 | length); the cursor
 // advances by the padded length.
 func writeVar(dst, b []byte, inline bool, pos, base int32, cur *int32) {
-	if inline && len(b) <= binaryrow.MaxInline {
+	if inline && len(b) <= MaxInline {
 		copy(dst[pos:], b)
 		dst[pos+7] = 0x80 | byte(len(b))
 		return
 	}
 	copy(dst[*cur:], b)
 	binary.LittleEndian.PutUint64(dst[pos:], uint64(*cur-base)<<32|uint64(len(b)))
-	*cur += int32(binaryrow.RoundUp8(len(b)))
+	*cur += int32(RoundUp8(len(b)))
 }
 
 // writeFixed stores each non-null value in the low bytes of its slot (native byte order),
