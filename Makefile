@@ -77,11 +77,11 @@ test-java: $(NATIVE) adbc-drivers postgres $(FLIGHTSQL_SERVER)
 	$(MVN) test
 
 ## test-long: the slow checks kept out of `make test`: this JVM's Double.toString/Float.toString
-## on 3 million random values of each against exec/javatext, then a 30-minute fuzz run.
+## on 3 million random values of each against javacompat/javatext, then a 30-minute fuzz run.
 test-long: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.tools.FloatTextGolden random 3000000 $$(date +%s) > build/float_text_random.txt
-	SLUICE_FLOAT_TEXT=$(CURDIR)/build/float_text_random.txt $(GO) test -count=1 -run TestAppendDoubleGolden ./exec/javatext/
+	SLUICE_FLOAT_TEXT=$(CURDIR)/build/float_text_random.txt $(GO) test -count=1 -run TestAppendDoubleGolden ./javacompat/javatext/
 	rm -f build/float_text_random.txt
 	$(MAKE) fuzz DURATION=30m
 

@@ -2,7 +2,7 @@ package expr
 
 import (
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/javatext"
+	"github.com/sluice-project/sluice/javacompat/javatext"
 )
 
 // stringToBinary is StringToBinaryCastRule: the string's UTF-8 bytes, cut to n bytes where

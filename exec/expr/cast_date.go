@@ -5,7 +5,7 @@ import (
 	"errors"
 	"unicode/utf8"
 
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // parseJavaDate is DateTimeUtils#parseDate(String), for CAST(string AS DATE) (fromString): [y][-m[-d]] up to the first space (a space

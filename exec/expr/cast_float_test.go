@@ -13,7 +13,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/decimal"
-	"github.com/sluice-project/sluice/exec/javatext"
+	"github.com/sluice-project/sluice/javacompat/javatext"
 )
 
 func TestCastFloatToStringAndDecimal(t *testing.T) {

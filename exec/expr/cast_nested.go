@@ -11,8 +11,8 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/javahash"
-	"github.com/sluice-project/sluice/exec/javatext"
+	"github.com/sluice-project/sluice/javacompat/javahash"
+	"github.com/sluice-project/sluice/javacompat/javatext"
 )
 
 // heldArray is an operand whose value is set before each evaluation: the elements, fields,

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // Temporal values rendered as Flink's DateTimeUtils renders them for CAST(... AS STRING):

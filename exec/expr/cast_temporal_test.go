@@ -6,7 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // TestAppendTimestampAsFlink holds DateTimeUtils#formatTimestamp(TimestampData, UTC, p) of

@@ -9,8 +9,8 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/javatext"
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatext"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // Function is one entry of the registry of natively evaluated functions. The registry is the
@@ -69,7 +69,7 @@ type Env struct {
 }
 
 // javaBefore19 reports whether the planning JVM is Java 8 to 18 (whose Double.toString
-// exec/javatext prints, and whose DATE_FORMAT F is the day-of-week-in-month).
+// javacompat/javatext prints, and whose DATE_FORMAT F is the day-of-week-in-month).
 func (e Env) javaBefore19() bool { return javatext.PrintsAsJava(e.JavaVersion) }
 
 // noZone is the fallback of an expression (described by format and args) that needs the

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/javatext"
+	"github.com/sluice-project/sluice/javacompat/javatext"
 )
 
 // batch builds a one-row-per-value batch of the given columns.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 var errIntOverflow = errors.New("java.lang.ArithmeticException: integer overflow")

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // The parsing half of DateTimeFormatter#ofPattern for TO_TIMESTAMP(s, format): the

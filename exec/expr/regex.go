@@ -4,11 +4,11 @@ import (
 	"errors"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/javaregex"
+	"github.com/sluice-project/sluice/javacompat/javaregex"
 )
 
 func init() {
-	const patterns = " with a constant java.util.regex pattern that Go's RE2 evaluates identically (see exec/javaregex: '.' and \\s as Java's, '^' only first, '$' only last, (?s:...) groups, the ASCII POSIX classes \\p{Alpha}, \\p{Upper}, \\p{Lower}, \\p{Digit}, \\p{Alnum}; no backreferences, lookaround, possessive quantifiers, other inline flags, \\b, other \\p{...} or nested classes); other patterns fall back"
+	const patterns = " with a constant java.util.regex pattern that Go's RE2 evaluates identically (see javacompat/javaregex: '.' and \\s as Java's, '^' only first, '$' only last, (?s:...) groups, the ASCII POSIX classes \\p{Alpha}, \\p{Upper}, \\p{Lower}, \\p{Digit}, \\p{Alnum}; no backreferences, lookaround, possessive quantifiers, other inline flags, \\b, other \\p{...} or nested classes); other patterns fall back"
 	register(&Function{Name: "REGEXP", Family: "string",
 		Doc:     "REGEXP(s, pattern): whether the pattern matches somewhere in s (Matcher#find)" + patterns,
 		compile: compileRegexp})

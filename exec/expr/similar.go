@@ -6,13 +6,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sluice-project/sluice/exec/javaregex"
+	"github.com/sluice-project/sluice/javacompat/javaregex"
 )
 
 func init() {
 	for _, op := range []string{"SIMILAR TO", "NOT SIMILAR TO"} {
 		register(&Function{Name: op, Family: "string",
-			Doc:     "s [NOT] SIMILAR TO pattern [ESCAPE e] with a constant pattern and escape: the pattern becomes a java.util.regex as Flink's SqlLikeUtils#sqlToRegexSimilar writes it (quirks included: '.' and other regex characters keep their regex meaning), matched against the whole string; patterns Flink rejects, and regexes exec/javaregex cannot run as Java does, fall back",
+			Doc:     "s [NOT] SIMILAR TO pattern [ESCAPE e] with a constant pattern and escape: the pattern becomes a java.util.regex as Flink's SqlLikeUtils#sqlToRegexSimilar writes it (quirks included: '.' and other regex characters keep their regex meaning), matched against the whole string; patterns Flink rejects, and regexes javacompat/javaregex cannot run as Java does, fall back",
 			compile: compileSimilar})
 	}
 }

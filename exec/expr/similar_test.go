@@ -3,7 +3,7 @@ package expr
 import (
 	"testing"
 
-	"github.com/sluice-project/sluice/exec/javaregex"
+	"github.com/sluice-project/sluice/javacompat/javaregex"
 )
 
 // TestSimilarMatchesFlink replays testdata/similar.txt, printed by Flink's SqlLikeUtils

@@ -10,8 +10,8 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/javatext"
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatext"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 func init() {

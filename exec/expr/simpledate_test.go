@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sluice-project/sluice/exec/javatext"
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatext"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // TestSimpleDateGolden checks UNIX_TIMESTAMP(s, format) (in UTC and GMT+05:30), TO_DATE(s,

@@ -18,7 +18,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/javatext"
+	"github.com/sluice-project/sluice/javacompat/javatext"
 )
 
 func init() {

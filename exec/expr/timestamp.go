@@ -7,7 +7,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // microsTimestamp reports whether t's values are microseconds (TIMESTAMP and TIMESTAMP_LTZ of

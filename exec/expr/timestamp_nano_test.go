@@ -10,7 +10,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // nanoValues renders a TIMESTAMP(7..9) column as (millis, nanos) pairs, "null" for NULL.

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/sluice-project/sluice/exec/javahash"
+	"github.com/sluice-project/sluice/javacompat/javahash"
 )
 
 const (

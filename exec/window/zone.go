@@ -3,7 +3,7 @@ package window
 import (
 	"time"
 
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // Zone is the time zone that windows on a TIMESTAMP_LTZ time attribute align to (Flink's

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/javatext"
+	"github.com/sluice-project/sluice/javacompat/javatext"
 	"github.com/sluice-project/sluice/sinks/constraint"
 	sinkfs "github.com/sluice-project/sluice/sinks/filesystem"
 	sinkparquet "github.com/sluice-project/sluice/sinks/parquet"

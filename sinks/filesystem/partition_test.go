@@ -252,7 +252,7 @@ func TestSplitOtherKeyTypes(t *testing.T) {
 }
 
 // TestSplitFloatKeys names FLOAT and DOUBLE partitions as Java 8 to 18's Float/Double#toString
-// print the values (the printer is checked against Java in exec/javatext): -0.0 apart from 0.0,
+// print the values (the printer is checked against Java in javacompat/javatext): -0.0 apart from 0.0,
 // NaNs of any payload together, the exponent form from 10^7 and below 10^-3.
 func TestSplitFloatKeys(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)

@@ -6,8 +6,8 @@ import java.util.Random;
 
 /**
  * Prints how this JVM prints DOUBLE and FLOAT values (Double.toString, Float.toString: what
- * Flink's CAST(x AS STRING) and BigDecimal.valueOf(double) use), for exec/javatext's test:
- * {@code bin/sluice-java io.sluice.tools.FloatTextGolden > exec/javatext/testdata/float_text.txt}
+ * Flink's CAST(x AS STRING) and BigDecimal.valueOf(double) use), for javacompat/javatext's test:
+ * {@code bin/sluice-java io.sluice.tools.FloatTextGolden > javacompat/javatext/testdata/float_text.txt}
  * on Java 17. Lines: {@code D <bits> <text>} and {@code F <bits> <text>}, the bits in hex.
  * The values are the special ones, powers of two and of ten and their neighbours, whole numbers
  * around 2^53 and 2^63, short decimals and random bit patterns. With the arguments

@@ -19,8 +19,8 @@ import java.util.function.Function;
 /**
  * Prints the iteration order of java.util.HashMaps filled with keys of the objects Flink's
  * generated code boxes map keys into (what MapToMapAndMultisetToMultisetCastRule builds), for
- * exec/javahash's test:
- * {@code bin/sluice-java io.sluice.tools.HashMapOrderGolden > exec/javahash/testdata/hashmap_order.txt}.
+ * javacompat/javahash's test:
+ * {@code bin/sluice-java io.sluice.tools.HashMapOrderGolden > javacompat/javahash/testdata/hashmap_order.txt}.
  * Lines: {@code <type> <keys>|<entries>}; the keys, put in order with their index as value, are
  * comma-separated ({@code N} for null; integers and the DECIMAL's unscaled value in decimal;
  * FLOAT and DOUBLE as the hex of their raw bits; STRING as x + the hex of its UTF-8 bytes;

@@ -10,8 +10,8 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * Prints what java.util.regex makes of hand-picked and random patterns on a set of strings, for
- * the golden file of exec/javaregex's test:
- * {@code bin/sluice-java io.sluice.tools.RegexGolden > exec/javaregex/testdata/java.txt}.
+ * the golden file of javacompat/javaregex's test:
+ * {@code bin/sluice-java io.sluice.tools.RegexGolden > javacompat/javaregex/testdata/java.txt}.
  * Strings are written as hex of their UTF-8 bytes ({@code -} when empty). Lines:
  * {@code P <pattern> invalid} or {@code P <pattern> <groupCount>}, then for a valid pattern one
  * line per input: {@code I <input> <find: 0 or 1> <group 0..n: hex, or ~ when null>

@@ -10,8 +10,8 @@ import java.util.Random;
 /**
  * Prints what Flink's DateTimeUtils#parseTimestampData(String, 9) (CAST(string AS TIMESTAMP)
  * and TO_TIMESTAMP) makes of hand-picked and random strings, for the golden file of
- * exec/javatime's test:
- * {@code bin/sluice-java io.sluice.tools.TimestampTextGolden > exec/javatime/testdata/timestamp_text.txt}.
+ * javacompat/javatime's test:
+ * {@code bin/sluice-java io.sluice.tools.TimestampTextGolden > javacompat/javatime/testdata/timestamp_text.txt}.
  * Lines: the string's UTF-8 bytes in hex ({@code -} for the empty string), a tab, then the
  * TimestampData's epoch milliseconds and nanoseconds of the millisecond, or {@code error}.
  */

@@ -23,8 +23,8 @@ import java.util.Set;
  * milliseconds, or {@code N} where Flink's generated code gives NULL (parseTimestampData
  * returns null or throws). With the argument {@code digits}, it prints instead the runs of chars
  * of the Basic Multilingual Plane that Character#digit(c, 10) reads as digits, as
- * {@code D <lo> <hi>} in hex, for exec/javatime's test:
- * {@code bin/sluice-java io.sluice.tools.ToTimestampGolden digits > exec/javatime/testdata/java_digits.txt}.
+ * {@code D <lo> <hi>} in hex, for javacompat/javatime's test:
+ * {@code bin/sluice-java io.sluice.tools.ToTimestampGolden digits > javacompat/javatime/testdata/java_digits.txt}.
  */
 public final class ToTimestampGolden {
     private static final String[] PATTERNS = {

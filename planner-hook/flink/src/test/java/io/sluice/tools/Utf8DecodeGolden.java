@@ -8,8 +8,8 @@ import java.util.Random;
 
 /**
  * Prints how this JVM decodes byte strings that are not all valid UTF-8 (new String(bytes,
- * UTF_8), what Flink's CAST of BINARY to STRING does), for exec/javatext's test:
- * {@code bin/sluice-java io.sluice.tools.Utf8DecodeGolden > exec/javatext/testdata/utf8_decode.txt}
+ * UTF_8), what Flink's CAST of BINARY to STRING does), for javacompat/javatext's test:
+ * {@code bin/sluice-java io.sluice.tools.Utf8DecodeGolden > javacompat/javatext/testdata/utf8_decode.txt}
  * on Java 17. Lines: {@code <bytes> <utf-16 units>}, both in hex ({@code -} when empty). The byte
  * strings are every one of up to two bytes from a set of boundary bytes and random ones of three
  * to seven.

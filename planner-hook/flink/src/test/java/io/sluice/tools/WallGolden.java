@@ -13,10 +13,10 @@ import java.util.TimeZone;
 
 /**
  * Prints the instants java.util gives wall-clock times in zones with transitions, for the golden
- * file of exec/javatime's test: SimpleDateFormat's lenient parse in the zone, as Flink's
+ * file of javacompat/javatime's test: SimpleDateFormat's lenient parse in the zone, as Flink's
  * DateTimeUtils#unixTimestamp(String, String, TimeZone) (UNIX_TIMESTAMP(s)) parses them, at
  * millisecond precision:
- * {@code bin/sluice-java io.sluice.tools.WallGolden > exec/javatime/testdata/util_wall_offsets.txt}.
+ * {@code bin/sluice-java io.sluice.tools.WallGolden > javacompat/javatime/testdata/util_wall_offsets.txt}.
  * Walls: at and 1 ms before both wall times of every transition from 1890 to 2050 (so in and
  * around gaps and overlaps), halfway between them, around 1900-01-01 (where java.util's
  * transitions start), and at random. Lines: {@code <zone> <yyyy-MM-dd HH:mm:ss.SSS> <epoch ms>}.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // ParseBoolean is Boolean.parseBoolean: true for "true" in any case, false for anything else.

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sluice-project/sluice/exec/javatime"
+	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // ParseDouble is Double.parseDouble (bits = 64) or Float.parseFloat (bits = 32), rounding
