@@ -12,6 +12,8 @@ import (
 
 	wh "github.com/sluice-project/sluice/catalog/adbc"
 	"github.com/sluice-project/sluice/planner-hook/plan"
+	"github.com/sluice-project/sluice/runtime/scan"
+	"github.com/sluice-project/sluice/runtime/sink"
 )
 
 // The ADBC sink: its description is checked when Flink creates the table's sink; each subtask
@@ -29,7 +31,7 @@ func Java_io_sluice_jni_NativeLib_adbcSinkCheck(env *C.JNIEnv, _ C.jclass, desc 
 //export Java_io_sluice_jni_NativeLib_adbcWriterOpen
 func Java_io_sluice_jni_NativeLib_adbcWriterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON, sinkID C.jbyteArray, subtask, parallelism C.jint, restored C.jlong) C.jlong {
 	defer guard(env, "adbcWriterOpen")
-	w, err := plan.OpenAdbcWriter(goBytes(env, sinkJSON), string(goBytes(env, sinkID)), int(subtask), int(parallelism), int64(restored))
+	w, err := sink.OpenAdbcWriter(goBytes(env, sinkJSON), string(goBytes(env, sinkID)), int(subtask), int(parallelism), int64(restored))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -40,7 +42,7 @@ func Java_io_sluice_jni_NativeLib_adbcWriterOpen(env *C.JNIEnv, _ C.jclass, sink
 //export Java_io_sluice_jni_NativeLib_adbcWriterWrite
 func Java_io_sluice_jni_NativeLib_adbcWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) {
 	defer guard(env, "adbcWriterWrite")
-	w, err := handleOf[*plan.AdbcWriter](h)
+	w, err := handleOf[*sink.AdbcWriter](h)
 	if err == nil {
 		var b arrow.RecordBatch
 		if b, err = handleOf[arrow.RecordBatch](batch); err == nil {
@@ -55,7 +57,7 @@ func Java_io_sluice_jni_NativeLib_adbcWriterWrite(env *C.JNIEnv, _ C.jclass, h, 
 //export Java_io_sluice_jni_NativeLib_adbcWriterWriteRows
 func Java_io_sluice_jni_NativeLib_adbcWriterWriteRows(env *C.JNIEnv, _ C.jclass, h C.jlong, inData, inOffsets C.jobject, rows C.jint) {
 	defer guard(env, "adbcWriterWriteRows")
-	w, err := handleOf[*plan.AdbcWriter](h)
+	w, err := handleOf[*sink.AdbcWriter](h)
 	if err == nil {
 		var data []byte
 		var offsets []int32
@@ -71,7 +73,7 @@ func Java_io_sluice_jni_NativeLib_adbcWriterWriteRows(env *C.JNIEnv, _ C.jclass,
 //export Java_io_sluice_jni_NativeLib_adbcWriterFlush
 func Java_io_sluice_jni_NativeLib_adbcWriterFlush(env *C.JNIEnv, _ C.jclass, h C.jlong) {
 	defer guard(env, "adbcWriterFlush")
-	w, err := handleOf[*plan.AdbcWriter](h)
+	w, err := handleOf[*sink.AdbcWriter](h)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -83,7 +85,7 @@ func Java_io_sluice_jni_NativeLib_adbcWriterFlush(env *C.JNIEnv, _ C.jclass, h C
 //export Java_io_sluice_jni_NativeLib_adbcWriterPrepareCommit
 func Java_io_sluice_jni_NativeLib_adbcWriterPrepareCommit(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
 	defer guard(env, "adbcWriterPrepareCommit")
-	w, err := handleOf[*plan.AdbcWriter](h)
+	w, err := handleOf[*sink.AdbcWriter](h)
 	var out []byte
 	if err == nil {
 		out, err = w.PrepareCommit()
@@ -98,7 +100,7 @@ func Java_io_sluice_jni_NativeLib_adbcWriterPrepareCommit(env *C.JNIEnv, _ C.jcl
 //export Java_io_sluice_jni_NativeLib_adbcWriterSnapshotted
 func Java_io_sluice_jni_NativeLib_adbcWriterSnapshotted(env *C.JNIEnv, _ C.jclass, h, checkpoint C.jlong) {
 	defer guard(env, "adbcWriterSnapshotted")
-	w, err := handleOf[*plan.AdbcWriter](h)
+	w, err := handleOf[*sink.AdbcWriter](h)
 	if err != nil {
 		throw(env, err.Error())
 		return
@@ -109,13 +111,13 @@ func Java_io_sluice_jni_NativeLib_adbcWriterSnapshotted(env *C.JNIEnv, _ C.jclas
 //export Java_io_sluice_jni_NativeLib_adbcCommitterOpen
 func Java_io_sluice_jni_NativeLib_adbcCommitterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
 	defer guard(env, "adbcCommitterOpen")
-	return openFromJSON(env, sinkJSON, plan.OpenAdbcCommitter)
+	return openFromJSON(env, sinkJSON, sink.OpenAdbcCommitter)
 }
 
 //export Java_io_sluice_jni_NativeLib_adbcCommit
 func Java_io_sluice_jni_NativeLib_adbcCommit(env *C.JNIEnv, _ C.jclass, h C.jlong, committable C.jbyteArray) C.jboolean {
 	defer guard(env, "adbcCommit")
-	c, err := handleOf[*plan.AdbcCommitter](h)
+	c, err := handleOf[*sink.AdbcCommitter](h)
 	committed := false
 	if err == nil {
 		committed, err = c.Commit(goBytes(env, committable))
@@ -159,7 +161,7 @@ func Java_io_sluice_jni_NativeLib_adbcScanCheck(env *C.JNIEnv, _ C.jclass, desc 
 //export Java_io_sluice_jni_NativeLib_adbcSplitOpen
 func Java_io_sluice_jni_NativeLib_adbcSplitOpen(env *C.JNIEnv, _ C.jclass, scanJSON C.jbyteArray, split C.jint, skip C.jlong) C.jlong {
 	defer guard(env, "adbcSplitOpen")
-	s, err := plan.OpenAdbcSplit(goBytes(env, scanJSON), int(split), int64(skip))
+	s, err := scan.OpenAdbcSplit(goBytes(env, scanJSON), int(split), int64(skip))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -175,7 +177,7 @@ func Java_io_sluice_jni_NativeLib_adbcSplitRows(env *C.JNIEnv, _ C.jclass, h C.j
 		throw(env, err.Error())
 		return 0
 	}
-	a, ok := s.r.(*plan.AdbcSplit)
+	a, ok := s.r.(*scan.AdbcSplit)
 	if !ok {
 		throw(env, "adbcSplitRows: not an ADBC split")
 		return 0

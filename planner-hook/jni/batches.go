@@ -14,7 +14,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/sluice-project/sluice/exec/exchange"
-	"github.com/sluice-project/sluice/planner-hook/plan"
+	"github.com/sluice-project/sluice/runtime/chain"
+	"github.com/sluice-project/sluice/runtime/scan"
+	"github.com/sluice-project/sluice/runtime/sink"
 )
 
 // Native batches and the split readers (Parquet files, Iceberg data files) that make them. A batch handle owns one
@@ -22,7 +24,7 @@ import (
 
 // splitReader is the native object behind a split reader handle.
 type splitReader struct {
-	r plan.SplitBatches
+	r scan.SplitBatches
 }
 
 // Close closes the split's file.
@@ -31,7 +33,7 @@ func (s *splitReader) Close() error { return s.r.Close() }
 //export Java_io_sluice_jni_NativeLib_parquetOpen
 func Java_io_sluice_jni_NativeLib_parquetOpen(env *C.JNIEnv, _ C.jclass, scanJSON, path C.jbyteArray, offset, length, skip C.jlong, zoneOffset C.jint, zoneFixed C.jboolean) C.jlong {
 	defer guard(env, "parquetOpen")
-	sr, err := plan.OpenScan(goBytes(env, scanJSON), int64(zoneOffset), zoneFixed != 0)
+	sr, err := scan.OpenFileScan(goBytes(env, scanJSON), int64(zoneOffset), zoneFixed != 0)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -47,7 +49,7 @@ func Java_io_sluice_jni_NativeLib_parquetOpen(env *C.JNIEnv, _ C.jclass, scanJSO
 //export Java_io_sluice_jni_NativeLib_icebergOpen
 func Java_io_sluice_jni_NativeLib_icebergOpen(env *C.JNIEnv, _ C.jclass, scanJSON, path C.jbyteArray, start, length, skip C.jlong, deleted C.jbyteArray) C.jlong {
 	defer guard(env, "icebergOpen")
-	sr, err := plan.OpenIcebergScan(goBytes(env, scanJSON))
+	sr, err := scan.OpenIcebergScan(goBytes(env, scanJSON))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -134,7 +136,7 @@ func Java_io_sluice_jni_NativeLib_batchFromIpc(env *C.JNIEnv, _ C.jclass, data C
 //export Java_io_sluice_jni_NativeLib_processBatch
 func Java_io_sluice_jni_NativeLib_processBatch(env *C.JNIEnv, _ C.jclass, h, batch C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "processBatch")
-	return chainCall(env, h, outData, outOffsets, func(p *plan.ChainPipeline) error {
+	return chainCall(env, h, outData, outOffsets, func(p *chain.Chain) error {
 		b, err := handleOf[arrow.RecordBatch](batch)
 		if err != nil {
 			return err
@@ -189,7 +191,7 @@ func Java_io_sluice_jni_NativeLib_exchangeBatches(env *C.JNIEnv, _ C.jclass, h C
 //export Java_io_sluice_jni_NativeLib_parquetWriterOpen
 func Java_io_sluice_jni_NativeLib_parquetWriterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray, zoneOffset C.jint, zoneFixed C.jboolean) C.jlong {
 	defer guard(env, "parquetWriterOpen")
-	w, err := plan.OpenSinkWriter(goBytes(env, sinkJSON), int64(zoneOffset), zoneFixed != 0)
+	w, err := sink.OpenFileWriter(goBytes(env, sinkJSON), int64(zoneOffset), zoneFixed != 0)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -200,13 +202,13 @@ func Java_io_sluice_jni_NativeLib_parquetWriterOpen(env *C.JNIEnv, _ C.jclass, s
 //export Java_io_sluice_jni_NativeLib_parquetPartitionerOpen
 func Java_io_sluice_jni_NativeLib_parquetPartitionerOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
 	defer guard(env, "parquetPartitionerOpen")
-	return openFromJSON(env, sinkJSON, plan.OpenSinkPartitioner)
+	return openFromJSON(env, sinkJSON, sink.OpenFilePartitioner)
 }
 
 //export Java_io_sluice_jni_NativeLib_parquetPartition
 func Java_io_sluice_jni_NativeLib_parquetPartition(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
 	defer guard(env, "parquetPartition")
-	return splitBatch(env, h, batch, func(p *plan.SinkPartitioner, b arrow.RecordBatch) ([]arrow.RecordBatch, [][]byte, error) {
+	return splitBatch(env, h, batch, func(p *sink.FilePartitioner, b arrow.RecordBatch) ([]arrow.RecordBatch, [][]byte, error) {
 		parts, err := p.Split(b)
 		batches, tags := make([]arrow.RecordBatch, len(parts)), make([][]byte, len(parts))
 		for i, part := range parts {
@@ -219,13 +221,13 @@ func Java_io_sluice_jni_NativeLib_parquetPartition(env *C.JNIEnv, _ C.jclass, h,
 //export Java_io_sluice_jni_NativeLib_icebergSplitterOpen
 func Java_io_sluice_jni_NativeLib_icebergSplitterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
 	defer guard(env, "icebergSplitterOpen")
-	return openFromJSON(env, sinkJSON, plan.OpenIcebergSplitter)
+	return openFromJSON(env, sinkJSON, sink.OpenIcebergSplitter)
 }
 
 //export Java_io_sluice_jni_NativeLib_icebergSplit
 func Java_io_sluice_jni_NativeLib_icebergSplit(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
 	defer guard(env, "icebergSplit")
-	return splitBatch(env, h, batch, func(s *plan.IcebergSplitter, b arrow.RecordBatch) ([]arrow.RecordBatch, [][]byte, error) {
+	return splitBatch(env, h, batch, func(s *sink.IcebergSplitter, b arrow.RecordBatch) ([]arrow.RecordBatch, [][]byte, error) {
 		parts, err := s.Split(b)
 		batches, tags := make([]arrow.RecordBatch, len(parts)), make([][]byte, len(parts))
 		for i, part := range parts {
@@ -239,7 +241,7 @@ func Java_io_sluice_jni_NativeLib_icebergSplit(env *C.JNIEnv, _ C.jclass, h, bat
 //export Java_io_sluice_jni_NativeLib_icebergSplitterPartition
 func Java_io_sluice_jni_NativeLib_icebergSplitterPartition(env *C.JNIEnv, _ C.jclass, h C.jlong, partition C.jint) C.jbyteArray {
 	defer guard(env, "icebergSplitterPartition")
-	s, err := handleOf[*plan.IcebergSplitter](h)
+	s, err := handleOf[*sink.IcebergSplitter](h)
 	if err == nil {
 		var out []byte
 		if out, err = s.PartitionJSON(int32(partition)); err == nil {
@@ -293,7 +295,7 @@ func splitBatch[S any](env *C.JNIEnv, h, batch C.jlong, split func(S, arrow.Reco
 //export Java_io_sluice_jni_NativeLib_icebergWriterOpen
 func Java_io_sluice_jni_NativeLib_icebergWriterOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
 	defer guard(env, "icebergWriterOpen")
-	return openFromJSON(env, sinkJSON, plan.OpenIcebergWriter)
+	return openFromJSON(env, sinkJSON, sink.OpenIcebergWriter)
 }
 
 // openFromJSON opens a native object from the island JSON of a node and returns its handle
@@ -310,7 +312,7 @@ func openFromJSON[T any](env *C.JNIEnv, data C.jbyteArray, open func([]byte) (T,
 //export Java_io_sluice_jni_NativeLib_icebergWriterWrite
 func Java_io_sluice_jni_NativeLib_icebergWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
 	defer guard(env, "icebergWriterWrite")
-	return writeBatch[*plan.IcebergWriter](env, h, batch)
+	return writeBatch[*sink.IcebergWriter](env, h, batch)
 }
 
 // writeBatch adds a native batch to a file writer (a Parquet part file or an Iceberg writer)
@@ -337,8 +339,8 @@ func writeBatch[W interface {
 }
 
 // icebergPartitionCall runs one per-partition call of an Iceberg writer and returns its bytes.
-func icebergPartitionCall(env *C.JNIEnv, h C.jlong, f func(*plan.IcebergWriter) ([]byte, error)) C.jbyteArray {
-	w, err := handleOf[*plan.IcebergWriter](h)
+func icebergPartitionCall(env *C.JNIEnv, h C.jlong, f func(*sink.IcebergWriter) ([]byte, error)) C.jbyteArray {
+	w, err := handleOf[*sink.IcebergWriter](h)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -354,31 +356,31 @@ func icebergPartitionCall(env *C.JNIEnv, h C.jlong, f func(*plan.IcebergWriter) 
 //export Java_io_sluice_jni_NativeLib_icebergWriterFinish
 func Java_io_sluice_jni_NativeLib_icebergWriterFinish(env *C.JNIEnv, _ C.jclass, h C.jlong, partition C.jint) C.jbyteArray {
 	defer guard(env, "icebergWriterFinish")
-	return icebergPartitionCall(env, h, func(w *plan.IcebergWriter) ([]byte, error) { return w.Finish(int32(partition)) })
+	return icebergPartitionCall(env, h, func(w *sink.IcebergWriter) ([]byte, error) { return w.Finish(int32(partition)) })
 }
 
 //export Java_io_sluice_jni_NativeLib_icebergWriterFloatMetrics
 func Java_io_sluice_jni_NativeLib_icebergWriterFloatMetrics(env *C.JNIEnv, _ C.jclass, h C.jlong, partition C.jint) C.jbyteArray {
 	defer guard(env, "icebergWriterFloatMetrics")
-	return icebergPartitionCall(env, h, func(w *plan.IcebergWriter) ([]byte, error) { return w.FloatMetricsJSON(int32(partition)) })
+	return icebergPartitionCall(env, h, func(w *sink.IcebergWriter) ([]byte, error) { return w.FloatMetricsJSON(int32(partition)) })
 }
 
 //export Java_io_sluice_jni_NativeLib_icebergWriterPartition
 func Java_io_sluice_jni_NativeLib_icebergWriterPartition(env *C.JNIEnv, _ C.jclass, h C.jlong, partition C.jint) C.jbyteArray {
 	defer guard(env, "icebergWriterPartition")
-	return icebergPartitionCall(env, h, func(w *plan.IcebergWriter) ([]byte, error) { return w.PartitionJSON(int32(partition)) })
+	return icebergPartitionCall(env, h, func(w *sink.IcebergWriter) ([]byte, error) { return w.PartitionJSON(int32(partition)) })
 }
 
 //export Java_io_sluice_jni_NativeLib_parquetWriterWrite
 func Java_io_sluice_jni_NativeLib_parquetWriterWrite(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
 	defer guard(env, "parquetWriterWrite")
-	return writeBatch[*plan.SinkWriter](env, h, batch)
+	return writeBatch[*sink.FileWriter](env, h, batch)
 }
 
 //export Java_io_sluice_jni_NativeLib_parquetWriterFinish
 func Java_io_sluice_jni_NativeLib_parquetWriterFinish(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jbyteArray {
 	defer guard(env, "parquetWriterFinish")
-	w, err := handleOf[*plan.SinkWriter](h)
+	w, err := handleOf[*sink.FileWriter](h)
 	if err != nil {
 		throw(env, err.Error())
 		return 0

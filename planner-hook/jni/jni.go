@@ -33,6 +33,8 @@ import (
 	"unsafe"
 
 	"github.com/sluice-project/sluice/planner-hook/plan"
+	"github.com/sluice-project/sluice/runtime/chain"
+	"github.com/sluice-project/sluice/runtime/keyrouting"
 )
 
 func main() {}
@@ -115,7 +117,7 @@ func Java_io_sluice_jni_NativeLib_verdict(env *C.JNIEnv, _ C.jclass, planJSON C.
 //export Java_io_sluice_jni_NativeLib_open
 func Java_io_sluice_jni_NativeLib_open(env *C.JNIEnv, _ C.jclass, planJSON C.jbyteArray) C.jlong {
 	defer guard(env, "open")
-	p, err := plan.Open(goBytes(env, planJSON))
+	p, err := chain.Open(goBytes(env, planJSON))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -123,8 +125,8 @@ func Java_io_sluice_jni_NativeLib_open(env *C.JNIEnv, _ C.jclass, planJSON C.jby
 	return C.jlong(cgo.NewHandle(p))
 }
 
-func pipelineOf(h C.jlong) (*plan.ChainPipeline, error) {
-	return handleOf[*plan.ChainPipeline](h)
+func pipelineOf(h C.jlong) (*chain.Chain, error) {
+	return handleOf[*chain.Chain](h)
 }
 
 // handleOf returns the native object behind a handle, checked to be a T.
@@ -143,7 +145,7 @@ func handleOf[T any](h C.jlong) (T, error) {
 //export Java_io_sluice_jni_NativeLib_process
 func Java_io_sluice_jni_NativeLib_process(env *C.JNIEnv, _ C.jclass, h C.jlong, inData, inOffsets C.jobject, rows C.jint, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "process")
-	return chainCall(env, h, outData, outOffsets, func(p *plan.ChainPipeline) error {
+	return chainCall(env, h, outData, outOffsets, func(p *chain.Chain) error {
 		data, offsets, err := inputRows(env, inData, inOffsets, int(rows))
 		if err != nil {
 			return err
@@ -173,7 +175,7 @@ func inputRows(env *C.JNIEnv, inData, inOffsets C.jobject, rows int) ([]byte, []
 // drain copies the chain's pending output into Java's buffers. It returns the number of rows
 // with the number of watermark markers in the high 32 bits, or -1 when a buffer is too small
 // (the output stays pending; see outputShape).
-func drain(env *C.JNIEnv, p *plan.ChainPipeline, outData, outOffsets C.jobject) (int64, error) {
+func drain(env *C.JNIEnv, p *chain.Chain, outData, outOffsets C.jobject) (int64, error) {
 	out, offsets, sel := p.Output()
 	data, err := directBuffer(env, outData)
 	if err != nil {
@@ -242,7 +244,7 @@ func Java_io_sluice_jni_NativeLib_routeRows(env *C.JNIEnv, _ C.jclass, spec C.jb
 		if err != nil {
 			return fmt.Errorf("output: %w", err)
 		}
-		return plan.RouteRows(goBytes(env, spec), data, offsets, int32s(dst))
+		return keyrouting.RouteRows(goBytes(env, spec), data, offsets, int32s(dst))
 	}()
 	if err != nil {
 		throw(env, err.Error())
@@ -252,13 +254,13 @@ func Java_io_sluice_jni_NativeLib_routeRows(env *C.JNIEnv, _ C.jclass, spec C.jb
 //export Java_io_sluice_jni_NativeLib_advanceWatermark
 func Java_io_sluice_jni_NativeLib_advanceWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, watermark C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "advanceWatermark")
-	return chainCall(env, h, outData, outOffsets, func(p *plan.ChainPipeline) error { return p.AdvanceWatermark(int64(watermark)) })
+	return chainCall(env, h, outData, outOffsets, func(p *chain.Chain) error { return p.AdvanceWatermark(int64(watermark)) })
 }
 
 //export Java_io_sluice_jni_NativeLib_prepareCheckpoint
 func Java_io_sluice_jni_NativeLib_prepareCheckpoint(env *C.JNIEnv, _ C.jclass, h C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "prepareCheckpoint")
-	return chainCall(env, h, outData, outOffsets, (*plan.ChainPipeline).PrepareCheckpoint)
+	return chainCall(env, h, outData, outOffsets, (*chain.Chain).PrepareCheckpoint)
 }
 
 //export Java_io_sluice_jni_NativeLib_initializeWatermark
@@ -331,7 +333,7 @@ func Java_io_sluice_jni_NativeLib_stateSize(env *C.JNIEnv, _ C.jclass, h C.jlong
 //export Java_io_sluice_jni_NativeLib_emitPeriodicWatermark
 func Java_io_sluice_jni_NativeLib_emitPeriodicWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "emitPeriodicWatermark")
-	return chainCall(env, h, outData, outOffsets, (*plan.ChainPipeline).EmitPeriodicWatermark)
+	return chainCall(env, h, outData, outOffsets, (*chain.Chain).EmitPeriodicWatermark)
 }
 
 //export Java_io_sluice_jni_NativeLib_arrivals
@@ -347,9 +349,9 @@ func Java_io_sluice_jni_NativeLib_arrivals(env *C.JNIEnv, _ C.jclass, h C.jlong,
 		throw(env, err.Error())
 		return
 	}
-	list := make([]plan.Arrival, int(count))
+	list := make([]chain.Arrival, int(count))
 	for i := range list {
-		list[i] = plan.Arrival{FirstRow: longs[2*i], Time: longs[2*i+1]}
+		list[i] = chain.Arrival{FirstRow: longs[2*i], Time: longs[2*i+1]}
 	}
 	if err := p.SetArrivals(list); err != nil {
 		throw(env, err.Error())
@@ -359,7 +361,7 @@ func Java_io_sluice_jni_NativeLib_arrivals(env *C.JNIEnv, _ C.jclass, h C.jlong,
 //export Java_io_sluice_jni_NativeLib_advanceProcessingTime
 func Java_io_sluice_jni_NativeLib_advanceProcessingTime(env *C.JNIEnv, _ C.jclass, h C.jlong, t C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "advanceProcessingTime")
-	return chainCall(env, h, outData, outOffsets, func(p *plan.ChainPipeline) error {
+	return chainCall(env, h, outData, outOffsets, func(p *chain.Chain) error {
 		return p.AdvanceProcessingTime(int64(t))
 	})
 }
@@ -396,7 +398,7 @@ func Java_io_sluice_jni_NativeLib_markers(env *C.JNIEnv, _ C.jclass, h C.jlong, 
 }
 
 // chainCall runs one call of a chain that produces output, then drains it.
-func chainCall(env *C.JNIEnv, h C.jlong, outData, outOffsets C.jobject, call func(*plan.ChainPipeline) error) C.jlong {
+func chainCall(env *C.JNIEnv, h C.jlong, outData, outOffsets C.jobject, call func(*chain.Chain) error) C.jlong {
 	p, err := pipelineOf(h)
 	if err == nil {
 		err = call(p)

@@ -1,14 +1,11 @@
 package plan
 
 import (
-	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	wh "github.com/sluice-project/sluice/catalog/adbc"
 	"github.com/sluice-project/sluice/sources/adbc"
@@ -27,18 +24,18 @@ type adbcScanExec struct {
 	// Options are the table's options (its WITH clause).
 	Options map[string]string `json:"options"`
 	// Fields are the columns the scan produces (after projection pushdown) with their Flink
-	// types.
+	// Types.
 	Fields []adbcColumn `json:"fields"`
 }
 
-// adbcScan is an ADBC scan compiled: the query of each split.
-type adbcScan struct {
-	table  string
+// AdbcScan is an ADBC scan compiled: the query of each split.
+type AdbcScan struct {
+	Table  string
 	scan   adbc.Scan
 	ranges [][2]int64 // the partitions' ranges (none: one split reads the table)
 }
 
-func (s *adbcScan) types() []catalog.Type {
+func (s *AdbcScan) Types() []catalog.Type {
 	ts := make([]catalog.Type, len(s.scan.Columns))
 	for i, c := range s.scan.Columns {
 		ts[i] = c.Type
@@ -47,14 +44,14 @@ func (s *adbcScan) types() []catalog.Type {
 }
 
 // splits is the number of splits the scan reads.
-func (s *adbcScan) splits() int {
+func (s *AdbcScan) splits() int {
 	return max(1, len(s.ranges))
 }
 
-// split is the scan of split i.
-func (s *adbcScan) split(i int) (adbc.Scan, error) {
+// Split is the scan of split i.
+func (s *AdbcScan) Split(i int) (adbc.Scan, error) {
 	if i < 0 || i >= s.splits() {
-		return adbc.Scan{}, fmt.Errorf("adbc table %s: split %d of %d", s.table, i, s.splits())
+		return adbc.Scan{}, fmt.Errorf("adbc table %s: split %d of %d", s.Table, i, s.splits())
 	}
 	sc := s.scan
 	if len(s.ranges) > 0 {
@@ -65,15 +62,15 @@ func (s *adbcScan) split(i int) (adbc.Scan, error) {
 	return sc, nil
 }
 
-// parseAdbcScan reads a scan's description. Errors are the table's configuration mistakes
+// ParseAdbcScan reads a scan's description. Errors are the table's configuration mistakes
 // (unknown or malformed options, types the source cannot read): the job fails at planning,
 // whichever path the scan runs on.
-func parseAdbcScan(raw []byte) (*adbcScan, error) {
+func ParseAdbcScan(raw []byte) (*AdbcScan, error) {
 	var j adbcScanExec
 	if err := json.Unmarshal(raw, &j); err != nil {
 		return nil, fmt.Errorf("adbc scan: %w", err)
 	}
-	fail := func(format string, args ...any) (*adbcScan, error) {
+	fail := func(format string, args ...any) (*AdbcScan, error) {
 		return nil, fmt.Errorf("adbc table %s: %s", j.Table, fmt.Sprintf(format, args...))
 	}
 	o := j.Options
@@ -84,7 +81,7 @@ func parseAdbcScan(raw []byte) (*adbcScan, error) {
 	if _, err := wh.DialectOf(e.Driver); err != nil {
 		return fail("%v", err)
 	}
-	s := &adbcScan{table: j.Table, scan: adbc.Scan{
+	s := &AdbcScan{Table: j.Table, scan: adbc.Scan{
 		Endpoint: e, Schema: o[adbcDBSchema], Table: o[adbcTableName], BatchRows: defaultScanBatchRows,
 	}}
 	names, types, err := parseAdbcColumns(j.Fields, adbc.Readable)
@@ -125,10 +122,10 @@ func parseAdbcScan(raw []byte) (*adbcScan, error) {
 	return s, nil
 }
 
-// compileAdbcScan compiles an ADBC scan that starts a native chain: it reads every type it
+// CompileAdbcScan compiles an ADBC scan that starts a native chain: it reads every type it
 // accepts, so it has no reasons to stay on Flink.
-func compileAdbcScan(n *IslandNode, options map[string]string) (*adbcScan, []string, error) {
-	s, err := parseAdbcScan(n.Exec)
+func CompileAdbcScan(n *IslandNode, options map[string]string) (*AdbcScan, []string, error) {
+	s, err := ParseAdbcScan(n.Exec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -139,79 +136,9 @@ func compileAdbcScan(n *IslandNode, options map[string]string) (*adbcScan, []str
 // CheckAdbcScan validates an ADBC scan's description (see parseAdbcScan) when the table's
 // source is created, and returns the number of splits it reads.
 func CheckAdbcScan(desc []byte) (int, error) {
-	s, err := parseAdbcScan(desc)
+	s, err := ParseAdbcScan(desc)
 	if err != nil {
 		return 0, err
 	}
 	return s.splits(), nil
-}
-
-// openAdbcScan compiles an island JSON of the scan node, or a bare description.
-func openAdbcScan(data []byte) (*adbcScan, error) {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("adbc scan: %w", err)
-	}
-	if head.Type == AdbcScanType {
-		return parseAdbcScan(data)
-	}
-	return compileNodeIsland(data, "adbc scan", compileAdbcScan)
-}
-
-// OpenAdbcSplit opens split i of an ADBC scan (its island JSON, or its bare description on the
-// row path), skipping the first skip rows (emitted before a restore).
-func OpenAdbcSplit(data []byte, i int, skip int64) (*AdbcSplit, error) {
-	s, err := openAdbcScan(data)
-	if err != nil {
-		return nil, err
-	}
-	sc, err := s.split(i)
-	if err != nil {
-		return nil, err
-	}
-	r, err := adbc.Open(context.Background(), sc, skip)
-	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", s.table, err)
-	}
-	return &AdbcSplit{Reader: r, types: s.types()}, nil
-}
-
-// AdbcSplit reads one split of an ADBC scan: batches for a native chain (SplitBatches), or
-// Flink's rows (NextRows).
-type AdbcSplit struct {
-	*adbc.Reader
-	types []catalog.Type
-	enc   *binaryrow.Encoder
-}
-
-// NextRows encodes the next batch's rows as BinaryRowData: the row count (int32, little
-// endian), the n+1 row offsets (int32) and the rows' bytes; nil after the last batch.
-func (s *AdbcSplit) NextRows() ([]byte, error) {
-	b, err := s.Next()
-	if err != nil || b == nil {
-		return nil, err
-	}
-	defer b.Release()
-	if s.enc == nil {
-		if s.enc, err = binaryrow.NewEncoder(s.types); err != nil {
-			return nil, err
-		}
-	}
-	n := int(b.NumRows())
-	offsets := make([]int32, n+1)
-	if err := s.enc.Layout(b.Columns(), n, offsets); err != nil {
-		return nil, err
-	}
-	head := 4 * (n + 2)
-	out := make([]byte, head+int(offsets[n]))
-	binary.LittleEndian.PutUint32(out, uint32(n))
-	for i, o := range offsets {
-		binary.LittleEndian.PutUint32(out[4*(i+1):], uint32(o))
-	}
-	if err := s.enc.Encode(b.Columns(), make([]int8, n), n, offsets, out[head:]); err != nil {
-		return nil, err
-	}
-	return out, nil
 }

@@ -26,28 +26,28 @@ func adbcScanDesc(t *testing.T, options map[string]string, fields ...string) []b
 func TestParseAdbcScan(t *testing.T) {
 	partitioned := map[string]string{"scan.partition.column": "id", "scan.partition.num": "3",
 		"scan.partition.lower-bound": "1", "scan.partition.upper-bound": "10"}
-	s, err := parseAdbcScan(adbcScanDesc(t, partitioned, "id", "INT NOT NULL", "v", "VARCHAR(5)"))
+	s, err := ParseAdbcScan(adbcScanDesc(t, partitioned, "id", "INT NOT NULL", "v", "VARCHAR(5)"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.splits() != 3 {
 		t.Fatalf("splits: %d", s.splits())
 	}
-	sc, err := s.split(1)
+	sc, err := s.Split(1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if q := sc.Query(); q != `SELECT "id", "v" FROM "t" WHERE "id" BETWEEN 5 AND 7` {
 		t.Errorf("split 1 query: %s", q)
 	}
-	if _, err := s.split(3); err == nil {
+	if _, err := s.Split(3); err == nil {
 		t.Error("split 3 of 3: no error")
 	}
-	one, err := parseAdbcScan(adbcScanDesc(t, map[string]string{"db-schema": "wh"}, "id", "INT"))
+	one, err := ParseAdbcScan(adbcScanDesc(t, map[string]string{"db-schema": "wh"}, "id", "INT"))
 	if err != nil || one.splits() != 1 {
 		t.Fatalf("unpartitioned: %v, %v", one, err)
 	}
-	if sc, _ := one.split(0); sc.Query() != `SELECT "id" FROM "wh"."t"` {
+	if sc, _ := one.Split(0); sc.Query() != `SELECT "id" FROM "wh"."t"` {
 		t.Errorf("unpartitioned query: %s", sc.Query())
 	}
 	for _, c := range []struct {
@@ -64,7 +64,7 @@ func TestParseAdbcScan(t *testing.T) {
 		{nil, []string{"a", "ARRAY<INT>"}, "column a: type ARRAY<INT> is not read by the adbc source yet"},
 		{nil, []string{"ts", "TIMESTAMP(9)"}, "column ts: type TIMESTAMP(9)"},
 	} {
-		_, err := parseAdbcScan(adbcScanDesc(t, c.options, c.fields...))
+		_, err := ParseAdbcScan(adbcScanDesc(t, c.options, c.fields...))
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "adbc table cat.db.t") {
 			t.Errorf("%v %v: %v; want %q", c.options, c.fields, err, c.want)
 		}

@@ -1,17 +1,11 @@
 package plan
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	wh "github.com/sluice-project/sluice/catalog/adbc"
 	"github.com/sluice-project/sluice/sinks/adbc"
@@ -41,25 +35,25 @@ type adbcSinkExec struct {
 // for a bulk COPY to pay off.
 const adbcDefaultMaxRows = 65536
 
-// adbcSink is an ADBC sink compiled.
-type adbcSink struct {
-	table   string
-	cfg     adbc.Config
-	names   []string
-	types   []catalog.Type
-	notNull *constraint.NotNull
+// AdbcSink is an ADBC sink compiled.
+type AdbcSink struct {
+	Table   string
+	Cfg     adbc.Config
+	Names   []string
+	Types   []catalog.Type
+	NotNull *constraint.NotNull
 }
 
-// parseAdbcSink reads a sink's description and its options. Errors are the table's
+// ParseAdbcSink reads a sink's description and its options. Errors are the table's
 // configuration mistakes (unknown or malformed options, types the sink cannot write): they fail
 // the job at planning, whichever path the sink runs on.
-func parseAdbcSink(raw []byte) (*adbcSink, error) {
+func ParseAdbcSink(raw []byte) (*AdbcSink, error) {
 	var j adbcSinkExec
 	if err := json.Unmarshal(raw, &j); err != nil {
 		return nil, fmt.Errorf("adbc sink: %w", err)
 	}
-	s := &adbcSink{table: j.Table}
-	fail := func(format string, args ...any) (*adbcSink, error) {
+	s := &AdbcSink{Table: j.Table}
+	fail := func(format string, args ...any) (*AdbcSink, error) {
 		return nil, fmt.Errorf("adbc table %s: %s", j.Table, fmt.Sprintf(format, args...))
 	}
 	o := j.Options
@@ -67,31 +61,31 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	s.cfg.Endpoint = e
-	s.cfg.Target = adbc.Target{Schema: o[adbcDBSchema], Table: o[adbcTableName], CommitTable: o[adbcCommitTable]}
-	s.cfg.MaxRows = adbcDefaultMaxRows
+	s.Cfg.Endpoint = e
+	s.Cfg.Target = adbc.Target{Schema: o[adbcDBSchema], Table: o[adbcTableName], CommitTable: o[adbcCommitTable]}
+	s.Cfg.MaxRows = adbcDefaultMaxRows
 	if v, ok := o[adbcMaxRows]; ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			return fail("'%s' = '%s': expected a positive number of rows", adbcMaxRows, v)
 		}
-		s.cfg.MaxRows = n
+		s.Cfg.MaxRows = n
 	}
-	s.cfg.Guarantee = adbc.ExactlyOnce
+	s.Cfg.Guarantee = adbc.ExactlyOnce
 	if v, ok := o[adbcGuarantee]; ok {
 		g, err := adbc.ParseGuarantee(v)
 		if err != nil {
 			return fail("%v", err)
 		}
-		s.cfg.Guarantee = g
+		s.Cfg.Guarantee = g
 	}
-	s.cfg.TransactionalIDPrefix = o[adbcTxnPrefix]
+	s.Cfg.TransactionalIDPrefix = o[adbcTxnPrefix]
 	if v, ok := o[adbcCommitMode]; ok {
 		m, err := adbc.ParseCommitMode(v)
 		if err != nil {
 			return fail("%v", err)
 		}
-		s.cfg.Commit = m
+		s.Cfg.Commit = m
 	}
 	// Upserts by the primary key when the table has one ('sink.mode' = 'upsert', the default
 	// then), else appends.
@@ -114,14 +108,14 @@ func parseAdbcSink(raw []byte) (*adbcSink, error) {
 		if d, err := wh.DialectOf(o[adbcDriver]); err != nil || d != wh.PostgreSQL {
 			return fail("upserts (a table with a PRIMARY KEY) are supported into PostgreSQL only yet")
 		}
-		s.cfg.Keys = j.PrimaryKey
+		s.Cfg.Keys = j.PrimaryKey
 	default:
 		return fail("'%s' = '%s': expected append or upsert", adbcMode, o[adbcMode])
 	}
-	if s.names, s.types, err = parseAdbcColumns(j.Columns, adbcWritable); err != nil {
+	if s.Names, s.Types, err = parseAdbcColumns(j.Columns, adbcWritable); err != nil {
 		return fail("%v", err)
 	}
-	s.cfg.Columns = s.names
+	s.Cfg.Columns = s.Names
 	return s, nil
 }
 
@@ -140,10 +134,10 @@ func adbcWritable(t catalog.Type) error {
 	return fmt.Errorf("type %s is not supported by the adbc sink yet", t)
 }
 
-// compileAdbcSink judges an ADBC sink fed by a native chain: the chain's output columns must be
+// CompileAdbcSink judges an ADBC sink fed by a native chain: the chain's output columns must be
 // the table's (up to nullability and string lengths).
-func compileAdbcSink(n *IslandNode, options map[string]string) (*adbcSink, []string, error) {
-	s, err := parseAdbcSink(n.Exec)
+func CompileAdbcSink(n *IslandNode, options map[string]string) (*AdbcSink, []string, error) {
+	s, err := ParseAdbcSink(n.Exec)
 	if err != nil {
 		return nil, []string{err.Error()}, nil
 	}
@@ -151,26 +145,26 @@ func compileAdbcSink(n *IslandNode, options map[string]string) (*adbcSink, []str
 	if err != nil {
 		return nil, nil, fmt.Errorf("adbc sink %s: %w", n.Name, err)
 	}
-	if len(inTypes) != len(s.types) {
-		return nil, []string{fmt.Sprintf("table %s: the sink's input has %d columns for %d table columns", s.table, len(inTypes), len(s.types))}, nil
+	if len(inTypes) != len(s.Types) {
+		return nil, []string{fmt.Sprintf("table %s: the sink's input has %d columns for %d table columns", s.Table, len(inTypes), len(s.Types))}, nil
 	}
 	var reasons []string
-	if len(s.cfg.Keys) > 0 {
+	if len(s.Cfg.Keys) > 0 {
 		var j adbcSinkExec
 		if err := json.Unmarshal(n.Exec, &j); err == nil && !j.InsertOnly {
 			// Native batches carry no RowKinds yet: the sink takes Flink's rows.
-			reasons = append(reasons, fmt.Sprintf("table %s: the sink's input has updates or deletes, which reach an upsert sink as rows", s.table))
+			reasons = append(reasons, fmt.Sprintf("table %s: the sink's input has updates or deletes, which reach an upsert sink as rows", s.Table))
 		}
 	}
 	for i, t := range inTypes {
-		if !writableAs(t, s.types[i].WithNullable(true)) {
-			reasons = append(reasons, fmt.Sprintf("table %s: column %s: input %s is written as %s", s.table, s.names[i], t, s.types[i]))
+		if !writableAs(t, s.Types[i].WithNullable(true)) {
+			reasons = append(reasons, fmt.Sprintf("table %s: column %s: input %s is written as %s", s.Table, s.Names[i], t, s.Types[i]))
 		}
 	}
 	var constraintReasons []string
-	s.notNull, constraintReasons = constraint.ForSink(s.names, s.types, options)
+	s.NotNull, constraintReasons = constraint.ForSink(s.Names, s.Types, options)
 	for _, r := range constraintReasons {
-		reasons = append(reasons, fmt.Sprintf("table %s: %s", s.table, r))
+		reasons = append(reasons, fmt.Sprintf("table %s: %s", s.Table, r))
 	}
 	return s, reasons, nil
 }
@@ -178,140 +172,6 @@ func compileAdbcSink(n *IslandNode, options map[string]string) (*adbcSink, []str
 // CheckAdbcSink validates an ADBC sink's description (see parseAdbcSink) when the table's sink
 // is created.
 func CheckAdbcSink(desc []byte) error {
-	_, err := parseAdbcSink(desc)
+	_, err := ParseAdbcSink(desc)
 	return err
-}
-
-// AdbcWriter is one subtask's writer of an ADBC sink: batches from a native chain, or Flink's
-// rows as BinaryRowData bytes, are bulk-ingested by sinks/adbc.
-type AdbcWriter struct {
-	s   *adbcSink
-	w   *adbc.Writer
-	dec *binaryrow.Decoder // rows → batches (the row path)
-}
-
-// OpenAdbcWriter opens a sink writer from the sink's island JSON (native path: its NOT NULL
-// columns are checked here, as Flink's ConstraintEnforcer) or from its description alone (row
-// path: Flink checks them). sinkID identifies the sink across its job's attempts.
-func OpenAdbcWriter(data []byte, sinkID string, subtask, parallelism int, restoredCheckpoint int64) (*AdbcWriter, error) {
-	s, err := openAdbcSink(data)
-	if err != nil {
-		return nil, err
-	}
-	w, err := adbc.OpenWriter(context.Background(), s.cfg, adbc.Attempt{
-		SinkID: sinkID, Subtask: subtask, Parallelism: parallelism, RestoredCheckpoint: restoredCheckpoint})
-	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", s.table, err)
-	}
-	return &AdbcWriter{s: s, w: w}, nil
-}
-
-// openAdbcSink compiles an island JSON of the sink node, or a bare description.
-func openAdbcSink(data []byte) (*adbcSink, error) {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("adbc sink: %w", err)
-	}
-	if head.Type == AdbcSinkType {
-		return parseAdbcSink(data)
-	}
-	return compileNodeIsland(data, "sink", compileAdbcSink)
-}
-
-// WriteBatch writes a batch of the native chain (it stays the caller's).
-func (a *AdbcWriter) WriteBatch(b arrow.RecordBatch) error {
-	if a.s.notNull != nil {
-		checked, err := a.s.notNull.Enforce(b, memory.DefaultAllocator)
-		if err != nil {
-			return fmt.Errorf("table %s: %w", a.s.table, err)
-		}
-		if checked == nil {
-			return nil
-		}
-		defer checked.Release()
-		b = checked
-	}
-	return a.w.Write(context.Background(), b)
-}
-
-// WriteRows writes rows Flink made (BinaryRowData bytes, row i at data[offsets[i]:offsets[i+1]]).
-func (a *AdbcWriter) WriteRows(data []byte, offsets []int32) error {
-	if a.dec == nil {
-		d, err := binaryrow.NewDecoder(a.s.names, a.s.types, memory.DefaultAllocator)
-		if err != nil {
-			return fmt.Errorf("table %s: %w", a.s.table, err)
-		}
-		a.dec = d
-	}
-	b, err := a.dec.Decode(data, offsets)
-	if err != nil {
-		return fmt.Errorf("table %s: %w", a.s.table, err)
-	}
-	defer b.Release()
-	// The decoder's last column is the RowKind.
-	cols := b.Columns()[:len(a.s.names)]
-	kinds := b.Column(len(a.s.names)).(*array.Int8).Int8Values()
-	rows := array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:len(cols)], nil), cols, b.NumRows())
-	defer rows.Release()
-	return a.w.WriteChanges(context.Background(), rows, kinds)
-}
-
-// Flush ingests the buffered rows (sink.buffer-flush.interval, end of input).
-func (a *AdbcWriter) Flush() error {
-	return a.w.Flush(context.Background())
-}
-
-// PrepareCommit ends the writer's checkpoint: it returns the committable (JSON) or nil.
-func (a *AdbcWriter) PrepareCommit() ([]byte, error) {
-	c, err := a.w.PrepareCommit(context.Background())
-	if err != nil || c == nil {
-		return nil, err
-	}
-	return json.Marshal(c)
-}
-
-// Snapshotted tells the writer that Flink took checkpoint id (see adbc.Writer#Snapshotted).
-func (a *AdbcWriter) Snapshotted(id int64) {
-	a.w.Snapshotted(id)
-}
-
-// Close rolls back what was not committed and disconnects.
-func (a *AdbcWriter) Close() error {
-	return a.w.Close()
-}
-
-// AdbcCommitter commits the checkpoints of an exactly-once ADBC sink.
-type AdbcCommitter struct {
-	s *adbcSink
-	c *adbc.Committer
-}
-
-// OpenAdbcCommitter opens a committer from the sink's island JSON or description.
-func OpenAdbcCommitter(data []byte) (*AdbcCommitter, error) {
-	s, err := openAdbcSink(data)
-	if err != nil {
-		return nil, err
-	}
-	c, err := adbc.OpenCommitter(context.Background(), s.cfg)
-	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", s.table, err)
-	}
-	return &AdbcCommitter{s: s, c: c}, nil
-}
-
-// Commit commits one committable (as PrepareCommit returned it); false: it was committed
-// before.
-func (a *AdbcCommitter) Commit(committable []byte) (bool, error) {
-	var c adbc.Committable
-	if err := json.Unmarshal(committable, &c); err != nil {
-		return false, fmt.Errorf("table %s: committable: %w", a.s.table, err)
-	}
-	return a.c.Commit(context.Background(), c)
-}
-
-// Close disconnects.
-func (a *AdbcCommitter) Close() error {
-	return a.c.Close()
 }

@@ -41,14 +41,14 @@ type calcJSON struct {
 
 // calcPlan is a decoded and compiled Calc node.
 type calcPlan struct {
-	inNames     []string
-	inTypes     []catalog.Type
-	outNames    []string
-	outTypes    []catalog.Type
+	InNames     []string
+	InTypes     []catalog.Type
+	OutNames    []string
+	OutTypes    []catalog.Type
 	projections []expr.Expr
 	condition   expr.Expr
-	// condCols and projCols are the input columns the condition and the projections read.
-	condCols, projCols []int
+	// CondCols and projCols are the input columns the condition and the projections read.
+	CondCols, ProjCols []int
 }
 
 // inputRefs adds the input columns that n reads to set.
@@ -70,15 +70,15 @@ func sortedKeys(set map[int]bool) []int {
 	return out
 }
 
-// compileCalc decodes a Calc node and compiles its expressions. Every reason it cannot run
+// CompileCalc decodes a Calc node and compiles its expressions. Every reason it cannot run
 // natively is returned (reasons), separate from malformed input (err).
-func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons []string, err error) {
+func CompileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons []string, err error) {
 	var j calcJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("calc %s: %w", n.Name, err)
 	}
 	p = &calcPlan{}
-	p.inNames, p.inTypes, err = n.RowFields()
+	p.InNames, p.InTypes, err = n.RowFields()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,18 +86,18 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 	if err != nil {
 		return nil, nil, fmt.Errorf("calc %s output type: %w", n.Name, err)
 	}
-	p.outNames, p.outTypes, err = rowFields(out)
+	p.OutNames, p.OutTypes, err = RowFields(out)
 	if err != nil {
 		return nil, nil, fmt.Errorf("calc %s output type: %w", n.Name, err)
 	}
-	for i, t := range p.inTypes {
+	for i, t := range p.InTypes {
 		if ok, why := binaryrow.Supported(t); !ok {
-			reasons = append(reasons, fmt.Sprintf("input column %s: %s", p.inNames[i], why))
+			reasons = append(reasons, fmt.Sprintf("input column %s: %s", p.InNames[i], why))
 		}
 	}
-	for i, t := range p.outTypes {
+	for i, t := range p.OutTypes {
 		if ok, why := binaryrow.Supported(t); !ok {
-			reasons = append(reasons, fmt.Sprintf("output column %s: %s", p.outNames[i], why))
+			reasons = append(reasons, fmt.Sprintf("output column %s: %s", p.OutNames[i], why))
 		}
 	}
 	// Expressions that depend on the session time zone fall back when it cannot be loaded.
@@ -118,7 +118,7 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 		if err == nil {
 			inputRefs(node, refs)
 			var e expr.Expr
-			e, err = expr.CompileIn(node, p.inTypes, env)
+			e, err = expr.CompileIn(node, p.InTypes, env)
 			if err == nil {
 				return e, nil
 			}
@@ -131,7 +131,7 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 		return nil, fmt.Errorf("calc %s %s: %w", n.Name, what, err)
 	}
 	for i, raw := range j.Projection {
-		e, err := compile(fmt.Sprintf("projection %d (%s)", i, nameAt(p.outNames, i)), raw, projRefs)
+		e, err := compile(fmt.Sprintf("projection %d (%s)", i, nameAt(p.OutNames, i)), raw, projRefs)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -144,17 +144,17 @@ func compileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons
 		}
 		p.condition = e
 	}
-	p.condCols, p.projCols = sortedKeys(condRefs), sortedKeys(projRefs)
+	p.CondCols, p.ProjCols = sortedKeys(condRefs), sortedKeys(projRefs)
 	if len(reasons) == 0 {
 		for i, e := range p.projections {
-			got, want := e.Type(), p.outTypes[i]
+			got, want := e.Type(), p.OutTypes[i]
 			if got.IsInterval() && got.Kind == want.Kind {
 				// Flink's row type says INTERVAL SECOND(3) (or MONTH) for every interval of a
 				// kind, Calcite's expression types keep their fields; the values are the same.
 				continue
 			}
 			if !got.WithNullable(true).Equal(want.WithNullable(true)) {
-				reasons = append(reasons, fmt.Sprintf("projection %d computes %s where the plan expects %s", i, e.Type(), p.outTypes[i]))
+				reasons = append(reasons, fmt.Sprintf("projection %d computes %s where the plan expects %s", i, e.Type(), p.OutTypes[i]))
 			}
 		}
 	}
@@ -168,6 +168,6 @@ func nameAt(names []string, i int) string {
 	return "?"
 }
 
-func (p *calcPlan) operator(mem memory.Allocator) *calc.Calc {
+func (p *calcPlan) Operator(mem memory.Allocator) *calc.Calc {
 	return calc.New(p.projections, p.condition, mem)
 }

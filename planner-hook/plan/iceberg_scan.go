@@ -44,29 +44,29 @@ type icebergScanExec struct {
 	Unsupported []string `json:"unsupported"`
 }
 
-// icebergScan is a native Iceberg scan compiled.
-type icebergScan struct {
-	table       string
-	fields      []iceberg.Field
-	nameMapping map[string]int
-	batchRows   int
+// IcebergScan is a native Iceberg scan compiled.
+type IcebergScan struct {
+	Table       string
+	Fields      []iceberg.Field
+	NameMapping map[string]int
+	BatchRows   int
 }
 
-func (s *icebergScan) types() []catalog.Type {
-	ts := make([]catalog.Type, len(s.fields))
-	for i, f := range s.fields {
+func (s *IcebergScan) Types() []catalog.Type {
+	ts := make([]catalog.Type, len(s.Fields))
+	for i, f := range s.Fields {
 		ts[i] = f.Type
 	}
 	return ts
 }
 
-// compileIcebergScan decides whether an Iceberg scan is read natively and compiles it.
-func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan, []string, error) {
+// CompileIcebergScan decides whether an Iceberg scan is read natively and compiles it.
+func CompileIcebergScan(n *IslandNode, options map[string]string) (*IcebergScan, []string, error) {
 	var j icebergScanExec
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("iceberg scan %s: %w", n.Name, err)
 	}
-	s := &icebergScan{table: j.Table}
+	s := &IcebergScan{Table: j.Table}
 	var reasons []string
 	if j.Limit != nil {
 		reasons = append(reasons, fmt.Sprintf("table %s: a LIMIT pushed into the Iceberg source is not native yet", j.Table))
@@ -96,7 +96,7 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 		if err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: %v", j.Table, err))
 		}
-		s.nameMapping = m
+		s.NameMapping = m
 	}
 	for _, f := range j.Fields {
 		t, err := catalog.ParseTypeString(f.Type)
@@ -107,33 +107,8 @@ func compileIcebergScan(n *IslandNode, options map[string]string) (*icebergScan,
 		if err := iceberg.Supported(t, col.Type); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", j.Table, f.Name, err))
 		}
-		s.fields = append(s.fields, iceberg.Field{ID: f.ID, Name: f.Name, Type: t, Iceberg: col.Type})
+		s.Fields = append(s.Fields, iceberg.Field{ID: f.ID, Name: f.Name, Type: t, Iceberg: col.Type})
 	}
-	s.batchRows = scanBatchRows(options)
+	s.BatchRows = scanBatchRows(options)
 	return s, reasons, nil
-}
-
-// IcebergScanReader opens the data files of one native Iceberg scan.
-type IcebergScanReader struct {
-	scan *icebergScan
-}
-
-// OpenIcebergScan compiles the island JSON of an Iceberg scan node for reading its files.
-func OpenIcebergScan(data []byte) (*IcebergScanReader, error) {
-	s, err := compileNodeIsland(data, "iceberg scan", compileIcebergScan)
-	if err != nil {
-		return nil, err
-	}
-	return &IcebergScanReader{scan: s}, nil
-}
-
-// OpenFile opens the byte range [start, start+length) of a data file without the rows at the
-// deleted positions (position deletes), skipping the first skipRows rows left.
-func (r *IcebergScanReader) OpenFile(path string, start, length, skipRows int64, deleted []int64) (SplitBatches, error) {
-	rd := iceberg.Read{Fields: r.scan.fields, NameMapping: r.scan.nameMapping, Deleted: deleted}
-	sr, err := iceberg.OpenTableFile(iceberg.FileRange{Path: path, Start: start, Length: length}, rd, r.scan.batchRows, skipRows, nil)
-	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", r.scan.table, err)
-	}
-	return sr, nil
 }

@@ -43,7 +43,7 @@ func TestIcebergScanVerdict(t *testing.T) {
 	}
 	for _, c := range cases {
 		raw, _ := json.Marshal(c.exec)
-		s, reasons, err := compileIcebergScan(&IslandNode{Name: "TableSourceScan#1", Exec: raw}, map[string]string{"sluice.batch.rows": "100"})
+		s, reasons, err := CompileIcebergScan(&IslandNode{Name: "TableSourceScan#1", Exec: raw}, map[string]string{"sluice.batch.rows": "100"})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -54,11 +54,11 @@ func TestIcebergScanVerdict(t *testing.T) {
 		case c.reason != "" && (!strings.Contains(got, c.reason) || !strings.Contains(got, "lake.db.t")):
 			t.Errorf("%s: want a reason with %q naming the table, got %q", c.name, c.reason, got)
 		}
-		if c.name == "native" && (s.batchRows != 100 || len(s.fields) != 3 || s.fields[2].Type.Scale != 2) {
+		if c.name == "native" && (s.BatchRows != 100 || len(s.Fields) != 3 || s.Fields[2].Type.Scale != 2) {
 			t.Errorf("%s: compiled %+v", c.name, s)
 		}
 	}
-	if _, _, err := compileIcebergScan(&IslandNode{Name: "x", Exec: []byte(`{"fields":[{"id":1,"name":"k","type":"NO SUCH TYPE"}]}`)}, nil); err == nil {
+	if _, _, err := CompileIcebergScan(&IslandNode{Name: "x", Exec: []byte(`{"fields":[{"id":1,"name":"k","type":"NO SUCH TYPE"}]}`)}, nil); err == nil {
 		t.Error("an unparsable type must be an error")
 	}
 }

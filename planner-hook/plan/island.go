@@ -1,6 +1,6 @@
 // Package plan decodes the island plans that the Flink planner hook sends (Flink's own exec-node
-// JSON, the format of COMPILE PLAN), judges whether every node can run natively, and builds the
-// native pipelines that run them.
+// JSON, the format of COMPILE PLAN), judges whether every node can run natively, and compiles
+// each node into the description the runtime (runtime/chain, runtime/scan, runtime/sink) runs.
 package plan
 
 import (
@@ -67,10 +67,10 @@ func (n *IslandNode) RowFields() ([]string, []catalog.Type, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("node %s input type: %w", n.Name, err)
 	}
-	return rowFields(t)
+	return RowFields(t)
 }
 
-func rowFields(t catalog.Type) ([]string, []catalog.Type, error) {
+func RowFields(t catalog.Type) ([]string, []catalog.Type, error) {
 	if t.Kind != catalog.Row {
 		return nil, nil, fmt.Errorf("row type expected, got %s", t)
 	}
@@ -82,10 +82,10 @@ func rowFields(t catalog.Type) ([]string, []catalog.Type, error) {
 	return names, types, nil
 }
 
-// compileNodeIsland decodes the island JSON of a single native node (a scan or a sink, sent
+// CompileNodeIsland decodes the island JSON of a single native node (a scan or a sink, sent
 // alone) and compiles it with compile; the node must run natively, so reasons are an error
 // naming the node as what it is.
-func compileNodeIsland[T any](data []byte, what string, compile func(*IslandNode, map[string]string) (T, []string, error)) (T, error) {
+func CompileNodeIsland[T any](data []byte, what string, compile func(*IslandNode, map[string]string) (T, []string, error)) (T, error) {
 	var none T
 	is, err := Decode(data)
 	if err != nil {

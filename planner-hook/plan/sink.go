@@ -1,16 +1,13 @@
 package plan
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/javacompat/javatext"
 	"github.com/sluice-project/sluice/sinks/constraint"
@@ -40,26 +37,26 @@ type sinkExec struct {
 
 // sinkPlan is a native Parquet sink compiled: the rows it writes and how.
 type sinkPlan struct {
-	table string
-	// names and types are the table's physical columns, the sink's input.
-	names []string
-	types []catalog.Type
-	// partitionKeys are the table's partition keys (none: not partitioned); their values
+	Table string
+	// Names and types are the table's physical columns, the sink's input.
+	Names []string
+	Types []catalog.Type
+	// PartitionKeys are the table's partition keys (none: not partitioned); their values
 	// name the directories and are not written into the files.
-	partitionKeys []string
-	defaultName   string
-	opts          sinkparquet.Options
-	// notNull checks the NOT NULL columns as Flink's ConstraintEnforcer does in front of the
+	PartitionKeys []string
+	DefaultName   string
+	Opts          sinkparquet.Options
+	// NotNull checks the NOT NULL columns as Flink's ConstraintEnforcer does in front of the
 	// sink (nil: none).
-	notNull *constraint.NotNull
+	NotNull *constraint.NotNull
 }
 
-// fileColumns returns the columns written into the Parquet files: the physical columns
+// FileColumns returns the columns written into the Parquet files: the physical columns
 // that are not partition keys.
-func (p *sinkPlan) fileColumns() (names []string, types []catalog.Type) {
-	for i, n := range p.names {
-		if !slices.Contains(p.partitionKeys, n) {
-			names, types = append(names, n), append(types, p.types[i])
+func (p *sinkPlan) FileColumns() (names []string, types []catalog.Type) {
+	for i, n := range p.Names {
+		if !slices.Contains(p.PartitionKeys, n) {
+			names, types = append(names, n), append(types, p.Types[i])
 		}
 	}
 	return names, types
@@ -96,15 +93,15 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	if !isParquet {
 		return nil, reasons, nil
 	}
-	p := &sinkPlan{table: t.Identifier, opts: sinkparquet.DefaultOptions(), partitionKeys: t.ResolvedTable.PartitionKeys,
-		defaultName: sourcefs.DefaultPartitionName}
+	p := &sinkPlan{Table: t.Identifier, Opts: sinkparquet.DefaultOptions(), PartitionKeys: t.ResolvedTable.PartitionKeys,
+		DefaultName: sourcefs.DefaultPartitionName}
 	if v, ok := opts["partition.default-name"]; ok {
-		p.defaultName = v
+		p.DefaultName = v
 	}
-	if len(p.partitionKeys) > 0 && p.defaultName == "" {
+	if len(p.PartitionKeys) > 0 && p.DefaultName == "" {
 		reasons = append(reasons, fmt.Sprintf("table %s: 'partition.default-name' is empty", t.Identifier))
 	}
-	if strings.EqualFold(opts["sink.shuffle-by-partition.enable"], "true") && len(p.partitionKeys) > 0 {
+	if strings.EqualFold(opts["sink.shuffle-by-partition.enable"], "true") && len(p.PartitionKeys) > 0 {
 		reasons = append(reasons, fmt.Sprintf("table %s: 'sink.shuffle-by-partition.enable' (a shuffle by partition before the writers) is not supported natively yet", t.Identifier))
 	}
 	if strings.EqualFold(opts["auto-compaction"], "true") {
@@ -152,15 +149,15 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	// Even an input typed NOT NULL may hold NULLs (the planner's implicit cast to the sink's row
 	// type types a nullable column NOT NULL without checking it): the rows are checked.
 	var constraintReasons []string
-	p.notNull, constraintReasons = constraint.ForSink(names, types, options)
+	p.NotNull, constraintReasons = constraint.ForSink(names, types, options)
 	for _, r := range constraintReasons {
 		reasons = append(reasons, fmt.Sprintf("table %s: %s", t.Identifier, r))
 	}
 	if len(j.TargetColumns) > 0 && string(j.TargetColumns) != "null" {
 		reasons = append(reasons, fmt.Sprintf("table %s: inserts into a subset of the columns are not written natively yet", t.Identifier))
 	}
-	p.names, p.types = names, types
-	for _, k := range p.partitionKeys {
+	p.Names, p.Types = names, types
+	for _, k := range p.PartitionKeys {
 		i := slices.Index(names, k)
 		if i < 0 {
 			return nil, nil, fmt.Errorf("sink %s: partition key %s is not a physical column", n.Name, k)
@@ -173,19 +170,19 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		}
 	}
 	if v, ok := opts["parquet.utc-timezone"]; ok {
-		p.opts.UTCTimestamps = strings.EqualFold(v, "true")
+		p.Opts.UTCTimestamps = strings.EqualFold(v, "true")
 	}
 	if v, ok := opts["parquet.write.int64.timestamp"]; ok {
-		p.opts.Int64Timestamps = strings.EqualFold(v, "true")
+		p.Opts.Int64Timestamps = strings.EqualFold(v, "true")
 	}
 	if v, ok := opts["parquet.timestamp.time.unit"]; ok {
 		switch strings.ToLower(v) {
 		case "millis":
-			p.opts.TimestampUnit = arrow.Millisecond
+			p.Opts.TimestampUnit = arrow.Millisecond
 		case "micros":
-			p.opts.TimestampUnit = arrow.Microsecond
+			p.Opts.TimestampUnit = arrow.Microsecond
 		case "nanos":
-			p.opts.TimestampUnit = arrow.Nanosecond
+			p.Opts.TimestampUnit = arrow.Nanosecond
 		default:
 			reasons = append(reasons, fmt.Sprintf("table %s: 'parquet.timestamp.time.unit' = '%s' is not a unit Flink knows", t.Identifier, v))
 		}
@@ -195,9 +192,9 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		if err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: %v", t.Identifier, err))
 		}
-		p.opts.Compression = c
+		p.Opts.Compression = c
 	}
-	for key, dst := range map[string]*int64{"parquet.block.size": &p.opts.RowGroupBytes, "parquet.page.size": &p.opts.PageBytes} {
+	for key, dst := range map[string]*int64{"parquet.block.size": &p.Opts.RowGroupBytes, "parquet.page.size": &p.Opts.PageBytes} {
 		if v, ok := opts[key]; ok {
 			var b int64
 			if _, err := fmt.Sscan(v, &b); err != nil || b <= 0 {
@@ -208,7 +205,7 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 		}
 	}
 	if v, ok := opts["parquet.enable.dictionary"]; ok {
-		p.opts.Dictionary = strings.EqualFold(v, "true")
+		p.Opts.Dictionary = strings.EqualFold(v, "true")
 	}
 	hasTimestamps := false
 	for i, ft := range types {
@@ -217,17 +214,17 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 			catalog.Decimal, catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary, catalog.Date, catalog.Time:
 		case catalog.Timestamp, catalog.TimestampLTZ:
 			// Only written columns are in the JVM's zone; a partition key names a directory.
-			hasTimestamps = hasTimestamps || !slices.Contains(p.partitionKeys, names[i])
+			hasTimestamps = hasTimestamps || !slices.Contains(p.PartitionKeys, names[i])
 		case catalog.Row, catalog.Array, catalog.Map:
 			if err := sinkparquet.CheckNestedType(ft); err != nil {
 				reasons = append(reasons, fmt.Sprintf("table %s: column %s: %v", t.Identifier, names[i], err))
 			}
-			hasTimestamps = hasTimestamps || holdsTimestamps(ft)
+			hasTimestamps = hasTimestamps || HoldsTimestamps(ft)
 		default:
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s: %s is not written natively yet", t.Identifier, names[i], ft))
 		}
 	}
-	if hasTimestamps && !p.opts.UTCTimestamps {
+	if hasTimestamps && !p.Opts.UTCTimestamps {
 		if _, ok := options[OptJVMTimeZoneOffset]; !ok {
 			reasons = append(reasons, fmt.Sprintf("table %s: timestamps are written in the JVM's time zone %s, which has no fixed offset", t.Identifier, options[OptJVMTimeZone]))
 		}
@@ -235,151 +232,9 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	return p, reasons, nil
 }
 
-// compileSinkIsland compiles the island JSON of a sink node, which must run natively.
-func compileSinkIsland(data []byte) (*sinkPlan, error) {
-	return compileNodeIsland(data, "sink", compileSink)
-}
-
-// SinkPartitioner prepares the batches a filesystem sink receives before Flink's file writer
-// puts them into buckets: it checks the NOT NULL columns (as Flink's ConstraintEnforcer) and
-// splits a partitioned table's rows by partition.
-type SinkPartitioner struct {
-	table   string
-	p       *sinkfs.Partitioner // nil for a table without partitions
-	notNull *constraint.NotNull
-}
-
-// OpenSinkPartitioner compiles the island JSON of a sink node that is partitioned or has
-// NOT NULL columns.
-func OpenSinkPartitioner(data []byte) (*SinkPartitioner, error) {
-	p, err := compileSinkIsland(data)
-	if err != nil {
-		return nil, err
-	}
-	s := &SinkPartitioner{table: p.table, notNull: p.notNull}
-	if len(p.partitionKeys) > 0 {
-		if s.p, err = sinkfs.NewPartitioner(p.names, p.types, p.partitionKeys, p.defaultName, nil); err != nil {
-			return nil, fmt.Errorf("table %s: %w", p.table, err)
-		}
-	}
-	return s, nil
-}
-
-// Split returns the rows of a batch to write, by partition (see filesystem.Partitioner#Split);
-// a table without partitions has one part with an empty path, or none when every row was
-// dropped by the NOT NULL check.
-func (s *SinkPartitioner) Split(b arrow.RecordBatch) ([]sinkfs.Part, error) {
-	if s.notNull != nil {
-		checked, err := s.notNull.Enforce(b, memory.DefaultAllocator)
-		if err != nil {
-			return nil, fmt.Errorf("table %s: %w", s.table, err)
-		}
-		if checked == nil {
-			return nil, nil
-		}
-		defer checked.Release()
-		b = checked
-	}
-	if s.p == nil {
-		if b.NumRows() == 0 {
-			return nil, nil // no part file for no rows
-		}
-		b.Retain()
-		return []sinkfs.Part{{Batch: b}}, nil
-	}
-	parts, err := s.p.Split(b)
-	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", s.table, err)
-	}
-	return parts, nil
-}
-
-// SinkWriter writes one Parquet part file natively; Flink's file sink owns the file's
-// lifecycle (in-progress, pending, committed) and receives the bytes.
-type SinkWriter struct {
-	w   *sinkparquet.Writer
-	buf bytes.Buffer
-}
-
-// OpenSinkWriter compiles the island JSON of a sink node and starts a file. zoneOffsetSeconds
-// is the fixed offset of the writing JVM's default time zone (zoneFixed false: none).
-func OpenSinkWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*SinkWriter, error) {
-	p, err := compileSinkIsland(data)
-	if err != nil {
-		return nil, err
-	}
-	names, types := p.fileColumns()
-	if !p.opts.UTCTimestamps {
-		if !zoneFixed {
-			for _, t := range types {
-				if holdsTimestamps(t) {
-					return nil, fmt.Errorf("sink %s: this JVM's default time zone has no fixed offset, and Flink's Parquet writer would write timestamps in it", p.table)
-				}
-			}
-		}
-		p.opts.ZoneOffsetSeconds = zoneOffsetSeconds
-	}
-	sw := &SinkWriter{}
-	if sw.w, err = sinkparquet.NewWriter(names, types, p.opts, &sw.buf, nil); err != nil {
-		return nil, fmt.Errorf("table %s: %w", p.table, err)
-	}
-	return sw, nil
-}
-
-// Write adds a batch to the file and returns the file's bytes produced since the last call
-// (the first call's include the header written when the file started).
-func (s *SinkWriter) Write(b arrow.RecordBatch) ([]byte, error) {
-	if err := s.w.Write(b); err != nil {
-		return nil, err
-	}
-	return s.take(), nil
-}
-
-// Finish completes the file and returns its last bytes.
-func (s *SinkWriter) Finish() ([]byte, error) {
-	if err := s.w.Close(); err != nil {
-		return nil, err
-	}
-	return s.take(), nil
-}
-
-// take returns the buffered file bytes and empties the buffer.
-func (s *SinkWriter) take() []byte {
-	out := append([]byte(nil), s.buf.Bytes()...)
-	s.buf.Reset()
-	return out
-}
-
-// outputDecoder returns a decoder of a chain's output rows (the last node's output type).
-func outputDecoder(is *Island) (*binaryrow.Decoder, error) {
-	last := is.Nodes[len(is.Nodes)-1]
-	if h, err := last.Header(); err == nil && isScanType(h.Type) {
-		// A chain of a scan alone (e.g. INSERT INTO t SELECT * FROM s): the scan's columns.
-		types, err := scanColumns(&last, h.Type, is.Options)
-		if err != nil {
-			return nil, fmt.Errorf("chain output type: %w", err)
-		}
-		names := make([]string, len(types))
-		for i := range names {
-			names[i] = fmt.Sprintf("f%d", i)
-		}
-		return binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
-	}
-	var h struct {
-		OutputType json.RawMessage `json:"outputType"`
-	}
-	if err := json.Unmarshal(last.Exec, &h); err != nil {
-		return nil, fmt.Errorf("chain output type: %w", err)
-	}
-	t, err := catalog.ParseType(h.OutputType)
-	if err != nil {
-		return nil, fmt.Errorf("chain output type: %w", err)
-	}
-	names, types, err := rowFields(t)
-	if err != nil {
-		return nil, fmt.Errorf("chain output type: %w", err)
-	}
-	return binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
+// CompileSinkIsland compiles the island JSON of a sink node, which must run natively.
+func CompileSinkIsland(data []byte) (*sinkPlan, error) {
+	return CompileNodeIsland(data, "sink", compileSink)
 }
 
 // writableAs says whether a column of type in is written as a column of type out as it is,
@@ -387,7 +242,7 @@ func outputDecoder(is *Island) (*binaryrow.Decoder, error) {
 // type but for nullability where out allows NULL (at any depth), a string or binary no longer
 // than a VARCHAR or VARBINARY target (the same bytes; Flink pads CHAR and BINARY targets and
 // cuts longer values, with a cast) and the names of ROW fields (Parquet groups take the sink's
-// names; values go by position). Types whose values Sluice lays out by their precision (DECIMAL,
+// Names; values go by position). Types whose values Sluice lays out by their precision (DECIMAL,
 // TIME, TIMESTAMP) must be equal.
 func writableAs(in, out catalog.Type) bool {
 	if in.Nullable && !out.Nullable {
@@ -418,7 +273,7 @@ func writableAs(in, out catalog.Type) bool {
 	return in.WithNullable(true).Equal(out.WithNullable(true))
 }
 
-// holdsTimestamps says whether a type is or has TIMESTAMP or TIMESTAMP_LTZ parts.
-func holdsTimestamps(t catalog.Type) bool {
+// HoldsTimestamps says whether a type is or has TIMESTAMP or TIMESTAMP_LTZ parts.
+func HoldsTimestamps(t catalog.Type) bool {
 	return t.Holds(func(p catalog.Type) bool { return p.Kind == catalog.Timestamp || p.Kind == catalog.TimestampLTZ })
 }

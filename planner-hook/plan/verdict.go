@@ -31,7 +31,7 @@ func Judge(is *Island) Verdict {
 			nv.Reasons = append(nv.Reasons, err.Error())
 		case h.Type == CalcType:
 			nv.Type = h.Type
-			_, reasons, err := compileCalc(n, is.Options)
+			_, reasons, err := CompileCalc(n, is.Options)
 			if err != nil {
 				nv.Reasons = append(nv.Reasons, err.Error())
 			}
@@ -62,28 +62,28 @@ func judgeNode(n *IslandNode, typ string, options map[string]string) []string {
 	var err error
 	switch typ {
 	case WindowAggregateType:
-		_, reasons, err = compileWindowAggregate(n, onePhase, options)
+		_, reasons, err = CompileWindowAggregate(n, OnePhase, options)
 	case LocalWindowAggregateType:
-		_, reasons, err = compileWindowAggregate(n, localPhase, options)
+		_, reasons, err = CompileWindowAggregate(n, LocalPhase, options)
 	case GlobalWindowAggregateType:
-		_, reasons, err = compileWindowAggregate(n, globalPhase, options)
+		_, reasons, err = CompileWindowAggregate(n, GlobalPhase, options)
 	case WatermarkAssignerType:
-		_, reasons, err = compileWatermarkAssigner(n)
+		_, reasons, err = CompileWatermarkAssigner(n)
 	case GroupWindowAggregateType:
 		return []string{"legacy group windows (GROUP BY TUMBLE/HOP/SESSION(...), planned as " + typ +
 			") are not supported natively yet; the window TVF syntax (FROM TABLE(TUMBLE(...)) GROUP BY window_start, window_end) is"}
 	case ScanType:
-		_, reasons, err = compileScan(n, options)
+		_, reasons, err = CompileScan(n, options)
 	case IcebergScanType:
-		_, reasons, err = compileIcebergScan(n, options)
+		_, reasons, err = CompileIcebergScan(n, options)
 	case AdbcScanType:
-		_, reasons, err = compileAdbcScan(n, options)
+		_, reasons, err = CompileAdbcScan(n, options)
 	case SinkType:
 		_, reasons, err = compileSink(n, options)
 	case IcebergSinkType:
-		_, reasons, err = compileIcebergSink(n, options)
+		_, reasons, err = CompileIcebergSink(n, options)
 	case AdbcSinkType:
-		_, reasons, err = compileAdbcSink(n, options)
+		_, reasons, err = CompileAdbcSink(n, options)
 	case ExchangeType:
 		// Flink's own exchange: rows cross the network as BinaryRowData, routed by Flink.
 		return nil

@@ -75,28 +75,28 @@ const (
 	WindowTime
 )
 
-// windowPlan is a decoded window aggregation.
-type windowPlan struct {
-	inNames  []string
-	inTypes  []catalog.Type
-	outTypes []catalog.Type
-	spec     window.Spec // without the runtime's parallelism and key groups
-	keyCols  []int
-	timeCol  int   // the time attribute, or for the global phase the slice end
-	argCols  []int // per call, -1 for COUNT(*); for the global phase, every accumulator field
-	// filterCols holds each call's FILTER column, -1 for none (always -1 in the global phase,
+// WindowAggregate is a decoded window aggregation.
+type WindowAggregate struct {
+	InNames  []string
+	InTypes  []catalog.Type
+	OutTypes []catalog.Type
+	Spec     window.Spec // without the runtime's parallelism and key groups
+	KeyCols  []int
+	TimeCol  int   // the time attribute, or for the global phase the slice end
+	ArgCols  []int // per call, -1 for COUNT(*); for the global phase, every accumulator field
+	// FilterCols holds each call's FILTER column, -1 for none (always -1 in the global phase,
 	// whose partial aggregates are filtered already).
-	filterCols []int
-	props      []WindowProperty
+	FilterCols []int
+	Props      []WindowProperty
 }
 
-// windowPhase says which of Flink's window aggregate nodes a plan is.
-type windowPhase int
+// WindowPhase says which of Flink's window aggregate nodes a plan is.
+type WindowPhase int
 
 const (
-	onePhase windowPhase = iota
-	localPhase
-	globalPhase
+	OnePhase WindowPhase = iota
+	LocalPhase
+	GlobalPhase
 )
 
 var aggFuncs = map[string]window.FuncKind{
@@ -106,46 +106,46 @@ var aggFuncs = map[string]window.FuncKind{
 
 var internalName = regexp.MustCompile(`^\$(.+)\$\d+$`)
 
-// compileWindowAggregate decodes a window aggregation node of the given phase. Reasons say why
+// CompileWindowAggregate decodes a window aggregation node of the given phase. Reasons say why
 // it cannot run natively; err reports malformed input.
-func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string]string) (p *windowPlan, reasons []string, err error) {
+func CompileWindowAggregate(n *IslandNode, phase WindowPhase, options map[string]string) (p *WindowAggregate, reasons []string, err error) {
 	var j windowAggJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("window aggregate %s: %w", n.Name, err)
 	}
-	p = &windowPlan{}
-	if p.inNames, p.inTypes, err = n.RowFields(); err != nil {
+	p = &WindowAggregate{}
+	if p.InNames, p.InTypes, err = n.RowFields(); err != nil {
 		return nil, nil, err
 	}
 	out, err := catalog.ParseType(j.OutputType)
 	if err != nil {
 		return nil, nil, fmt.Errorf("window aggregate %s output type: %w", n.Name, err)
 	}
-	if _, p.outTypes, err = rowFields(out); err != nil {
+	if _, p.OutTypes, err = RowFields(out); err != nil {
 		return nil, nil, fmt.Errorf("window aggregate %s output type: %w", n.Name, err)
 	}
 	// col returns an input field's type; colErr says why a reference is out of range.
 	var colErr error
 	col := func(i int, what string) (catalog.Type, bool) {
-		if i < 0 || i >= len(p.inTypes) {
-			colErr = fmt.Errorf("window aggregate %s: %s refers to input field %d of %d", n.Name, what, i, len(p.inTypes))
+		if i < 0 || i >= len(p.InTypes) {
+			colErr = fmt.Errorf("window aggregate %s: %s refers to input field %d of %d", n.Name, what, i, len(p.InTypes))
 			return catalog.Type{}, false
 		}
-		return p.inTypes[i], true
+		return p.InTypes[i], true
 	}
 	w := &j.Windowing
 	wantStrategy := "TimeAttribute"
-	if phase == globalPhase {
+	if phase == GlobalPhase {
 		wantStrategy = "SliceAttached"
 	}
 	switch {
 	case w.Strategy != wantStrategy:
 		reasons = append(reasons, fmt.Sprintf("windowing strategy %s (a window TVF that is not directly aggregated) is not supported natively yet", w.Strategy))
-	case !w.IsRowtime && phase != onePhase:
+	case !w.IsRowtime && phase != OnePhase:
 		reasons = append(reasons, "processing-time windows in a two-phase aggregation are not supported natively")
 	default:
 		// A processing-time window reads no time column: rows carry their arrival times.
-		p.spec.ProcTime = !w.IsRowtime
+		p.Spec.ProcTime = !w.IsRowtime
 		t, err := catalog.ParseType(w.TimeAttributeType)
 		if err != nil {
 			return nil, nil, fmt.Errorf("window aggregate %s time attribute type: %w", n.Name, err)
@@ -157,19 +157,19 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 			if why != "" {
 				reasons = append(reasons, why)
 			}
-			p.spec.Zone = zone
+			p.Spec.Zone = zone
 		case t.Kind != catalog.Timestamp || t.Precision > 3:
 			reasons = append(reasons, fmt.Sprintf("time attribute of type %s is not supported natively", t))
 		}
-		p.timeCol = w.TimeAttributeIndex
-		if phase == globalPhase {
-			p.timeCol = w.SliceEnd
+		p.TimeCol = w.TimeAttributeIndex
+		if phase == GlobalPhase {
+			p.TimeCol = w.SliceEnd
 		}
-		if _, ok := col(p.timeCol, "the time attribute"); !ok {
+		if _, ok := col(p.TimeCol, "the time attribute"); !ok {
 			return nil, nil, colErr
 		}
 	}
-	if p.spec.Assigner, err = assignerOf(j.Windowing.Window.Type, w.Window.Size, w.Window.Slide, w.Window.MaxSize, w.Window.Step, w.Window.Offset); err != nil {
+	if p.Spec.Assigner, err = assignerOf(j.Windowing.Window.Type, w.Window.Size, w.Window.Slide, w.Window.MaxSize, w.Window.Step, w.Window.Offset); err != nil {
 		reasons = append(reasons, err.Error())
 		err = nil
 	}
@@ -182,21 +182,21 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 			return nil, nil, colErr
 		}
 		if ok, why := binaryrow.Supported(t); !ok {
-			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s", p.inNames[k], why))
+			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s", p.InNames[k], why))
 		} else if t.IsInterval() || t.IsNested() {
-			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s keys are not supported natively yet", p.inNames[k], t))
+			reasons = append(reasons, fmt.Sprintf("grouping key %s: %s keys are not supported natively yet", p.InNames[k], t))
 		}
-		p.keyCols = append(p.keyCols, k)
-		p.spec.KeyTypes = append(p.spec.KeyTypes, t)
+		p.KeyCols = append(p.KeyCols, k)
+		p.Spec.KeyTypes = append(p.Spec.KeyTypes, t)
 	}
-	argTypes := p.inTypes
-	if phase == globalPhase {
+	argTypes := p.InTypes
+	if phase == GlobalPhase {
 		// The calls' arguments refer to the local phase's input.
 		t, err := catalog.ParseType(j.LocalAggInputRowType)
 		if err != nil {
 			return nil, nil, fmt.Errorf("window aggregate %s local input type: %w", n.Name, err)
 		}
-		if _, argTypes, err = rowFields(t); err != nil {
+		if _, argTypes, err = RowFields(t); err != nil {
 			return nil, nil, fmt.Errorf("window aggregate %s local input type: %w", n.Name, err)
 		}
 	}
@@ -211,7 +211,7 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 			continue
 		}
 		filterCol := -1
-		if c.FilterArg >= 0 && phase != globalPhase {
+		if c.FilterArg >= 0 && phase != GlobalPhase {
 			t, ok := col(c.FilterArg, "a FILTER clause")
 			if !ok {
 				return nil, nil, colErr
@@ -231,18 +231,18 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 			}
 			call.DistinctGroup = v
 		}
-		p.spec.Calls = append(p.spec.Calls, call)
-		p.argCols = append(p.argCols, argCol)
-		p.filterCols = append(p.filterCols, filterCol)
+		p.Spec.Calls = append(p.Spec.Calls, call)
+		p.ArgCols = append(p.ArgCols, argCol)
+		p.FilterCols = append(p.FilterCols, filterCol)
 	}
 	for _, np := range j.NamedWindowProperties {
 		switch np.Property.Kind {
 		case "WindowStart":
-			p.props = append(p.props, WindowStart)
+			p.Props = append(p.Props, WindowStart)
 		case "WindowEnd":
-			p.props = append(p.props, WindowEnd)
+			p.Props = append(p.Props, WindowEnd)
 		case "Rowtime":
-			p.props = append(p.props, WindowTime)
+			p.Props = append(p.Props, WindowTime)
 		default:
 			reasons = append(reasons, fmt.Sprintf("window property %s (%s) is not supported natively", np.Name, np.Property.Kind))
 		}
@@ -250,40 +250,40 @@ func compileWindowAggregate(n *IslandNode, phase windowPhase, options map[string
 	if len(reasons) > 0 {
 		return p, reasons, nil
 	}
-	p.spec.Sliced = phase == globalPhase
-	local, err := window.NewLocal(p.spec)
+	p.Spec.Sliced = phase == GlobalPhase
+	local, err := window.NewLocal(p.Spec)
 	if err != nil {
 		return p, []string{err.Error()}, nil
 	}
 	fields := local.FieldTypes()
 	switch phase {
-	case localPhase:
+	case LocalPhase:
 		// Output: keys, every call's accumulator fields, the slice end.
-		want := append(append(append([]catalog.Type{}, p.spec.KeyTypes...), fields...), catalog.BigIntType(true))
-		if why := sameKinds("output", p.outTypes, want); why != "" {
+		want := append(append(append([]catalog.Type{}, p.Spec.KeyTypes...), fields...), catalog.BigIntType(true))
+		if why := sameKinds("output", p.OutTypes, want); why != "" {
 			return p, []string{why}, nil
 		}
-	case globalPhase:
+	case GlobalPhase:
 		// Input: keys, every call's accumulator fields, the slice end.
-		k := len(p.keyCols)
-		for i, kc := range p.keyCols {
+		k := len(p.KeyCols)
+		for i, kc := range p.KeyCols {
 			if kc != i {
-				return p, []string{fmt.Sprintf("global grouping %v is not the leading fields of the partial aggregates", p.keyCols)}, nil
+				return p, []string{fmt.Sprintf("global grouping %v is not the leading fields of the partial aggregates", p.KeyCols)}, nil
 			}
 		}
-		if why := sameKinds("input", p.inTypes, append(append(append([]catalog.Type{}, p.spec.KeyTypes...), fields...), catalog.BigIntType(true))); why != "" || p.timeCol != k+len(fields) {
+		if why := sameKinds("input", p.InTypes, append(append(append([]catalog.Type{}, p.Spec.KeyTypes...), fields...), catalog.BigIntType(true))); why != "" || p.TimeCol != k+len(fields) {
 			return p, []string{fmt.Sprintf("partial aggregates of an unexpected layout %s", why)}, nil
 		}
-		p.argCols = p.argCols[:0]
+		p.ArgCols = p.ArgCols[:0]
 		for i := range fields {
-			p.argCols = append(p.argCols, k+i)
+			p.ArgCols = append(p.ArgCols, k+i)
 		}
 	}
-	if phase != localPhase {
-		if want := len(p.keyCols) + len(j.AggCalls) + len(j.NamedWindowProperties); want != len(p.outTypes) {
-			return nil, nil, fmt.Errorf("window aggregate %s: output has %d fields, keys, aggregates and window properties make %d", n.Name, len(p.outTypes), want)
+	if phase != LocalPhase {
+		if want := len(p.KeyCols) + len(j.AggCalls) + len(j.NamedWindowProperties); want != len(p.OutTypes) {
+			return nil, nil, fmt.Errorf("window aggregate %s: output has %d fields, keys, aggregates and window properties make %d", n.Name, len(p.OutTypes), want)
 		}
-		if _, err := window.New(p.runtimeSpec(128, 0, 127)); err != nil {
+		if _, err := window.New(p.RuntimeSpec(128, 0, 127)); err != nil {
 			return p, []string{err.Error()}, nil
 		}
 	}
@@ -333,9 +333,9 @@ func sessionZone(options map[string]string) (window.Zone, string) {
 	return zone, ""
 }
 
-// runtimeSpec completes the spec with the subtask's key groups.
-func (p *windowPlan) runtimeSpec(maxParallelism, start, end int) window.Spec {
-	s := p.spec
+// RuntimeSpec completes the spec with the subtask's key groups.
+func (p *WindowAggregate) RuntimeSpec(maxParallelism, start, end int) window.Spec {
+	s := p.Spec
 	s.MaxParallelism = maxParallelism
 	s.KeyGroups.Start, s.KeyGroups.End = start, end
 	return s
@@ -459,4 +459,18 @@ func parseDuration(s string) (int64, error) {
 		}
 	}
 	return ms, nil
+}
+
+// InputColumns are the input columns a window plan reads.
+func (p *WindowAggregate) InputColumns() []int {
+	set := map[int]bool{}
+	if !p.Spec.ProcTime {
+		set[p.TimeCol] = true
+	}
+	for _, c := range append(append(append([]int{}, p.KeyCols...), p.ArgCols...), p.FilterCols...) {
+		if c >= 0 {
+			set[c] = true
+		}
+	}
+	return sortedKeys(set)
 }

@@ -2,9 +2,10 @@ package plan
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/sluice-project/sluice/testkit/islands"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -28,15 +29,11 @@ func TestWindowVerdicts(t *testing.T) {
 		native  bool
 		reasons []string
 	}{
-		{"testdata/window_hop_one_phase.json", true, nil},
-		{"testdata/window_tumble_two_phase.json", true, nil},
+		{"window_hop_one_phase.json", true, nil},
+		{"window_tumble_two_phase.json", true, nil},
 	}
 	for _, c := range cases {
-		data, err := os.ReadFile(c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		is, err := Decode(data)
+		is, err := Decode(islands.Read(t, c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +56,7 @@ func TestWindowVerdicts(t *testing.T) {
 // A FILTER referring to a field the input does not have is malformed input: an error, not a
 // plan without reasons.
 func TestWindowAggregateRejectsBadFilterField(t *testing.T) {
-	raw := readIsland(t, "window_hop_one_phase.json")
+	raw := islands.Read(t, "window_hop_one_phase.json")
 	var is Island
 	if err := json.Unmarshal(raw, &is); err != nil {
 		t.Fatal(err)
@@ -78,7 +75,7 @@ func TestWindowAggregateRejectsBadFilterField(t *testing.T) {
 	calls[0].(map[string]any)["filterArg"] = 99
 	exec, _ := json.Marshal(node)
 	is.Nodes[n].Exec = exec
-	p, reasons, err := compileWindowAggregate(&is.Nodes[n], onePhase, is.Options)
+	p, reasons, err := CompileWindowAggregate(&is.Nodes[n], OnePhase, is.Options)
 	if err == nil {
 		t.Fatalf("accepted a FILTER on field 99: plan %v, reasons %v", p != nil, reasons)
 	}

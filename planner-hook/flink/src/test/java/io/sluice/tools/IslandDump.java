@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Prints the island JSON that Sluice sends to Go for the last statement of a SQL script: the
- * source of the Go decoder's golden files under planner-hook/plan/testdata.
+ * source of the Go decoder's golden files under testkit/islands/testdata.
  */
 public final class IslandDump {
     public static void main(String[] args) throws Exception {

@@ -1,7 +1,6 @@
-package plan
+package chain
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -15,13 +14,7 @@ import (
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/expr"
 	"github.com/sluice-project/sluice/exec/window"
-)
-
-// Runtime options that the operator adds to the island plan when it opens a keyed pipeline.
-const (
-	OptMaxParallelism = "sluice.runtime.max-parallelism"
-	OptKeyGroupStart  = "sluice.runtime.key-group-start"
-	OptKeyGroupEnd    = "sluice.runtime.key-group-end"
+	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
 // Pipeline is a native operator between row edges: BinaryRowData batches in, BinaryRowData out.
@@ -35,8 +28,8 @@ type Pipeline interface {
 
 // Open compiles an island (one node, or a chain of nodes between two exchanges) into the
 // pipeline that one Flink operator runs.
-func Open(data []byte) (*ChainPipeline, error) {
-	is, err := Decode(data)
+func Open(data []byte) (*Chain, error) {
+	is, err := plan.Decode(data)
 	if err != nil {
 		return nil, err
 	}
@@ -44,21 +37,21 @@ func Open(data []byte) (*ChainPipeline, error) {
 }
 
 // openStage compiles a single-node island.
-func openStage(is *Island) (Pipeline, error) {
+func openStage(is *plan.Island) (Pipeline, error) {
 	h, err := is.Nodes[0].Header()
 	if err != nil {
 		return nil, err
 	}
 	switch h.Type {
-	case CalcType:
+	case plan.CalcType:
 		return newRowPipeline(is)
-	case WindowAggregateType:
-		return openWindowPipeline(is, onePhase)
-	case GlobalWindowAggregateType:
-		return openWindowPipeline(is, globalPhase)
-	case LocalWindowAggregateType:
+	case plan.WindowAggregateType:
+		return openWindowPipeline(is, plan.OnePhase)
+	case plan.GlobalWindowAggregateType:
+		return openWindowPipeline(is, plan.GlobalPhase)
+	case plan.LocalWindowAggregateType:
 		return openLocalWindowPipeline(is)
-	case WatermarkAssignerType:
+	case plan.WatermarkAssignerType:
 		return openWatermarkPipeline(is)
 	}
 	return nil, fmt.Errorf("pipeline: node %s of type %s cannot run natively", is.Nodes[0].Name, h.Type)
@@ -67,7 +60,7 @@ func openStage(is *Island) (Pipeline, error) {
 // WindowPipeline runs a window aggregation between row edges. Rows are aggregated as they
 // arrive; results appear when a watermark fires windows.
 type WindowPipeline struct {
-	plan    *windowPlan
+	plan    *plan.WindowAggregate
 	op      *window.Operator
 	mem     memory.Allocator
 	decoder *binaryrow.Decoder
@@ -95,7 +88,7 @@ func (w *WindowPipeline) SetArrivals(runs []Arrival) {
 
 // procTimeInput sets a processing-time window's time column: the rows' arrival times.
 func (w *WindowPipeline) procTimeInput(in *window.Input, n int) (func(), error) {
-	if !w.plan.spec.ProcTime {
+	if !w.plan.Spec.ProcTime {
 		return func() {}, nil
 	}
 	runs := w.arrivals
@@ -124,7 +117,7 @@ func (w *WindowPipeline) procTimeInput(in *window.Input, n int) (func(), error) 
 	return col.Release, nil
 }
 
-func intOption(is *Island, key string) (int, error) {
+func intOption(is *plan.Island, key string) (int, error) {
 	v, ok := is.Options[key]
 	if !ok {
 		return 0, fmt.Errorf("option %s is missing (set by the operator at runtime)", key)
@@ -146,9 +139,9 @@ type EventTimePipeline interface {
 	PrepareCheckpoint() error
 }
 
-func openWindowPipeline(is *Island, phase windowPhase) (*WindowPipeline, error) {
+func openWindowPipeline(is *plan.Island, phase plan.WindowPhase) (*WindowPipeline, error) {
 	n := &is.Nodes[0]
-	p, reasons, err := compileWindowAggregate(n, phase, is.Options)
+	p, reasons, err := plan.CompileWindowAggregate(n, phase, is.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -156,34 +149,34 @@ func openWindowPipeline(is *Island, phase windowPhase) (*WindowPipeline, error) 
 		return nil, fmt.Errorf("window pipeline: node %s is not supported: %v", n.Name, reasons)
 	}
 	var rt [3]int
-	for i, k := range []string{OptMaxParallelism, OptKeyGroupStart, OptKeyGroupEnd} {
+	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
 		if rt[i], err = intOption(is, k); err != nil {
 			return nil, fmt.Errorf("window pipeline: %w", err)
 		}
 	}
-	op, err := window.New(p.runtimeSpec(rt[0], rt[1], rt[2]))
+	op, err := window.New(p.RuntimeSpec(rt[0], rt[1], rt[2]))
 	if err != nil {
 		return nil, err
 	}
 	mem := bufpool.New()
 	wp := &WindowPipeline{plan: p, op: op, mem: mem}
-	if wp.decoder, err = binaryrow.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
+	if wp.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
 		return nil, err
 	}
 	if wp.keys, err = keyDecoder(p, mem); err != nil {
 		return nil, err
 	}
-	if wp.encoder, err = binaryrow.NewEncoder(p.outTypes); err != nil {
+	if wp.encoder, err = binaryrow.NewEncoder(p.OutTypes); err != nil {
 		return nil, err
 	}
-	wp.cols = p.inputColumns()
+	wp.cols = p.InputColumns()
 	return wp, nil
 }
 
 // Process aggregates one batch of input rows.
 func (w *WindowPipeline) Process(data []byte, offsets []int32) error {
 	w.out, w.offsets = w.out[:0], w.offsets[:0]
-	in, release, err := w.plan.input(w.decoder, data, offsets, w.cols)
+	in, release, err := windowInput(w.plan, w.decoder, data, offsets, w.cols)
 	if err != nil {
 		return err
 	}
@@ -200,7 +193,7 @@ func (w *WindowPipeline) Process(data []byte, offsets []int32) error {
 // is borrowed: the operator copies what it keeps.
 func (w *WindowPipeline) ProcessBatch(b arrow.RecordBatch) error {
 	w.out, w.offsets = w.out[:0], w.offsets[:0]
-	in, err := w.plan.batchInput(b, w.cols)
+	in, err := windowBatchInput(w.plan, b, w.cols)
 	if err != nil {
 		return err
 	}
@@ -217,7 +210,7 @@ func (w *WindowPipeline) ProcessBatch(b arrow.RecordBatch) error {
 // only forwards them).
 func (w *WindowPipeline) AdvanceWatermark(wm int64) error {
 	w.out, w.offsets = w.out[:0], w.offsets[:0]
-	if w.plan.spec.ProcTime {
+	if w.plan.Spec.ProcTime {
 		return nil
 	}
 	w.op.AdvanceWatermark(wm)
@@ -225,13 +218,13 @@ func (w *WindowPipeline) AdvanceWatermark(wm int64) error {
 }
 
 // ProcTime reports whether the pipeline aggregates processing-time windows.
-func (w *WindowPipeline) ProcTime() bool { return w.plan.spec.ProcTime }
+func (w *WindowPipeline) ProcTime() bool { return w.plan.Spec.ProcTime }
 
 // AdvanceProcessingTime fires the processing-time windows due at t (epoch milliseconds) and
 // encodes their rows as the pipeline's output.
 func (w *WindowPipeline) AdvanceProcessingTime(t int64) error {
 	w.out, w.offsets = w.out[:0], w.offsets[:0]
-	if !w.plan.spec.ProcTime {
+	if !w.plan.Spec.ProcTime {
 		return fmt.Errorf("window pipeline: an event-time window has no processing-time timers")
 	}
 	w.op.AdvanceProcessingTime(t)
@@ -241,7 +234,7 @@ func (w *WindowPipeline) AdvanceProcessingTime(t int64) error {
 // NextTimer is the processing time at which the next processing-time window fires (MaxInt64:
 // none pending).
 func (w *WindowPipeline) NextTimer() int64 {
-	if !w.plan.spec.ProcTime {
+	if !w.plan.Spec.ProcTime {
 		return 1<<63 - 1
 	}
 	return w.op.NextTimer()
@@ -260,8 +253,8 @@ func (w *WindowPipeline) emitFired() error {
 		return fmt.Errorf("window pipeline: fired keys: %w", err)
 	}
 	defer keys.Release()
-	fields := make([]arrow.Array, 0, len(w.plan.outTypes))
-	fields = append(fields, keys.Columns()[:len(w.plan.keyCols)]...) // without the RowKind column
+	fields := make([]arrow.Array, 0, len(w.plan.OutTypes))
+	fields = append(fields, keys.Columns()[:len(w.plan.KeyCols)]...) // without the RowKind column
 	fields = append(fields, f.Aggs...)
 	var owned []arrow.Array
 	defer func() {
@@ -269,18 +262,18 @@ func (w *WindowPipeline) emitFired() error {
 			a.Release()
 		}
 	}()
-	for i, prop := range w.plan.props {
-		t := w.plan.outTypes[len(w.plan.keyCols)+len(f.Aggs)+i]
+	for i, prop := range w.plan.Props {
+		t := w.plan.OutTypes[len(w.plan.KeyCols)+len(f.Aggs)+i]
 		vals := make([]int64, m)
 		for r := range vals {
 			switch prop {
-			case WindowStart:
+			case plan.WindowStart:
 				vals[r] = f.Starts[r]
-			case WindowEnd:
+			case plan.WindowEnd:
 				vals[r] = f.Ends[r]
-			case WindowTime:
+			case plan.WindowTime:
 				// An instant: the epoch of the window's last millisecond (toEpochMills).
-				vals[r] = w.plan.spec.Zone.Epoch(f.Ends[r] - 1)
+				vals[r] = w.plan.Spec.Zone.Epoch(f.Ends[r] - 1)
 			}
 		}
 		a, err := int64Column(w.mem, t, vals)
@@ -324,7 +317,7 @@ func (w *WindowPipeline) Output() ([]byte, []int32, []int32) {
 // InitializeWatermark sets the event-time progress restored from a checkpoint (processing-time
 // windows have none).
 func (w *WindowPipeline) InitializeWatermark(wm int64) {
-	if !w.plan.spec.ProcTime {
+	if !w.plan.Spec.ProcTime {
 		w.op.InitializeWatermark(wm)
 	}
 }
@@ -341,7 +334,7 @@ func (w *WindowPipeline) LateDropped() int64 { return w.op.LateDropped() }
 // LocalWindowPipeline runs the local phase of a two-phase window aggregation: partial
 // aggregates per key and slice come out when its buffer flushes.
 type LocalWindowPipeline struct {
-	plan    *windowPlan
+	plan    *plan.WindowAggregate
 	op      *window.LocalOperator
 	mem     memory.Allocator
 	decoder *binaryrow.Decoder
@@ -353,38 +346,38 @@ type LocalWindowPipeline struct {
 	offsets []int32
 }
 
-func openLocalWindowPipeline(is *Island) (*LocalWindowPipeline, error) {
+func openLocalWindowPipeline(is *plan.Island) (*LocalWindowPipeline, error) {
 	n := &is.Nodes[0]
-	p, reasons, err := compileWindowAggregate(n, localPhase, is.Options)
+	p, reasons, err := plan.CompileWindowAggregate(n, plan.LocalPhase, is.Options)
 	if err != nil {
 		return nil, err
 	}
 	if len(reasons) > 0 {
 		return nil, fmt.Errorf("local window pipeline: node %s is not supported: %v", n.Name, reasons)
 	}
-	op, err := window.NewLocal(p.spec)
+	op, err := window.NewLocal(p.Spec)
 	if err != nil {
 		return nil, err
 	}
 	mem := bufpool.New()
 	lp := &LocalWindowPipeline{plan: p, op: op, mem: mem}
-	if lp.decoder, err = binaryrow.NewDecoder(p.inNames, p.inTypes, mem); err != nil {
+	if lp.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
 		return nil, err
 	}
 	if lp.keys, err = keyDecoder(p, mem); err != nil {
 		return nil, err
 	}
-	if lp.encoder, err = binaryrow.NewEncoder(p.outTypes); err != nil {
+	if lp.encoder, err = binaryrow.NewEncoder(p.OutTypes); err != nil {
 		return nil, err
 	}
-	lp.cols = p.inputColumns()
+	lp.cols = p.InputColumns()
 	return lp, nil
 }
 
 // Process buffers one batch of input rows.
 func (l *LocalWindowPipeline) Process(data []byte, offsets []int32) error {
 	l.out, l.offsets = l.out[:0], l.offsets[:0]
-	in, release, err := l.plan.input(l.decoder, data, offsets, l.cols)
+	in, release, err := windowInput(l.plan, l.decoder, data, offsets, l.cols)
 	if err != nil {
 		return err
 	}
@@ -396,7 +389,7 @@ func (l *LocalWindowPipeline) Process(data []byte, offsets []int32) error {
 // a Calc on it, that a watermark assigner let through): no rows are decoded.
 func (l *LocalWindowPipeline) ProcessBatch(b arrow.RecordBatch) error {
 	l.out, l.offsets = l.out[:0], l.offsets[:0]
-	in, err := l.plan.batchInput(b, l.cols)
+	in, err := windowBatchInput(l.plan, b, l.cols)
 	if err != nil {
 		return err
 	}
@@ -427,7 +420,7 @@ func (l *LocalWindowPipeline) encodeOutput() error {
 		return fmt.Errorf("local window pipeline: keys: %w", err)
 	}
 	defer keys.Release()
-	fields := append(append([]arrow.Array{}, keys.Columns()[:len(l.plan.keyCols)]...), o.Fields...)
+	fields := append(append([]arrow.Array{}, keys.Columns()[:len(l.plan.KeyCols)]...), o.Fields...)
 	ends, err := int64Column(l.mem, catalog.BigIntType(true), o.SliceEnds)
 	if err != nil {
 		return err
@@ -462,30 +455,16 @@ func encodeRows(enc *binaryrow.Encoder, fields []arrow.Array, m int, out []byte,
 }
 
 // keyDecoder decodes the key rows of a window plan.
-func keyDecoder(p *windowPlan, mem memory.Allocator) (*binaryrow.Decoder, error) {
-	names := make([]string, len(p.keyCols))
-	for i, k := range p.keyCols {
-		names[i] = p.inNames[k]
+func keyDecoder(p *plan.WindowAggregate, mem memory.Allocator) (*binaryrow.Decoder, error) {
+	names := make([]string, len(p.KeyCols))
+	for i, k := range p.KeyCols {
+		names[i] = p.InNames[k]
 	}
-	return binaryrow.NewDecoder(names, p.spec.KeyTypes, mem)
-}
-
-// inputColumns are the input columns a window plan reads.
-func (p *windowPlan) inputColumns() []int {
-	set := map[int]bool{}
-	if !p.spec.ProcTime {
-		set[p.timeCol] = true
-	}
-	for _, c := range append(append(append([]int{}, p.keyCols...), p.argCols...), p.filterCols...) {
-		if c >= 0 {
-			set[c] = true
-		}
-	}
-	return sortedKeys(set)
+	return binaryrow.NewDecoder(names, p.Spec.KeyTypes, mem)
 }
 
 // input decodes a batch of rows into a window operator's input; release frees the columns.
-func (p *windowPlan) input(d *binaryrow.Decoder, data []byte, offsets []int32, cols []int) (window.Input, func(), error) {
+func windowInput(p *plan.WindowAggregate, d *binaryrow.Decoder, data []byte, offsets []int32, cols []int) (window.Input, func(), error) {
 	n := len(offsets) - 1
 	if n < 0 {
 		return window.Input{}, nil, fmt.Errorf("window pipeline: no offsets")
@@ -494,21 +473,21 @@ func (p *windowPlan) input(d *binaryrow.Decoder, data []byte, offsets []int32, c
 	if err := d.Check(data, starts, ends); err != nil {
 		return window.Input{}, nil, err
 	}
-	b, err := decodeSparse(d, len(p.inTypes), data, starts, ends, cols)
+	b, err := decodeSparse(d, len(p.InTypes), data, starts, ends, cols)
 	if err != nil {
 		return window.Input{}, nil, err
 	}
-	return p.inputOf(b.Column), b.release, nil
+	return windowInputOf(p, b.Column), b.release, nil
 }
 
 // batchInput is the window operator's input read from an Arrow batch of the input row type
 // (a columnar exchange's batch, or a native scan's): its columns are checked against the plan's
-// types.
-func (p *windowPlan) batchInput(b arrow.RecordBatch, cols []int) (window.Input, error) {
-	if err := checkBatchColumns("window pipeline", b, p.inNames, p.inTypes, cols); err != nil {
+// Types.
+func windowBatchInput(p *plan.WindowAggregate, b arrow.RecordBatch, cols []int) (window.Input, error) {
+	if err := checkBatchColumns("window pipeline", b, p.InNames, p.InTypes, cols); err != nil {
 		return window.Input{}, err
 	}
-	return p.inputOf(b.Column), nil
+	return windowInputOf(p, b.Column), nil
 }
 
 // checkBatchColumns checks that a batch has the fields of a row type and that the columns a
@@ -530,22 +509,22 @@ func checkBatchColumns(stage string, b arrow.RecordBatch, names []string, types 
 }
 
 // inputOf assembles a window operator's input from the input's columns.
-func (p *windowPlan) inputOf(col func(int) arrow.Array) window.Input {
-	in := window.Input{Rowtime: col(p.timeCol)}
-	for _, k := range p.keyCols {
+func windowInputOf(p *plan.WindowAggregate, col func(int) arrow.Array) window.Input {
+	in := window.Input{Rowtime: col(p.TimeCol)}
+	for _, k := range p.KeyCols {
 		in.Keys = append(in.Keys, col(k))
 	}
-	for _, a := range p.argCols {
+	for _, a := range p.ArgCols {
 		var c arrow.Array
 		if a >= 0 {
 			c = col(a)
 		}
 		in.Args = append(in.Args, c)
 	}
-	if p.spec.Sliced {
+	if p.Spec.Sliced {
 		return in
 	}
-	for _, f := range p.filterCols {
+	for _, f := range p.FilterCols {
 		var c arrow.Array
 		if f >= 0 {
 			c = col(f)
@@ -555,62 +534,18 @@ func (p *windowPlan) inputOf(col func(int) arrow.Array) window.Input {
 	return in
 }
 
-// watermarkAssignerJSON is StreamExecWatermarkAssigner's JSON.
-type watermarkAssignerJSON struct {
-	WatermarkExpr     json.RawMessage `json:"watermarkExpr"`
-	RowtimeFieldIndex int             `json:"rowtimeFieldIndex"`
-}
-
-// watermarkPlan is a decoded watermark assigner.
-type watermarkPlan struct {
-	inNames []string
-	inTypes []catalog.Type
-	expr    expr.Expr
-	cols    []int
-	rowtime int
-}
-
-func compileWatermarkAssigner(n *IslandNode) (*watermarkPlan, []string, error) {
-	var j watermarkAssignerJSON
-	if err := json.Unmarshal(n.Exec, &j); err != nil {
-		return nil, nil, fmt.Errorf("watermark assigner %s: %w", n.Name, err)
-	}
-	p := &watermarkPlan{rowtime: j.RowtimeFieldIndex}
-	var err error
-	if p.inNames, p.inTypes, err = n.RowFields(); err != nil {
-		return nil, nil, err
-	}
-	if p.rowtime < 0 || p.rowtime >= len(p.inTypes) {
-		return nil, nil, fmt.Errorf("watermark assigner %s: rowtime field %d of %d", n.Name, p.rowtime, len(p.inTypes))
-	}
-	node, err := DecodeRex(j.WatermarkExpr)
-	if err != nil {
-		return nil, nil, fmt.Errorf("watermark assigner %s: %w", n.Name, err)
-	}
-	var reasons []string
-	if p.expr, err = expr.Compile(node, p.inTypes); err != nil {
-		reasons = append(reasons, fmt.Sprintf("watermark expression: %v", err))
-	} else if t := p.expr.Type(); (t.Kind != catalog.Timestamp && t.Kind != catalog.TimestampLTZ) || t.Precision > 3 {
-		reasons = append(reasons, fmt.Sprintf("watermark expression of type %s is not supported natively", t))
-	}
-	set := map[int]bool{p.rowtime: true}
-	inputRefs(node, set)
-	p.cols = sortedKeys(set)
-	return p, reasons, nil
-}
-
 // WatermarkPipeline evaluates a watermark expression per row; the operator keeps Flink's
 // watermark emission rules and passes the rows on unchanged.
 type WatermarkPipeline struct {
-	plan    *watermarkPlan
+	plan    *plan.WatermarkAssigner
 	mem     memory.Allocator
 	decoder *binaryrow.Decoder
 	marks   []int64
 }
 
-func openWatermarkPipeline(is *Island) (*WatermarkPipeline, error) {
+func openWatermarkPipeline(is *plan.Island) (*WatermarkPipeline, error) {
 	n := &is.Nodes[0]
-	p, reasons, err := compileWatermarkAssigner(n)
+	p, reasons, err := plan.CompileWatermarkAssigner(n)
 	if err != nil {
 		return nil, err
 	}
@@ -618,7 +553,7 @@ func openWatermarkPipeline(is *Island) (*WatermarkPipeline, error) {
 		return nil, fmt.Errorf("watermark pipeline: node %s is not supported: %v", n.Name, reasons)
 	}
 	mem := bufpool.New()
-	d, err := binaryrow.NewDecoder(p.inNames, p.inTypes, mem)
+	d, err := binaryrow.NewDecoder(p.InNames, p.InTypes, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -638,7 +573,7 @@ func (w *WatermarkPipeline) Process(data []byte, offsets []int32) error {
 	if err := w.decoder.Check(data, starts, ends); err != nil {
 		return err
 	}
-	b, err := decodeSparse(w.decoder, len(w.plan.inTypes), data, starts, ends, w.plan.cols)
+	b, err := decodeSparse(w.decoder, len(w.plan.InTypes), data, starts, ends, w.plan.Cols)
 	if err != nil {
 		return err
 	}
@@ -648,7 +583,7 @@ func (w *WatermarkPipeline) Process(data []byte, offsets []int32) error {
 
 // ProcessBatch computes the watermark of each row of an Arrow batch of the input row type.
 func (w *WatermarkPipeline) ProcessBatch(b arrow.RecordBatch) error {
-	if err := checkBatchColumns("watermark pipeline", b, w.plan.inNames, w.plan.inTypes, w.plan.cols); err != nil {
+	if err := checkBatchColumns("watermark pipeline", b, w.plan.InNames, w.plan.InTypes, w.plan.Cols); err != nil {
 		return err
 	}
 	return w.watermarks(&sparseBatch{cols: b.Columns(), n: b.NumRows()})
@@ -657,11 +592,11 @@ func (w *WatermarkPipeline) ProcessBatch(b arrow.RecordBatch) error {
 // watermarks evaluates the watermark expression over the input's columns.
 func (w *WatermarkPipeline) watermarks(b *sparseBatch) error {
 	n := int(b.n)
-	if rt := b.cols[w.plan.rowtime]; rt.NullN() > 0 {
+	if rt := b.cols[w.plan.Rowtime]; rt.NullN() > 0 {
 		return fmt.Errorf("RowTime field should not be null, please convert it to a non-null long value.")
 	}
 	ctx := expr.NewCtx(w.mem, n)
-	res, err := w.plan.expr.Eval(ctx, b)
+	res, err := w.plan.Expr.Eval(ctx, b)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,8 @@
-package plan
+package chain
 
 import (
 	"fmt"
 	"math/rand"
-	"os"
 	"sync"
 	"testing"
 
@@ -13,17 +12,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/planner-hook/plan"
+	"github.com/sluice-project/sluice/testkit/islands"
 	"github.com/sluice-project/sluice/testkit/rowgen"
 )
-
-func readIsland(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // randomRows encodes n random rows of the island's input type as BinaryRowData.
 func randomRows(t testing.TB, island []byte, n int) ([]byte, []int32) {
@@ -32,7 +24,7 @@ func randomRows(t testing.TB, island []byte, n int) ([]byte, []int32) {
 
 func randomRowsSeed(t testing.TB, island []byte, n int, seed int64) ([]byte, []int32) {
 	t.Helper()
-	is, err := Decode(island)
+	is, err := plan.Decode(island)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,20 +78,8 @@ func randomRowsSeed(t testing.TB, island []byte, n int, seed int64) ([]byte, []i
 	return data, offsets
 }
 
-func TestGoldenIslandsAreNative(t *testing.T) {
-	for _, name := range []string{"demo_calc.json", "bench_calc.json"} {
-		is, err := Decode(readIsland(t, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v := Judge(is); !v.Supported {
-			t.Errorf("%s not supported: %+v", name, v)
-		}
-	}
-}
-
 func TestDemoPipelineRuns(t *testing.T) {
-	island := readIsland(t, "demo_calc.json")
+	island := islands.Read(t, "demo_calc.json")
 	p, err := OpenRowPipeline(island)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +103,7 @@ func BenchmarkDemoPipeline(b *testing.B) { benchmarkIsland(b, "demo_calc.json") 
 func BenchmarkCalcBenchPipeline(b *testing.B) { benchmarkIsland(b, "bench_calc.json") }
 
 func benchmarkIsland(b *testing.B, name string) {
-	island := readIsland(b, name)
+	island := islands.Read(b, name)
 	p, err := OpenRowPipeline(island)
 	if err != nil {
 		b.Fatal(err)
@@ -142,7 +122,7 @@ func benchmarkIsland(b *testing.B, name string) {
 // TestPipelinesRunConcurrently runs one pipeline per goroutine, as Flink runs one per task
 // thread; `go test -race` (part of make test) checks that they share no mutable state.
 func TestPipelinesRunConcurrently(t *testing.T) {
-	island := readIsland(t, "demo_calc.json")
+	island := islands.Read(t, "demo_calc.json")
 	data, offsets := randomRows(t, island, 2000)
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
@@ -174,7 +154,7 @@ func TestPipelinesRunConcurrently(t *testing.T) {
 // pipeline, whose buffers are recycled between batches: A must come out the same both times.
 func TestRecycledBuffersDoNotLeakBetweenBatches(t *testing.T) {
 	for _, name := range []string{"demo_calc.json", "bench_calc.json"} {
-		island := readIsland(t, name)
+		island := islands.Read(t, name)
 		p, err := OpenRowPipeline(island)
 		if err != nil {
 			t.Fatal(err)
@@ -194,4 +174,24 @@ func TestRecycledBuffersDoNotLeakBetweenBatches(t *testing.T) {
 			t.Errorf("%s: the same batch encoded differently after another batch", name)
 		}
 	}
+}
+
+func TestMalformedPlansAreErrors(t *testing.T) {
+	for _, in := range []string{``, `{`, `{"version":2,"nodes":[]}`, `{"version":1,"nodes":[{"name":"x","exec":{"type":"stream-exec-calc_1","projection":[{"kind":"INPUT_REF"}]}}]}`} {
+		_, err := OpenRowPipeline([]byte(in))
+		if err == nil {
+			t.Errorf("%q: want an error", in)
+		}
+	}
+}
+
+func FuzzOpenRowPipeline(f *testing.F) {
+	f.Add(`{"version":1,"nodes":[]}`)
+	f.Add(`{"version":1,"nodes":[{"name":"c","inputType":"ROW<` + "`a`" + ` INT>","exec":{"id":1,"type":"stream-exec-calc_1","projection":[{"kind":"INPUT_REF","inputIndex":0,"type":"INT"}],"outputType":"ROW<` + "`a`" + ` INT>"}}]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		// Malformed plans must produce errors, never panics.
+		if p, err := OpenRowPipeline([]byte(s)); err == nil {
+			_ = p
+		}
+	})
 }

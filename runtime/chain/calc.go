@@ -1,4 +1,4 @@
-package plan
+package chain
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/calc"
 	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
 // RowPipeline runs an island between two row edges: BinaryRowData in, BinaryRowData out.
@@ -42,14 +43,14 @@ type RowPipeline struct {
 
 // OpenRowPipeline compiles an island of one Calc node into a pipeline.
 func OpenRowPipeline(data []byte) (*RowPipeline, error) {
-	is, err := Decode(data)
+	is, err := plan.Decode(data)
 	if err != nil {
 		return nil, err
 	}
 	return newRowPipeline(is)
 }
 
-func newRowPipeline(is *Island) (*RowPipeline, error) {
+func newRowPipeline(is *plan.Island) (*RowPipeline, error) {
 	if len(is.Nodes) != 1 {
 		return nil, fmt.Errorf("row pipeline: %d nodes, only single-node islands are built yet", len(is.Nodes))
 	}
@@ -58,10 +59,10 @@ func newRowPipeline(is *Island) (*RowPipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h.Type != CalcType {
+	if h.Type != plan.CalcType {
 		return nil, fmt.Errorf("row pipeline: node %s of type %s cannot run natively", n.Name, h.Type)
 	}
-	cp, reasons, err := compileCalc(n, is.Options)
+	cp, reasons, err := plan.CompileCalc(n, is.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -70,14 +71,14 @@ func newRowPipeline(is *Island) (*RowPipeline, error) {
 	}
 	// The pipeline's buffers are recycled batch to batch (one pool per pipeline: one task thread).
 	mem := bufpool.New()
-	p := &RowPipeline{arity: len(cp.outTypes), inArity: len(cp.inTypes), condCols: cp.condCols, projCols: cp.projCols,
-		outNames: cp.outNames, outTypes: cp.outTypes}
-	if p.decoder, err = binaryrow.NewDecoder(cp.inNames, cp.inTypes, mem); err != nil {
+	p := &RowPipeline{arity: len(cp.OutTypes), inArity: len(cp.InTypes), condCols: cp.CondCols, projCols: cp.ProjCols,
+		outNames: cp.OutNames, outTypes: cp.OutTypes}
+	if p.decoder, err = binaryrow.NewDecoder(cp.InNames, cp.InTypes, mem); err != nil {
 		return nil, err
 	}
-	p.calc = cp.operator(mem)
+	p.calc = cp.Operator(mem)
 	p.mem = mem
-	if p.encoder, err = binaryrow.NewEncoder(cp.outTypes); err != nil {
+	if p.encoder, err = binaryrow.NewEncoder(cp.OutTypes); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -1,4 +1,7 @@
-package plan
+// Package keyrouting computes the key group and owning subtask of BinaryRowData rows, through
+// the decoder and key-group assigner that native operators use: the native side of the
+// key-routing property test against Flink's KeyGroupRangeAssignment.
+package keyrouting
 
 import (
 	"encoding/json"
@@ -10,11 +13,12 @@ import (
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
-// KeyRoutingSpec describes how rows of one type are keyed and routed: the row type (Flink's
+// Spec describes how rows of one type are keyed and routed: the row type (Flink's
 // serializable type string), the key fields, the maximum parallelism and the parallelism.
-type KeyRoutingSpec struct {
+type Spec struct {
 	RowType        string `json:"rowType"`
 	Keys           []int  `json:"keys"`
 	MaxParallelism int    `json:"maxParallelism"`
@@ -26,7 +30,7 @@ type KeyRoutingSpec struct {
 // It is the native side of the key-routing property test against Flink's
 // KeyGroupRangeAssignment, and goes through the same decoder and assigner as native operators.
 func RouteRows(specJSON []byte, data []byte, offsets []int32, out []int32) error {
-	var spec KeyRoutingSpec
+	var spec Spec
 	if err := json.Unmarshal(specJSON, &spec); err != nil {
 		return fmt.Errorf("key routing spec: %w", err)
 	}
@@ -37,7 +41,7 @@ func RouteRows(specJSON []byte, data []byte, offsets []int32, out []int32) error
 	if err != nil {
 		return fmt.Errorf("key routing spec row type: %w", err)
 	}
-	names, types, err := rowFields(t)
+	names, types, err := plan.RowFields(t)
 	if err != nil {
 		return fmt.Errorf("key routing spec row type: %w", err)
 	}

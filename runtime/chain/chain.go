@@ -1,9 +1,8 @@
-package plan
+package chain
 
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -12,25 +11,7 @@ import (
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/exchange"
-)
-
-// Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a
-// watermark assigner.
-const OptAutoWatermarkInterval = "sluice.runtime.auto-watermark-interval"
-
-// Options of chains on either side of a columnar hash exchange.
-const (
-	// OptExchangeKeys lists the output fields (a JSON array of indices; empty for an exchange
-	// into one subtask) by which the chain's output is hash-partitioned: the chain then splits
-	// its output into one Arrow batch per target channel (Partition).
-	OptExchangeKeys = "sluice.chain.exchange-keys"
-	// OptExchangeParallelism and OptExchangeMaxParallelism are the consumer's parallelism and
-	// maximum parallelism (key groups), set by the operator at runtime.
-	OptExchangeParallelism    = "sluice.runtime.exchange-parallelism"
-	OptExchangeMaxParallelism = "sluice.runtime.exchange-max-parallelism"
-	// OptBatchInput makes a chain read Arrow batches of its input row type (a columnar
-	// exchange's batches) instead of rows.
-	OptBatchInput = "sluice.chain.batch-input"
+	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
 // Marker is a watermark in a chain's output: it follows the first Pos output rows.
@@ -39,13 +20,13 @@ type Marker struct {
 	Watermark int64
 }
 
-// ChainPipeline runs a chain of island nodes in one Flink operator: the nodes between two
+// Chain runs a chain of island nodes in one Flink operator: the nodes between two
 // exchanges (or edges), each node's output rows feeding the next inside Go. A chain may start
 // with a watermark assigner, whose emission rules (a watermark as soon as it is more than the
 // auto watermark interval ahead of the last one, and periodically) then live here: the rows
 // before a watermark reach the later nodes before the watermark does. A keyed node (a window
 // aggregation after a hash exchange) can only start a chain.
-type ChainPipeline struct {
+type Chain struct {
 	wa *WatermarkPipeline // nil when the chain has no watermark assigner
 	// preWatermark is the number of stages before the watermark assigner (a Calc between a
 	// native scan and the assigner), which run before it.
@@ -56,7 +37,7 @@ type ChainPipeline struct {
 	scanRows *binaryrow.Encoder
 	// batchIn is set when the chain reads the batches of a columnar exchange.
 	batchIn bool
-	// split partitions the output for a columnar hash exchange (nil without one).
+	// Split partitions the output for a columnar hash exchange (nil without one).
 	split *exchange.Splitter
 	// batchOut is set when the chain feeds a native sink: its output rows are handed over as
 	// Arrow batches (OutputBatch), decoded by outDecoder.
@@ -87,13 +68,13 @@ type ChainPipeline struct {
 }
 
 // openChain opens each node of a multi-node island and chains them.
-func openChain(is *Island) (*ChainPipeline, error) {
-	c := &ChainPipeline{rowMapping: true, forwarded: -1 << 63}
+func openChain(is *plan.Island) (*Chain, error) {
+	c := &Chain{rowMapping: true, forwarded: -1 << 63}
 	if len(is.Nodes) == 0 {
 		return nil, fmt.Errorf("chain: the island has no nodes")
 	}
-	_, exchanged := is.Options[OptExchangeKeys]
-	if is.Options[OptBatchOutput] == "true" || exchanged {
+	_, exchanged := is.Options[plan.OptExchangeKeys]
+	if is.Options[plan.OptBatchOutput] == "true" || exchanged {
 		d, err := outputDecoder(is)
 		if err != nil {
 			return nil, err
@@ -107,7 +88,7 @@ func openChain(is *Island) (*ChainPipeline, error) {
 		}
 		c.split = s
 	}
-	if is.Options[OptBatchInput] == "true" {
+	if is.Options[plan.OptBatchInput] == "true" {
 		_, types, err := is.Nodes[0].RowFields()
 		if err != nil {
 			return nil, fmt.Errorf("chain: batch input: %w", err)
@@ -153,7 +134,7 @@ func openChain(is *Island) (*ChainPipeline, error) {
 				return nil, fmt.Errorf("chain node %d (%s): a watermark assigner must start its chain (or follow its native scan, or a Calc on it)", i, is.Nodes[i].Name)
 			}
 			c.wa, c.preWatermark = s, len(c.stages)
-			iv, err := intOption(is, OptAutoWatermarkInterval)
+			iv, err := intOption(is, plan.OptAutoWatermarkInterval)
 			if err != nil {
 				return nil, fmt.Errorf("chain: %w", err)
 			}
@@ -187,7 +168,7 @@ func openChain(is *Island) (*ChainPipeline, error) {
 	return c, nil
 }
 
-func (c *ChainPipeline) reset() {
+func (c *Chain) reset() {
 	c.out, c.offsets, c.sel, c.markers = c.out[:0], append(c.offsets[:0], 0), c.sel[:0], c.markers[:0]
 	if c.outBatch != nil {
 		c.outBatch.Release()
@@ -195,43 +176,31 @@ func (c *ChainPipeline) reset() {
 	}
 }
 
-// defaultScanBatchRows is the rows of a native scan's batches unless 'sluice.batch.rows' says
-// otherwise.
-const defaultScanBatchRows = 8192
-
-// scanBatchRows is the rows of a native scan's batches: 'sluice.batch.rows' when positive.
-func scanBatchRows(options map[string]string) int {
-	if b, err := strconv.Atoi(options["sluice.batch.rows"]); err == nil && b > 0 {
-		return b
-	}
-	return defaultScanBatchRows
-}
-
 // isScanType says whether a node type is a native scan's (which starts its chain).
 func isScanType(typ string) bool {
-	return typ == ScanType || typ == IcebergScanType || typ == AdbcScanType
+	return typ == plan.ScanType || typ == plan.IcebergScanType || typ == plan.AdbcScanType
 }
 
 // scanColumns compiles the scan that starts a chain and returns the types of its columns.
-func scanColumns(n *IslandNode, typ string, options map[string]string) ([]catalog.Type, error) {
+func scanColumns(n *plan.IslandNode, typ string, options map[string]string) ([]catalog.Type, error) {
 	var types []catalog.Type
 	var reasons []string
 	var err error
 	switch typ {
-	case IcebergScanType:
-		var s *icebergScan
-		if s, reasons, err = compileIcebergScan(n, options); err == nil {
-			types = s.types()
+	case plan.IcebergScanType:
+		var s *plan.IcebergScan
+		if s, reasons, err = plan.CompileIcebergScan(n, options); err == nil {
+			types = s.Types()
 		}
-	case AdbcScanType:
-		var s *adbcScan
-		if s, reasons, err = compileAdbcScan(n, options); err == nil {
-			types = s.types()
+	case plan.AdbcScanType:
+		var s *plan.AdbcScan
+		if s, reasons, err = plan.CompileAdbcScan(n, options); err == nil {
+			types = s.Types()
 		}
 	default:
-		var s *scanPlan
-		if s, reasons, err = compileScan(n, options); err == nil {
-			types = s.schema.Types
+		var s *plan.FileScan
+		if s, reasons, err = plan.CompileScan(n, options); err == nil {
+			types = s.Schema.Types
 		}
 	}
 	if err == nil && len(reasons) > 0 {
@@ -242,7 +211,7 @@ func scanColumns(n *IslandNode, typ string, options map[string]string) ([]catalo
 
 // columnar reports whether a batch-output chain can hand over its output without encoding
 // rows: it has no watermark assigner and at most one stage, a Calc.
-func (c *ChainPipeline) columnar() bool {
+func (c *Chain) columnar() bool {
 	if !c.batchOut || c.scan == nil || c.wa != nil || len(c.stages) > 1 {
 		return false
 	}
@@ -255,7 +224,7 @@ func (c *ChainPipeline) columnar() bool {
 
 // push runs rows through the stages from stage k on and appends what comes out of the last
 // stage. base is the index of the rows' first input row (for the selection).
-func (c *ChainPipeline) push(k int, data []byte, offsets []int32, sel []int32) error {
+func (c *Chain) push(k int, data []byte, offsets []int32, sel []int32) error {
 	if len(offsets) <= 1 {
 		return nil
 	}
@@ -282,7 +251,7 @@ func (c *ChainPipeline) push(k int, data []byte, offsets []int32, sel []int32) e
 }
 
 // appendRows adds rows to the chain's output.
-func (c *ChainPipeline) appendRows(data []byte, offsets []int32, sel []int32) {
+func (c *Chain) appendRows(data []byte, offsets []int32, sel []int32) {
 	base := int32(len(c.out))
 	m := len(offsets) - 1
 	c.out = append(c.out, data[offsets[0]:offsets[m]]...)
@@ -296,7 +265,7 @@ func (c *ChainPipeline) appendRows(data []byte, offsets []int32, sel []int32) {
 
 // SetArrivals gives the arrival times of the next batch's rows to the chain's processing-time
 // window aggregation.
-func (c *ChainPipeline) SetArrivals(runs []Arrival) error {
+func (c *Chain) SetArrivals(runs []Arrival) error {
 	k := c.keyed()
 	if k == nil || !k.ProcTime() {
 		return fmt.Errorf("chain: no processing-time window aggregation to give arrival times to")
@@ -307,7 +276,7 @@ func (c *ChainPipeline) SetArrivals(runs []Arrival) error {
 
 // AdvanceProcessingTime fires the processing-time windows due at t and runs their rows through
 // the later stages. No watermark comes out: processing time is not event time.
-func (c *ChainPipeline) AdvanceProcessingTime(t int64) error {
+func (c *Chain) AdvanceProcessingTime(t int64) error {
 	c.reset()
 	k := c.keyed()
 	if k == nil || !k.ProcTime() {
@@ -323,7 +292,7 @@ func (c *ChainPipeline) AdvanceProcessingTime(t int64) error {
 // NextProcessingTimer is the processing time (epoch milliseconds) at which the chain's
 // processing-time window aggregation fires next; MaxInt64 when nothing is pending or the chain
 // has no such aggregation.
-func (c *ChainPipeline) NextProcessingTimer() int64 {
+func (c *Chain) NextProcessingTimer() int64 {
 	if k := c.keyed(); k != nil {
 		return k.NextTimer()
 	}
@@ -332,7 +301,7 @@ func (c *ChainPipeline) NextProcessingTimer() int64 {
 
 // watermark moves event time through the stages from stage k on (a stage's output rows go on
 // through the later stages), then records the watermark the chain forwards.
-func (c *ChainPipeline) watermark(k int, w int64) error {
+func (c *Chain) watermark(k int, w int64) error {
 	for ; k < len(c.stages); k++ {
 		st, ok := c.stages[k].(EventTimePipeline)
 		if !ok {
@@ -361,13 +330,13 @@ func identity(n int) []int32 {
 }
 
 // Process runs one batch of input rows through the chain.
-func (c *ChainPipeline) Process(data []byte, offsets []int32) error {
+func (c *Chain) Process(data []byte, offsets []int32) error {
 	c.reset()
 	return c.processRows(data, offsets)
 }
 
 // processRows runs rows through the watermark assigner (if any) and the stages.
-func (c *ChainPipeline) processRows(data []byte, offsets []int32) error {
+func (c *Chain) processRows(data []byte, offsets []int32) error {
 	n := len(offsets) - 1
 	if n < 0 {
 		return fmt.Errorf("chain: no offsets")
@@ -391,7 +360,7 @@ func (c *ChainPipeline) processRows(data []byte, offsets []int32) error {
 // assignWatermarks runs rows through the watermark assigner, then through the stages from
 // stage k on, emitting a watermark wherever the assigner's rules emit one (on a jump past the
 // auto-watermark interval).
-func (c *ChainPipeline) assignWatermarks(k int, data []byte, offsets []int32, sel []int32) error {
+func (c *Chain) assignWatermarks(k int, data []byte, offsets []int32, sel []int32) error {
 	if err := c.wa.Process(data, offsets); err != nil {
 		return err
 	}
@@ -402,7 +371,7 @@ func (c *ChainPipeline) assignWatermarks(k int, data []byte, offsets []int32, se
 
 // splitAtWatermarks walks the watermarks the assigner computed for n rows: the rows up to each
 // watermark it emits go through the stages from stage k on (push), then the watermark does.
-func (c *ChainPipeline) splitAtWatermarks(k, n int, push func(from, to int) error) error {
+func (c *Chain) splitAtWatermarks(k, n int, push func(from, to int) error) error {
 	marks := c.wa.Watermarks()
 	start := 0
 	for r := 0; r < n; r++ {
@@ -431,7 +400,7 @@ type BatchPipeline interface {
 
 // ProcessBatch runs an Arrow batch of a native scan through the chain. The batch is borrowed:
 // stages copy what they keep.
-func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
+func (c *Chain) ProcessBatch(b arrow.RecordBatch) error {
 	c.reset()
 	if c.scan == nil && !c.batchIn {
 		return fmt.Errorf("chain: it reads rows, not batches")
@@ -483,7 +452,7 @@ func (c *ChainPipeline) ProcessBatch(b arrow.RecordBatch) error {
 
 // watermarkBatch runs a native scan's batch through the Calc before the watermark assigner (if
 // any), the assigner and the later stages without encoding its rows (batchWatermarks).
-func (c *ChainPipeline) watermarkBatch(b arrow.RecordBatch) error {
+func (c *Chain) watermarkBatch(b arrow.RecordBatch) error {
 	in := b
 	if c.preWatermark == 1 {
 		calc := c.stages[0].(*RowPipeline)
@@ -506,7 +475,7 @@ func (c *ChainPipeline) watermarkBatch(b arrow.RecordBatch) error {
 
 // pushBatch runs rows [from, to) of a batch through stage k (which reads batches) and its
 // output rows through the later stages.
-func (c *ChainPipeline) pushBatch(k int, b arrow.RecordBatch, from, to int) error {
+func (c *Chain) pushBatch(k int, b arrow.RecordBatch, from, to int) error {
 	if to <= from {
 		return nil
 	}
@@ -522,7 +491,7 @@ func (c *ChainPipeline) pushBatch(k int, b arrow.RecordBatch, from, to int) erro
 
 // AdvanceWatermark handles a watermark from upstream. After a watermark assigner only the
 // final watermark (end of input) passes, as in Flink's WatermarkAssignerOperator.
-func (c *ChainPipeline) AdvanceWatermark(w int64) error {
+func (c *Chain) AdvanceWatermark(w int64) error {
 	c.reset()
 	if c.wa != nil {
 		if w != 1<<63-1 || c.current == 1<<63-1 {
@@ -535,7 +504,7 @@ func (c *ChainPipeline) AdvanceWatermark(w int64) error {
 
 // EmitPeriodicWatermark is the watermark assigner's periodic emission: the current watermark
 // goes out if it advanced since the last one.
-func (c *ChainPipeline) EmitPeriodicWatermark() error {
+func (c *Chain) EmitPeriodicWatermark() error {
 	c.reset()
 	if c.wa == nil || c.current <= c.last {
 		return nil
@@ -545,7 +514,7 @@ func (c *ChainPipeline) EmitPeriodicWatermark() error {
 }
 
 // PrepareCheckpoint flushes the stages' buffers before a checkpoint barrier.
-func (c *ChainPipeline) PrepareCheckpoint() error {
+func (c *Chain) PrepareCheckpoint() error {
 	c.reset()
 	for k, s := range c.stages {
 		st, ok := s.(EventTimePipeline)
@@ -564,7 +533,7 @@ func (c *ChainPipeline) PrepareCheckpoint() error {
 }
 
 // Output returns the rows of the last call, and for a row-mapping chain the input row of each.
-func (c *ChainPipeline) Output() ([]byte, []int32, []int32) {
+func (c *Chain) Output() ([]byte, []int32, []int32) {
 	if len(c.offsets) == 0 {
 		return nil, []int32{0}, nil
 	}
@@ -575,10 +544,10 @@ func (c *ChainPipeline) Output() ([]byte, []int32, []int32) {
 }
 
 // BatchOutput reports whether the chain hands its output to a native sink as Arrow batches.
-func (c *ChainPipeline) BatchOutput() bool { return c.batchOut }
+func (c *Chain) BatchOutput() bool { return c.batchOut }
 
 // OutputRows is the number of output rows of the last call.
-func (c *ChainPipeline) OutputRows() int {
+func (c *Chain) OutputRows() int {
 	if c.outBatch != nil {
 		return int(c.outBatch.NumRows())
 	}
@@ -586,7 +555,7 @@ func (c *ChainPipeline) OutputRows() int {
 }
 
 // OutputBatch returns output rows [from, to) of the last call as an Arrow batch.
-func (c *ChainPipeline) OutputBatch(from, to int) (arrow.RecordBatch, error) {
+func (c *Chain) OutputBatch(from, to int) (arrow.RecordBatch, error) {
 	if !c.batchOut {
 		return nil, fmt.Errorf("chain: it outputs rows, not batches")
 	}
@@ -604,7 +573,7 @@ func (c *ChainPipeline) OutputBatch(from, to int) (arrow.RecordBatch, error) {
 
 // Partition splits output rows [from, to) of the last call into one Arrow batch per target
 // channel of the chain's columnar hash exchange. The caller releases the parts' batches.
-func (c *ChainPipeline) Partition(from, to int) ([]exchange.Part, error) {
+func (c *Chain) Partition(from, to int) ([]exchange.Part, error) {
 	if c.split == nil {
 		return nil, fmt.Errorf("chain: it feeds no columnar exchange")
 	}
@@ -617,7 +586,7 @@ func (c *ChainPipeline) Partition(from, to int) ([]exchange.Part, error) {
 }
 
 // Channels is the number of target channels of the chain's columnar exchange (0 without one).
-func (c *ChainPipeline) Channels() int {
+func (c *Chain) Channels() int {
 	if c.split == nil {
 		return 0
 	}
@@ -625,7 +594,7 @@ func (c *ChainPipeline) Channels() int {
 }
 
 // checkBatch verifies that an input batch has the columns the row encoder expects.
-func (c *ChainPipeline) checkBatch(b arrow.RecordBatch) error {
+func (c *Chain) checkBatch(b arrow.RecordBatch) error {
 	if n := c.scanRows.Fields(); int(b.NumCols()) != n {
 		return fmt.Errorf("chain: a batch of %d columns for an input of %d fields", b.NumCols(), n)
 	}
@@ -633,11 +602,11 @@ func (c *ChainPipeline) checkBatch(b arrow.RecordBatch) error {
 }
 
 // openSplitter builds the splitter of a chain that feeds a columnar hash exchange: the key
-// fields come from the plan, the consumer's parallelism from the runtime options.
-func openSplitter(is *Island, out *binaryrow.Decoder) (*exchange.Splitter, error) {
+// Fields come from the plan, the consumer's parallelism from the runtime options.
+func openSplitter(is *plan.Island, out *binaryrow.Decoder) (*exchange.Splitter, error) {
 	var keys []int
-	if err := json.Unmarshal([]byte(is.Options[OptExchangeKeys]), &keys); err != nil {
-		return nil, fmt.Errorf("chain: option %s: %w", OptExchangeKeys, err)
+	if err := json.Unmarshal([]byte(is.Options[plan.OptExchangeKeys]), &keys); err != nil {
+		return nil, fmt.Errorf("chain: option %s: %w", plan.OptExchangeKeys, err)
 	}
 	fields := out.Types()
 	keyTypes := make([]catalog.Type, len(keys))
@@ -647,11 +616,11 @@ func openSplitter(is *Island, out *binaryrow.Decoder) (*exchange.Splitter, error
 		}
 		keyTypes[i] = fields[k]
 	}
-	p, err := intOption(is, OptExchangeParallelism)
+	p, err := intOption(is, plan.OptExchangeParallelism)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}
-	maxP, err := intOption(is, OptExchangeMaxParallelism)
+	maxP, err := intOption(is, plan.OptExchangeMaxParallelism)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}
@@ -683,10 +652,10 @@ func decodeFields(d *binaryrow.Decoder, data []byte, offsets []int32) (arrow.Rec
 }
 
 // Markers returns the watermarks of the last call, in order, with the rows they follow.
-func (c *ChainPipeline) Markers() []Marker { return c.markers }
+func (c *Chain) Markers() []Marker { return c.markers }
 
 // keyed returns the chain's keyed window stage, or nil.
-func (c *ChainPipeline) keyed() *WindowPipeline {
+func (c *Chain) keyed() *WindowPipeline {
 	if len(c.stages) > 0 {
 		if w, ok := c.stages[0].(*WindowPipeline); ok {
 			return w
@@ -696,7 +665,7 @@ func (c *ChainPipeline) keyed() *WindowPipeline {
 }
 
 // InitializeWatermark restores the event time of the keyed stage.
-func (c *ChainPipeline) InitializeWatermark(w int64) error {
+func (c *Chain) InitializeWatermark(w int64) error {
 	k := c.keyed()
 	if k == nil {
 		return fmt.Errorf("chain: no keyed window aggregation to restore a watermark into")
@@ -707,7 +676,7 @@ func (c *ChainPipeline) InitializeWatermark(w int64) error {
 }
 
 // Snapshot serializes one key group of the keyed stage (nil when it has no state).
-func (c *ChainPipeline) Snapshot(kg int) ([]byte, error) {
+func (c *Chain) Snapshot(kg int) ([]byte, error) {
 	k := c.keyed()
 	if k == nil {
 		return nil, fmt.Errorf("chain: no keyed state")
@@ -716,7 +685,7 @@ func (c *ChainPipeline) Snapshot(kg int) ([]byte, error) {
 }
 
 // Restore loads one key group of the keyed stage.
-func (c *ChainPipeline) Restore(kg int, blob []byte) error {
+func (c *Chain) Restore(kg int, blob []byte) error {
 	k := c.keyed()
 	if k == nil {
 		return fmt.Errorf("chain: no keyed state")
@@ -725,7 +694,7 @@ func (c *ChainPipeline) Restore(kg int, blob []byte) error {
 }
 
 // LateDropped counts the late rows the keyed stage dropped.
-func (c *ChainPipeline) LateDropped() int64 {
+func (c *Chain) LateDropped() int64 {
 	if k := c.keyed(); k != nil {
 		return k.LateDropped()
 	}
@@ -733,7 +702,7 @@ func (c *ChainPipeline) LateDropped() int64 {
 }
 
 // StateBytes estimates the memory of the keyed stage's state (0 without one).
-func (c *ChainPipeline) StateBytes() int64 {
+func (c *Chain) StateBytes() int64 {
 	if k := c.keyed(); k != nil {
 		return k.op.StateBytes()
 	}
@@ -741,7 +710,7 @@ func (c *ChainPipeline) StateBytes() int64 {
 }
 
 // StateKeys is the number of keys with state in the keyed stage.
-func (c *ChainPipeline) StateKeys() int64 {
+func (c *Chain) StateKeys() int64 {
 	if k := c.keyed(); k != nil {
 		return int64(k.op.Keys())
 	}

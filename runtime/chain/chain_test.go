@@ -1,4 +1,4 @@
-package plan
+package chain
 
 import (
 	"encoding/json"
@@ -13,28 +13,10 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/planner-hook/plan"
+	"github.com/sluice-project/sluice/testkit/islands"
 	"github.com/sluice-project/sluice/testkit/rowgen"
 )
-
-// withOptions adds runtime options to an island, as the operator does when it opens it.
-func withOptions(t testing.TB, island []byte, opts map[string]string) []byte {
-	t.Helper()
-	var is Island
-	if err := json.Unmarshal(island, &is); err != nil {
-		t.Fatal(err)
-	}
-	if is.Options == nil {
-		is.Options = map[string]string{}
-	}
-	for k, v := range opts {
-		is.Options[k] = v
-	}
-	out, err := json.Marshal(&is)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // bids encodes n rows (auction INT, price BIGINT, ts TIMESTAMP(3)): auctions cycle through
 // keys, event time advances one millisecond every msEvery rows from start.
@@ -93,8 +75,8 @@ func bidsBatch(t testing.TB, n, keys, msEvery int, start int64, withBidder bool)
 // local window aggregate, as a Parquet or Iceberg table's window job plans it.
 func scanWindowChain(t testing.TB) []byte {
 	t.Helper()
-	var chain Island
-	if err := json.Unmarshal(readIsland(t, "bench_window_local_chain.json"), &chain); err != nil {
+	var chain plan.Island
+	if err := json.Unmarshal(islands.Read(t, "bench_window_local_chain.json"), &chain); err != nil {
 		t.Fatal(err)
 	}
 	row := "ROW<`auction` INT, `price` BIGINT, `ts` TIMESTAMP(3)>"
@@ -122,23 +104,23 @@ func scanWindowChain(t testing.TB) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var node IslandNode
+	var node plan.IslandNode
 	if err := json.Unmarshal(raw, &node); err != nil {
 		t.Fatal(err)
 	}
-	chain.Nodes = append([]IslandNode{node}, chain.Nodes...)
+	chain.Nodes = append([]plan.IslandNode{node}, chain.Nodes...)
 	out, err := json.Marshal(&chain)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return withOptions(t, out, map[string]string{OptAutoWatermarkInterval: "200", "sluice.jvm-time-zone": "UTC", "sluice.jvm-time-zone-offset": "0"})
+	return islands.WithOptions(t, out, map[string]string{plan.OptAutoWatermarkInterval: "200", "sluice.jvm-time-zone": "UTC", "sluice.jvm-time-zone-offset": "0"})
 }
 
 // TestScanChainKeepsBatchesThroughWatermarks feeds the same bids to the local window chain as
 // rows and, behind a native scan, as Arrow batches that stay columnar through the watermark
 // assigner: the watermarks (and where they fall) and the partial aggregates must be the same.
 func TestScanChainKeepsBatchesThroughWatermarks(t *testing.T) {
-	rc, err := Open(withOptions(t, readIsland(t, "bench_window_local_chain.json"), map[string]string{OptAutoWatermarkInterval: "200"}))
+	rc, err := Open(islands.WithOptions(t, islands.Read(t, "bench_window_local_chain.json"), map[string]string{plan.OptAutoWatermarkInterval: "200"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +180,7 @@ func TestScanChainKeepsBatchesThroughWatermarks(t *testing.T) {
 }
 
 func TestWatermarkAssignerChainSplitsBatchesAtWatermarks(t *testing.T) {
-	island := withOptions(t, readIsland(t, "bench_window_local_chain.json"), map[string]string{OptAutoWatermarkInterval: "200"})
+	island := islands.WithOptions(t, islands.Read(t, "bench_window_local_chain.json"), map[string]string{plan.OptAutoWatermarkInterval: "200"})
 	c, err := Open(island)
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +212,7 @@ func TestWatermarkAssignerChainSplitsBatchesAtWatermarks(t *testing.T) {
 }
 
 func BenchmarkWindowLocalChain(b *testing.B) {
-	island := withOptions(b, readIsland(b, "bench_window_local_chain.json"), map[string]string{OptAutoWatermarkInterval: "200"})
+	island := islands.WithOptions(b, islands.Read(b, "bench_window_local_chain.json"), map[string]string{plan.OptAutoWatermarkInterval: "200"})
 	// 32 batches of 8192 rows over 10,000 keys, event time advancing 100 rows per ms: the
 	// watermark moves every 20,000 rows and the 10 s windows' slices flush as in a stream.
 	const n, batches = 8192, 32
@@ -243,7 +225,7 @@ func BenchmarkWindowLocalChain(b *testing.B) {
 		data, offsets := bids(b, n, 10_000, 100, 10_000+int64(i*n/100))
 		all = append(all, batch{data, offsets})
 	}
-	var c *ChainPipeline
+	var c *Chain
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%batches == 0 {
@@ -266,31 +248,31 @@ func BenchmarkWindowLocalChain(b *testing.B) {
 // same windows. (Java's window parity tests compare the same against Flink itself.)
 func TestColumnarExchangeMatchesRowExchange(t *testing.T) {
 	const maxP, parallelism = 128, 2
-	local := func(exchange bool) *ChainPipeline {
-		opts := map[string]string{OptAutoWatermarkInterval: "200"}
+	local := func(exchange bool) *Chain {
+		opts := map[string]string{plan.OptAutoWatermarkInterval: "200"}
 		if exchange {
-			opts[OptExchangeKeys] = "[0]"
-			opts[OptExchangeParallelism] = "2"
-			opts[OptExchangeMaxParallelism] = "128"
+			opts[plan.OptExchangeKeys] = "[0]"
+			opts[plan.OptExchangeParallelism] = "2"
+			opts[plan.OptExchangeMaxParallelism] = "128"
 		}
-		c, err := Open(withOptions(t, readIsland(t, "bench_window_local_chain.json"), opts))
+		c, err := Open(islands.WithOptions(t, islands.Read(t, "bench_window_local_chain.json"), opts))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}
-	global := func(batchInput bool, start, end int) *ChainPipeline {
-		opts := map[string]string{OptMaxParallelism: "128", OptKeyGroupStart: strconv.Itoa(start), OptKeyGroupEnd: strconv.Itoa(end)}
+	global := func(batchInput bool, start, end int) *Chain {
+		opts := map[string]string{plan.OptMaxParallelism: "128", plan.OptKeyGroupStart: strconv.Itoa(start), plan.OptKeyGroupEnd: strconv.Itoa(end)}
 		if batchInput {
-			opts[OptBatchInput] = "true"
+			opts[plan.OptBatchInput] = "true"
 		}
-		c, err := Open(withOptions(t, readIsland(t, "bench_window_global_chain.json"), opts))
+		c, err := Open(islands.WithOptions(t, islands.Read(t, "bench_window_global_chain.json"), opts))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}
-	rowsOf := func(c *ChainPipeline) []string {
+	rowsOf := func(c *Chain) []string {
 		data, offsets, _ := c.Output()
 		var out []string
 		for r := 0; r+1 < len(offsets); r++ {
@@ -303,9 +285,9 @@ func TestColumnarExchangeMatchesRowExchange(t *testing.T) {
 
 	// Row exchange: every partial aggregate to one global subtask.
 	rowLocal, rowGlobal := local(false), global(false, 0, maxP-1)
-	for _, step := range []func(*ChainPipeline) error{
-		func(c *ChainPipeline) error { return c.Process(data, offsets) },
-		func(c *ChainPipeline) error { return c.AdvanceWatermark(end) },
+	for _, step := range []func(*Chain) error{
+		func(c *Chain) error { return c.Process(data, offsets) },
+		func(c *Chain) error { return c.AdvanceWatermark(end) },
 	} {
 		if err := step(rowLocal); err != nil {
 			t.Fatal(err)
@@ -325,7 +307,7 @@ func TestColumnarExchangeMatchesRowExchange(t *testing.T) {
 
 	// Columnar exchange: batches split per channel, each subtask reads its own.
 	colLocal := local(true)
-	subtasks := make([]*ChainPipeline, parallelism)
+	subtasks := make([]*Chain, parallelism)
 	for s := range subtasks {
 		r, err := keygroupRange(maxP, parallelism, s)
 		if err != nil {
@@ -333,9 +315,9 @@ func TestColumnarExchangeMatchesRowExchange(t *testing.T) {
 		}
 		subtasks[s] = global(true, r[0], r[1])
 	}
-	for _, step := range []func(*ChainPipeline) error{
-		func(c *ChainPipeline) error { return c.Process(data, offsets) },
-		func(c *ChainPipeline) error { return c.AdvanceWatermark(end) },
+	for _, step := range []func(*Chain) error{
+		func(c *Chain) error { return c.Process(data, offsets) },
+		func(c *Chain) error { return c.AdvanceWatermark(end) },
 	} {
 		if err := step(colLocal); err != nil {
 			t.Fatal(err)
@@ -376,8 +358,8 @@ func keygroupRange(maxP, parallelism, subtask int) ([2]int, error) {
 }
 
 func TestBatchInputRejectsForeignBatches(t *testing.T) {
-	island := withOptions(t, readIsland(t, "bench_window_global_chain.json"),
-		map[string]string{OptMaxParallelism: "128", OptKeyGroupStart: "0", OptKeyGroupEnd: "127", OptBatchInput: "true"})
+	island := islands.WithOptions(t, islands.Read(t, "bench_window_global_chain.json"),
+		map[string]string{plan.OptMaxParallelism: "128", plan.OptKeyGroupStart: "0", plan.OptKeyGroupEnd: "127", plan.OptBatchInput: "true"})
 	c, err := Open(island)
 	if err != nil {
 		t.Fatal(err)
@@ -404,20 +386,20 @@ func BenchmarkWindowDistinctChains(b *testing.B) {
 		data, offsets := encodeBids(b, n, 10_000, 100, 10_000+int64(i*n/100), true)
 		inputs = append(inputs, [2]any{data, offsets})
 	}
-	open := func() (*ChainPipeline, *ChainPipeline) {
-		local, err := Open(withOptions(b, readIsland(b, "bench_window_distinct_local_chain.json"), map[string]string{
-			OptAutoWatermarkInterval: "200", OptExchangeKeys: "[0]", OptExchangeParallelism: "1", OptExchangeMaxParallelism: "128"}))
+	open := func() (*Chain, *Chain) {
+		local, err := Open(islands.WithOptions(b, islands.Read(b, "bench_window_distinct_local_chain.json"), map[string]string{
+			plan.OptAutoWatermarkInterval: "200", plan.OptExchangeKeys: "[0]", plan.OptExchangeParallelism: "1", plan.OptExchangeMaxParallelism: "128"}))
 		if err != nil {
 			b.Fatal(err)
 		}
-		global, err := Open(withOptions(b, readIsland(b, "bench_window_distinct_global_chain.json"), map[string]string{
-			OptMaxParallelism: "128", OptKeyGroupStart: "0", OptKeyGroupEnd: "127", OptBatchInput: "true"}))
+		global, err := Open(islands.WithOptions(b, islands.Read(b, "bench_window_distinct_global_chain.json"), map[string]string{
+			plan.OptMaxParallelism: "128", plan.OptKeyGroupStart: "0", plan.OptKeyGroupEnd: "127", plan.OptBatchInput: "true"}))
 		if err != nil {
 			b.Fatal(err)
 		}
 		return local, global
 	}
-	forward := func(local, global *ChainPipeline) {
+	forward := func(local, global *Chain) {
 		from := 0
 		for _, m := range append(local.Markers(), Marker{Pos: int32(local.OutputRows())}) {
 			if int(m.Pos) > from {
@@ -440,7 +422,7 @@ func BenchmarkWindowDistinctChains(b *testing.B) {
 			}
 		}
 	}
-	var local, global *ChainPipeline
+	var local, global *Chain
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%batches == 0 {

@@ -1,0 +1,41 @@
+package plan
+
+import "strconv"
+
+// Runtime options that the operator adds to the island plan when it opens a keyed pipeline.
+const (
+	OptMaxParallelism = "sluice.runtime.max-parallelism"
+	OptKeyGroupStart  = "sluice.runtime.key-group-start"
+	OptKeyGroupEnd    = "sluice.runtime.key-group-end"
+)
+
+// Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a
+// watermark assigner.
+const OptAutoWatermarkInterval = "sluice.runtime.auto-watermark-interval"
+
+// Options of chains on either side of a columnar hash exchange.
+const (
+	// OptExchangeKeys lists the output fields (a JSON array of indices; empty for an exchange
+	// into one subtask) by which the chain's output is hash-partitioned: the chain then splits
+	// its output into one Arrow batch per target channel (Partition).
+	OptExchangeKeys = "sluice.chain.exchange-keys"
+	// OptExchangeParallelism and OptExchangeMaxParallelism are the consumer's parallelism and
+	// maximum parallelism (key groups), set by the operator at runtime.
+	OptExchangeParallelism    = "sluice.runtime.exchange-parallelism"
+	OptExchangeMaxParallelism = "sluice.runtime.exchange-max-parallelism"
+	// OptBatchInput makes a chain read Arrow batches of its input row type (a columnar
+	// exchange's batches) instead of rows.
+	OptBatchInput = "sluice.chain.batch-input"
+)
+
+// defaultScanBatchRows is the rows of a native scan's batches unless 'sluice.batch.rows' says
+// otherwise.
+const defaultScanBatchRows = 8192
+
+// scanBatchRows is the rows of a native scan's batches: 'sluice.batch.rows' when positive.
+func scanBatchRows(options map[string]string) int {
+	if b, err := strconv.Atoi(options["sluice.batch.rows"]); err == nil && b > 0 {
+		return b
+	}
+	return defaultScanBatchRows
+}
