@@ -39,8 +39,8 @@ type calcJSON struct {
 	OutputType json.RawMessage   `json:"outputType"`
 }
 
-// calcPlan is a decoded and compiled Calc node.
-type calcPlan struct {
+// Calc is a decoded and compiled Calc node.
+type Calc struct {
 	InNames     []string
 	InTypes     []catalog.Type
 	OutNames    []string
@@ -72,12 +72,12 @@ func sortedKeys(set map[int]bool) []int {
 
 // CompileCalc decodes a Calc node and compiles its expressions. Every reason it cannot run
 // natively is returned (reasons), separate from malformed input (err).
-func CompileCalc(n *IslandNode, options map[string]string) (p *calcPlan, reasons []string, err error) {
+func CompileCalc(n *IslandNode, options map[string]string) (p *Calc, reasons []string, err error) {
 	var j calcJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("calc %s: %w", n.Name, err)
 	}
-	p = &calcPlan{}
+	p = &Calc{}
 	p.InNames, p.InTypes, err = n.RowFields()
 	if err != nil {
 		return nil, nil, err
@@ -168,6 +168,6 @@ func nameAt(names []string, i int) string {
 	return "?"
 }
 
-func (p *calcPlan) Operator(mem memory.Allocator) *calc.Calc {
+func (p *Calc) Operator(mem memory.Allocator) *calc.Calc {
 	return calc.New(p.projections, p.condition, mem)
 }

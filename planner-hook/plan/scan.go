@@ -61,8 +61,8 @@ var scanOptions = map[string]bool{
 	"parquet.utc-timezone": true, "parquet.batch-size": true,
 }
 
-// CompileScan decides whether a table source scan is read natively and compiles it.
-func CompileScan(n *IslandNode, options map[string]string) (*FileScan, []string, error) {
+// CompileFileScan decides whether a table source scan is read natively and compiles it.
+func CompileFileScan(n *IslandNode, options map[string]string) (*FileScan, []string, error) {
 	var j scanExec
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("scan %s: %w", n.Name, err)

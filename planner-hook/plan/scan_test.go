@@ -16,7 +16,7 @@ func TestScanVerdictReasons(t *testing.T) {
 	if err := json.Unmarshal(all, &is); err != nil {
 		t.Fatal(err)
 	}
-	_, reasons, err := CompileScan(&is.Nodes[0], map[string]string{})
+	_, reasons, err := CompileFileScan(&is.Nodes[0], map[string]string{})
 	if err != nil {
 		t.Fatal(err)
 	}

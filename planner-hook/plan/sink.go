@@ -35,8 +35,8 @@ type sinkExec struct {
 	InputChangelogMode []string        `json:"inputChangelogMode"`
 }
 
-// sinkPlan is a native Parquet sink compiled: the rows it writes and how.
-type sinkPlan struct {
+// FileSink is a native Parquet sink compiled: the rows it writes and how.
+type FileSink struct {
 	Table string
 	// Names and types are the table's physical columns, the sink's input.
 	Names []string
@@ -53,7 +53,7 @@ type sinkPlan struct {
 
 // FileColumns returns the columns written into the Parquet files: the physical columns
 // that are not partition keys.
-func (p *sinkPlan) FileColumns() (names []string, types []catalog.Type) {
+func (p *FileSink) FileColumns() (names []string, types []catalog.Type) {
 	for i, n := range p.Names {
 		if !slices.Contains(p.PartitionKeys, n) {
 			names, types = append(names, n), append(types, p.Types[i])
@@ -81,8 +81,8 @@ var sinkOptions = map[string]bool{
 	"partition.time-extractor.timestamp-pattern": true,
 }
 
-// compileSink decides whether a table sink is written natively and compiles it.
-func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string, error) {
+// CompileFileSink decides whether a table sink is written natively and compiles it.
+func CompileFileSink(n *IslandNode, options map[string]string) (*FileSink, []string, error) {
 	var j sinkExec
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("sink %s: %w", n.Name, err)
@@ -93,7 +93,7 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	if !isParquet {
 		return nil, reasons, nil
 	}
-	p := &sinkPlan{Table: t.Identifier, Opts: sinkparquet.DefaultOptions(), PartitionKeys: t.ResolvedTable.PartitionKeys,
+	p := &FileSink{Table: t.Identifier, Opts: sinkparquet.DefaultOptions(), PartitionKeys: t.ResolvedTable.PartitionKeys,
 		DefaultName: sourcefs.DefaultPartitionName}
 	if v, ok := opts["partition.default-name"]; ok {
 		p.DefaultName = v
@@ -232,9 +232,9 @@ func compileSink(n *IslandNode, options map[string]string) (*sinkPlan, []string,
 	return p, reasons, nil
 }
 
-// CompileSinkIsland compiles the island JSON of a sink node, which must run natively.
-func CompileSinkIsland(data []byte) (*sinkPlan, error) {
-	return CompileNodeIsland(data, "sink", compileSink)
+// CompileFileSinkIsland compiles the island JSON of a sink node, which must run natively.
+func CompileFileSinkIsland(data []byte) (*FileSink, error) {
+	return CompileNodeIsland(data, "sink", CompileFileSink)
 }
 
 // writableAs says whether a column of type in is written as a column of type out as it is,

@@ -77,6 +77,7 @@ const (
 
 // WindowAggregate is a decoded window aggregation.
 type WindowAggregate struct {
+	Phase    WindowPhase
 	InNames  []string
 	InTypes  []catalog.Type
 	OutTypes []catalog.Type
@@ -93,6 +94,7 @@ type WindowAggregate struct {
 // WindowPhase says which of Flink's window aggregate nodes a plan is.
 type WindowPhase int
 
+// The phases: one-phase aggregation, and the local and global phase of a two-phase one.
 const (
 	OnePhase WindowPhase = iota
 	LocalPhase
@@ -113,7 +115,7 @@ func CompileWindowAggregate(n *IslandNode, phase WindowPhase, options map[string
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("window aggregate %s: %w", n.Name, err)
 	}
-	p = &WindowAggregate{}
+	p = &WindowAggregate{Phase: phase}
 	if p.InNames, p.InTypes, err = n.RowFields(); err != nil {
 		return nil, nil, err
 	}

@@ -47,28 +47,22 @@ func OpenRowPipeline(data []byte) (*RowPipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRowPipeline(is)
-}
-
-func newRowPipeline(is *plan.Island) (*RowPipeline, error) {
 	if len(is.Nodes) != 1 {
 		return nil, fmt.Errorf("row pipeline: %d nodes, only single-node islands are built yet", len(is.Nodes))
 	}
-	n := &is.Nodes[0]
-	h, err := n.Header()
+	node, err := plan.CompileNative(&is.Nodes[0], is.Options)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("row pipeline: %w", err)
 	}
-	if h.Type != plan.CalcType {
-		return nil, fmt.Errorf("row pipeline: node %s of type %s cannot run natively", n.Name, h.Type)
+	cp, ok := node.(*plan.Calc)
+	if !ok {
+		return nil, fmt.Errorf("row pipeline: node %s is a %s, not a Calc", is.Nodes[0].Name, node.ExecType())
 	}
-	cp, reasons, err := plan.CompileCalc(n, is.Options)
-	if err != nil {
-		return nil, err
-	}
-	if len(reasons) > 0 {
-		return nil, fmt.Errorf("row pipeline: node %s is not supported: %v", n.Name, reasons)
-	}
+	return newRowPipeline(cp)
+}
+
+func newRowPipeline(cp *plan.Calc) (*RowPipeline, error) {
+	var err error
 	// The pipeline's buffers are recycled batch to batch (one pool per pipeline: one task thread).
 	mem := bufpool.New()
 	p := &RowPipeline{arity: len(cp.OutTypes), inArity: len(cp.InTypes), condCols: cp.CondCols, projCols: cp.ProjCols,

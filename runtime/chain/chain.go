@@ -73,9 +73,16 @@ func openChain(is *plan.Island) (*Chain, error) {
 	if len(is.Nodes) == 0 {
 		return nil, fmt.Errorf("chain: the island has no nodes")
 	}
+	nodes := make([]plan.Node, len(is.Nodes))
+	for i := range is.Nodes {
+		var err error
+		if nodes[i], err = plan.CompileNative(&is.Nodes[i], is.Options); err != nil {
+			return nil, fmt.Errorf("chain node %d: %w", i, err)
+		}
+	}
 	_, exchanged := is.Options[plan.OptExchangeKeys]
 	if is.Options[plan.OptBatchOutput] == "true" || exchanged {
-		d, err := outputDecoder(is)
+		d, err := outputDecoder(&is.Nodes[len(is.Nodes)-1], nodes[len(nodes)-1])
 		if err != nil {
 			return nil, err
 		}
@@ -99,17 +106,13 @@ func openChain(is *plan.Island) (*Chain, error) {
 		// Rows come out of batches, not input rows: no row mapping.
 		c.batchIn, c.rowMapping = true, false
 	}
-	for i := range is.Nodes {
-		sub := *is
-		sub.Nodes = is.Nodes[i : i+1]
-		if h, err := sub.Nodes[0].Header(); err == nil && isScanType(h.Type) {
+	for i, node := range nodes {
+		if s, ok := node.(plan.Scan); ok {
 			if i != 0 {
 				return nil, fmt.Errorf("chain node %d (%s): a scan must start its chain", i, is.Nodes[i].Name)
 			}
-			types, err := scanColumns(&sub.Nodes[0], h.Type, is.Options)
-			if err != nil {
-				return nil, fmt.Errorf("chain node 0 (%s): %w", is.Nodes[i].Name, err)
-			}
+			types := s.Columns()
+			var err error
 			c.scan = types
 			// Rows come out of batches, not input rows: no row mapping.
 			c.rowMapping = false
@@ -118,7 +121,7 @@ func openChain(is *plan.Island) (*Chain, error) {
 			}
 			continue
 		}
-		p, err := openStage(&sub)
+		p, err := openStage(node, is.Options)
 		if err != nil {
 			return nil, fmt.Errorf("chain node %d (%s): %w", i, is.Nodes[i].Name, err)
 		}
@@ -134,7 +137,7 @@ func openChain(is *plan.Island) (*Chain, error) {
 				return nil, fmt.Errorf("chain node %d (%s): a watermark assigner must start its chain (or follow its native scan, or a Calc on it)", i, is.Nodes[i].Name)
 			}
 			c.wa, c.preWatermark = s, len(c.stages)
-			iv, err := intOption(is, plan.OptAutoWatermarkInterval)
+			iv, err := intOption(is.Options, plan.OptAutoWatermarkInterval)
 			if err != nil {
 				return nil, fmt.Errorf("chain: %w", err)
 			}
@@ -174,39 +177,6 @@ func (c *Chain) reset() {
 		c.outBatch.Release()
 		c.outBatch = nil
 	}
-}
-
-// isScanType says whether a node type is a native scan's (which starts its chain).
-func isScanType(typ string) bool {
-	return typ == plan.ScanType || typ == plan.IcebergScanType || typ == plan.AdbcScanType
-}
-
-// scanColumns compiles the scan that starts a chain and returns the types of its columns.
-func scanColumns(n *plan.IslandNode, typ string, options map[string]string) ([]catalog.Type, error) {
-	var types []catalog.Type
-	var reasons []string
-	var err error
-	switch typ {
-	case plan.IcebergScanType:
-		var s *plan.IcebergScan
-		if s, reasons, err = plan.CompileIcebergScan(n, options); err == nil {
-			types = s.Types()
-		}
-	case plan.AdbcScanType:
-		var s *plan.AdbcScan
-		if s, reasons, err = plan.CompileAdbcScan(n, options); err == nil {
-			types = s.Types()
-		}
-	default:
-		var s *plan.FileScan
-		if s, reasons, err = plan.CompileScan(n, options); err == nil {
-			types = s.Schema.Types
-		}
-	}
-	if err == nil && len(reasons) > 0 {
-		err = fmt.Errorf("%v", reasons)
-	}
-	return types, err
 }
 
 // columnar reports whether a batch-output chain can hand over its output without encoding
@@ -616,11 +586,11 @@ func openSplitter(is *plan.Island, out *binaryrow.Decoder) (*exchange.Splitter, 
 		}
 		keyTypes[i] = fields[k]
 	}
-	p, err := intOption(is, plan.OptExchangeParallelism)
+	p, err := intOption(is.Options, plan.OptExchangeParallelism)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}
-	maxP, err := intOption(is, plan.OptExchangeMaxParallelism)
+	maxP, err := intOption(is.Options, plan.OptExchangeMaxParallelism)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}

@@ -11,15 +11,12 @@ import (
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
-// outputDecoder returns a decoder of a chain's output rows (the last node's output type).
-func outputDecoder(is *plan.Island) (*binaryrow.Decoder, error) {
-	last := is.Nodes[len(is.Nodes)-1]
-	if h, err := last.Header(); err == nil && isScanType(h.Type) {
+// outputDecoder returns a decoder of a chain's output rows: the output type of its last node
+// (compiled: its compiled form).
+func outputDecoder(last *plan.IslandNode, compiled plan.Node) (*binaryrow.Decoder, error) {
+	if s, ok := compiled.(plan.Scan); ok {
 		// A chain of a scan alone (e.g. INSERT INTO t SELECT * FROM s): the scan's columns.
-		types, err := scanColumns(&last, h.Type, is.Options)
-		if err != nil {
-			return nil, fmt.Errorf("chain output type: %w", err)
-		}
+		types := s.Columns()
 		names := make([]string, len(types))
 		for i := range names {
 			names[i] = fmt.Sprintf("f%d", i)

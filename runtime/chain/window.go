@@ -36,25 +36,22 @@ func Open(data []byte) (*Chain, error) {
 	return openChain(is)
 }
 
-// openStage compiles a single-node island.
-func openStage(is *plan.Island) (Pipeline, error) {
-	h, err := is.Nodes[0].Header()
-	if err != nil {
-		return nil, err
+// openStage opens the stage that runs a compiled node inside a chain; options are the island's.
+// Every node kind of plan's registry that can stand inside a chain has a stage here (scans
+// start a chain and are read by it; sinks and exchanges end it).
+func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
+	switch p := node.(type) {
+	case *plan.Calc:
+		return newRowPipeline(p)
+	case *plan.WindowAggregate:
+		if p.Phase == plan.LocalPhase {
+			return openLocalWindowPipeline(p)
+		}
+		return openWindowPipeline(p, options)
+	case *plan.WatermarkAssigner:
+		return openWatermarkPipeline(p)
 	}
-	switch h.Type {
-	case plan.CalcType:
-		return newRowPipeline(is)
-	case plan.WindowAggregateType:
-		return openWindowPipeline(is, plan.OnePhase)
-	case plan.GlobalWindowAggregateType:
-		return openWindowPipeline(is, plan.GlobalPhase)
-	case plan.LocalWindowAggregateType:
-		return openLocalWindowPipeline(is)
-	case plan.WatermarkAssignerType:
-		return openWatermarkPipeline(is)
-	}
-	return nil, fmt.Errorf("pipeline: node %s of type %s cannot run natively", is.Nodes[0].Name, h.Type)
+	return nil, fmt.Errorf("a %s node cannot run inside a chain", node.ExecType())
 }
 
 // WindowPipeline runs a window aggregation between row edges. Rows are aggregated as they
@@ -117,8 +114,8 @@ func (w *WindowPipeline) procTimeInput(in *window.Input, n int) (func(), error) 
 	return col.Release, nil
 }
 
-func intOption(is *plan.Island, key string) (int, error) {
-	v, ok := is.Options[key]
+func intOption(options map[string]string, key string) (int, error) {
+	v, ok := options[key]
 	if !ok {
 		return 0, fmt.Errorf("option %s is missing (set by the operator at runtime)", key)
 	}
@@ -139,18 +136,11 @@ type EventTimePipeline interface {
 	PrepareCheckpoint() error
 }
 
-func openWindowPipeline(is *plan.Island, phase plan.WindowPhase) (*WindowPipeline, error) {
-	n := &is.Nodes[0]
-	p, reasons, err := plan.CompileWindowAggregate(n, phase, is.Options)
-	if err != nil {
-		return nil, err
-	}
-	if len(reasons) > 0 {
-		return nil, fmt.Errorf("window pipeline: node %s is not supported: %v", n.Name, reasons)
-	}
+func openWindowPipeline(p *plan.WindowAggregate, options map[string]string) (*WindowPipeline, error) {
 	var rt [3]int
+	var err error
 	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
-		if rt[i], err = intOption(is, k); err != nil {
+		if rt[i], err = intOption(options, k); err != nil {
 			return nil, fmt.Errorf("window pipeline: %w", err)
 		}
 	}
@@ -346,15 +336,7 @@ type LocalWindowPipeline struct {
 	offsets []int32
 }
 
-func openLocalWindowPipeline(is *plan.Island) (*LocalWindowPipeline, error) {
-	n := &is.Nodes[0]
-	p, reasons, err := plan.CompileWindowAggregate(n, plan.LocalPhase, is.Options)
-	if err != nil {
-		return nil, err
-	}
-	if len(reasons) > 0 {
-		return nil, fmt.Errorf("local window pipeline: node %s is not supported: %v", n.Name, reasons)
-	}
+func openLocalWindowPipeline(p *plan.WindowAggregate) (*LocalWindowPipeline, error) {
 	op, err := window.NewLocal(p.Spec)
 	if err != nil {
 		return nil, err
@@ -543,15 +525,7 @@ type WatermarkPipeline struct {
 	marks   []int64
 }
 
-func openWatermarkPipeline(is *plan.Island) (*WatermarkPipeline, error) {
-	n := &is.Nodes[0]
-	p, reasons, err := plan.CompileWatermarkAssigner(n)
-	if err != nil {
-		return nil, err
-	}
-	if len(reasons) > 0 {
-		return nil, fmt.Errorf("watermark pipeline: node %s is not supported: %v", n.Name, reasons)
-	}
+func openWatermarkPipeline(p *plan.WatermarkAssigner) (*WatermarkPipeline, error) {
 	mem := bufpool.New()
 	d, err := binaryrow.NewDecoder(p.InNames, p.InTypes, mem)
 	if err != nil {

@@ -21,7 +21,7 @@ type FileReader struct {
 // OpenFileScan compiles the island JSON of a scan node for reading its splits. zoneOffsetSeconds is
 // the fixed offset of the reading JVM's default time zone (ok false when it has none).
 func OpenFileScan(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*FileReader, error) {
-	p, err := plan.CompileNodeIsland(data, "scan", plan.CompileScan)
+	p, err := plan.CompileNodeIsland(data, "scan", plan.CompileFileScan)
 	if err != nil {
 		return nil, err
 	}

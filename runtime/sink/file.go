@@ -25,7 +25,7 @@ type FilePartitioner struct {
 // OpenFilePartitioner compiles the island JSON of a sink node that is partitioned or has
 // NOT NULL columns.
 func OpenFilePartitioner(data []byte) (*FilePartitioner, error) {
-	p, err := plan.CompileSinkIsland(data)
+	p, err := plan.CompileFileSinkIsland(data)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ type FileWriter struct {
 // OpenFileWriter compiles the island JSON of a sink node and starts a file. zoneOffsetSeconds
 // is the fixed offset of the writing JVM's default time zone (zoneFixed false: none).
 func OpenFileWriter(data []byte, zoneOffsetSeconds int64, zoneFixed bool) (*FileWriter, error) {
-	p, err := plan.CompileSinkIsland(data)
+	p, err := plan.CompileFileSinkIsland(data)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,206 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sluice-project/sluice/catalog"
+)
+
+// Node is a compiled island node: the description of what the runtime runs for it (*Calc,
+// *WindowAggregate, *WatermarkAssigner, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
+type Node interface {
+	// ExecType is the exec-node type of Flink's plan that the node was compiled from.
+	ExecType() string
+}
+
+// Scan is a compiled native scan, which starts its chain with Arrow batches of its columns.
+type Scan interface {
+	Node
+	// Columns returns the types of the batches' columns.
+	Columns() []catalog.Type
+}
+
+// Exchange is Flink's own exchange inside an island: rows cross the network as BinaryRowData,
+// routed by Flink (or, between native chains, as Arrow batches by the columnar exchange).
+type Exchange struct{}
+
+// Kind is one exec-node type of Flink's plans that Sluice compiles: the one place that says
+// what a node type is, for the verdict, the runtime and the support matrix.
+type Kind struct {
+	// Type is Flink's exec-node type, e.g. "stream-exec-calc_1".
+	Type string
+	// Doc says what runs natively, for the support matrix; empty for a type that is only ever
+	// refused.
+	Doc     string
+	compile func(n *IslandNode, options map[string]string) (Node, []string, error)
+}
+
+// kinds is the registry of exec-node types.
+var kinds = []Kind{
+	{Type: CalcType, compile: node(CompileCalc),
+		Doc: "projection and filter; every expression must be supported (see Functions)"},
+	{Type: WatermarkAssignerType, compile: func(n *IslandNode, _ map[string]string) (Node, []string, error) {
+		return wrap(CompileWatermarkAssigner(n))
+	},
+		Doc: "watermark expression evaluated natively; Flink's emission rules (on jumps past the auto-watermark interval, periodic, idleness) kept; starts a chain, or joins the chain of the native scan it reads (directly or through a Calc computing the event-time column)"},
+	{Type: WindowAggregateType, compile: windowAggregate(OnePhase),
+		Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone (daylight-saving gaps and overlaps as Flink's TimeWindowUtil); processing time (PROCTIME(): rows take the clock when they arrive, windows fire on processing-time timers, as Flink's WindowAggOperator); COUNT(*), COUNT, SUM, $SUM0 (which Flink plans for some SUMs), MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ of every precision (TimestampData#compareTo), BOOLEAN and CHAR/VARCHAR, by unsigned UTF-8 bytes as BinaryStringData#compareTo), FIRST_VALUE and LAST_VALUE on the types Flink 2.1 plans them for: TINYINT to DOUBLE, BOOLEAN, VARCHAR and DECIMAL (TUMBLE; Flink cannot merge them), SUM, MIN, MAX, AVG on DECIMAL (sums in DECIMAL(38, s), NULL on overflow as Flink; AVG at scale max(6, s)), FILTER clauses; state per key group in Flink's checkpoints. COUNT(DISTINCT) (also with FILTER clauses) on integer-like, floating-point (NaN one value, 0.0 and -0.0 two, as Double#equals), DECIMAL, string and binary values and SUM(DISTINCT)/MIN/MAX(DISTINCT) on TUMBLE windows, in one and two phases (the partial aggregates carry the distinct values in the RAW distinct views, in Sluice's own encoding). Fallback: other aggregate functions, SESSION windows, window TVFs not aggregated directly"},
+	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
+		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
+	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase),
+		Doc: "global phase of Flink's two-phase window aggregation; state per key group in Flink's checkpoints"},
+	{Type: IcebergScanType, compile: node(CompileIcebergScan),
+		Doc: "bounded and streaming ('streaming' = 'true': the current snapshot, then the appends of later snapshots, as Flink SQL's default Iceberg source) scans of Iceberg tables (an Iceberg catalog's tables, or 'connector' = 'iceberg'), v1 and v2 (position deletes applied, as the connector's delete filter applies them): Flink's Iceberg source (FLIP-27) plans, assigns and checkpoints the splits, Go reads their Parquet data files (columns by Iceberg field id, added columns as NULL, int->long, float->double and decimal widening as Iceberg's Flink reader) into Arrow batches that go straight into the native chain; BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, DECIMAL, STRING, BYTES, BINARY(L) (fixed, uuid), DATE, TIME, TIMESTAMP(6), TIMESTAMP_LTZ(6), and ROW, ARRAY, MAP of these (struct fields by field id at every level, missing ones as NULL); files without field ids (imported) through the table's name mapping. Not native yet (the whole scan stays Flink's reader): streaming reads with start or end options on the legacy source, pushed filters on FLOAT/DOUBLE columns, format version 3, equality deletes, LIMIT pushdown, ORC/Avro data files, 'watermark-column', 'scan.parallelism'"},
+	{Type: AdbcScanType, compile: node(CompileAdbcScan),
+		Doc: "bounded scans of warehouse tables through ADBC drivers ('connector' = 'adbc', or the tables of an ADBC catalog: PostgreSQL and SQLite through ADBC's C drivers, Flight SQL servers through ADBC's Go driver): the query's Arrow stream (only the projected columns are selected) goes into the native chain; 'scan.partition.column', 'scan.partition.num', 'scan.partition.lower-bound' and 'scan.partition.upper-bound' split the read into BETWEEN ranges as Flink's JDBC source splits it; values as Flink's JDBC source reads them (DECIMAL rounded HALF_UP to the scale and NULL past the precision, TIME in whole seconds as java.sql.Time#toLocalTime); BOOLEAN, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL, strings, binaries, DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ (p <= 6). A job that runs on Flink reads the table with the same Go reader, its rows encoded as BinaryRowData. Not yet: ARRAY columns, filter and LIMIT pushdown (filters run in the native Calc above), lookups"},
+	{Type: ScanType, compile: node(CompileFileScan),
+		Doc: "filesystem tables in Parquet on the local file system: Flink's FileSource plans, assigns and checkpoints the splits, Go reads them (row groups by midpoint, columns by exact name, missing columns as NULL, Flink's type conversions) into Arrow batches that go straight into the native chain; bounded and 'source.monitor-interval' streaming; BOOLEAN, integers, FLOAT, DOUBLE, DECIMAL, strings, binaries, DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ (p ≤ 9) from INT96 and INT64 (JVM-zone wall clock unless 'parquet.utc-timezone'); ROW, ARRAY and MAP columns of those types but timestamps, nested in any way, in the standard layouts (three-level LIST and MAP groups, ROW fields in the file's order; other layouts fail with an error, as Flink's nested reader reads them differently); partitioned tables (values from the directory names, parsed as Flink parses them; pruned partitions). Not native yet (the scan stays Flink's reader, the rest of the plan can still be native): timestamps inside nested columns, partition columns of types Flink cannot convert, metadata columns, 'source.path.regex-pattern', non-local paths"},
+	{Type: SinkType, compile: node(CompileFileSink),
+		Doc: "filesystem tables in Parquet on the local file system, fed by a native chain: Flink's streaming file writer keeps part files, rolling, checkpoint commits and partition commits; Go splits rows by partition (directories named as Flink names them; partition keys of integer, BOOLEAN, DATE, TIME, DECIMAL, string and TIMESTAMP(p <= 6) types, and FLOAT/DOUBLE as Java 8 to 18's Float/Double#toString print them where the planning JVM is one of those) and writes the files with Flink's Parquet conventions (INT96 or INT64 timestamps, FLBA decimals, SNAPPY, 128 MB row groups; ROW, ARRAY and MAP columns as ParquetSchemaConverter's groups with Dremel levels computed in Go, a NULL map key failing as in Flink); NOT NULL columns checked as Flink's ConstraintEnforcer does ('table.exec.sink.not-null-enforcer': ERROR fails with Flink's message, DROP drops the row). Not native yet: binary and TIMESTAMP(p > 6) partition keys, FLOAT/DOUBLE keys on Java 19 and later, sink.shuffle-by-partition.enable, auto-compaction, partial column inserts, 'table.exec.sink.type-length-enforcer' on CHAR/VARCHAR(n)/BINARY/VARBINARY(n) columns, 'table.exec.sink.nested-constraint-enforcer' on nested columns"},
+	{Type: IcebergSinkType, compile: node(CompileIcebergSink),
+		Doc: "inserts into Iceberg tables (an Iceberg catalog's tables, or 'connector' = 'iceberg'), format v1 and v2, Parquet data files, fed by a native chain: Flink's Iceberg sink (the v1 FlinkSink or, with 'table.exec.iceberg.use-v2-sink', the v2 IcebergSink) keeps its writer operator, file naming, rolling at 'write.target-file-size-bytes', committer and checkpoint-idempotent commits; Go writes the data files (Iceberg's Parquet schema with field ids, the values FlinkParquetWriters stores, 'write.parquet.*' codec, level, row group, page and dictionary sizes) and Iceberg's own code computes their metrics from the footer. Partitioned tables: one open file per partition, partitions computed in Go with Iceberg's identity, year, month, day, hour, bucket[N], truncate[W] and void transforms (integers, BIGINT, BOOLEAN, DECIMAL, FLOAT and DOUBLE, strings, binaries, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ as the transform allows). ROW, ARRAY and MAP columns as Iceberg's groups with field ids on every part; uuid columns from BINARY(16). NOT NULL (required) columns checked as Flink's ConstraintEnforcer does ('table.exec.sink.not-null-enforcer'). The HASH distribution mode of partitioned tables: Go splits batches by partition, Flink shuffles them by the partition path Iceberg names (the connector's key). Not native yet: upsert and equality fields, INSERT OVERWRITE, 'write-parallelism', 'table-refresh-interval', RANGE distribution, ORC/Avro, encrypted tables, format version 3, TIMESTAMP(p > 6), bloom filters"},
+	{Type: AdbcSinkType, compile: node(CompileAdbcSink),
+		Doc: "inserts and upserts into warehouse tables through ADBC drivers ('connector' = 'adbc', or the tables of an ADBC catalog: PostgreSQL and SQLite through ADBC's C drivers, Flight SQL servers through ADBC's Go driver), fed by a native chain of inserts as Arrow batches (a job that runs on Flink, or a changelog into an upsert table, feeds the same writer with rows): bulk ingestion (COPY for PostgreSQL) of 'sink.buffer-flush.max-rows' rows at a time; 'sink.delivery-guarantee' exactly-once (the default: each checkpoint's rows written in one PostgreSQL transaction, prepared before the barrier and committed when the checkpoint completes (a sink with a 'sink.transactional-id-prefix', or 'sink.commit-mode' = 'two-phase'), or else in a stage table of their own moved into the table when the checkpoint completes; either way the commit is recorded in 'sink.commit-table' in the same transaction, so that replayed commits are skipped), at-least-once or none; tables with a PRIMARY KEY (PostgreSQL) take +I/+U/-U/-D by the key, the last change of a key winning as in Flink's JDBC sink; BOOLEAN, integers, FLOAT, DOUBLE, DECIMAL, strings, binaries, DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ (p <= 6); NOT NULL columns checked as Flink's ConstraintEnforcer does. Not yet: native batches with updates, ROW/ARRAY/MAP columns, TIMESTAMP(p > 6)"},
+	{Type: ExchangeType, compile: func(*IslandNode, map[string]string) (Node, []string, error) { return &Exchange{}, nil, nil },
+		Doc: "hash (and single-subtask) exchanges between native chains into a window aggregation carry Arrow batches split per subtask in Go by Flink's key groups (sluice.exchange.columnar); other exchanges are Flink's own, with rows"},
+	{Type: GroupWindowAggregateType, compile: func(*IslandNode, map[string]string) (Node, []string, error) {
+		return nil, []string{"legacy group windows (GROUP BY TUMBLE/HOP/SESSION(...), planned as " + GroupWindowAggregateType +
+			") are not supported natively yet; the window TVF syntax (FROM TABLE(TUMBLE(...)) GROUP BY window_start, window_end) is"}, nil
+	}},
+}
+
+// node adapts a compile function to the registry.
+func node[T Node](compile func(*IslandNode, map[string]string) (T, []string, error)) func(*IslandNode, map[string]string) (Node, []string, error) {
+	return func(n *IslandNode, options map[string]string) (Node, []string, error) {
+		return wrap(compile(n, options))
+	}
+}
+
+// wrap returns a compiled node as a Node: nil (not a typed nil) on an error.
+func wrap[T Node](c T, reasons []string, err error) (Node, []string, error) {
+	if err != nil {
+		return nil, reasons, err
+	}
+	return c, reasons, nil
+}
+
+// windowAggregate compiles a window aggregation of one phase. Keyed window state cannot be
+// checkpointed while Flink writes RocksDB's heap timers to raw keyed state.
+func windowAggregate(phase WindowPhase) func(*IslandNode, map[string]string) (Node, []string, error) {
+	return func(n *IslandNode, options map[string]string) (Node, []string, error) {
+		c, reasons, err := wrap(CompileWindowAggregate(n, phase, options))
+		if phase != LocalPhase && options["sluice.state.legacy-timer-snapshots"] == "true" {
+			reasons = append(reasons, "keyed native state cannot be checkpointed with RocksDB's heap timers "+
+				"('state.backend.rocksdb.timer-service.factory' = 'HEAP': Flink writes those timers to raw keyed state)")
+		}
+		return c, reasons, err
+	}
+}
+
+// KindOf returns the registered kind of an exec-node type.
+func KindOf(typ string) (*Kind, bool) {
+	for i := range kinds {
+		if kinds[i].Type == typ {
+			return &kinds[i], true
+		}
+	}
+	return nil, false
+}
+
+// Compile compiles one island node with the island's options. Reasons say why it cannot run
+// natively (an unknown node type is one); err is a malformed node.
+func Compile(n *IslandNode, options map[string]string) (Node, []string, error) {
+	h, err := n.Header()
+	if err != nil {
+		return nil, nil, err
+	}
+	k, ok := KindOf(h.Type)
+	if !ok {
+		return nil, []string{fmt.Sprintf("operator %s is not supported natively yet", displayType(h.Type))}, nil
+	}
+	return k.compile(n, options)
+}
+
+// CompileNative compiles a node that must run natively: reasons are an error naming it.
+func CompileNative(n *IslandNode, options map[string]string) (Node, error) {
+	c, reasons, err := Compile(n, options)
+	if err == nil && len(reasons) > 0 {
+		err = fmt.Errorf("node %s cannot run natively: %s", n.Name, strings.Join(reasons, "; "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func displayType(t string) string {
+	if t == "" {
+		return "(unknown)"
+	}
+	return t
+}
+
+// Operator is one exec-node type that runs natively.
+type Operator struct {
+	Type string
+	Doc  string
+}
+
+// Operators lists the exec nodes that run natively, from the registry: the support matrix.
+func Operators() []Operator {
+	var out []Operator
+	for _, k := range kinds {
+		if k.Doc != "" {
+			out = append(out, Operator{Type: k.Type, Doc: k.Doc})
+		}
+	}
+	return out
+}
+
+// ExecType implements Node.
+func (*Calc) ExecType() string { return CalcType }
+
+// ExecType implements Node.
+func (*WatermarkAssigner) ExecType() string { return WatermarkAssignerType }
+
+// ExecType implements Node: the type of the aggregation's phase.
+func (w *WindowAggregate) ExecType() string {
+	switch w.Phase {
+	case LocalPhase:
+		return LocalWindowAggregateType
+	case GlobalPhase:
+		return GlobalWindowAggregateType
+	}
+	return WindowAggregateType
+}
+
+// ExecType implements Node.
+func (*FileScan) ExecType() string { return ScanType }
+
+// ExecType implements Node.
+func (*IcebergScan) ExecType() string { return IcebergScanType }
+
+// ExecType implements Node.
+func (*AdbcScan) ExecType() string { return AdbcScanType }
+
+// ExecType implements Node.
+func (*FileSink) ExecType() string { return SinkType }
+
+// ExecType implements Node.
+func (*IcebergSink) ExecType() string { return IcebergSinkType }
+
+// ExecType implements Node.
+func (*AdbcSink) ExecType() string { return AdbcSinkType }
+
+// ExecType implements Node.
+func (*Exchange) ExecType() string { return ExchangeType }
+
+// Columns implements Scan.
+func (s *FileScan) Columns() []catalog.Type { return s.Schema.Types }
+
+// Columns implements Scan.
+func (s *IcebergScan) Columns() []catalog.Type { return s.Types() }
+
+// Columns implements Scan.
+func (s *AdbcScan) Columns() []catalog.Type { return s.Types() }
