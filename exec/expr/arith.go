@@ -421,19 +421,8 @@ func (e *negate) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	defer c.Release()
 	n := ctx.N
 	valid := andValidity(ctx.Mem, n, c)
-	switch e.typ.Kind {
-	case catalog.TinyInt:
-		return negated[int8](ctx, c, valid, e.typ), nil
-	case catalog.SmallInt:
-		return negated[int16](ctx, c, valid, e.typ), nil
-	case catalog.Int:
-		return negated[int32](ctx, c, valid, e.typ), nil
-	case catalog.BigInt:
-		return negated[int64](ctx, c, valid, e.typ), nil
-	case catalog.Float:
-		return negated[float32](ctx, c, valid, e.typ), nil
-	case catalog.Double:
-		return negated[float64](ctx, c, valid, e.typ), nil
+	if neg, ok := catalog.Numeric(e.typ.Kind, negated[int8], negated[int16], negated[int32], negated[int64], negated[float32], negated[float64]); ok {
+		return neg(ctx, c, valid, e.typ), nil
 	}
 	src := column.Values[decimal128.Num](c)
 	buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)

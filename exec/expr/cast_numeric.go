@@ -74,19 +74,8 @@ func castNumeric(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, e
 		return integralToDecimal(ctx, a, from, to), nil
 	}
 	valid := andValidity(ctx.Mem, n, a)
-	switch to.Kind {
-	case catalog.TinyInt:
-		return primitiveTo[int8](ctx, a, from, valid, to), nil
-	case catalog.SmallInt:
-		return primitiveTo[int16](ctx, a, from, valid, to), nil
-	case catalog.Int:
-		return primitiveTo[int32](ctx, a, from, valid, to), nil
-	case catalog.BigInt:
-		return primitiveTo[int64](ctx, a, from, valid, to), nil
-	case catalog.Float:
-		return primitiveTo[float32](ctx, a, from, valid, to), nil
-	case catalog.Double:
-		return primitiveTo[float64](ctx, a, from, valid, to), nil
+	if cast, ok := catalog.Numeric(to.Kind, primitiveTo[int8], primitiveTo[int16], primitiveTo[int32], primitiveTo[int64], primitiveTo[float32], primitiveTo[float64]); ok {
+		return cast(ctx, a, from, valid, to), nil
 	}
 	return nil, unsupported("CAST from %s to %s is not supported natively yet", from, to)
 }

@@ -63,41 +63,31 @@ func (e *mathFn) Eval(ctx *Ctx, in Batch) (arrow.Array, error) { return e.eval(c
 func (e *mathFn) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := ctx.N
 	valid := andValidity(ctx.Mem, n, a)
-	switch t := e.arg.Type(); t.Kind {
-	case catalog.TinyInt:
-		return intMath[int8](ctx, e.op, a, valid, e.typ), nil
-	case catalog.SmallInt:
-		return intMath[int16](ctx, e.op, a, valid, e.typ), nil
-	case catalog.Int:
-		return intMath[int32](ctx, e.op, a, valid, e.typ), nil
-	case catalog.BigInt:
-		return intMath[int64](ctx, e.op, a, valid, e.typ), nil
-	case catalog.Float:
-		return floatMath[float32](ctx, e.op, a, valid, e.typ), nil
-	case catalog.Double:
-		return floatMath[float64](ctx, e.op, a, valid, e.typ), nil
-	default:
-		src := column.Values[decimal128.Num](a)
-		buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
-		scale := t.Scale
-		for i, d := range src {
-			switch e.op {
-			case "ABS":
-				dst[i] = d.Abs()
-			case "SIGN":
-				dst[i] = decimal128.FromBigInt(new(big.Int).Mul(big.NewInt(int64(d.Sign())), decimal.Pow10(scale)))
-			case "FLOOR", "CEIL":
-				q, r := new(big.Int).QuoRem(bigOf(d), decimal.Pow10(scale), new(big.Int))
-				if r.Sign() < 0 && e.op == "FLOOR" {
-					q.Sub(q, big.NewInt(1))
-				} else if r.Sign() > 0 && e.op == "CEIL" {
-					q.Add(q, big.NewInt(1))
-				}
-				dst[i] = decimal128.FromBigInt(decimal.RescaleHalfUp(q, 0, e.typ.Scale))
-			}
-		}
-		return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
+	t := e.arg.Type()
+	if kernel, ok := catalog.Numeric(t.Kind, intMath[int8], intMath[int16], intMath[int32], intMath[int64], floatMath[float32], floatMath[float64]); ok {
+		return kernel(ctx, e.op, a, valid, e.typ), nil
 	}
+	// DECIMAL
+	src := column.Values[decimal128.Num](a)
+	buf, dst := column.NewValues[decimal128.Num](ctx.Mem, n)
+	scale := t.Scale
+	for i, d := range src {
+		switch e.op {
+		case "ABS":
+			dst[i] = d.Abs()
+		case "SIGN":
+			dst[i] = decimal128.FromBigInt(new(big.Int).Mul(big.NewInt(int64(d.Sign())), decimal.Pow10(scale)))
+		case "FLOOR", "CEIL":
+			q, r := new(big.Int).QuoRem(bigOf(d), decimal.Pow10(scale), new(big.Int))
+			if r.Sign() < 0 && e.op == "FLOOR" {
+				q.Sub(q, big.NewInt(1))
+			} else if r.Sign() > 0 && e.op == "CEIL" {
+				q.Add(q, big.NewInt(1))
+			}
+			dst[i] = decimal128.FromBigInt(decimal.RescaleHalfUp(q, 0, e.typ.Scale))
+		}
+	}
+	return column.MakeArray(arrowType(e.typ), n, valid, buf), nil
 }
 
 func intMath[T int8 | int16 | int32 | int64](ctx *Ctx, op string, a arrow.Array, valid *memory.Buffer, t catalog.Type) arrow.Array {

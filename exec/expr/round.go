@@ -95,15 +95,8 @@ func (e *roundFn) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) {
 	n := ctx.N
 	valid := andValidity(ctx.Mem, n, a)
 	t := e.arg.Type()
-	switch t.Kind {
-	case catalog.TinyInt:
-		return roundInts[int8](ctx, e, a), nil
-	case catalog.SmallInt:
-		return roundInts[int16](ctx, e, a), nil
-	case catalog.Int:
-		return roundInts[int32](ctx, e, a), nil
-	case catalog.BigInt:
-		return roundInts[int64](ctx, e, a), nil
+	if round, ok := catalog.Integral(t.Kind, roundInts[int8], roundInts[int16], roundInts[int32], roundInts[int64]); ok {
+		return round(ctx, e, a), nil
 	}
 	// DECIMAL: SqlFunctionUtils.sround / struncate; d >= scale leaves the value as it is.
 	src := column.Values[decimal128.Num](a)

@@ -118,7 +118,7 @@ func newAccumulator(c Call) (accumulator, error) {
 		if !c.Result.WithNullable(true).Equal(c.Arg.WithNullable(true)) {
 			return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
 		}
-		acc := numeric[typedAccumulator](c.Arg.Kind, &sum0Acc[int8]{}, &sum0Acc[int16]{}, &sum0Acc[int32]{}, &sum0Acc[int64]{}, &sum0Acc[float32]{}, &sum0Acc[float64]{})
+		acc := pickNumeric(c.Arg.Kind, &sum0Acc[int8]{}, &sum0Acc[int16]{}, &sum0Acc[int32]{}, &sum0Acc[int64]{}, &sum0Acc[float32]{}, &sum0Acc[float64]{})
 		if acc == nil {
 			return nil, fmt.Errorf("%s(%s) is not supported natively", c.Func, c.Arg)
 		}
@@ -132,9 +132,9 @@ func newAccumulator(c Call) (accumulator, error) {
 	k := c.Arg.Kind
 	switch c.Func {
 	case Sum:
-		acc = numeric[typedAccumulator](k, &sumAcc[int8]{}, &sumAcc[int16]{}, &sumAcc[int32]{}, &sumAcc[int64]{}, &sumAcc[float32]{}, &sumAcc[float64]{})
+		acc = pickNumeric(k, &sumAcc[int8]{}, &sumAcc[int16]{}, &sumAcc[int32]{}, &sumAcc[int64]{}, &sumAcc[float32]{}, &sumAcc[float64]{})
 	case Avg:
-		acc = numeric[typedAccumulator](k, &avgIntAcc[int8]{}, &avgIntAcc[int16]{}, &avgIntAcc[int32]{}, &avgIntAcc[int64]{}, &avgFloatAcc[float32]{}, &avgFloatAcc[float64]{})
+		acc = pickNumeric(k, &avgIntAcc[int8]{}, &avgIntAcc[int16]{}, &avgIntAcc[int32]{}, &avgIntAcc[int64]{}, &avgFloatAcc[float32]{}, &avgFloatAcc[float64]{})
 	case FirstValue, LastValue:
 		last := c.Func == LastValue
 		switch {
@@ -143,7 +143,7 @@ func newAccumulator(c Call) (accumulator, error) {
 		case (k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 3:
 			acc = &pickAcc[int64]{last: last}
 		default:
-			acc = numeric[typedAccumulator](k, &pickAcc[int8]{last: last}, &pickAcc[int16]{last: last}, &pickAcc[int32]{last: last},
+			acc = pickNumeric(k, &pickAcc[int8]{last: last}, &pickAcc[int16]{last: last}, &pickAcc[int32]{last: last},
 				&pickAcc[int64]{last: last}, &pickAcc[float32]{last: last}, &pickAcc[float64]{last: last})
 		}
 	case Min, Max:
@@ -157,7 +157,7 @@ func newAccumulator(c Call) (accumulator, error) {
 		case c.Arg.IsNanoTimestamp():
 			acc = &nanoExtremeAcc{max: max}
 		default:
-			acc = numeric[typedAccumulator](k, &extremeAcc[int8]{max: max}, &extremeAcc[int16]{max: max}, &extremeAcc[int32]{max: max},
+			acc = pickNumeric(k, &extremeAcc[int8]{max: max}, &extremeAcc[int16]{max: max}, &extremeAcc[int32]{max: max},
 				&extremeAcc[int64]{max: max}, &extremeAcc[float32]{max: max}, &extremeAcc[float64]{max: max})
 		}
 	}
@@ -166,26 +166,6 @@ func newAccumulator(c Call) (accumulator, error) {
 	}
 	acc.setType(c.Result)
 	return acc, nil
-}
-
-// numeric picks the accumulator for a numeric argument kind, or nil.
-func numeric[A any](k catalog.Kind, i8, i16, i32, i64, f32, f64 A) A {
-	switch k {
-	case catalog.TinyInt:
-		return i8
-	case catalog.SmallInt:
-		return i16
-	case catalog.Int:
-		return i32
-	case catalog.BigInt:
-		return i64
-	case catalog.Float:
-		return f32
-	case catalog.Double:
-		return f64
-	}
-	var none A
-	return none
 }
 
 // typedAccumulator is an accumulator whose result type is set after construction.
@@ -694,3 +674,9 @@ func (a *decimalAcc) accumulate(arg arrow.Array, groups []int32) {
 
 // mergeFields merges partial values: the same as accumulating them.
 func (a *decimalAcc) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
+
+// pickNumeric picks the accumulator for a numeric argument kind, or nil.
+func pickNumeric(k catalog.Kind, i8, i16, i32, i64, f32, f64 typedAccumulator) typedAccumulator {
+	acc, _ := catalog.Numeric(k, i8, i16, i32, i64, f32, f64)
+	return acc
+}
