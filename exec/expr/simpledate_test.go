@@ -9,6 +9,7 @@ import (
 
 	"github.com/sluice-project/sluice/javacompat/javatext"
 	"github.com/sluice-project/sluice/javacompat/javatime"
+	"github.com/sluice-project/sluice/testkit/golden"
 )
 
 // TestSimpleDateGolden checks UNIX_TIMESTAMP(s, format) (in UTC and GMT+05:30), TO_DATE(s,
@@ -18,7 +19,7 @@ import (
 // signs, DecimalFormat's NaN, '∞' and exponents, int wrap-around of long values, Unicode digits,
 // the Julian-Gregorian cutover, trailing text) and strings printed with each pattern, altered.
 func TestSimpleDateGolden(t *testing.T) {
-	unhex := func(s string) []byte { return goldenBytes(t, s) }
+	unhex := func(s string) []byte { return golden.Bytes(t, s) }
 	unix := func(p *javatext.SimpleDate, s []byte, zone *javatime.Offsets) int64 {
 		ms, ok := simpleDateMillis(p, s, zone)
 		if !ok || ms == math.MinInt64 {
@@ -50,7 +51,7 @@ func TestSimpleDateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, fields := range goldenLines(t, "testdata/simple_date.txt") {
+	for _, fields := range golden.Lines(t, "testdata/simple_date.txt") {
 		switch fields[0] {
 		case "F":
 			text = string(unhex(fields[1]))

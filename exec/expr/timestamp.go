@@ -86,22 +86,19 @@ func truncateTimestamp(ms, nanoOfMilli int64, precision int) (int64, int64) {
 	nano := javatime.FloorMod(ms, 1000)*1_000_000 + nanoOfMilli
 	// Fewer decimal digits than the precision: nano < 10^precision (a zero nano-of-second,
 	// one digit, is unchanged by the truncation below at precision 0 too).
-	if nano < powersOf10[precision] {
+	if nano < javatime.PowersOf10[precision] {
 		return ms, nanoOfMilli
 	}
 	if precision <= 3 {
 		if precision == 3 {
 			return ms, 0
 		}
-		p := powersOf10[3-precision]
+		p := javatime.PowersOf10[3-precision]
 		return ms / p * p, 0
 	}
-	p := powersOf10[9-precision]
+	p := javatime.PowersOf10[9-precision]
 	return ms, nanoOfMilli / p * p
 }
-
-// powersOf10 holds 10^0 .. 10^9.
-var powersOf10 = [10]int64{1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000}
 
 // unitOf is how a column of timestamp type t keeps its values.
 func unitOf(t catalog.Type) column.TimestampUnit { return column.TimestampUnitOf(arrowType(t)) }

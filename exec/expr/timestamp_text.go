@@ -43,7 +43,7 @@ func textTimestamp(s []byte, precision int, zone *javatime.Zone) (ms, nanoOfMill
 		return 0, 0, false
 	}
 	// fromTemporalAccessor: the nano-of-second floored to the precision.
-	t.Nano = t.Nano / powersOf10[9-precision] * powersOf10[9-precision]
+	t.Nano = t.Nano / javatime.PowersOf10[9-precision] * javatime.PowersOf10[9-precision]
 	ms, nanoOfMilli = t.EpochMillis()
 	if zone != nil {
 		ms = zone.Instant(ms)
@@ -97,13 +97,9 @@ func compileToTimestamp(n *Node, args []Expr, env Env) (Expr, error) {
 	if !env.JVMZoneFixed {
 		return nil, unsupported("TO_TIMESTAMP(s, format) reads strings its pattern does not fit with java.sql.Timestamp#valueOf, through the JVM's default time zone, which has no fixed offset here")
 	}
-	fields, err := parseJavaParsePattern(format, env.EnglishLocale)
+	pattern, err := javatime.CompileParser(format, env.EnglishLocale)
 	if err != nil {
-		return nil, err
-	}
-	pattern, err := compileTimestampPattern(fields, format)
-	if err != nil {
-		return nil, err
+		return nil, unsupported("%v", err)
 	}
 	return &toTimestampFormat{unary: unary{args[0], n.Type}, pattern: pattern}, nil
 }
@@ -112,7 +108,7 @@ func compileToTimestamp(n *Node, args []Expr, env Env) (Expr, error) {
 // where it returns null or throws (Flink's generated code catches the exception).
 type toTimestampFormat struct {
 	unary
-	pattern *timestampPattern
+	pattern *javatime.Parser
 }
 
 func (e *toTimestampFormat) Eval(ctx *Ctx, in Batch) (arrow.Array, error) {
@@ -131,7 +127,7 @@ func (e *toTimestampFormat) apply(ctx *Ctx, a arrow.Array) (arrow.Array, error) 
 			continue
 		}
 		var ok bool
-		if dst[i], ok, scratch = e.pattern.timestamp(r.at(i), scratch); ok {
+		if dst[i], ok, scratch = e.pattern.Timestamp(r.at(i), scratch); ok {
 			bitutil.SetBit(vbits, i)
 		}
 	}

@@ -8,8 +8,8 @@ import java.util.Random;
 
 /**
  * Prints what Flink's SqlLikeUtils makes of SIMILAR TO patterns, for the golden file of
- * exec/expr's SIMILAR TO test:
- * {@code bin/sluice-java io.sluice.tools.SimilarGolden > exec/expr/testdata/similar.txt}.
+ * javacompat/javaregex's SIMILAR TO test:
+ * {@code bin/sluice-java io.sluice.tools.SimilarGolden > javacompat/javaregex/testdata/similar.txt}.
  * Strings are written as hex of their UTF-8 bytes ({@code -} when empty, {@code ~} for no
  * escape). Lines: {@code P <pattern> <escape> <java regex, or !>} (! when Flink rejects the
  * pattern), then for an accepted pattern one line per input: {@code I <input> <0 or 1>} as

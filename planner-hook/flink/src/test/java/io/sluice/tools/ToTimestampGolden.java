@@ -15,8 +15,8 @@ import java.util.Set;
 /**
  * Prints what Flink's DateTimeUtils#parseTimestampData(String, String) (TO_TIMESTAMP(s, format))
  * makes of strings under java.time patterns, in a JVM whose default zone is UTC (any fixed offset
- * gives the same file), for the golden file of exec/expr's test:
- * {@code SLUICE_JAVA_OPTS="-Xmx1g -Duser.timezone=UTC -Duser.language=en -Duser.country=US" bin/sluice-java io.sluice.tools.ToTimestampGolden > exec/expr/testdata/to_timestamp.txt}
+ * gives the same file), for the golden file of javacompat/javatime's test:
+ * {@code SLUICE_JAVA_OPTS="-Xmx1g -Duser.timezone=UTC -Duser.language=en -Duser.country=US" bin/sluice-java io.sluice.tools.ToTimestampGolden > javacompat/javatime/testdata/to_timestamp.txt}
  * (month and day names, AM/PM and eras in the English format locale).
  * Strings are the hex of their UTF-8 bytes ({@code -} when empty). Lines: {@code P <pattern>}
  * and one {@code I <input> <result>} per string, the result being the TIMESTAMP(3)'s epoch

@@ -1,12 +1,10 @@
-package expr
+package javatime
 
 import (
 	"bytes"
 	"math"
 	"sort"
 	"time"
-
-	"github.com/sluice-project/sluice/javacompat/javatime"
 )
 
 // The parsing half of DateTimeFormatter#ofPattern for TO_TIMESTAMP(s, format): the
@@ -75,13 +73,23 @@ type fieldText struct {
 // isLiteral says whether the step is literal text (a number is at least one digit wide).
 func (st *parseStep) isLiteral() bool { return st.minWidth == 0 }
 
-// timestampPattern is a compiled DateTimeFormatter pattern for TO_TIMESTAMP(s, format).
-type timestampPattern struct {
+// Parser is a compiled DateTimeFormatter pattern for TO_TIMESTAMP(s, format).
+type Parser struct {
 	steps []parseStep
 }
 
+// CompileParser compiles a DateTimeFormatter#ofPattern pattern for TO_TIMESTAMP(s, format)
+// in the JVM's format locale (english: English), or says why it is not parsed natively.
+func CompileParser(pattern string, english bool) (*Parser, error) {
+	fields, err := parseJavaParsePattern(pattern, english)
+	if err != nil {
+		return nil, err
+	}
+	return compileTimestampPattern(fields, pattern)
+}
+
 // parseJavaParsePattern compiles the subset of DateTimeFormatter#ofPattern that TO_TIMESTAMP
-// parses: that of parseJavaPattern, u, h, K, k and L as numbers and, with english, month and day
+// parses: that of CompilePattern, u, h, K, k and L as numbers and, with english, month and day
 // names (MMM, MMMM, LLL, LLLL, E..EEEE), AM/PM (a) and eras (G..GGGG) in the JVM's English
 // format locale.
 func parseJavaParsePattern(p string, english bool) ([]formatField, error) {
@@ -106,8 +114,8 @@ func parseJavaParsePattern(p string, english bool) ([]formatField, error) {
 
 // compileTimestampPattern builds the parser DateTimeFormatterBuilder#appendPattern builds for
 // the fields of parseJavaParsePattern; day-of-year (D) falls back.
-func compileTimestampPattern(fields []formatField, pattern string) (*timestampPattern, error) {
-	p := &timestampPattern{}
+func compileTimestampPattern(fields []formatField, pattern string) (*Parser, error) {
+	p := &Parser{}
 	active := -1 // the active value parser of adjacent value parsing
 	for _, f := range fields {
 		if f.letter == 0 {
@@ -142,7 +150,7 @@ func compileTimestampPattern(fields []formatField, pattern string) (*timestampPa
 		default:
 			texts, field := textsOf(f)
 			if texts == nil {
-				return nil, unsupported("TO_TIMESTAMP pattern %q: %s is not parsed natively yet", pattern, repeatByte(f.letter, f.width))
+				return nil, unsupportedf("TO_TIMESTAMP pattern %q: %s is not parsed natively yet", pattern, repeatByte(f.letter, f.width))
 			}
 			// DateTimeFormatterBuilder#appendText ends adjacent value parsing as literals do.
 			p.steps = append(p.steps, parseStep{field: field, minWidth: 1, texts: texts})
@@ -205,17 +213,17 @@ const (
 	parseUnreadable              // another DateTimeException in fromTemporalAccessor: NULL
 )
 
-// timestamp is DateTimeUtils#parseTimestampData(s, format) as a TIMESTAMP(3)'s epoch
+// Timestamp is DateTimeUtils#parseTimestampData(s, format) as a TIMESTAMP(3)'s epoch
 // milliseconds, ok false for NULL (null or an exception). scratch is reused by the fallback for
 // strings like '1999-9-10 05:20:10' or '1999-9-10': java.sql.Timestamp#valueOf or Date#valueOf
 // of the trimmed string.
-func (p *timestampPattern) timestamp(s []byte, scratch []uint16) (ms int64, ok bool, _ []uint16) {
+func (p *Parser) Timestamp(s []byte, scratch []uint16) (ms int64, ok bool, _ []uint16) {
 	t, outcome := p.parse(s)
 	if outcome == parseFailed {
-		if s = javatime.Trim(s); bytes.IndexByte(s, ' ') >= 0 {
-			t, ok, scratch = javatime.SQLTimestamp(s, scratch)
+		if s = Trim(s); bytes.IndexByte(s, ' ') >= 0 {
+			t, ok, scratch = SQLTimestamp(s, scratch)
 		} else {
-			t, ok, scratch = javatime.SQLDate(s, scratch)
+			t, ok, scratch = SQLDate(s, scratch)
 		}
 		if ok {
 			outcome = parsedOK
@@ -230,14 +238,14 @@ func (p *timestampPattern) timestamp(s []byte, scratch []uint16) (ms int64, ok b
 
 // parse is DateTimeUtils#parseTimestampData(s, format)'s first attempt: the formatter's parse,
 // SMART resolution, then fromTemporalAccessor at precision 3.
-func (p *timestampPattern) parse(s []byte) (javatime.DateTime, parseOutcome) {
+func (p *Parser) parse(s []byte) (DateTime, parseOutcome) {
 	var f parsedFields
 	pos := 0
 	for i := range p.steps {
 		st := &p.steps[i]
 		if st.isLiteral() {
 			if len(s)-pos < len(st.literal) || string(s[pos:pos+len(st.literal)]) != st.literal {
-				return javatime.DateTime{}, parseFailed
+				return DateTime{}, parseFailed
 			}
 			pos += len(st.literal)
 			continue
@@ -254,11 +262,11 @@ func (p *timestampPattern) parse(s []byte) (javatime.DateTime, parseOutcome) {
 		}
 		// DateTimeParseContext#setParsedField: a field parsed twice must agree.
 		if !ok || !f.put(st.field, v) {
-			return javatime.DateTime{}, parseFailed
+			return DateTime{}, parseFailed
 		}
 	}
 	if pos != len(s) {
-		return javatime.DateTime{}, parseFailed
+		return DateTime{}, parseFailed
 	}
 	return f.resolve()
 }
@@ -372,7 +380,7 @@ func (st *parseStep) parseFraction(s []byte, pos int) (int64, int, bool) {
 		}
 		total = total*10 + int64(c-'0')
 	}
-	return total * powersOf10[9-(pos-start)], pos, true
+	return total * PowersOf10[9-(pos-start)], pos, true
 }
 
 // parsedFields is the field-value map of java.time.format.Parsed.
@@ -460,8 +468,8 @@ func (t *resolvedTime) resolveTime(hour, minute, second, nano int64) bool {
 // resolve is Parsed#resolve (SMART, ISO chronology, no zone) followed by Flink's
 // fromTemporalAccessor(accessor, 3). Any DateTimeException of the resolve is a parse failure
 // (DateTimeFormatter#parse wraps it); one of fromTemporalAccessor is not.
-func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
-	fail := func() (javatime.DateTime, parseOutcome) { return javatime.DateTime{}, parseFailed }
+func (f *parsedFields) resolve() (DateTime, parseOutcome) {
+	fail := func() (DateTime, parseOutcome) { return DateTime{}, parseFailed }
 	// IsoChronology#resolveYearOfEra: the era, or one invented from the year.
 	if yoe, ok := f.remove(fieldYearOfEra); ok {
 		if !inRange(fieldYearOfEra, yoe) {
@@ -476,7 +484,7 @@ func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
 		}
 	}
 	// IsoChronology#resolveYMD: checked ranges, then a day beyond the month's end is its last day.
-	var date javatime.DateTime
+	var date DateTime
 	hasDate := f.has[fieldYear] && f.has[fieldMonth] && f.has[fieldDay]
 	if hasDate {
 		year, _ := f.remove(fieldYear)
@@ -485,7 +493,7 @@ func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
 		if !inRange(fieldYear, year) || !inRange(fieldMonth, month) || !inRange(fieldDay, day) {
 			return fail()
 		}
-		date = javatime.DateTime{Year: year, Month: month, Day: min(day, javatime.DaysInMonth(year, month))}
+		date = DateTime{Year: year, Month: month, Day: min(day, DaysInMonth(year, month))}
 	}
 	// resolveTimeFields: clock hours to hours, AM/PM with the hour of it to the hour of day.
 	if ch, ok := f.remove(fieldClockHourOfDay); ok {
@@ -551,7 +559,7 @@ func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
 		if era, ok := f.remove(fieldEra); ok && (era == 1) != (date.Year >= 1) {
 			return fail()
 		}
-		if dow, ok := f.remove(fieldDayOfWeek); ok && dow != javatime.FloorMod(date.EpochDay()+3, 7)+1 {
+		if dow, ok := f.remove(fieldDayOfWeek); ok && dow != FloorMod(date.EpochDay()+3, 7)+1 {
 			return fail()
 		}
 	}
@@ -566,19 +574,19 @@ func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
 	// fromTemporalAccessor: resolved values, else unresolved fields through TemporalAccessor#get
 	// (a range check whose DateTimeException Flink does not read as a parse failure), else
 	// 1970-01-01 00:00; then LocalDateTime#of.
-	t := javatime.DateTime{Year: 1970, Month: 1, Day: 1}
+	t := DateTime{Year: 1970, Month: 1, Day: 1}
 	if hasDate {
 		t.Year, t.Month, t.Day = date.Year, date.Month, date.Day
 	} else if !f.read(fieldYear, &t.Year) || !f.read(fieldMonth, &t.Month) || !f.read(fieldDay, &t.Day) {
-		return javatime.DateTime{}, parseUnreadable
+		return DateTime{}, parseUnreadable
 	}
 	if tm.set {
 		t.Hour, t.Minute, t.Second, t.Nano = tm.hour, tm.minute, tm.second, tm.nano
 	} else if !f.read(fieldHour, &t.Hour) || !f.read(fieldMinute, &t.Minute) || !f.read(fieldSecond, &t.Second) || !f.read(fieldNano, &t.Nano) {
-		return javatime.DateTime{}, parseUnreadable
+		return DateTime{}, parseUnreadable
 	}
-	if t.Day > javatime.DaysInMonth(t.Year, t.Month) {
-		return javatime.DateTime{}, parseUnreadable
+	if t.Day > DaysInMonth(t.Year, t.Month) {
+		return DateTime{}, parseUnreadable
 	}
 	t.Nano = t.Nano / 1_000_000 * 1_000_000
 	if tm.excessDay && hasDate {
@@ -587,7 +595,10 @@ func (f *parsedFields) resolve() (javatime.DateTime, parseOutcome) {
 		if t.Year == 999_999_999 && t.Month == 12 && t.Day == 31 {
 			return fail()
 		}
-		t.Year, t.Month, t.Day = javatime.GregorianDate(t.EpochDay() + 1)
+		t.Year, t.Month, t.Day = GregorianDate(t.EpochDay() + 1)
 	}
 	return t, parsedOK
 }
+
+// PowersOf10 holds 10^0 .. 10^9: the scales between seconds, fractions and nanoseconds.
+var PowersOf10 = [10]int64{1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000}

@@ -1,11 +1,10 @@
-package expr
+package javatime
 
 import (
 	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/testkit/golden"
 )
 
 // TestToTimestampFormatGolden checks TO_TIMESTAMP(s, format) against
@@ -16,20 +15,18 @@ import (
 // on hand-picked strings (the Timestamp#valueOf fallback, Julian dates, Unicode digits, signs)
 // and strings printed with each pattern, some altered.
 func TestToTimestampFormatGolden(t *testing.T) {
-	unhex := func(s string) []byte { return goldenBytes(t, s) }
-	var pattern *timestampPattern
+	unhex := func(s string) []byte { return golden.Bytes(t, s) }
+	var pattern *Parser
 	var patternText string
 	var scratch []uint16
 	native, checked, mismatches := 0, 0, 0
-	for _, fields := range goldenLines(t, "testdata/to_timestamp.txt") {
+	for _, fields := range golden.Lines(t, "testdata/to_timestamp.txt") {
 		switch fields[0] {
 		case "P":
 			patternText = string(unhex(fields[1]))
 			pattern = nil
-			parsed, err := parseJavaParsePattern(patternText, true)
-			if err == nil {
-				pattern, err = compileTimestampPattern(parsed, patternText)
-			}
+			var err error
+			pattern, err = CompileParser(patternText, true)
 			if err != nil {
 				t.Errorf("pattern %q: %v", patternText, err)
 				continue
@@ -40,7 +37,7 @@ func TestToTimestampFormatGolden(t *testing.T) {
 				continue
 			}
 			in := unhex(fields[1])
-			ms, ok, s := pattern.timestamp(in, scratch)
+			ms, ok, s := pattern.Timestamp(in, scratch)
 			scratch = s
 			got := "N"
 			if ok {
@@ -60,22 +57,6 @@ func TestToTimestampFormatGolden(t *testing.T) {
 	}
 	if mismatches > 0 {
 		t.Errorf("%d of %d strings differ", mismatches, checked)
-	}
-}
-
-// TestToTimestampFormatOnlyProjected checks that TO_TIMESTAMP(s, format) inside another
-// expression falls back: Flink's value there can keep sub-millisecond digits.
-func TestToTimestampFormatOnlyProjected(t *testing.T) {
-	str := catalog.StringType(true)
-	ts := catalog.TimestampType(3, true)
-	types := []catalog.Type{str}
-	parse := call("TO_TIMESTAMP", ts, ref(0, str), lit("yyyy-MM-dd HH:mm:ss", str))
-	if _, err := CompileIn(parse, types, Env{JVMZoneFixed: true}); err != nil {
-		t.Fatalf("projected TO_TIMESTAMP(s, format): %v", err)
-	}
-	around := call("IS NULL", catalog.BooleanType(false), parse)
-	if _, err := CompileIn(around, types, Env{JVMZoneFixed: true}); err == nil || !strings.Contains(err.Error(), "sub-millisecond") {
-		t.Errorf("TO_TIMESTAMP(s, format) inside IS NULL: %v, want a fallback", err)
 	}
 }
 
@@ -102,10 +83,7 @@ func TestToTimestampPatternVerdicts(t *testing.T) {
 		{"yyyy-DDD", true, false},
 		{"ccc", true, false},
 	} {
-		fields, err := parseJavaParsePattern(c.pattern, c.english)
-		if err == nil {
-			_, err = compileTimestampPattern(fields, c.pattern)
-		}
+		_, err := CompileParser(c.pattern, c.english)
 		if (err == nil) != c.native {
 			t.Errorf("%q (english %v): %v, want native %v", c.pattern, c.english, err, c.native)
 		}

@@ -1,23 +1,23 @@
-package expr
+package javaregex
 
 import (
 	"testing"
 
-	"github.com/sluice-project/sluice/javacompat/javaregex"
+	"github.com/sluice-project/sluice/testkit/golden"
 )
 
 // TestSimilarMatchesFlink replays testdata/similar.txt, printed by Flink's SqlLikeUtils
 // (io.sluice.tools.SimilarGolden): the translated regex must be Flink's character for
-// character, a pattern Flink rejects must be rejected, and every regex that javaregex accepts
+// character, a pattern Flink rejects must be rejected, and every regex that Compile accepts
 // must match the inputs as java.util.regex does; one that Java fails on must be refused.
 func TestSimilarMatchesFlink(t *testing.T) {
-	unhex := func(s string) string { return string(goldenBytes(t, s)) }
+	unhex := func(s string) string { return string(golden.Bytes(t, s)) }
 	var (
-		p                  *javaregex.Pattern
+		p                  *Pattern
 		pattern            string
 		patterns, compiled int
 	)
-	for _, fields := range goldenLines(t, "testdata/similar.txt") {
+	for _, fields := range golden.Lines(t, "testdata/similar.txt") {
 		switch fields[0] {
 		case "P":
 			patterns++
@@ -27,7 +27,7 @@ func TestSimilarMatchesFlink(t *testing.T) {
 				escape = unhex(fields[2])
 			}
 			p = nil
-			got, err := similarToJavaRegex(pattern, escape, hasEscape)
+			got, err := FromSimilar(pattern, escape, hasEscape)
 			if fields[3] == "!" {
 				if err == nil {
 					t.Errorf("pattern %q escape %q: Flink rejects it, Sluice made %q", pattern, escape, got)
@@ -38,7 +38,7 @@ func TestSimilarMatchesFlink(t *testing.T) {
 				t.Errorf("pattern %q escape %q: got %q (%v), want %q", pattern, escape, got, err, want)
 				continue
 			}
-			if p, err = javaregex.Compile(got); err == nil {
+			if p, err = Compile(got); err == nil {
 				compiled++
 			}
 		case "I":
