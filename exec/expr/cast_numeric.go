@@ -83,31 +83,27 @@ func castNumeric(ctx *Ctx, a arrow.Array, from, to catalog.Type) (arrow.Array, e
 func primitiveTo[D fixed](ctx *Ctx, a arrow.Array, from catalog.Type, valid *memory.Buffer, to catalog.Type) arrow.Array {
 	n := a.Len()
 	buf, dst := column.NewValues[D](ctx.Mem, n)
-	var zero D
-	toInt := !isFloat(any(zero))
-	switch from.Kind {
-	case catalog.TinyInt:
-		convertFixed(column.Values[int8](a), dst)
-	case catalog.SmallInt:
-		convertFixed(column.Values[int16](a), dst)
-	case catalog.Int:
-		convertFixed(column.Values[int32](a), dst)
-	case catalog.BigInt:
-		convertFixed(column.Values[int64](a), dst)
-	case catalog.Float:
-		if toInt {
-			floatIntoInt(column.Values[float32](a), dst)
-		} else {
-			convertFixed(column.Values[float32](a), dst)
-		}
-	case catalog.Double:
-		if toInt {
-			floatIntoInt(column.Values[float64](a), dst)
-		} else {
-			convertFixed(column.Values[float64](a), dst)
-		}
+	if convert, ok := catalog.Numeric(from.Kind, convertColumn[int8, D], convertColumn[int16, D], convertColumn[int32, D],
+		convertColumn[int64, D], convertFloatColumn[float32, D], convertFloatColumn[float64, D]); ok {
+		convert(a, dst)
 	}
 	return column.MakeArray(arrowType(to), n, valid, buf)
+}
+
+// convertColumn converts an integer column's values into dst.
+func convertColumn[S int8 | int16 | int32 | int64, D fixed](a arrow.Array, dst []D) {
+	convertFixed(column.Values[S](a), dst)
+}
+
+// convertFloatColumn converts a floating-point column's values into dst: into integers as
+// Java's narrowing of a double (floatToInt), into floats as they are.
+func convertFloatColumn[S float32 | float64, D fixed](a arrow.Array, dst []D) {
+	var zero D
+	if isFloat(any(zero)) {
+		convertFixed(column.Values[S](a), dst)
+	} else {
+		floatIntoInt(column.Values[S](a), dst)
+	}
 }
 
 func isFloat(v any) bool {
@@ -180,17 +176,10 @@ func integralToDecimal(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Arr
 
 // integralAsInt64 widens any integer column to int64 values.
 func integralAsInt64(a arrow.Array, t catalog.Type) []int64 {
-	n := a.Len()
-	out := make([]int64, n)
-	switch t.Kind {
-	case catalog.TinyInt:
-		convertFixed(column.Values[int8](a), out)
-	case catalog.SmallInt:
-		convertFixed(column.Values[int16](a), out)
-	case catalog.Int:
-		convertFixed(column.Values[int32](a), out)
-	case catalog.BigInt:
-		copy(out, column.Values[int64](a))
+	out := make([]int64, a.Len())
+	if widen, ok := catalog.Integral(t.Kind, convertColumn[int8, int64], convertColumn[int16, int64], convertColumn[int32, int64],
+		convertColumn[int64, int64]); ok {
+		widen(a, out)
 	}
 	return out
 }
@@ -243,21 +232,16 @@ func decimalToPrimitive(ctx *Ctx, a arrow.Array, from, to catalog.Type) arrow.Ar
 			longs[i] = -longs[i]
 		}
 	}
-	switch to.Kind {
-	case catalog.TinyInt:
-		buf, dst := column.NewValues[int8](ctx.Mem, n)
-		convertFixed(longs, dst)
-		return column.MakeArray(arrowType(to), n, valid, buf)
-	case catalog.SmallInt:
-		buf, dst := column.NewValues[int16](ctx.Mem, n)
-		convertFixed(longs, dst)
-		return column.MakeArray(arrowType(to), n, valid, buf)
-	case catalog.Int:
-		buf, dst := column.NewValues[int32](ctx.Mem, n)
-		convertFixed(longs, dst)
-		return column.MakeArray(arrowType(to), n, valid, buf)
+	narrow, _ := catalog.Integral(to.Kind, narrowLongs[int8], narrowLongs[int16], narrowLongs[int32], narrowLongs[int64])
+	if narrow == nil {
+		narrow = narrowLongs[int64]
 	}
-	buf, dst := column.NewValues[int64](ctx.Mem, n)
-	copy(dst, longs)
-	return column.MakeArray(arrowType(to), n, valid, buf)
+	return narrow(ctx, longs, to, valid)
+}
+
+// narrowLongs keeps the low bits of each value as a column of type to (Java's narrowing).
+func narrowLongs[D int8 | int16 | int32 | int64](ctx *Ctx, longs []int64, to catalog.Type, valid *memory.Buffer) arrow.Array {
+	buf, dst := column.NewValues[D](ctx.Mem, len(longs))
+	convertFixed(longs, dst)
+	return column.MakeArray(arrowType(to), len(longs), valid, buf)
 }

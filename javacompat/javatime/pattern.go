@@ -131,6 +131,8 @@ func repeatByte(c byte, n int) string {
 	return string(b)
 }
 
+// Append appends t (a wall clock, read in UTC) as DateTimeFormatter#format prints it with the
+// pattern.
 func (p *Pattern) Append(b []byte, t time.Time) []byte {
 	for _, f := range p.fields {
 		switch f.letter {

@@ -35,6 +35,7 @@ type AdbcScan struct {
 	ranges [][2]int64 // the partitions' ranges (none: one split reads the table)
 }
 
+// Types returns the types of the scan's columns.
 func (s *AdbcScan) Types() []catalog.Type {
 	ts := make([]catalog.Type, len(s.scan.Columns))
 	for i, c := range s.scan.Columns {

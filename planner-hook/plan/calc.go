@@ -168,6 +168,7 @@ func nameAt(names []string, i int) string {
 	return "?"
 }
 
+// Operator builds the Calc operator of the compiled condition and projections.
 func (p *Calc) Operator(mem memory.Allocator) *calc.Calc {
 	return calc.New(p.projections, p.condition, mem)
 }

@@ -52,6 +52,7 @@ type IcebergScan struct {
 	BatchRows   int
 }
 
+// Types returns the types of the scan's columns.
 func (s *IcebergScan) Types() []catalog.Type {
 	ts := make([]catalog.Type, len(s.Fields))
 	for i, f := range s.Fields {

@@ -70,6 +70,7 @@ func (n *IslandNode) RowFields() ([]string, []catalog.Type, error) {
 	return RowFields(t)
 }
 
+// RowFields returns the field names and types of a ROW type.
 func RowFields(t catalog.Type) ([]string, []catalog.Type, error) {
 	if t.Kind != catalog.Row {
 		return nil, nil, fmt.Errorf("row type expected, got %s", t)

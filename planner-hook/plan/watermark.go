@@ -23,6 +23,7 @@ type WatermarkAssigner struct {
 	Rowtime int
 }
 
+// CompileWatermarkAssigner compiles a watermark assigner: its expression, and the columns it reads.
 func CompileWatermarkAssigner(n *IslandNode) (*WatermarkAssigner, []string, error) {
 	var j watermarkAssignerJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
