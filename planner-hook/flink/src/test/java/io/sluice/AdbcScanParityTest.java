@@ -3,6 +3,8 @@ package io.sluice;
 import io.sluice.cli.LocalPostgres;
 import io.sluice.planner.Verdict;
 import io.sluice.runtime.NativeChainOperator;
+import io.sluice.testing.ParityCase;
+import io.sluice.testing.ParityCases;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -85,31 +88,16 @@ class AdbcScanParityTest {
         return tEnv;
     }
 
-    /**
-     * One case: a query over table src (with a watermark on ev when {@code watermark}), the
-     * source options both tables take (the partitioned reads), the parallelism, and whether the
-     * Sluice job must be native.
-     */
-    record Case(String name, String query, String scanOptions, boolean watermark, int parallelism, boolean expectNative) {}
+    /** Options of a read split into BETWEEN ranges of id. */
+    static final String PARTITIONED = ", 'scan.partition.column' = 'id', 'scan.partition.num' = '4', "
+            + "'scan.partition.lower-bound' = '-5', 'scan.partition.upper-bound' = '2500'";
 
-    static List<Case> cases() {
-        String partitioned = ", 'scan.partition.column' = 'id', 'scan.partition.num' = '4', "
-                + "'scan.partition.lower-bound' = '-5', 'scan.partition.upper-bound' = '2500'";
-        return List.of(
-                new Case("every-column", "SELECT * FROM src", "", false, 1, true),
-                new Case("projection-filter-expressions",
-                        "SELECT id, v, n * 2 AS n2, UPPER(t) AS ut, CAST(ts3 AS STRING) AS s3, dt FROM src WHERE i > 0 OR l IS NULL",
-                        "", false, 2, true),
-                new Case("partitioned-by-id-ranges", "SELECT id, l, ts, bt FROM src", partitioned, false, 2, true),
-                new Case("tumble-on-event-time",
-                        "SELECT window_start, window_end, COUNT(*) AS c, SUM(l) AS sl, MAX(t) AS mt, AVG(d) AS ad "
-                                + "FROM TABLE(TUMBLE(TABLE src, DESCRIPTOR(ev), INTERVAL '10' SECOND)) "
-                                + "GROUP BY window_start, window_end",
-                        "", true, 2, true),
-                new Case("count-no-columns", "SELECT COUNT(*) FROM src", "", false, 1, false),
-                // An unsupported function: the job runs on Flink, the scan reads rows in Go.
-                new Case("fallback-reads-rows", "SELECT id, REGEXP(t, '(ß)\\1') AS twice, ts, nw, tm, bt FROM src",
-                        "", false, 2, false));
+    /**
+     * The cases of {@link #parity}, from parity/adbc-scan.json: a query over table src (with the
+     * case's watermark clause and the scan options both tables take).
+     */
+    static List<ParityCase> cases() {
+        return ParityCases.load("parity/adbc-scan.json", Map.of("PARTITIONED", PARTITIONED));
     }
 
     @TestFactory
@@ -117,18 +105,18 @@ class AdbcScanParityTest {
         return cases().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(c)));
     }
 
-    static void check(Case c) {
-        String watermark = c.watermark() ? ", WATERMARK FOR ev AS ev - INTERVAL '1' SECOND" : "";
+    static void check(ParityCase c) {
+        String watermark = c.var("watermark", "");
         StreamTableEnvironment stock = env(false, c.parallelism());
         stock.executeSql("CREATE TABLE src (" + FLINK_COLUMNS + watermark + ") WITH ('connector' = 'jdbc', 'url' = '"
-                + LocalPostgres.jdbcUrl(false) + "', 'table-name' = 'scan_src'" + c.scanOptions() + ")");
+                + LocalPostgres.jdbcUrl(false) + "', 'table-name' = 'scan_src'" + c.var("scanOptions", "") + ")");
         ParityHarness.Outcome flink = ParityHarness.collect(stock, c.query());
         assertFalse(flink.failed(), () -> c.name() + ": stock Flink failed: " + flink.failure());
         assertFalse(flink.rows().isEmpty(), c.name() + ": no rows");
 
         StreamTableEnvironment tEnv = env(true, c.parallelism());
         tEnv.executeSql("CREATE TABLE src (" + FLINK_COLUMNS + watermark + ") WITH ('connector' = 'adbc', 'driver' = 'postgresql', "
-                + "'uri' = '" + LocalPostgres.uri() + "', 'table-name' = 'scan_src'" + c.scanOptions() + ")");
+                + "'uri' = '" + LocalPostgres.uri() + "', 'table-name' = 'scan_src'" + c.var("scanOptions", "") + ")");
         Verdict verdict = Sluice.verdict(tEnv, c.query());
         long before = NativeChainOperator.batches("sluice-adbc-scan_1");
         if (c.expectNative()) {
@@ -137,9 +125,11 @@ class AdbcScanParityTest {
                     () -> c.name() + ": the scan is not native:\n" + verdict);
         } else {
             assertFalse(verdict.isNative() && verdict.edgeNotes().isEmpty(), () -> c.name() + ": expected a fallback, got\n" + verdict);
+            String why = String.join("\n", verdict.reasons()) + "\n" + String.join("\n", verdict.edgeNotes());
+            assertTrue(why.contains(c.reason()), () -> c.name() + ": the fallback does not mention '" + c.reason() + "':\n" + verdict);
         }
         ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
-        ParityHarness.compareOutcomes(c.name(), flink, sluice, true);
+        ParityHarness.compareOutcomes(c.name(), flink, sluice, c.unordered() || c.parallelism() > 1);
         if (c.expectNative()) {
             assertTrue(NativeChainOperator.batches("sluice-adbc-scan_1") > before, c.name() + ": no batch came from the native scan");
         } else {

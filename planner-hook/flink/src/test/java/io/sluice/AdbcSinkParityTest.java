@@ -4,6 +4,8 @@ import io.sluice.cli.LocalPostgres;
 import io.sluice.planner.Verdict;
 import io.sluice.sinks.adbc.AdbcNativeSink;
 import io.sluice.sinks.adbc.AdbcSink;
+import io.sluice.testing.Expectation;
+import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.RowsTableFactory;
 import io.sluice.testing.SluiceMiniCluster;
@@ -24,6 +26,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -77,48 +80,38 @@ class AdbcSinkParityTest {
     }
 
     /**
-     * One case: t's Flink schema and rows, the warehouse table's columns in Flink and in
-     * PostgreSQL, and the query whose rows are inserted.
+     * One case: t's Flink schema and rows, the warehouse table's columns in Flink
+     * ({@code sinkColumns}) and in PostgreSQL ({@code pgColumns}), and the query whose rows are
+     * inserted; it must run natively unless {@link ParityCase#expecting} says otherwise (a
+     * fallback, or {@link Expectation#edge} for a native island whose sink takes rows).
      */
-    record Case(String name, String flinkSchema, List<Row> rows, String sinkColumns, String pgColumns, String query,
-            int parallelism) {}
-
-    /** What the Sluice run of a case must be. */
-    enum Expect {
-        /** Native from the chain to the sink. */
-        NATIVE,
-        /** A native island whose sink takes rows (the verdict's edge note says why). */
-        SINK_ON_ROWS,
-        /** The whole job on Flink; the sink takes Flink's rows. */
-        FALLBACK
-    }
-
-    static List<String> insertBoth(Case c, boolean expectNative, String sourceOptions, Consumer<StreamTableEnvironment> sluiceSetup,
-            String sinkOptions) throws Exception {
-        return insertBoth(c, expectNative ? Expect.NATIVE : Expect.FALLBACK, sourceOptions, sluiceSetup, sinkOptions);
+    static ParityCase sinkCase(String name, String flinkSchema, List<Row> rows, String sinkColumns, String pgColumns, String query,
+            int parallelism) {
+        return new ParityCase(name, flinkSchema, rows, query, Expectation.nativeRun(), parallelism, false, Map.of(), List.of(),
+                Map.of("sinkColumns", sinkColumns, "pgColumns", pgColumns));
     }
 
     /**
      * Runs a case on both engines into tables {name}_stock and {name}_sluice; returns the rows
-     * both hold. {@code sluiceSetup} configures the Sluice environment; {@code expect}: how the
-     * Sluice job must run.
+     * both hold. {@code sluiceSetup} configures the Sluice environment; the case's expectation
+     * says how the Sluice job must run.
      */
-    static List<String> insertBoth(Case c, Expect expect, String sourceOptions, Consumer<StreamTableEnvironment> sluiceSetup,
+    static List<String> insertBoth(ParityCase c, String sourceOptions, Consumer<StreamTableEnvironment> sluiceSetup,
             String sinkOptions) throws Exception {
-        boolean expectNative = expect == Expect.NATIVE;
+        boolean expectNative = c.expect().run() == Expectation.Run.NATIVE;
         String stockTable = c.name() + "_stock", sluiceTable = c.name() + "_sluice";
         pg("DROP TABLE IF EXISTS " + stockTable, "DROP TABLE IF EXISTS " + sluiceTable,
-                "CREATE TABLE " + stockTable + " (" + c.pgColumns() + ")",
-                "CREATE TABLE " + sluiceTable + " (" + c.pgColumns() + ")");
+                "CREATE TABLE " + stockTable + " (" + c.var("pgColumns", "") + ")",
+                "CREATE TABLE " + sluiceTable + " (" + c.var("pgColumns", "") + ")");
 
-        StreamTableEnvironment stock = env(c.parallelism(), false, c.flinkSchema(), c.rows(), "");
-        stock.executeSql("CREATE TABLE snk (" + c.sinkColumns() + ") WITH ('connector' = 'jdbc', 'url' = '" + jdbcUrl()
+        StreamTableEnvironment stock = env(c.parallelism(), false, c.schema(), c.rows(), "");
+        stock.executeSql("CREATE TABLE snk (" + c.var("sinkColumns", "") + ") WITH ('connector' = 'jdbc', 'url' = '" + jdbcUrl()
                 + "', 'table-name' = '" + stockTable + "')");
         stock.executeSql("INSERT INTO snk " + c.query()).await();
 
-        StreamTableEnvironment tEnv = env(c.parallelism(), true, c.flinkSchema(), c.rows(), sourceOptions);
+        StreamTableEnvironment tEnv = env(c.parallelism(), true, c.schema(), c.rows(), sourceOptions);
         sluiceSetup.accept(tEnv);
-        tEnv.executeSql("CREATE TABLE snk (" + c.sinkColumns() + ") WITH ('connector' = 'adbc', 'driver' = 'postgresql', "
+        tEnv.executeSql("CREATE TABLE snk (" + c.var("sinkColumns", "") + ") WITH ('connector' = 'adbc', 'driver' = 'postgresql', "
                 + "'uri' = '" + pgUri() + "', 'table-name' = '" + sluiceTable + "'" + sinkOptions + ")");
         String insert = "INSERT INTO snk " + c.query();
         Verdict verdict = Sluice.verdict(tEnv, insert);
@@ -127,11 +120,13 @@ class AdbcSinkParityTest {
             assertTrue(verdict.isNative() && verdict.edgeNotes().isEmpty(), () -> c.name() + ": expected native, got\n" + verdict);
             String plan = tEnv.explainSql(insert);
             assertTrue(plan.contains("SluiceSink("), () -> c.name() + ": the sink is not native:\n" + plan);
-        } else if (expect == Expect.SINK_ON_ROWS) {
-            assertTrue(verdict.isNative() && String.join("\n", verdict.edgeNotes()).contains("reach an upsert sink as rows"),
+        } else if (c.expect().run() == Expectation.Run.EDGE) {
+            assertTrue(verdict.isNative() && String.join("\n", verdict.edgeNotes()).contains(c.reason()),
                     () -> c.name() + ": expected a native island with the sink on rows, got\n" + verdict);
         } else {
             assertFalse(verdict.isNative(), () -> c.name() + ": expected a fallback, got\n" + verdict);
+            assertTrue(String.join("\n", verdict.reasons()).contains(c.reason()),
+                    () -> c.name() + ": the fallback does not mention '" + c.reason() + "':\n" + verdict);
         }
         tEnv.executeSql(insert).await();
         if (expectNative) {
@@ -171,9 +166,9 @@ class AdbcSinkParityTest {
     /** Every type the sink writes, with NULLs, extremes and non-ASCII text, through a native Calc. */
     @Test
     void everyTypeIsWrittenAsFlinksJdbcSinkWritesIt() throws Exception {
-        Case c = new Case("adbc_types", TYPES_FLINK, typedRows(), TYPES_FLINK, TYPES_PG,
+        ParityCase c = sinkCase("adbc_types", TYPES_FLINK, typedRows(), TYPES_FLINK, TYPES_PG,
                 "SELECT * FROM t WHERE i IS NULL OR i <> 7", 1);
-        assertEquals(4, insertBoth(c, true, "", e -> {}, "").size());
+        assertEquals(4, insertBoth(c, "", e -> {}, "").size());
     }
 
     /** A filtered, computed copy at parallelism 2, buffers flushed by size. */
@@ -183,11 +178,11 @@ class AdbcSinkParityTest {
         for (int i = 0; i < 5000; i++) {
             rows.add(Row.of(i, (long) i * 31 % 1000, "name-" + (i % 97)));
         }
-        Case c = new Case("adbc_computed", "k INT, v BIGINT, s STRING", rows,
+        ParityCase c = sinkCase("adbc_computed", "k INT, v BIGINT, s STRING", rows,
                 "k INT, twice BIGINT, label STRING, share DECIMAL(12, 3)",
                 "k integer, twice bigint, label text, share numeric(12, 3)",
                 "SELECT k, v * 2, UPPER(s), CAST(v AS DECIMAL(12, 3)) / 7 FROM t WHERE k % 3 <> 0", 2);
-        assertEquals(3333, insertBoth(c, true, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '500'").size());
+        assertEquals(3333, insertBoth(c, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '500'").size());
     }
 
     /** A job that falls back writes Flink's rows through the same writer (the row path). */
@@ -197,9 +192,9 @@ class AdbcSinkParityTest {
         for (int i = 0; i < 300; i++) {
             rows.add(Row.of(i, i / 8.0));
         }
-        Case c = new Case("adbc_rowpath", "k INT, d DOUBLE", rows, "k INT, e DOUBLE", "k integer, e double precision",
-                "SELECT k, EXP(d) FROM t", 1);
-        assertEquals(300, insertBoth(c, false, "", e -> {}, "").size());
+        ParityCase c = sinkCase("adbc_rowpath", "k INT, d DOUBLE", rows, "k INT, e DOUBLE", "k integer, e double precision",
+                "SELECT k, EXP(d) FROM t", 1).expecting(Expectation.fallback("EXP"));
+        assertEquals(300, insertBoth(c, "", e -> {}, "").size());
     }
 
     /**
@@ -216,10 +211,10 @@ class AdbcSinkParityTest {
         for (int i = 0; i < 400; i++) {
             rows.add(Row.of(i, "r" + i));
         }
-        Case c = new Case("adbc_failures_" + commitMode.replace('-', '_'), "k INT, s STRING", rows, "k INT, s STRING", "k integer, s text",
+        ParityCase c = sinkCase("adbc_failures_" + commitMode.replace('-', '_'), "k INT, s STRING", rows, "k INT, s STRING", "k integer, s text",
                 "SELECT k, CONCAT(s, '!') FROM t WHERE k >= 0", 1);
         long opened = AdbcSink.WRITERS_OPENED.get(), restored = AdbcSink.WRITERS_RESTORED.get();
-        List<String> got = insertBoth(c, true, ", 'delay-ms' = '2'",
+        List<String> got = insertBoth(c, ", 'delay-ms' = '2'",
                 e -> ParityHarness.injectFailures(e, 5, 0),
                 ", 'sink.buffer-flush.max-rows' = '7', 'sink.commit-mode' = 'auto'"
                         + (commitMode.equals("two-phase") ? ", 'sink.transactional-id-prefix' = 'adbc-failures'" : ""));
@@ -244,10 +239,11 @@ class AdbcSinkParityTest {
         for (int i = 0; i < 3000; i++) {
             rows.add(Row.of(i % 97, (long) i * 13 % 1000));
         }
-        Case c = new Case("adbc_upsert_agg", "k INT, v BIGINT", rows,
+        ParityCase c = sinkCase("adbc_upsert_agg", "k INT, v BIGINT", rows,
                 "k INT, n BIGINT, total BIGINT, PRIMARY KEY (k) NOT ENFORCED",
-                "k integer PRIMARY KEY, n bigint, total bigint", "SELECT k, COUNT(*), SUM(v) FROM t GROUP BY k", 1);
-        assertEquals(97, insertBoth(c, Expect.FALLBACK, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '100'").size());
+                "k integer PRIMARY KEY, n bigint, total bigint", "SELECT k, COUNT(*), SUM(v) FROM t GROUP BY k", 1)
+                .expecting(Expectation.fallback("group-aggregate"));
+        assertEquals(97, insertBoth(c, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '100'").size());
     }
 
     /** A changelog source (+I, -U, +U, -D) through a native Calc into an upsert table: the sink takes the rows with their RowKinds. */
@@ -269,10 +265,10 @@ class AdbcSinkParityTest {
                 }
             }
         }
-        Case c = new Case("adbc_upsert_changelog", "k INT, s STRING", rows,
+        ParityCase c = sinkCase("adbc_upsert_changelog", "k INT, s STRING", rows,
                 "k INT, s STRING, PRIMARY KEY (k) NOT ENFORCED", "k integer PRIMARY KEY, s text",
-                "SELECT k, UPPER(s) FROM t WHERE k >= 0", 1);
-        List<String> got = insertBoth(c, Expect.SINK_ON_ROWS, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '50'");
+                "SELECT k, UPPER(s) FROM t WHERE k >= 0", 1).expecting(Expectation.edge("reach an upsert sink as rows"));
+        List<String> got = insertBoth(c, "", e -> {}, ", 'sink.buffer-flush.max-rows' = '50'");
         assertFalse(got.isEmpty());
     }
 

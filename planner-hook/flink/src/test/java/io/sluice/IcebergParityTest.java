@@ -3,6 +3,9 @@ package io.sluice;
 import io.sluice.planner.Verdict;
 import io.sluice.runtime.NativeChainOperator;
 import io.sluice.sources.iceberg.NativeIcebergReader;
+import io.sluice.testing.Expectation;
+import io.sluice.testing.ParityCase;
+import io.sluice.testing.ParityCases;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.RowsSinkFactory;
 import io.sluice.testing.SluiceMiniCluster;
@@ -27,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -172,35 +176,18 @@ class IcebergParityTest {
         w.executeSql("INSERT INTO lake.db.orc VALUES (1)").await();
     }
 
-    record Case(String name, String query, int parallelism, boolean ordered) {}
-
     /** A 10-second TUMBLE aggregation over the Iceberg table's event time. */
     static final String WINDOW_QUERY = "SELECT auction, window_start, window_end, COUNT(*), SUM(price), MAX(price), AVG(price) "
             + "FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts3), INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end";
 
-    static List<Case> cases() {
-        return List.of(
-                new Case("all-native-types", "SELECT " + NATIVE + ", lt FROM lake.db.t", 1, false),
-                new Case("timestamps", "SELECT ts, lt, CAST(ts AS TIMESTAMP(3)), CAST(ts AS TIMESTAMP(0)), CAST(ts AS TIMESTAMP(4)), "
-                        + "ts > TIMESTAMP '1969-12-31 23:59:59.999998', ts = ts, lt < lt FROM lake.db.t", 1, false),
-                new Case("connector-table", "SELECT " + NATIVE + " FROM iceberg_t", 1, false),
-                new Case("projection-filter", "SELECT s, i + 1, dc * 2, fx, d FROM lake.db.t WHERE i > 0 OR s IS NULL", 1, false),
-                new Case("filter-pushed", "SELECT i, s FROM lake.db.t WHERE i = 42", 1, false),
-                new Case("evolved-schema", "SELECT k, name, extra FROM lake.db.evolve", 1, false),
-                new Case("nested-columns", "SELECT * FROM lake.db.nested", 1, false),
-                new Case("nested-fields-in-expressions", "SELECT k, r.a + 1, r.b2, r.added, CARDINALITY(r.c), arr[1].y, "
-                        + "m['k'], mr[1].d, mr[5].extra, parts.tm, parts.lt FROM lake.db.nested WHERE r IS NOT NULL", 1, false),
-                new Case("parallel", "SELECT k, v, s FROM lake.db.big WHERE k % 3 = 0", 2, false),
-                new Case("parallel-aggregate-input", "SELECT s, v FROM lake.db.big", 2, false),
-                new Case("tumble-window", WINDOW_QUERY, 1, false),
-                new Case("tumble-window-p2", WINDOW_QUERY, 2, false),
-                new Case("hop-window", "SELECT auction, window_start, window_end, COUNT(*), AVG(price) "
-                        + "FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts3), INTERVAL '5' SECOND, INTERVAL '15' SECOND)) "
-                        + "GROUP BY auction, window_start, window_end", 2, false),
-                new Case("tumble-window-distinct", "SELECT auction, window_start, COUNT(DISTINCT bidder), MAX(price), "
-                        + "MIN(ts), MAX(ts), COUNT(DISTINCT ts) "
-                        + "FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts3), INTERVAL '10' SECOND)) "
-                        + "GROUP BY auction, window_start, window_end", 2, false));
+    /** The cases of {@link #parity}, from parity/iceberg.json. */
+    static List<ParityCase> cases() {
+        return ParityCases.load("parity/iceberg.json", Map.of("NATIVE", NATIVE, "WINDOW_QUERY", WINDOW_QUERY));
+    }
+
+    /** A case over the Iceberg tables, for the tests below that build their own. */
+    static ParityCase scanCase(String name, String query, int parallelism) {
+        return new ParityCase(name, "", List.of(), query, Expectation.nativeRun(), parallelism, true, Map.of(), List.of(), Map.of());
     }
 
     @TestFactory
@@ -208,7 +195,7 @@ class IcebergParityTest {
         return cases().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(c)));
     }
 
-    static void check(Case c) {
+    static void check(ParityCase c) {
         ParityHarness.Outcome flink = ParityHarness.collect(env(c.parallelism(), false), c.query());
         StreamTableEnvironment tEnv = env(c.parallelism(), true);
         Verdict verdict = Sluice.verdict(tEnv, c.query());
@@ -221,7 +208,7 @@ class IcebergParityTest {
         assertTrue(NativeChainOperator.batches(SCAN) > before,
                 () -> c.name() + ": no batch of the native scan reached a native chain"
                         + (sluice.failed() ? "; Sluice failed: " + rootCause(sluice.failure()) : ""));
-        ParityHarness.compareOutcomes(c.name(), flink, sluice, !c.ordered());
+        ParityHarness.compareOutcomes(c.name(), flink, sluice, c.unordered() || c.parallelism() > 1);
     }
 
     /**
@@ -242,18 +229,19 @@ class IcebergParityTest {
     @Test
     void unsupportedScansStayFlinksWithAReason() {
         StreamTableEnvironment tEnv = env(1, true);
-        String[][] cases = {
-            {"SELECT k FROM lake.db.orc", "\"orc\""},
-            {"SELECT i FROM lake.db.t LIMIT 2", "LIMIT"},
-            // Iceberg's reader drops -0.0 for d >= 0.0 (Double#compareTo), Flink's Calc keeps it.
-            {"SELECT i FROM lake.db.t WHERE d >= CAST(0 AS DOUBLE)", "floating-point column d"},
-            {"SELECT i FROM lake.db.t /*+ OPTIONS('scan.parallelism' = '1') */", "scan.parallelism"},
-        };
-        for (String[] c : cases) {
-            Verdict v = Sluice.verdict(tEnv, c[0]);
+        List<ParityCase> cases = List.of(
+                scanCase("orc", "SELECT k FROM lake.db.orc", 1).expecting(Expectation.edge("\"orc\"")),
+                scanCase("limit", "SELECT i FROM lake.db.t LIMIT 2", 1).expecting(Expectation.edge("LIMIT")),
+                // Iceberg's reader drops -0.0 for d >= 0.0 (Double#compareTo), Flink's Calc keeps it.
+                scanCase("float-filter", "SELECT i FROM lake.db.t WHERE d >= CAST(0 AS DOUBLE)", 1)
+                        .expecting(Expectation.edge("floating-point column d")),
+                scanCase("scan-parallelism", "SELECT i FROM lake.db.t /*+ OPTIONS('scan.parallelism' = '1') */", 1)
+                        .expecting(Expectation.edge("scan.parallelism")));
+        for (ParityCase c : cases) {
+            Verdict v = Sluice.verdict(tEnv, c.query());
             String notes = String.join("\n", v.edgeNotes()) + "\n" + String.join("\n", v.reasons());
-            assertTrue(notes.contains(c[1]) && notes.contains("lake.db"),
-                    () -> c[0] + ": expected the scan to stay Flink's because of " + c[1] + ", got\n" + v);
+            assertTrue(notes.contains(c.reason()) && notes.contains("lake.db"),
+                    () -> c.query() + ": expected the scan to stay Flink's because of " + c.reason() + ", got\n" + v);
         }
         // Flink SQL's legacy streaming source reads from a start snapshot differently from the
         // FLIP-27 source the native scan uses.
@@ -457,7 +445,7 @@ class IcebergParityTest {
                 }
             }
             append.commit();
-            check(new Case(name, "SELECT * FROM lake.db." + name, 1, false));
+            check(scanCase(name, "SELECT * FROM lake.db." + name, 1));
         }
     }
 
@@ -506,7 +494,7 @@ class IcebergParityTest {
         }
         delta.commit();
         String q = "SELECT k, v, s FROM lake.db.deleted";
-        check(new Case("position-deletes", q, 2, false));
+        check(scanCase("position-deletes", q, 2));
         ParityHarness.Outcome stock = ParityHarness.collect(env(1, false), q);
         assertEquals(15000 - 3 * 714 - 2, stock.rows().size(), "stock Flink's rows after the deletes");
 

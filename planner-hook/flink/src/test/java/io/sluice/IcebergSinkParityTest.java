@@ -2,6 +2,8 @@ package io.sluice;
 
 import io.sluice.planner.Verdict;
 import io.sluice.sinks.iceberg.NativeIcebergTaskWriter;
+import io.sluice.testing.Expectation;
+import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 
@@ -129,18 +131,30 @@ class IcebergSinkParityTest {
         return sluice.rows().size();
     }
 
+    /**
+     * A case of the sink: {@code insert} (its table as %s) through the v1 sink (Flink SQL's
+     * default) or the v2 sink ('table.exec.iceberg.use-v2-sink'), at a parallelism.
+     */
+    static ParityCase variant(String name, String insert, boolean v2, int parallelism) {
+        return new ParityCase(name, "", List.of(), insert, Expectation.nativeRun(), parallelism, true,
+                Map.of("table.exec.iceberg.use-v2-sink", String.valueOf(v2)), List.of(), Map.of());
+    }
+
+    static boolean v2(ParityCase c) {
+        return Boolean.parseBoolean(c.config().get("table.exec.iceberg.use-v2-sink"));
+    }
+
     /** Every type, through the v1 sink (Flink SQL's default) and the v2 sink, at parallelism 1 and 2. */
     @TestFactory
     Stream<DynamicTest> everyTypeIsWrittenAsFlinkWritesIt() {
-        record Variant(String name, boolean v2, int parallelism) {}
-        return Stream.of(new Variant("v1_p1", false, 1), new Variant("v2_p1", true, 1), new Variant("v2_p2", true, 2))
+        String insert = "INSERT INTO %s SELECT * FROM lake.db.src WHERE i IS NULL OR i <> 42";
+        return Stream.of(variant("v1_p1", insert, false, 1), variant("v2_p1", insert, true, 1), variant("v2_p2", insert, true, 2))
                 .map(v -> DynamicTest.dynamicTest(v.name(), () -> {
                     String stock = "types_stock_" + v.name(), sluice = "types_sluice_" + v.name();
                     StreamTableEnvironment ddl = env(1, false, false);
                     ddl.executeSql("CREATE TABLE lake.db." + stock + " (" + IcebergParityTest.SCHEMA + ")");
                     ddl.executeSql("CREATE TABLE lake.db." + sluice + " (" + IcebergParityTest.SCHEMA + ")");
-                    insertBoth("INSERT INTO %s SELECT * FROM lake.db.src WHERE i IS NULL OR i <> 42",
-                            stock, sluice, v.parallelism(), v.v2());
+                    insertBoth(v.query(), stock, sluice, v.parallelism(), v2(v));
                     sameRows(v.name(), stock, sluice);
                     Snapshot a = table(stock).currentSnapshot();
                     Snapshot b = table(sluice).currentSnapshot();

@@ -45,30 +45,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProcTimeWindowParityTest {
     static final String SCHEMA = "k STRING, v BIGINT, pt AS PROCTIME()";
 
-    record Case(String name, String window, String zone) {
-        @Override
-        public String toString() {
-            return name;
-        }
+    /**
+     * A case: the window TVF over t, the session time zone, and the harness's clock: where it
+     * starts, its mean step between rows and its steps after the last row (ms).
+     */
+    static ParityCase procCase(String name, String window, String zone, long start, long step, long tail) {
+        return ParityCase.nativeCase(name, SCHEMA, List.of(), "").with("table.local-time-zone", zone)
+                .withVars(Map.of("window", window, "start", String.valueOf(start), "step", String.valueOf(step),
+                        "tail", String.valueOf(tail)));
     }
 
-    static List<Case> cases() {
+    static List<ParityCase> cases() {
         return List.of(
-                new Case("tumble", "TUMBLE(TABLE t, DESCRIPTOR(pt), INTERVAL '5' SECOND)", "UTC"),
-                new Case("tumble-offset", "TUMBLE(TABLE t, DESCRIPTOR(pt), INTERVAL '5' SECOND, INTERVAL '2' SECOND)", "UTC"),
-                new Case("hop", "HOP(TABLE t, DESCRIPTOR(pt), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "UTC"),
-                new Case("cumulate", "CUMULATE(TABLE t, DESCRIPTOR(pt), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "UTC"),
-                new Case("tumble-hour-ist", "TUMBLE(TABLE t, DESCRIPTOR(pt), INTERVAL '1' HOUR)", "GMT+05:30"));
+                procCase("tumble", "TUMBLE(TABLE t, DESCRIPTOR(pt), INTERVAL '5' SECOND)", "UTC", 1_700_000_001_000L, 137, 6_000),
+                procCase("tumble-offset", "TUMBLE(TABLE t, DESCRIPTOR(pt), INTERVAL '5' SECOND, INTERVAL '2' SECOND)", "UTC",
+                        1_700_000_001_000L, 137, 6_000),
+                procCase("hop", "HOP(TABLE t, DESCRIPTOR(pt), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "UTC", 1_700_000_001_000L, 137, 6_000),
+                procCase("cumulate", "CUMULATE(TABLE t, DESCRIPTOR(pt), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "UTC",
+                        1_700_000_001_000L, 137, 6_000),
+                // Hour windows in a zone half an hour off UTC: a slower clock and hour-long steps at the end.
+                procCase("tumble-hour-ist", "TUMBLE(TABLE t, DESCRIPTOR(pt), INTERVAL '1' HOUR)", "GMT+05:30",
+                        1_700_000_000_000L, 97_000, 3_600_000));
     }
 
-    static String query(Case c) {
+    static String query(ParityCase c) {
         return "INSERT INTO snk SELECT k, COUNT(*) AS c, SUM(v) AS s, MAX(v) AS mx, window_start, window_end "
-                + "FROM TABLE(" + c.window() + ") GROUP BY k, window_start, window_end";
+                + "FROM TABLE(" + c.var("window", "") + ") GROUP BY k, window_start, window_end";
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void matchesFlinksOperator(Case c) throws Exception {
+    void matchesFlinksOperator(ParityCase c) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> flink = harness(c, false);
         long batches = NativeChainOperator.batches("stream-exec-window-aggregate_1");
         KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> sluice = harness(c, true);
@@ -121,12 +128,12 @@ class ProcTimeWindowParityTest {
      * Feeds the same rows at the same processing times to an operator and returns what it emits
      * (after each firing, sorted: the order of keys within one firing is an implementation detail).
      */
-    static List<String> drive(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> h, Case c) throws Exception {
+    static List<String> drive(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> h, ParityCase c) throws Exception {
         RowType in = inputType;
         RowDataSerializer serializer = new RowDataSerializer(in);
         Random rnd = new Random(7);
-        long start = c.name().contains("hour") ? 1_700_000_000_000L : 1_700_000_001_000L;
-        long step = c.name().contains("hour") ? 97_000 : 137;
+        long start = Long.parseLong(c.var("start", ""));
+        long step = Long.parseLong(c.var("step", ""));
         List<String> out = new ArrayList<>();
         long now = start;
         h.setProcessingTime(now);
@@ -156,7 +163,7 @@ class ProcTimeWindowParityTest {
             }
         }
         for (int i = 1; i <= 3; i++) {
-            h.setProcessingTime(now + i * (c.name().contains("hour") ? 3_600_000L : 6_000L));
+            h.setProcessingTime(now + i * Long.parseLong(c.var("tail", "")));
             collect(h, out);
         }
         return out;
@@ -196,9 +203,8 @@ class ProcTimeWindowParityTest {
 
     /** The keyed operator of the query's plan (stock Flink's or Sluice's) in a test harness. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(Case c, boolean sluice) throws Exception {
-        ParityCase pc = ParityCase.nativeCase(c.name(), SCHEMA, List.of(), "").with("table.local-time-zone", c.zone());
-        StreamTableEnvironment tEnv = ParityHarness.newEnv(pc, sluice);
+    static KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(ParityCase c, boolean sluice) throws Exception {
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(c, sluice);
         tEnv.executeSql("CREATE TABLE snk (k STRING, c BIGINT, s BIGINT, mx BIGINT, ws TIMESTAMP(3), we TIMESTAMP(3)) "
                 + "WITH ('connector' = 'blackhole')");
         if (sluice) {

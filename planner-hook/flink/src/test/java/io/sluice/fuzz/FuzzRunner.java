@@ -271,7 +271,8 @@ public final class FuzzRunner {
     }
 
     private static ParityCase parityCase(FuzzCase c, String query) {
-        return new ParityCase("fuzz-" + c.seed(), c.ddl(), c.rows(), query, true, null, 1, false, c.config());
+        return new ParityCase("fuzz-" + c.seed(), c.ddl(), c.rows(), query, io.sluice.testing.Expectation.nativeRun(), 1, false, c.config(),
+                java.util.List.of(), java.util.Map.of());
     }
 
     private static String render(List<Row> rows, int column) {
