@@ -8,7 +8,7 @@ import (
 )
 
 // Node is a compiled island node: the description of what the runtime runs for it (*Calc,
-// *WindowAggregate, *WatermarkAssigner, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
+// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
 type Node interface {
 	// ExecType is the exec-node type of Flink's plan that the node was compiled from.
 	ExecType() string
@@ -45,7 +45,9 @@ var kinds = []Kind{
 	},
 		Doc: "watermark expression evaluated natively; Flink's emission rules (on jumps past the auto-watermark interval, periodic, idleness) kept; starts a chain, or joins the chain of the native scan it reads (directly or through a Calc computing the event-time column)"},
 	{Type: WindowAggregateType, compile: windowAggregate(OnePhase),
-		Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone (daylight-saving gaps and overlaps as Flink's TimeWindowUtil); processing time (PROCTIME(): rows take the clock when they arrive, windows fire on processing-time timers, as Flink's WindowAggOperator); COUNT(*), COUNT, SUM, $SUM0 (which Flink plans for some SUMs), MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ of every precision (TimestampData#compareTo), BOOLEAN and CHAR/VARCHAR, by unsigned UTF-8 bytes as BinaryStringData#compareTo), FIRST_VALUE and LAST_VALUE on the types Flink 2.1 plans them for: TINYINT to DOUBLE, BOOLEAN, VARCHAR and DECIMAL (TUMBLE; Flink cannot merge them), SUM, MIN, MAX, AVG on DECIMAL (sums in DECIMAL(38, s), NULL on overflow as Flink; AVG at scale max(6, s)), FILTER clauses; state per key group in Flink's checkpoints. COUNT(DISTINCT) (also with FILTER clauses) on integer-like, floating-point (NaN one value, 0.0 and -0.0 two, as Double#equals), DECIMAL, string and binary values and SUM(DISTINCT)/MIN/MAX(DISTINCT) on TUMBLE windows, in one and two phases (the partial aggregates carry the distinct values in the RAW distinct views, in Sluice's own encoding). Fallback: other aggregate functions, SESSION windows, window TVFs not aggregated directly"},
+		Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone (daylight-saving gaps and overlaps as Flink's TimeWindowUtil); processing time (PROCTIME(): rows take the clock when they arrive, windows fire on processing-time timers, as Flink's WindowAggOperator); COUNT(*), COUNT, SUM, $SUM0 (which Flink plans for some SUMs), MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ of every precision (TimestampData#compareTo), BOOLEAN and CHAR/VARCHAR, by unsigned UTF-8 bytes as BinaryStringData#compareTo), FIRST_VALUE and LAST_VALUE on the types Flink 2.1 plans them for: TINYINT to DOUBLE, BOOLEAN, VARCHAR and DECIMAL (TUMBLE; Flink cannot merge them), SUM, MIN, MAX, AVG on DECIMAL (sums in DECIMAL(38, s), NULL on overflow as Flink; AVG at scale max(6, s)), FILTER clauses; state per key group in Flink's checkpoints. COUNT(DISTINCT) (also with FILTER clauses) on integer-like, floating-point (NaN one value, 0.0 and -0.0 two, as Double#equals), DECIMAL, string and binary values and SUM(DISTINCT)/MIN/MAX(DISTINCT) on TUMBLE windows, in one and two phases (the partial aggregates carry the distinct values in the RAW distinct views, in Sluice's own encoding). Fallback: other aggregate functions, SESSION windows"},
+	{Type: WindowTableFunctionType, compile: node(CompileWindowTableFunction),
+		Doc: "window TVFs that no aggregation follows directly (FROM TABLE(TUMBLE/HOP/CUMULATE(...)) selected, filtered, or feeding a window join) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone, with offsets: each row once per window, in the order of Flink's group window assigners (HOP from the latest window back, CUMULATE by ascending end), with window_start, window_end and window_time; rows whose time attribute is NULL dropped, record timestamps erased, as AlignedWindowTableFunctionOperator. Not native yet: processing time, SESSION"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase),
@@ -174,6 +176,9 @@ func (w *WindowAggregate) ExecType() string {
 	}
 	return WindowAggregateType
 }
+
+// ExecType implements Node.
+func (*WindowTableFunction) ExecType() string { return WindowTableFunctionType }
 
 // ExecType implements Node.
 func (*FileScan) ExecType() string { return ScanType }

@@ -50,6 +50,8 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 		return openWindowPipeline(p, options)
 	case *plan.WatermarkAssigner:
 		return openWatermarkPipeline(p)
+	case *plan.WindowTableFunction:
+		return openTVFStage(p)
 	}
 	return nil, fmt.Errorf("a %s node cannot run inside a chain", node.ExecType())
 }

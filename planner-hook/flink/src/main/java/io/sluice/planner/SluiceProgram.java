@@ -33,6 +33,7 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalT
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalValues;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWatermarkAssigner;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowTableFunction;
 import org.apache.flink.table.planner.plan.optimize.program.FlinkOptimizeProgram;
 import org.apache.flink.table.planner.plan.optimize.program.StreamOptimizeContext;
 import org.apache.flink.table.planner.plan.utils.ChangelogPlanUtils;
@@ -304,6 +305,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-local-window-aggregate_1";
         } else if (rel instanceof StreamPhysicalGlobalWindowAggregate) {
             return "stream-exec-global-window-aggregate_1";
+        } else if (rel instanceof StreamPhysicalWindowTableFunction) {
+            return "stream-exec-window-table-function_1";
         } else if (isIcebergScan(rel)) {
             return "sluice-iceberg-scan_1";
         } else if (isAdbcScan(rel)) {

@@ -108,6 +108,11 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private transient long registeredTimer;
     private transient StreamRecord<RowData> reuse;
     private transient StreamRecord<RowData> batchRecord;
+    /**
+     * Whether a window table function in the chain erases record timestamps (as Flink's
+     * WindowTableFunctionOperatorBase does): its rows do not carry a native batch's timestamp.
+     */
+    private transient boolean erasesTimestamps;
     private transient long batches;
     private transient AtomicLong[] counters;
 
@@ -279,6 +284,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     @Override
     public void open() throws Exception {
         super.open();
+        erasesTimestamps = shape.nodeTypes().contains("stream-exec-window-table-function_1");
         if (shape.procTime()) {
             arrivalRuns = InputBatch.direct(16 * 64);
             registeredTimer = Long.MAX_VALUE;
@@ -486,7 +492,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             }
             if (fromInput && shape.rowMapping() && in.hasTimestamp(out.source(i))) {
                 reuse.replace(out.row(i), in.timestamp(out.source(i)));
-            } else if (batchRecord != null && batchRecord.hasTimestamp()) {
+            } else if (batchRecord != null && batchRecord.hasTimestamp() && !erasesTimestamps) {
                 // Rows of a native batch carry the batch record's timestamp, as the source's
                 // rows would have carried it one by one.
                 reuse.replace(out.row(i), batchRecord.getTimestamp());
