@@ -95,12 +95,19 @@ class AdbcServerFailureTest {
         }
     }
 
+    /**
+     * Rows of the killed job's input, 2 ms apart: the job must still run when its second kill
+     * comes, after six commits and a restart, also on a loaded machine (3,000 rows were once
+     * not enough).
+     */
+    static final int ROWS = 6000;
+
     @ParameterizedTest
     @ValueSource(strings = {"two-phase", "stage"})
     void serverKilledWhileCheckpointsCommit(String commitMode) throws Exception {
         String table = "killed_" + commitMode.replace('-', '_');
         List<Row> input = new ArrayList<>();
-        for (int i = 0; i < 3000; i++) {
+        for (int i = 0; i < ROWS; i++) {
             input.add(Row.of(i, "r" + i));
         }
         String stockTable = table + "_stock";
@@ -157,7 +164,7 @@ class AdbcServerFailureTest {
         assertEquals("0", value(server.jdbcUrl(), "SELECT count(*) FROM sluice_commits WHERE target_table = '" + table
                 + "' AND stage NOT LIKE '" + prefix + "%'"), "commits of another mode than " + commitMode);
         List<String> want = rows(LocalPostgres.jdbcUrl(false), stockTable);
-        assertEquals(3000, want.size());
+        assertEquals(ROWS, want.size());
         assertEquals(want, rows(server.jdbcUrl(), table), "the table after two server crashes");
         assertEquals("0", value(server.jdbcUrl(), "SELECT count(*) FROM pg_prepared_xacts"), "prepared transactions left behind");
         assertEquals("0", value(server.jdbcUrl(), "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'sluice_stage_%'"),
