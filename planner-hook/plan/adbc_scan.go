@@ -24,7 +24,7 @@ type adbcScanExec struct {
 	// Options are the table's options (its WITH clause).
 	Options map[string]string `json:"options"`
 	// Fields are the columns the scan produces (after projection pushdown) with their Flink
-	// Types.
+	// types.
 	Fields []adbcColumn `json:"fields"`
 }
 

@@ -100,17 +100,7 @@ func CompileCalc(n *IslandNode, options map[string]string) (p *Calc, reasons []s
 			reasons = append(reasons, fmt.Sprintf("output column %s: %s", p.OutNames[i], why))
 		}
 	}
-	// Expressions that depend on the session time zone fall back when it cannot be loaded.
-	var env expr.Env
-	if zone, why := sessionZone(options); why == "" {
-		env.Zone = &zone.Zone
-	}
-	_, env.JVMZoneFixed = options[OptJVMTimeZoneOffset]
-	env.JavaVersion = javaVersion(options)
-	switch options[OptJVMFormatLocale] {
-	case "en", "en-US":
-		env.EnglishLocale = true
-	}
+	env := exprEnv(options)
 	env.Clock = true // calc.Calc reads the clock per batch
 	condRefs, projRefs := map[int]bool{}, map[int]bool{}
 	compile := func(what string, raw json.RawMessage, refs map[int]bool) (expr.Expr, error) {
@@ -171,4 +161,21 @@ func nameAt(names []string, i int) string {
 // Operator builds the Calc operator of the compiled condition and projections.
 func (p *Calc) Operator(mem memory.Allocator) *calc.Calc {
 	return calc.New(p.projections, p.condition, mem)
+}
+
+// exprEnv is what expressions may depend on, from the planner's options: the session time
+// zone (expressions that need it fall back when it cannot be loaded), the JVM's zone, Java
+// version and format locale.
+func exprEnv(options map[string]string) expr.Env {
+	var env expr.Env
+	if zone, why := sessionZone(options); why == "" {
+		env.Zone = &zone.Zone
+	}
+	_, env.JVMZoneFixed = options[OptJVMTimeZoneOffset]
+	env.JavaVersion = javaVersion(options)
+	switch options[OptJVMFormatLocale] {
+	case "en", "en-US":
+		env.EnglishLocale = true
+	}
+	return env
 }

@@ -15,7 +15,7 @@ import (
 
 // IcebergSinkType is the node type under which the planner sends a sink into an Iceberg table
 // (Flink's IcebergTableSink): the Java side describes the table's schema (field ids, Iceberg
-// Types), its write properties and what else decides whether Go can write its data files.
+// types), its write properties and what else decides whether Go can write its data files.
 const IcebergSinkType = "sluice-iceberg-sink_1"
 
 // icebergSinkExec is the description of an Iceberg sink.

@@ -27,6 +27,8 @@ type IslandNode struct {
 	Name string `json:"name"`
 	// InputType is the row type of the node's input (absent for nodes with several inputs).
 	InputType json.RawMessage `json:"inputType"`
+	// InputTypes are the row types of the inputs of a node with several (a join: left, right).
+	InputTypes []json.RawMessage `json:"inputTypes,omitempty"`
 	// Exec is Flink's exec-node JSON.
 	Exec json.RawMessage `json:"exec"`
 }

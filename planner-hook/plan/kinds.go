@@ -48,6 +48,8 @@ var kinds = []Kind{
 		Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone (daylight-saving gaps and overlaps as Flink's TimeWindowUtil); processing time (PROCTIME(): rows take the clock when they arrive, windows fire on processing-time timers, as Flink's WindowAggOperator); COUNT(*), COUNT, SUM, $SUM0 (which Flink plans for some SUMs), MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ of every precision (TimestampData#compareTo), BOOLEAN and CHAR/VARCHAR, by unsigned UTF-8 bytes as BinaryStringData#compareTo), FIRST_VALUE and LAST_VALUE on the types Flink 2.1 plans them for: TINYINT to DOUBLE, BOOLEAN, VARCHAR and DECIMAL (TUMBLE; Flink cannot merge them), SUM, MIN, MAX, AVG on DECIMAL (sums in DECIMAL(38, s), NULL on overflow as Flink; AVG at scale max(6, s)), FILTER clauses; state per key group in Flink's checkpoints. COUNT(DISTINCT) (also with FILTER clauses) on integer-like, floating-point (NaN one value, 0.0 and -0.0 two, as Double#equals), DECIMAL, string and binary values and SUM(DISTINCT)/MIN/MAX(DISTINCT) on TUMBLE windows, in one and two phases (the partial aggregates carry the distinct values in the RAW distinct views, in Sluice's own encoding). Fallback: other aggregate functions, SESSION windows"},
 	{Type: WindowTableFunctionType, compile: node(CompileWindowTableFunction),
 		Doc: "window TVFs that no aggregation follows directly (FROM TABLE(TUMBLE/HOP/CUMULATE(...)) selected, filtered, or feeding a window join) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone, with offsets: each row once per window, in the order of Flink's group window assigners (HOP from the latest window back, CUMULATE by ascending end), with window_start, window_end and window_time; rows whose time attribute is NULL dropped, record timestamps erased, as AlignedWindowTableFunctionOperator. Not native yet: processing time, SESSION"},
+	{Type: WindowJoinType, compile: node(CompileWindowJoin),
+		Doc: "joins of two window TVFs (TUMBLE, HOP, CUMULATE on event time) on their windows and equality keys, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER, SEMI and ANTI (IN/EXISTS, NOT IN/NOT EXISTS); each side's rows wait in state per key group and window until the watermark passes the window's end, then they are joined as Flink's WindowJoinOperator joins them (outer rows padded with NULLs, NULL keys matching nothing) and rows of fired windows are dropped as late; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: joins without equality keys, processing time"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase),
@@ -179,6 +181,9 @@ func (w *WindowAggregate) ExecType() string {
 
 // ExecType implements Node.
 func (*WindowTableFunction) ExecType() string { return WindowTableFunctionType }
+
+// ExecType implements Node.
+func (*WindowJoin) ExecType() string { return WindowJoinType }
 
 // ExecType implements Node.
 func (*FileScan) ExecType() string { return ScanType }

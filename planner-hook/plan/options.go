@@ -39,3 +39,13 @@ func scanBatchRows(options map[string]string) int {
 	}
 	return defaultScanBatchRows
 }
+
+// The side of a window join that a chain's columnar exchange feeds: the chain marks its
+// batches with it (schema metadata JoinSideMetadata), since both exchanges reach the join's
+// operator through one input.
+const (
+	OptExchangeSide  = "sluice.chain.exchange-side"
+	JoinSideMetadata = "sluice.join.side"
+	JoinSideLeft     = "left"
+	JoinSideRight    = "right"
+)

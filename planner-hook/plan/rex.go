@@ -46,7 +46,7 @@ type boundJSON struct {
 }
 
 // DecodeRex turns a RexNode JSON into an expression tree. Function names are Flink's internal
-// Names without "$" and version ("$+$1" → "+"); a user-defined or catalog function is
+// names without "$" and version ("$+$1" → "+"); a user-defined or catalog function is
 // reported by name so that the verdict can say why it falls back.
 func DecodeRex(data json.RawMessage) (*expr.Node, error) {
 	var r rexJSON

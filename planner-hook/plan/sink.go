@@ -242,7 +242,7 @@ func CompileFileSinkIsland(data []byte) (*FileSink, error) {
 // type but for nullability where out allows NULL (at any depth), a string or binary no longer
 // than a VARCHAR or VARBINARY target (the same bytes; Flink pads CHAR and BINARY targets and
 // cuts longer values, with a cast) and the names of ROW fields (Parquet groups take the sink's
-// Names; values go by position). Types whose values Sluice lays out by their precision (DECIMAL,
+// names; values go by position). Types whose values Sluice lays out by their precision (DECIMAL,
 // TIME, TIMESTAMP) must be equal.
 func writableAs(in, out catalog.Type) bool {
 	if in.Nullable && !out.Nullable {

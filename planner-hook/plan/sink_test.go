@@ -64,7 +64,7 @@ func TestFloatPartitionKeyNeedsJavaVersion(t *testing.T) {
 }
 
 // TestWritableAs: a sink column takes an input column of the same type whatever its ROW field
-// Names and top-level nullability, but not one of another nested shape or nullability inside.
+// names and top-level nullability, but not one of another nested shape or nullability inside.
 func TestWritableAs(t *testing.T) {
 	parse := func(s string) catalog.Type {
 		ct, err := catalog.ParseTypeString(s)

@@ -27,15 +27,8 @@ type windowAggJSON struct {
 	Grouping      []int             `json:"grouping"`
 	AggCalls      []aggCallJSON     `json:"aggCalls"`
 	Windowing     struct {
-		Strategy string `json:"strategy"`
-		Window   struct {
-			Type    string `json:"type"`
-			Size    string `json:"size"`
-			Slide   string `json:"slide"`
-			MaxSize string `json:"maxSize"`
-			Step    string `json:"step"`
-			Offset  string `json:"offset"`
-		} `json:"window"`
+		Strategy           string          `json:"strategy"`
+		Window             windowSpecJSON  `json:"window"`
 		TimeAttributeType  json.RawMessage `json:"timeAttributeType"`
 		TimeAttributeIndex int             `json:"timeAttributeIndex"`
 		SliceEnd           int             `json:"sliceEnd"`
@@ -50,6 +43,21 @@ type windowAggJSON struct {
 	} `json:"namedWindowProperties"`
 	NeedRetraction bool            `json:"needRetraction"`
 	OutputType     json.RawMessage `json:"outputType"`
+}
+
+// windowSpecJSON is a WindowSpec of Flink's plans: the window TVF and its sizes.
+type windowSpecJSON struct {
+	Type    string `json:"type"`
+	Size    string `json:"size"`
+	Slide   string `json:"slide"`
+	MaxSize string `json:"maxSize"`
+	Step    string `json:"step"`
+	Offset  string `json:"offset"`
+}
+
+// assigner returns the window assigner of the spec.
+func (w windowSpecJSON) assigner() (*window.Assigner, error) {
+	return assignerOf(w.Type, w.Size, w.Slide, w.MaxSize, w.Step, w.Offset)
 }
 
 // aggCallJSON is one AggregateCall of a plan.
@@ -171,7 +179,7 @@ func CompileWindowAggregate(n *IslandNode, phase WindowPhase, options map[string
 			return nil, nil, colErr
 		}
 	}
-	if p.Spec.Assigner, err = assignerOf(j.Windowing.Window.Type, w.Window.Size, w.Window.Slide, w.Window.MaxSize, w.Window.Step, w.Window.Offset); err != nil {
+	if p.Spec.Assigner, err = w.Window.assigner(); err != nil {
 		reasons = append(reasons, err.Error())
 		err = nil
 	}

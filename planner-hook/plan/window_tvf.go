@@ -16,15 +16,8 @@ const WindowTableFunctionType = "stream-exec-window-table-function_1"
 // windowTableFunctionJSON is StreamExecWindowTableFunction's JSON.
 type windowTableFunctionJSON struct {
 	Windowing struct {
-		Strategy string `json:"strategy"`
-		Window   struct {
-			Type    string `json:"type"`
-			Size    string `json:"size"`
-			Slide   string `json:"slide"`
-			MaxSize string `json:"maxSize"`
-			Step    string `json:"step"`
-			Offset  string `json:"offset"`
-		} `json:"window"`
+		Strategy           string          `json:"strategy"`
+		Window             windowSpecJSON  `json:"window"`
 		TimeAttributeType  json.RawMessage `json:"timeAttributeType"`
 		TimeAttributeIndex int             `json:"timeAttributeIndex"`
 		IsRowtime          bool            `json:"isRowtime"`
@@ -93,7 +86,7 @@ func CompileWindowTableFunction(n *IslandNode, options map[string]string) (*Wind
 	case t.Kind != catalog.Timestamp || t.Precision > 3:
 		reasons = append(reasons, fmt.Sprintf("window table function on a time attribute of type %s is not supported natively", t))
 	}
-	if p.Assigner, err = assignerOf(w.Window.Type, w.Window.Size, w.Window.Slide, w.Window.MaxSize, w.Window.Step, w.Window.Offset); err != nil {
+	if p.Assigner, err = w.Window.assigner(); err != nil {
 		reasons = append(reasons, err.Error())
 	}
 	// The output is the input row and window_start, window_end, window_time.

@@ -37,8 +37,10 @@ type Chain struct {
 	scanRows *binaryrow.Encoder
 	// batchIn is set when the chain reads the batches of a columnar exchange.
 	batchIn bool
-	// Split partitions the output for a columnar hash exchange (nil without one).
+	// split partitions the output for a columnar hash exchange (nil without one).
 	split *exchange.Splitter
+	// side is the window join input the exchange feeds ("" for none): the parts carry it.
+	side string
 	// batchOut is set when the chain feeds a native sink: its output rows are handed over as
 	// Arrow batches (OutputBatch), decoded by outDecoder.
 	batchOut   bool
@@ -95,7 +97,17 @@ func openChain(is *plan.Island) (*Chain, error) {
 		}
 		c.split = s
 	}
-	if is.Options[plan.OptBatchInput] == "true" {
+	_, startsWithJoin := nodes[0].(*plan.WindowJoin)
+	if side, ok := is.Options[plan.OptExchangeSide]; ok {
+		if side != plan.JoinSideLeft && side != plan.JoinSideRight {
+			return nil, fmt.Errorf("chain: option %s = %q", plan.OptExchangeSide, side)
+		}
+		c.side = side
+	}
+	if startsWithJoin {
+		// The join reads the batches of its two columnar exchanges itself.
+		c.batchIn, c.rowMapping = true, false
+	} else if is.Options[plan.OptBatchInput] == "true" {
 		_, types, err := is.Nodes[0].RowFields()
 		if err != nil {
 			return nil, fmt.Errorf("chain: batch input: %w", err)
@@ -146,6 +158,10 @@ func openChain(is *plan.Island) (*Chain, error) {
 		case *WindowPipeline:
 			if i != 0 {
 				return nil, fmt.Errorf("chain node %d (%s): a keyed window aggregation must start its chain", i, is.Nodes[i].Name)
+			}
+		case *joinStage:
+			if i != 0 {
+				return nil, fmt.Errorf("chain node %d (%s): a window join must start its chain", i, is.Nodes[i].Name)
 			}
 		}
 		if _, ok := p.(*RowPipeline); !ok {
@@ -236,8 +252,8 @@ func (c *Chain) appendRows(data []byte, offsets []int32, sel []int32) {
 // SetArrivals gives the arrival times of the next batch's rows to the chain's processing-time
 // window aggregation.
 func (c *Chain) SetArrivals(runs []Arrival) error {
-	k := c.keyed()
-	if k == nil || !k.ProcTime() {
+	k := c.procTimeWindows()
+	if k == nil {
 		return fmt.Errorf("chain: no processing-time window aggregation to give arrival times to")
 	}
 	k.SetArrivals(runs)
@@ -248,8 +264,8 @@ func (c *Chain) SetArrivals(runs []Arrival) error {
 // the later stages. No watermark comes out: processing time is not event time.
 func (c *Chain) AdvanceProcessingTime(t int64) error {
 	c.reset()
-	k := c.keyed()
-	if k == nil || !k.ProcTime() {
+	k := c.procTimeWindows()
+	if k == nil {
 		return fmt.Errorf("chain: no processing-time window aggregation")
 	}
 	if err := k.AdvanceProcessingTime(t); err != nil {
@@ -263,7 +279,7 @@ func (c *Chain) AdvanceProcessingTime(t int64) error {
 // processing-time window aggregation fires next; MaxInt64 when nothing is pending or the chain
 // has no such aggregation.
 func (c *Chain) NextProcessingTimer() int64 {
-	if k := c.keyed(); k != nil {
+	if k := c.procTimeWindows(); k != nil {
 		return k.NextTimer()
 	}
 	return 1<<63 - 1
@@ -552,7 +568,23 @@ func (c *Chain) Partition(from, to int) ([]exchange.Part, error) {
 		return nil, err
 	}
 	defer b.Release()
-	return c.split.Split(b)
+	parts, err := c.split.Split(b)
+	if err != nil || c.side == "" {
+		return parts, err
+	}
+	for i := range parts {
+		parts[i].Batch = withSide(parts[i].Batch, c.side)
+	}
+	return parts, nil
+}
+
+// withSide returns the batch with its schema marked as the given window join input (the
+// batch's reference moves to the result).
+func withSide(b arrow.RecordBatch, side string) arrow.RecordBatch {
+	meta := arrow.NewMetadata([]string{plan.JoinSideMetadata}, []string{side})
+	out := array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields(), &meta), b.Columns(), b.NumRows())
+	b.Release()
+	return out
 }
 
 // Channels is the number of target channels of the chain's columnar exchange (0 without one).
@@ -572,7 +604,7 @@ func (c *Chain) checkBatch(b arrow.RecordBatch) error {
 }
 
 // openSplitter builds the splitter of a chain that feeds a columnar hash exchange: the key
-// Fields come from the plan, the consumer's parallelism from the runtime options.
+// fields come from the plan, the consumer's parallelism from the runtime options.
 func openSplitter(is *plan.Island, out *binaryrow.Decoder) (*exchange.Splitter, error) {
 	var keys []int
 	if err := json.Unmarshal([]byte(is.Options[plan.OptExchangeKeys]), &keys); err != nil {
@@ -624,12 +656,32 @@ func decodeFields(d *binaryrow.Decoder, data []byte, offsets []int32) (arrow.Rec
 // Markers returns the watermarks of the last call, in order, with the rows they follow.
 func (c *Chain) Markers() []Marker { return c.markers }
 
-// keyed returns the chain's keyed window stage, or nil.
-func (c *Chain) keyed() *WindowPipeline {
+// keyedStage is a stage with keyed state per key group, which starts its chain: a window
+// aggregation or a window join.
+type keyedStage interface {
+	EventTimePipeline
+	InitializeWatermark(wm int64)
+	Snapshot(kg int) ([]byte, error)
+	Restore(kg int, blob []byte) error
+	LateDropped() int64
+	StateBytes() int64
+	StateKeys() int64
+}
+
+// keyed returns the chain's keyed stage, or nil.
+func (c *Chain) keyed() keyedStage {
 	if len(c.stages) > 0 {
-		if w, ok := c.stages[0].(*WindowPipeline); ok {
-			return w
+		if k, ok := c.stages[0].(keyedStage); ok {
+			return k
 		}
+	}
+	return nil
+}
+
+// procTimeWindows returns the chain's processing-time window aggregation, or nil.
+func (c *Chain) procTimeWindows() *WindowPipeline {
+	if w, ok := c.keyed().(*WindowPipeline); ok && w.ProcTime() {
+		return w
 	}
 	return nil
 }
@@ -674,7 +726,7 @@ func (c *Chain) LateDropped() int64 {
 // StateBytes estimates the memory of the keyed stage's state (0 without one).
 func (c *Chain) StateBytes() int64 {
 	if k := c.keyed(); k != nil {
-		return k.op.StateBytes()
+		return k.StateBytes()
 	}
 	return 0
 }
@@ -682,7 +734,7 @@ func (c *Chain) StateBytes() int64 {
 // StateKeys is the number of keys with state in the keyed stage.
 func (c *Chain) StateKeys() int64 {
 	if k := c.keyed(); k != nil {
-		return int64(k.op.Keys())
+		return k.StateKeys()
 	}
 	return 0
 }

@@ -52,6 +52,8 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 		return openWatermarkPipeline(p)
 	case *plan.WindowTableFunction:
 		return openTVFStage(p)
+	case *plan.WindowJoin:
+		return openJoinStage(p, options)
 	}
 	return nil, fmt.Errorf("a %s node cannot run inside a chain", node.ExecType())
 }
@@ -323,6 +325,12 @@ func (w *WindowPipeline) Restore(kg int, blob []byte) error { return w.op.Restor
 // LateDropped counts late rows dropped so far.
 func (w *WindowPipeline) LateDropped() int64 { return w.op.LateDropped() }
 
+// StateBytes estimates the memory of the aggregation's state.
+func (w *WindowPipeline) StateBytes() int64 { return w.op.StateBytes() }
+
+// StateKeys is the number of keys with state.
+func (w *WindowPipeline) StateKeys() int64 { return int64(w.op.Keys()) }
+
 // LocalWindowPipeline runs the local phase of a two-phase window aggregation: partial
 // aggregates per key and slice come out when its buffer flushes.
 type LocalWindowPipeline struct {
@@ -466,7 +474,7 @@ func windowInput(p *plan.WindowAggregate, d *binaryrow.Decoder, data []byte, off
 
 // batchInput is the window operator's input read from an Arrow batch of the input row type
 // (a columnar exchange's batch, or a native scan's): its columns are checked against the plan's
-// Types.
+// types.
 func windowBatchInput(p *plan.WindowAggregate, b arrow.RecordBatch, cols []int) (window.Input, error) {
 	if err := checkBatchColumns("window pipeline", b, p.InNames, p.InTypes, cols); err != nil {
 		return window.Input{}, err

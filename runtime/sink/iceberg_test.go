@@ -29,7 +29,7 @@ func frames(t *testing.T, out []byte) map[int32][]byte {
 }
 
 // TestIcebergWriterFilesPerPartition drives the writer as the JNI layer does: batches in,
-// File bytes per partition out, then each finished file's float metrics and partition values.
+// file bytes per partition out, then each finished file's float metrics and partition values.
 func TestIcebergWriterFilesPerPartition(t *testing.T) {
 	n := plan.IslandNode(islands.IcebergSinkNode("partition", []map[string]any{{"sourceId": 3, "transform": "truncate[1]"}}))
 	island, _ := json.Marshal(map[string]any{"version": 1, "nodes": []any{n}, "options": map[string]string{}})

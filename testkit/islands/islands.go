@@ -17,9 +17,10 @@ var files embed.FS
 // Node is one island node as the island JSON holds it (plan.IslandNode's fields, so that a
 // test converts it with plan.IslandNode(n)).
 type Node struct {
-	Name      string          `json:"name"`
-	InputType json.RawMessage `json:"inputType"`
-	Exec      json.RawMessage `json:"exec"`
+	Name       string            `json:"name"`
+	InputType  json.RawMessage   `json:"inputType"`
+	InputTypes []json.RawMessage `json:"inputTypes,omitempty"`
+	Exec       json.RawMessage   `json:"exec"`
 }
 
 // Read returns the golden island testdata/name.

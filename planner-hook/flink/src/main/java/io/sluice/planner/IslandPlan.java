@@ -25,6 +25,8 @@ import java.util.Map;
  *
  * <pre>{"version":1, "nodes": [{"inputType": LogicalType, "exec": ExecNode}...], "options": {k: v}}</pre>
  *
+ * <p>A node of two inputs (a join) has {"inputTypes": [left, right]} instead of "inputType".
+ *
  * <p>A node that Flink cannot serialize is sent as {"exec": {"type": "unserializable:Name"}} so
  * that the verdict names it.
  */
@@ -40,7 +42,14 @@ public final class IslandPlan {
      * description instead (rawExec), and the native source or sink that replaces it.
      */
     public record Entry(
-            String name, LogicalType inputType, ExecNode<?> exec, JsonNode rawExec, NativeSource source, NativeSink sink) {
+            String name, LogicalType inputType, ExecNode<?> exec, JsonNode rawExec, NativeSource source, NativeSink sink,
+            List<LogicalType> inputTypes) {
+        /** A node of one input (or none). */
+        public Entry(
+                String name, LogicalType inputType, ExecNode<?> exec, JsonNode rawExec, NativeSource source, NativeSink sink) {
+            this(name, inputType, exec, rawExec, source, sink, null);
+        }
+
         /** A node described by Flink's exec-node JSON. */
         public Entry(String name, LogicalType inputType, ExecNode<?> exec) {
             this(name, inputType, exec, null, null, null);
@@ -59,6 +68,12 @@ public final class IslandPlan {
                 n.put("name", e.name());
                 if (e.inputType() != null) {
                     n.set("inputType", MAPPER.readTree(writer.writeValueAsString(e.inputType())));
+                }
+                if (e.inputTypes() != null) {
+                    ArrayNode types = n.putArray("inputTypes");
+                    for (LogicalType t : e.inputTypes()) {
+                        types.add(MAPPER.readTree(writer.writeValueAsString(t)));
+                    }
                 }
                 JsonNode exec;
                 if (e.rawExec() != null) {

@@ -33,6 +33,7 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalT
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalValues;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWatermarkAssigner;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowJoin;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowTableFunction;
 import org.apache.flink.table.planner.plan.optimize.program.FlinkOptimizeProgram;
 import org.apache.flink.table.planner.plan.optimize.program.StreamOptimizeContext;
@@ -150,9 +151,27 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         List<String> notes = new ArrayList<>(verdict.edgeNotes());
         notes.addAll(sinkNotes);
         LAST.set(verdict.withEdgeNotes(notes));
-        Edges edges = new Edges(nativeSinks, batchOutput, new IdentityHashMap<>(), new IdentityHashMap<>());
+        Edges edges = new Edges(nativeSinks, batchOutput, new IdentityHashMap<>(), new IdentityHashMap<>(),
+                new IdentityHashMap<>());
         if (config.get(SluiceOptions.EXCHANGE_COLUMNAR)) {
             columnarExchanges(root, island, chains, edges);
+        }
+        // A native window join reads both inputs through columnar exchanges; without them the
+        // whole job stays Flink's.
+        for (RelNode rel : island) {
+            if (rel instanceof StreamPhysicalWindowJoin) {
+                long columnar = edges.exchangeSides().keySet().stream().filter(x -> rel.getInputs().contains(x)).count();
+                if (columnar != 2) {
+                    Verdict v = new Verdict(false, verdict.nodes(), List.of(nodeName(rel) + ": a native window join reads "
+                            + "both inputs through columnar exchanges from native chains ('sluice.exchange.columnar'), "
+                            + "and " + (2 - columnar) + " of its inputs cannot be one"));
+                    LAST.set(v);
+                    if (config.get(SluiceOptions.LOG_FALLBACK_REASONS)) {
+                        LOG.info("Sluice: job runs on stock Flink:\n{}", v);
+                    }
+                    return annotateFallback(root, v);
+                }
+            }
         }
         return replace(root, chains, serde, entryOf, options, edges, new IdentityHashMap<>());
     }
@@ -176,7 +195,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             Map<RelNode, SinkEdge> nativeSinks,
             Map<List<RelNode>, Boolean> batchOutput,
             Map<RelNode, int[]> exchanges,
-            Map<List<RelNode>, Boolean> batchInput) {}
+            Map<List<RelNode>, Boolean> batchInput,
+            Map<RelNode, String> exchangeSides) {}
 
     /** A native sink: the island JSON of its node and the sink that runs it. */
     private record SinkEdge(byte[] json, NativeSink sink) {}
@@ -184,7 +204,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     /**
      * Finds the hash (and single-subtask) exchanges that can carry Arrow batches: those between the last node of one
      * native chain and the first node of another that reads batches in Go (a window
-     * aggregation), each the only consumer of the other.
+     * aggregation or a window join), each the only consumer of the other.
      */
     private static void columnarExchanges(RelNode root, List<RelNode> island, Map<RelNode, List<RelNode>> chains, Edges edges) {
         Map<RelNode, Integer> consumers = new IdentityHashMap<>();
@@ -208,11 +228,17 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             if (hash
                     && up != null && up.get(up.size() - 1) == in && consumers.getOrDefault(in, 0) == 1
                     && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
-                    && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate)
+                    && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate
+                            || consumer instanceof StreamPhysicalWindowJoin)
                     && !edges.batchOutput().containsKey(up)) {
                 int[] keys = exchange.getDistribution().getKeys().stream().mapToInt(Integer::intValue).toArray();
                 edges.exchanges().put(exchange, keys);
                 edges.batchInput().put(down, Boolean.TRUE);
+                if (consumer instanceof StreamPhysicalWindowJoin) {
+                    // Both exchanges reach the join's operator through one input: the batches
+                    // say which side they come from.
+                    edges.exchangeSides().put(exchange, consumer.getInput(0) == exchange ? "left" : "right");
+                }
             }
         }
     }
@@ -243,7 +269,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         return rel instanceof StreamPhysicalTableSourceScan
                 || rel instanceof StreamPhysicalWatermarkAssigner
                 || rel instanceof StreamPhysicalWindowAggregate
-                || rel instanceof StreamPhysicalGlobalWindowAggregate;
+                || rel instanceof StreamPhysicalGlobalWindowAggregate
+                || rel instanceof StreamPhysicalWindowJoin;
     }
 
     /**
@@ -307,6 +334,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-global-window-aggregate_1";
         } else if (rel instanceof StreamPhysicalWindowTableFunction) {
             return "stream-exec-window-table-function_1";
+        } else if (rel instanceof StreamPhysicalWindowJoin) {
+            return "stream-exec-window-join_1";
         } else if (isIcebergScan(rel)) {
             return "sluice-iceberg-scan_1";
         } else if (isAdbcScan(rel)) {
@@ -319,8 +348,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
 
     /** The native chain that replaces a chain of island nodes. */
     private static RelNode chainRel(
-            List<RelNode> chain, RelNode input, SerdeContext serde, Map<RelNode, IslandPlan.Entry> entryOf,
-            Map<String, String> options, boolean batchOut, int[] exchangeKeys, boolean batchIn) {
+            List<RelNode> chain, List<RelNode> inputs, SerdeContext serde, Map<RelNode, IslandPlan.Entry> entryOf,
+            Map<String, String> options, boolean batchOut, int[] exchangeKeys, boolean batchIn, String exchangeSide) {
+        RelNode input = inputs.isEmpty() ? null : inputs.get(0);
         RelNode bottom = chain.get(0);
         RelNode top = chain.get(chain.size() - 1);
         List<IslandPlan.Entry> entries = new ArrayList<>();
@@ -338,6 +368,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         int[] stateKeys = null;
         if (bottom instanceof StreamPhysicalWindowAggregate) {
             stateKeys = ((StreamPhysicalWindowAggregate) bottom).grouping();
+        } else if (bottom instanceof StreamPhysicalWindowJoin) {
+            // Flink keys the join's state by the join keys; the key selector is the left input's.
+            stateKeys = ((StreamPhysicalWindowJoin) bottom).joinSpec().getLeftKeys();
         } else if (bottom instanceof StreamPhysicalGlobalWindowAggregate) {
             // The partial aggregates lead with the grouping keys.
             stateKeys = java.util.stream.IntStream.range(0, ((StreamPhysicalGlobalWindowAggregate) bottom).grouping().length)
@@ -374,6 +407,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         Map<String, String> chainOptions = options;
         if (batchOut || batchIn || exchangeKeys != null) {
             chainOptions = new LinkedHashMap<>(options);
+            if (exchangeSide != null) {
+                chainOptions.put("sluice.chain.exchange-side", exchangeSide);
+            }
             if (batchOut) {
                 chainOptions.put("sluice.chain.batch-output", "true");
             }
@@ -391,9 +427,12 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         ChainShape shape = new ChainShape(
                 types, watermarkAssigner, stateKeys != null, rowMapping && !batchRecords, 0, batchInput, batchRecords,
                 exchangeKeys != null, procTime);
-        return new StreamPhysicalSluiceChain(
-                top.getCluster(), top.getTraitSet(), input, top.getRowType(),
-                IslandPlan.toJson(serde, entries, chainOptions), shape, stateKeys, descriptions, requireWatermark);
+        NativeChain nativeChain = new NativeChain(
+                top.getRowType(), IslandPlan.toJson(serde, entries, chainOptions), shape, stateKeys, descriptions, requireWatermark);
+        if (inputs.size() == 2) {
+            return new StreamPhysicalSluiceJoinChain(top.getCluster(), top.getTraitSet(), inputs.get(0), inputs.get(1), nativeChain);
+        }
+        return new StreamPhysicalSluiceChain(top.getCluster(), top.getTraitSet(), input, nativeChain);
     }
 
     /** Name of the hint that carries fallback reasons into EXPLAIN's optimized physical plan. */
@@ -599,7 +638,14 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 exec = null;
             }
         }
-        return new IslandPlan.Entry(nodeName(rel), inputType, exec);
+        List<LogicalType> inputTypes = null;
+        if (rel.getInputs().size() > 1) {
+            inputTypes = new ArrayList<>();
+            for (RelNode in : rel.getInputs()) {
+                inputTypes.add(FlinkTypeFactory.toLogicalRowType(in.getRowType()));
+            }
+        }
+        return new IslandPlan.Entry(nodeName(rel), inputType, exec, null, null, null, inputTypes);
     }
 
     private static Verdict judge(SerdeContext serde, List<IslandPlan.Entry> entries, Map<String, String> options) {
@@ -655,12 +701,14 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         } else if (chain != null) {
             // rel is the last node of its chain (earlier members are reached only through it).
             // A chain that starts with a native scan has no input: it reads the scan's batches.
-            RelNode input = chain.get(0).getInputs().isEmpty()
-                    ? null
-                    : replace(chain.get(0).getInput(0), chains, serde, entryOf, options, edges, done);
+            List<RelNode> inputs = new ArrayList<>();
+            for (RelNode in : chain.get(0).getInputs()) {
+                inputs.add(replace(in, chains, serde, entryOf, options, edges, done));
+            }
             RelNode consumer = consumerExchange(chain, edges);
-            result = chainRel(chain, input, serde, entryOf, options, edges.batchOutput().containsKey(chain),
-                    consumer == null ? null : edges.exchanges().get(consumer), edges.batchInput().containsKey(chain));
+            result = chainRel(chain, inputs, serde, entryOf, options, edges.batchOutput().containsKey(chain),
+                    consumer == null ? null : edges.exchanges().get(consumer), edges.batchInput().containsKey(chain),
+                    consumer == null ? null : edges.exchangeSides().get(consumer));
         } else if (edges.exchanges().containsKey(rel)) {
             RelNode input = replace(rel.getInput(0), chains, serde, entryOf, options, edges, done);
             result = new StreamPhysicalSluiceExchange(rel.getCluster(), rel.getTraitSet(), input, edges.exchanges().get(rel));

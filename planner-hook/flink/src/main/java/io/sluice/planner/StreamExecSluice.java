@@ -24,6 +24,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.util.Collections;
+import java.util.List;
 
 /**
  * The exec node of every native operator: one Flink one-input operator that runs a chain of
@@ -54,11 +55,27 @@ public class StreamExecSluice extends ExecNodeBase<RowData>
             RowType outputType,
             int[] stateKeys,
             String description) {
+        this(tableConfig, islandJson, shape, inputType, outputType, stateKeys, description, 1);
+    }
+
+    /**
+     * A chain of {@code inputs} inputs: a join's two columnar exchanges reach its one operator
+     * as the union of their batches.
+     */
+    public StreamExecSluice(
+            ReadableConfig tableConfig,
+            byte[] islandJson,
+            ChainShape shape,
+            RowType inputType,
+            RowType outputType,
+            int[] stateKeys,
+            String description,
+            int inputs) {
         super(
                 ExecNodeContext.newNodeId(),
                 new ExecNodeContext(OPERATOR_NAME + "_1"),
                 null, // no persisted options: the island JSON carries what the native side needs
-                Collections.singletonList(InputProperty.DEFAULT),
+                Collections.nCopies(inputs, InputProperty.DEFAULT),
                 outputType,
                 description);
         this.islandJson = islandJson;
@@ -71,6 +88,13 @@ public class StreamExecSluice extends ExecNodeBase<RowData>
     @SuppressWarnings("unchecked")
     protected Transformation<RowData> translateToPlanInternal(PlannerBase planner, ExecNodeConfig config) {
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
+        if (getInputEdges().size() > 1) {
+            List<Transformation<RowData>> all = new java.util.ArrayList<>();
+            for (var edge : getInputEdges()) {
+                all.add((Transformation<RowData>) edge.translateToPlan(planner));
+            }
+            input = new org.apache.flink.streaming.api.transformations.UnionTransformation<>(all);
+        }
         ChainShape runtimeShape = new ChainShape(
                 shape.nodeTypes(), shape.watermarkAssigner(), shape.keyed(), shape.rowMapping(),
                 shape.watermarkAssigner() ? config.get(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT).toMillis() : 0,
