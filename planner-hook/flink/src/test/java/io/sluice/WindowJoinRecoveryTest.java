@@ -1,0 +1,57 @@
+package io.sluice;
+
+import io.sluice.planner.Verdict;
+import io.sluice.runtime.NativeChainOperator;
+import io.sluice.testing.ParityCase;
+import io.sluice.testing.ParityHarness;
+import io.sluice.testing.SluiceMiniCluster;
+
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Failure recovery of a native window join: both inputs slowed down, checkpoints every 100 ms,
+ * three injected failures (Go panics and a Java exception). Flink restarts the job from its last
+ * checkpoint, both sides' rows waiting in windows come back from raw keyed state, and the
+ * exactly-once collect sink ends with exactly the rows of a failure-free stock Flink run.
+ */
+class WindowJoinRecoveryTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
+
+    @Test
+    void failuresAreRecoveredWithFlinksExactResult() {
+        ParityCase base = WindowJoinParityTest.join("join-recovery", "FULL", WindowJoinParityTest.HOP, WindowJoinParityTest.BOTH,
+                " AND L.v < R.v + 100");
+        // The right table slowed down too, so that failures also come while it is half read.
+        String slowRight = WindowJoinParityTest.RIGHT_TABLE.replace("')", "', 'delay-ms' = '2')");
+        ParityCase c = new ParityCase(base.name(), base.schema(), base.rows(), base.query(), base.expect(), base.parallelism(),
+                base.unordered(), base.config(), List.of(slowRight), base.vars())
+                .with("pipeline.auto-watermark-interval", "0 ms");
+        ParityHarness.Outcome flink = ParityHarness.run(c, false);
+        assertNull(flink.failure());
+        assertTrue(flink.rows().size() > 100, "the join should produce rows");
+
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(c, true, ", 'delay-ms' = '2'");
+        ParityHarness.injectFailures(tEnv, 40, 0);
+        Verdict verdict = Sluice.verdict(tEnv, c.query());
+        assertTrue(verdict.isNative(), verdict::toString);
+        long opened = NativeChainOperator.PIPELINES_OPENED.get();
+        long restored = NativeChainOperator.KEY_GROUPS_RESTORED.get();
+        ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
+        assertNull(sluice.failure(), () -> "the job should recover: " + sluice.failure());
+        assertTrue(NativeChainOperator.PIPELINES_OPENED.get() - opened >= 4, "three failures should have restarted the native chains");
+        assertTrue(NativeChainOperator.KEY_GROUPS_RESTORED.get() > restored,
+                "restarts should have restored the join's state from checkpoints");
+        assertEquals(WindowRecoveryTest.sorted(flink.rows()), WindowRecoveryTest.sorted(sluice.rows()));
+    }
+}
