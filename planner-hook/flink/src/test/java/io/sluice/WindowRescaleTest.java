@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.runtime.NativeChainOperator;
+import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.RowsSinkFactory;
 import io.sluice.testing.RowsTableFactory;
@@ -23,7 +24,6 @@ import org.apache.flink.types.Row;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -33,11 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Rescaling a native window aggregation: the job runs at parallelism 2, is stopped with a
- * savepoint, resumes at parallelism 3, is stopped again, and finishes at parallelism 1. Flink
- * redistributes the raw keyed state by key group; the rows written by the three runs together
- * equal the output of one uninterrupted stock Flink run. With a maximum parallelism of 3 the
- * middle run owns exactly one key group per subtask.
+ * Rescaling native keyed state (a window aggregation, a window join): the job runs at
+ * parallelism 2, is stopped with a savepoint, resumes at parallelism 3, is stopped again, and
+ * finishes at parallelism 1. Flink redistributes the raw keyed state by key group; the rows
+ * written by the three runs together equal the output of one uninterrupted stock Flink run.
+ * With a maximum parallelism of 3 the middle run owns exactly one key group per subtask.
  */
 class WindowRescaleTest {
     @RegisterExtension
@@ -47,25 +47,46 @@ class WindowRescaleTest {
                     .setNumberSlotsPerTaskManager(4)
                     .build());
 
-    static final String QUERY = WindowAggregateParityTest.query(
-            "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND)", "k", WindowAggregateParityTest.AGGS);
+    /** A job: its query over table t of the rows, and the other tables it reads. */
+    record Job(String name, String query, List<Row> rows, List<String> ddl) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
 
-    @ParameterizedTest(name = "max parallelism {0}")
-    @ValueSource(ints = {128, 3})
-    void rescaledRunsTogetherMatchOneStockRun(int maxParallelism, @TempDir Path savepoints) throws Exception {
-        List<Row> input = WindowAggregateParityTest.rows(2000);
-        String data = RowsTableFactory.register(input);
+    static List<org.junit.jupiter.params.provider.Arguments> jobs() {
+        Job agg = new Job("window aggregation", WindowAggregateParityTest.query(
+                "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND)", "k", WindowAggregateParityTest.AGGS),
+                WindowAggregateParityTest.rows(2000), List.of());
+        ParityCase join = WindowJoinParityTest.join("rescale", "FULL", "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND)",
+                WindowJoinParityTest.BOTH, " AND L.v < R.v + 300");
+        Job windowJoin = new Job("window join", join.query(), WindowJoinParityTest.joinRows(11, 1500, "a", "b", "c", "e", null),
+                List.of(WindowJoinParityTest.RIGHT_TABLE.replace("')", "', 'delay-ms' = '2')")));
+        List<org.junit.jupiter.params.provider.Arguments> out = new java.util.ArrayList<>();
+        for (Job j : List.of(agg, windowJoin)) {
+            for (int maxParallelism : new int[] {128, 3}) {
+                out.add(org.junit.jupiter.params.provider.Arguments.of(j, maxParallelism));
+            }
+        }
+        return out;
+    }
 
-        StreamTableEnvironment stock = env(1, maxParallelism, null, false, data, null);
-        ParityHarness.Outcome expected = ParityHarness.collect(stock, QUERY);
+    @ParameterizedTest(name = "{0}, max parallelism {1}")
+    @org.junit.jupiter.params.provider.MethodSource("jobs")
+    void rescaledRunsTogetherMatchOneStockRun(Job job, int maxParallelism, @TempDir Path savepoints) throws Exception {
+        String data = RowsTableFactory.register(job.rows());
+
+        StreamTableEnvironment stock = env(job, 1, maxParallelism, null, false, data, null);
+        ParityHarness.Outcome expected = ParityHarness.collect(stock, job.query());
         assertEquals(null, expected.failure());
 
         String sink = "rescale-" + UUID.randomUUID();
         long restored = NativeChainOperator.KEY_GROUPS_RESTORED.get();
         long exchanged = NativeChainOperator.EXCHANGE_BATCHES.get();
-        String savepoint = runAndStop(env(2, maxParallelism, null, true, data, sink), savepoints);
-        savepoint = runAndStop(env(3, maxParallelism, savepoint, true, data, sink), savepoints);
-        TableResult last = insert(env(1, maxParallelism, savepoint, true, data, sink));
+        String savepoint = runAndStop(job, env(job, 2, maxParallelism, null, true, data, sink), savepoints);
+        savepoint = runAndStop(job, env(job, 3, maxParallelism, savepoint, true, data, sink), savepoints);
+        TableResult last = insert(job, env(job, 1, maxParallelism, savepoint, true, data, sink));
         last.await();
 
         assertTrue(NativeChainOperator.KEY_GROUPS_RESTORED.get() > restored, "no native state was restored");
@@ -73,7 +94,8 @@ class WindowRescaleTest {
         assertEquals(WindowRecoveryTest.sorted(expected.rows()), WindowRecoveryTest.sorted(RowsSinkFactory.rows(sink)));
     }
 
-    static StreamTableEnvironment env(int parallelism, int maxParallelism, String savepoint, boolean sluice, String data, String sink) {
+    static StreamTableEnvironment env(
+            Job job, int parallelism, int maxParallelism, String savepoint, boolean sluice, String data, String sink) {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.MAX_PARALLELISM, maxParallelism);
         if (savepoint != null) {
@@ -91,9 +113,10 @@ class WindowRescaleTest {
         }
         tEnv.executeSql("CREATE TABLE t (" + WindowAggregateParityTest.SCHEMA + ") WITH ('connector' = '"
                 + RowsTableFactory.IDENTIFIER + "', 'data-id' = '" + data + "', 'delay-ms' = '2')");
+        job.ddl().forEach(tEnv::executeSql);
         if (sink != null) {
             StringBuilder columns = new StringBuilder();
-            for (Column c : tEnv.sqlQuery(QUERY).getResolvedSchema().getColumns()) {
+            for (Column c : tEnv.sqlQuery(job.query()).getResolvedSchema().getColumns()) {
                 LogicalType t = c.getDataType().getLogicalType();
                 if (t instanceof TimestampType ts) {
                     t = new TimestampType(ts.isNullable(), ts.getPrecision()); // a plain column, not a time attribute
@@ -107,14 +130,14 @@ class WindowRescaleTest {
         return tEnv;
     }
 
-    static TableResult insert(StreamTableEnvironment tEnv) {
-        assertTrue(Sluice.verdict(tEnv, QUERY).isNative(), () -> Sluice.verdict(tEnv, QUERY).toString());
-        return tEnv.executeSql("INSERT INTO results " + QUERY);
+    static TableResult insert(Job job, StreamTableEnvironment tEnv) {
+        assertTrue(Sluice.verdict(tEnv, job.query()).isNative(), () -> Sluice.verdict(tEnv, job.query()).toString());
+        return tEnv.executeSql("INSERT INTO results " + job.query());
     }
 
     /** Runs the job for a while, stops it with a savepoint and returns the savepoint's path. */
-    static String runAndStop(StreamTableEnvironment tEnv, Path dir) throws Exception {
-        JobClient job = insert(tEnv).getJobClient().orElseThrow();
+    static String runAndStop(Job j, StreamTableEnvironment tEnv, Path dir) throws Exception {
+        JobClient job = insert(j, tEnv).getJobClient().orElseThrow();
         Thread.sleep(1500);
         // A slow machine may still be deploying the tasks: a savepoint needs them all running.
         for (int attempt = 1; ; attempt++) {
