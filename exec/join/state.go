@@ -125,6 +125,13 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 			}
 			k.windows[end] = rows
 			heap.Push(&j.timers, timer{end: end, kg: kg, key: key})
+			for _, r := range append(rows.left, rows.right...) {
+				j.bytes += int64(len(r))
+			}
+		}
+		if _, ok := g[key]; !ok {
+			j.keys++
+			j.bytes += int64(len(key))
 		}
 		g[key] = k
 	}

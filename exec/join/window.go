@@ -67,7 +67,17 @@ type WindowJoin struct {
 	// (leftNumLateRecordsDropped, rightNumLateRecordsDropped).
 	LateLeft, LateRight int64
 	matches             []bool
+	// bytes and keys measure the state: the rows' and keys' bytes, and the keys with rows.
+	bytes int64
+	keys  int64
 }
+
+// StateBytes is the size of the rows and keys the join keeps (the memory it holds is larger by
+// its maps' overhead).
+func (j *WindowJoin) StateBytes() int64 { return j.bytes }
+
+// StateKeys is the number of keys with rows in state.
+func (j *WindowJoin) StateKeys() int64 { return j.keys }
 
 type keyState struct {
 	// nullKey: the key has a NULL in a field the join filters nulls on, so no pair matches
@@ -117,7 +127,10 @@ func (j *WindowJoin) Add(side Side, kg int, key []byte, nullKey bool, windowEnd 
 	if !ok {
 		k = &keyState{nullKey: nullKey, windows: map[int64]*windowRows{}}
 		g[string(key)] = k
+		j.keys++
+		j.bytes += int64(len(key))
 	}
+	j.bytes += int64(len(row))
 	w, ok := k.windows[windowEnd]
 	if !ok {
 		w = &windowRows{}
@@ -153,8 +166,15 @@ func (j *WindowJoin) AdvanceWatermark(wm int64, match Matcher, emit Emit) error 
 		k := g[t.key]
 		w := k.windows[t.end]
 		delete(k.windows, t.end)
+		for _, rows := range [][][]byte{w.left, w.right} {
+			for _, r := range rows {
+				j.bytes -= int64(len(r))
+			}
+		}
 		if len(k.windows) == 0 {
 			delete(g, t.key)
+			j.keys--
+			j.bytes -= int64(len(t.key))
 		}
 		if err := j.join(k.nullKey, w.left, w.right, match, emit); err != nil {
 			return err

@@ -174,6 +174,10 @@ func TestWindowJoinStateRoundTrip(t *testing.T) {
 	if err := restored.Restore(1, blob); err != nil {
 		t.Fatal(err)
 	}
+	// Keys k and j of key group 1: 2 keys of 1 byte, rows l1, r1, l2 of 2 bytes.
+	if restored.StateKeys() != 2 || restored.StateBytes() != 8 {
+		t.Errorf("restored state: %d keys, %d bytes; want 2 and 8", restored.StateKeys(), restored.StateBytes())
+	}
 	var out []string
 	emit := func(l, r []byte) error { out = append(out, orDash(l)+"+"+orDash(r)); return nil }
 	if err := restored.AdvanceWatermark(100, pairsMatcher("l1-r1"), emit); err != nil {
@@ -181,6 +185,9 @@ func TestWindowJoinStateRoundTrip(t *testing.T) {
 	}
 	if want := []string{"l1+r1", "l2+-"}; !reflect.DeepEqual(out, want) {
 		t.Errorf("restored join emitted %v, want %v", out, want)
+	}
+	if restored.StateKeys() != 0 || restored.StateBytes() != 0 {
+		t.Errorf("fired state: %d keys, %d bytes left", restored.StateKeys(), restored.StateBytes())
 	}
 	for name, bad := range map[string][]byte{
 		"checksum":  append(append([]byte(nil), blob[:len(blob)-1]...), blob[len(blob)-1]^1),

@@ -327,11 +327,11 @@ func (s *joinStage) InitializeWatermark(int64) {}
 // LateDropped counts the rows of both inputs dropped as late.
 func (s *joinStage) LateDropped() int64 { return s.op.LateLeft + s.op.LateRight }
 
-// StateBytes and StateKeys: not measured for the join yet.
-func (s *joinStage) StateBytes() int64 { return 0 }
+// StateBytes is the size of the rows and keys in the join's state.
+func (s *joinStage) StateBytes() int64 { return s.op.StateBytes() }
 
-// StateKeys is not counted for the join yet.
-func (s *joinStage) StateKeys() int64 { return 0 }
+// StateKeys is the number of keys with rows in the join's state.
+func (s *joinStage) StateKeys() int64 { return s.op.StateKeys() }
 
 // Output returns the rows of the last call.
 func (s *joinStage) Output() ([]byte, []int32, []int32) { return s.out, s.offsets, nil }
