@@ -107,7 +107,7 @@ demo-calc: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.cli.Demo
 
-## bench: the window, Parquet, Iceberg, ADBC and Calc benchmarks, stock Flink vs Sluice (each engine's runs in a JVM of their own); writes docs/benchmarks.md.
+## bench: the window, Parquet, Iceberg, ADBC, window join and Calc benchmarks, stock Flink vs Sluice (each engine's runs in a JVM of their own); writes docs/benchmarks.md.
 bench: $(NATIVE) adbc-drivers postgres
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.bench.Benchmarks docs/benchmarks.md

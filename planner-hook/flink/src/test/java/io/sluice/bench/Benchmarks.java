@@ -41,6 +41,9 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("adbc")) {
             md.append(AdbcBenchmark.section());
         }
+        if (only.isEmpty() || only.equals("join")) {
+            md.append(JoinBenchmark.section());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }
