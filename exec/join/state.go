@@ -125,8 +125,10 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 			}
 			k.windows[end] = rows
 			heap.Push(&j.timers, timer{end: end, kg: kg, key: key})
-			for _, r := range append(rows.left, rows.right...) {
-				j.bytes += int64(len(r))
+			for _, side := range [][][]byte{rows.left, rows.right} {
+				for _, r := range side {
+					j.bytes += int64(len(r))
+				}
 			}
 		}
 		if _, ok := g[key]; !ok {

@@ -108,8 +108,8 @@ func (j *WindowJoin) Watermark() int64 { return j.watermark }
 
 // Add keeps a row of one input in its key's window until the window fires; a row whose window
 // has fired is late and dropped (late true). key is the row's key row (BinaryRowData bytes) in
-// key group kg; nullKey says whether the key holds a NULL the join filters on. The join keeps
-// row and key as they are: the caller must not reuse their memory.
+// key group kg, which the join copies; nullKey says whether the key holds a NULL the join
+// filters on. The join keeps row as it is: the caller must not reuse its memory.
 func (j *WindowJoin) Add(side Side, kg int, key []byte, nullKey bool, windowEnd int64, row []byte) (late bool, err error) {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return false, fmt.Errorf("window join: key group %d outside %v", kg, j.cfg.KeyGroups)
@@ -123,10 +123,12 @@ func (j *WindowJoin) Add(side Side, kg int, key []byte, nullKey bool, windowEnd 
 		return true, nil
 	}
 	g := j.group(kg)
-	k, ok := g[string(key)]
+	k, ok := g[string(key)] // no copy for a lookup
+	var ks string
 	if !ok {
+		ks = string(key)
 		k = &keyState{nullKey: nullKey, windows: map[int64]*windowRows{}}
-		g[string(key)] = k
+		g[ks] = k
 		j.keys++
 		j.bytes += int64(len(key))
 	}
@@ -135,7 +137,10 @@ func (j *WindowJoin) Add(side Side, kg int, key []byte, nullKey bool, windowEnd 
 	if !ok {
 		w = &windowRows{}
 		k.windows[windowEnd] = w
-		heap.Push(&j.timers, timer{end: windowEnd, kg: kg, key: string(key)})
+		if ks == "" {
+			ks = string(key)
+		}
+		heap.Push(&j.timers, timer{end: windowEnd, kg: kg, key: ks})
 	}
 	if side == LeftSide {
 		w.left = append(w.left, row)

@@ -588,7 +588,7 @@ func (w *WatermarkPipeline) watermarks(b *sparseBatch) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	w.marks = grownInt64(w.marks, n)
+	w.marks = grown(w.marks, n)
 	vals := column.Values[int64](res)
 	bits, off := column.ValidBits(res)
 	for r := 0; r < n; r++ {
@@ -607,9 +607,10 @@ func (w *WatermarkPipeline) Watermarks() []int64 { return w.marks }
 // Output is empty: the operator forwards the input rows itself.
 func (w *WatermarkPipeline) Output() ([]byte, []int32, []int32) { return nil, []int32{0}, nil }
 
-func grownInt64(s []int64, n int) []int64 {
+// grown returns s with length n, reusing its array when it is large enough (contents undefined).
+func grown[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]int64, n)
+		return make([]T, n)
 	}
 	return s[:n]
 }

@@ -126,12 +126,11 @@ func (s *joinStage) ProcessBatch(b arrow.RecordBatch) error {
 	for i, k := range js.keys {
 		keyCols[i] = cols[k]
 	}
-	js.groups = grownInt32(js.groups, n)
+	js.groups = grown(js.groups, n)
 	if err := js.assigner.Assign(keyCols, n, js.groups, nil); err != nil {
 		return fmt.Errorf("window join: %w", err)
 	}
-	keyData, keyOffsets := js.assigner.KeyRows()
-	keys := append([]byte(nil), keyData[:keyOffsets[n]]...)
+	keys, keyOffsets := js.assigner.KeyRows() // the join copies a key when it keeps it
 	ends := column.Values[int64](cols[js.end])
 	for r := 0; r < n; r++ {
 		nullKey := false
@@ -201,7 +200,7 @@ func (s *joinStage) match(lefts, rights [][]byte, out []bool) error {
 	}
 	defer releaseArrays(pairs)
 	ctx := expr.NewCtx(s.mem, len(out))
-	res, err := s.plan.Condition.Eval(ctx, columns{cols: pairs, n: int64(len(out))})
+	res, err := s.plan.Condition.Eval(ctx, &sparseBatch{cols: pairs, n: int64(len(out))})
 	if err != nil {
 		return fmt.Errorf("window join condition: %w", err)
 	}
@@ -304,15 +303,6 @@ func concatTaken(mem memory.Allocator, l arrow.RecordBatch, ls []int32, r arrow.
 	return out, nil
 }
 
-// columns is a batch of arrays for expressions.
-type columns struct {
-	cols []arrow.Array
-	n    int64
-}
-
-func (c columns) Column(i int) arrow.Array { return c.cols[i] }
-func (c columns) NumRows() int64           { return c.n }
-
 // Snapshot serializes one key group of the join's state.
 func (s *joinStage) Snapshot(kg int) ([]byte, error) { return s.op.Snapshot(kg) }
 
@@ -335,10 +325,3 @@ func (s *joinStage) StateKeys() int64 { return s.op.StateKeys() }
 
 // Output returns the rows of the last call.
 func (s *joinStage) Output() ([]byte, []int32, []int32) { return s.out, s.offsets, nil }
-
-func grownInt32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	return s[:n]
-}
