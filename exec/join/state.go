@@ -90,18 +90,9 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return fmt.Errorf("key group outside %v", j.cfg.KeyGroups)
 	}
-	if len(blob) < len(stateMagic)+3+4+4 {
-		return errTruncated
-	}
-	body, sum := blob[:len(blob)-4], binary.LittleEndian.Uint32(blob[len(blob)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
-		return errors.New("checksum mismatch")
-	}
-	if string(body[:4]) != stateMagic {
-		return fmt.Errorf("not window join state (magic %q)", body[:4])
-	}
-	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
-		return fmt.Errorf("state version %d, this build reads %d", v, stateVersion)
+	body, err := checkedBody(blob, stateMagic, "window join")
+	if err != nil {
+		return err
 	}
 	if t := Type(body[6]); t != j.cfg.Type {
 		return fmt.Errorf("state of a %s join restored into a join of type %s", t, j.cfg.Type)

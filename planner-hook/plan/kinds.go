@@ -8,7 +8,7 @@ import (
 )
 
 // Node is a compiled island node: the description of what the runtime runs for it (*Calc,
-// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
+// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, *WindowJoin, *IntervalJoin, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
 type Node interface {
 	// ExecType is the exec-node type of Flink's plan that the node was compiled from.
 	ExecType() string
@@ -50,6 +50,8 @@ var kinds = []Kind{
 		Doc: "window TVFs that no aggregation follows directly (FROM TABLE(TUMBLE/HOP/CUMULATE(...)) selected, filtered, or feeding a window join) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone, with offsets: each row once per window, in the order of Flink's group window assigners (HOP from the latest window back, CUMULATE by ascending end), with window_start, window_end and window_time; rows whose time attribute is NULL dropped, record timestamps erased, as AlignedWindowTableFunctionOperator. Not native yet: processing time, SESSION"},
 	{Type: WindowJoinType, compile: node(CompileWindowJoin),
 		Doc: "joins of two window TVFs (TUMBLE, HOP, CUMULATE on event time) on their windows and equality keys, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER, SEMI and ANTI (IN/EXISTS, NOT IN/NOT EXISTS); each side's rows wait in state per key group and window until the watermark passes the window's end, then they are joined as Flink's WindowJoinOperator joins them (outer rows padded with NULLs, NULL keys matching nothing) and rows of fired windows are dropped as late; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: joins without equality keys, processing time"},
+	{Type: IntervalJoinType, compile: node(CompileIntervalJoin),
+		Doc: "joins whose condition bounds the difference of the two inputs' event-time attributes (l.ts BETWEEN r.ts - INTERVAL ... AND r.ts + INTERVAL ...), on equality keys, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER; a row joins the other side's cached rows of its interval as it arrives and stays cached while rows of the other side can still join it; per key, cleanup timers remove the rows the watermark has passed and pad an outer side's rows that never joined, step by step as Flink's RowTimeIntervalJoin (table.exec.interval-join.min-cleanup-interval included), and the watermarks it forwards are held back by the larger relative bound; TIMESTAMP(3) and TIMESTAMP_LTZ(3) time attributes; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: joins without equality keys, processing time, bounds of negative size (Flink plans no join then)"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase),
@@ -184,6 +186,9 @@ func (*WindowTableFunction) ExecType() string { return WindowTableFunctionType }
 
 // ExecType implements Node.
 func (*WindowJoin) ExecType() string { return WindowJoinType }
+
+// ExecType implements Node.
+func (*IntervalJoin) ExecType() string { return IntervalJoinType }
 
 // ExecType implements Node.
 func (*FileScan) ExecType() string { return ScanType }

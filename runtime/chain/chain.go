@@ -97,7 +97,11 @@ func openChain(is *plan.Island) (*Chain, error) {
 		}
 		c.split = s
 	}
-	_, startsWithJoin := nodes[0].(*plan.WindowJoin)
+	startsWithJoin := false
+	switch nodes[0].(type) {
+	case *plan.WindowJoin, *plan.IntervalJoin:
+		startsWithJoin = true
+	}
 	if side, ok := is.Options[plan.OptExchangeSide]; ok {
 		if side != plan.JoinSideLeft && side != plan.JoinSideRight {
 			return nil, fmt.Errorf("chain: option %s = %q", plan.OptExchangeSide, side)
@@ -159,9 +163,9 @@ func openChain(is *plan.Island) (*Chain, error) {
 			if i != 0 {
 				return nil, fmt.Errorf("chain node %d (%s): a keyed window aggregation must start its chain", i, is.Nodes[i].Name)
 			}
-		case *joinStage:
+		case *joinStage, *intervalStage:
 			if i != 0 {
-				return nil, fmt.Errorf("chain node %d (%s): a window join must start its chain", i, is.Nodes[i].Name)
+				return nil, fmt.Errorf("chain node %d (%s): a join must start its chain", i, is.Nodes[i].Name)
 			}
 		}
 		if _, ok := p.(*RowPipeline); !ok {
@@ -300,10 +304,19 @@ func (c *Chain) watermark(k int, w int64) error {
 		if err := c.push(k+1, data, offsets, nil); err != nil {
 			return err
 		}
+		if d, ok := st.(watermarkDelaying); ok {
+			w -= d.WatermarkDelay()
+		}
 	}
 	c.forwarded = max(c.forwarded, w)
 	c.markers = append(c.markers, Marker{Pos: int32(len(c.offsets) - 1), Watermark: c.forwarded})
 	return nil
+}
+
+// watermarkDelaying is a stage that holds back the watermarks it passes on (an interval join):
+// the later stages and the chain's output get the watermark less the delay.
+type watermarkDelaying interface {
+	WatermarkDelay() int64
 }
 
 // identity returns the selection 0..n-1.

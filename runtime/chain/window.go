@@ -54,6 +54,8 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 		return openTVFStage(p)
 	case *plan.WindowJoin:
 		return openJoinStage(p, options)
+	case *plan.IntervalJoin:
+		return openIntervalStage(p, options)
 	}
 	return nil, fmt.Errorf("a %s node cannot run inside a chain", node.ExecType())
 }

@@ -79,9 +79,7 @@ class WindowJoinParityTest {
     }
 
     static ParityCase joinCase(String name, String query) {
-        ParityCase c = ParityCase.nativeCase(name, SCHEMA, leftRows(), query).asMultiset();
-        return new ParityCase(c.name(), c.schema(), c.rows(), c.query(), c.expect(), c.parallelism(), c.unordered(), c.config(),
-                List.of(RIGHT_TABLE), c.vars());
+        return ParityCase.nativeCase(name, SCHEMA, leftRows(), query).asMultiset().withDdl(RIGHT_TABLE);
     }
 
     static final String TUMBLE = "TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND)";

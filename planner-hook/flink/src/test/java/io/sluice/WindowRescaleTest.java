@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Rescaling native keyed state (a window aggregation, a window join): the job runs at
+ * Rescaling native keyed state (a window aggregation, a window join, an interval join): the job runs at
  * parallelism 2, is stopped with a savepoint, resumes at parallelism 3, is stopped again, and
  * finishes at parallelism 1. Flink redistributes the raw keyed state by key group; the rows
  * written by the three runs together equal the output of one uninterrupted stock Flink run.
@@ -63,8 +63,12 @@ class WindowRescaleTest {
                 WindowJoinParityTest.BOTH, " AND L.v < R.v + 300");
         Job windowJoin = new Job("window join", join.query(), WindowJoinParityTest.joinRows(11, 1500, "a", "b", "c", "e", null),
                 List.of(WindowJoinParityTest.RIGHT_TABLE.replace("')", "', 'delay-ms' = '2')")));
+        ParityCase interval = IntervalJoinParityTest.join("rescale", IntervalJoinParityTest.BOTH_ONE_ROWTIME, "FULL",
+                IntervalJoinParityTest.WITHIN_2S,
+                " AND L.v < R.v + 300");
+        Job intervalJoin = new Job("interval join", interval.query(), windowJoin.rows(), windowJoin.ddl());
         List<org.junit.jupiter.params.provider.Arguments> out = new java.util.ArrayList<>();
-        for (Job j : List.of(agg, windowJoin)) {
+        for (Job j : List.of(agg, windowJoin, intervalJoin)) {
             for (int maxParallelism : new int[] {128, 3}) {
                 out.add(org.junit.jupiter.params.provider.Arguments.of(j, maxParallelism));
             }

@@ -24,7 +24,9 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalD
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalExchange;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.common.CommonPhysicalJoin;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalIntermediateTableScan;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalIntervalJoin;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacySink;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacyTableSourceScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
@@ -156,13 +158,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         if (config.get(SluiceOptions.EXCHANGE_COLUMNAR)) {
             columnarExchanges(root, island, chains, edges);
         }
-        // A native window join reads both inputs through columnar exchanges; without them the
-        // whole job stays Flink's.
+        // A native join reads both inputs through columnar exchanges; without them the whole
+        // job stays Flink's.
         for (RelNode rel : island) {
-            if (rel instanceof StreamPhysicalWindowJoin) {
+            if (isNativeJoin(rel)) {
                 long columnar = edges.exchangeSides().keySet().stream().filter(x -> rel.getInputs().contains(x)).count();
                 if (columnar != 2) {
-                    Verdict v = new Verdict(false, verdict.nodes(), List.of(nodeName(rel) + ": a native window join reads "
+                    Verdict v = new Verdict(false, verdict.nodes(), List.of(nodeName(rel) + ": a native join reads "
                             + "both inputs through columnar exchanges from native chains ('sluice.exchange.columnar'), "
                             + "and " + (2 - columnar) + " of its inputs cannot be one"));
                     LAST.set(v);
@@ -229,12 +231,12 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                     && up != null && up.get(up.size() - 1) == in && consumers.getOrDefault(in, 0) == 1
                     && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
                     && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate
-                            || consumer instanceof StreamPhysicalWindowJoin)
+                            || isNativeJoin(consumer))
                     && !edges.batchOutput().containsKey(up)) {
                 int[] keys = exchange.getDistribution().getKeys().stream().mapToInt(Integer::intValue).toArray();
                 edges.exchanges().put(exchange, keys);
                 edges.batchInput().put(down, Boolean.TRUE);
-                if (consumer instanceof StreamPhysicalWindowJoin) {
+                if (isNativeJoin(consumer)) {
                     // Both exchanges reach the join's operator through one input: the batches
                     // say which side they come from.
                     edges.exchangeSides().put(exchange, consumer.getInput(0) == exchange ? "left" : "right");
@@ -270,7 +272,15 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 || rel instanceof StreamPhysicalWatermarkAssigner
                 || rel instanceof StreamPhysicalWindowAggregate
                 || rel instanceof StreamPhysicalGlobalWindowAggregate
-                || rel instanceof StreamPhysicalWindowJoin;
+                || isNativeJoin(rel);
+    }
+
+    /**
+     * True for the joins that run natively as one keyed operator reading both inputs' columnar
+     * exchanges: window joins and interval joins.
+     */
+    private static boolean isNativeJoin(RelNode rel) {
+        return rel instanceof StreamPhysicalWindowJoin || rel instanceof StreamPhysicalIntervalJoin;
     }
 
     /**
@@ -336,6 +346,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-window-table-function_1";
         } else if (rel instanceof StreamPhysicalWindowJoin) {
             return "stream-exec-window-join_1";
+        } else if (rel instanceof StreamPhysicalIntervalJoin) {
+            return "stream-exec-interval-join_1";
         } else if (isIcebergScan(rel)) {
             return "sluice-iceberg-scan_1";
         } else if (isAdbcScan(rel)) {
@@ -368,9 +380,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         int[] stateKeys = null;
         if (bottom instanceof StreamPhysicalWindowAggregate) {
             stateKeys = ((StreamPhysicalWindowAggregate) bottom).grouping();
-        } else if (bottom instanceof StreamPhysicalWindowJoin) {
+        } else if (isNativeJoin(bottom)) {
             // Flink keys the join's state by the join keys; the key selector is the left input's.
-            stateKeys = ((StreamPhysicalWindowJoin) bottom).joinSpec().getLeftKeys();
+            stateKeys = ((CommonPhysicalJoin) bottom).joinSpec().getLeftKeys();
         } else if (bottom instanceof StreamPhysicalGlobalWindowAggregate) {
             // The partial aggregates lead with the grouping keys.
             stateKeys = java.util.stream.IntStream.range(0, ((StreamPhysicalGlobalWindowAggregate) bottom).grouping().length)
@@ -484,6 +496,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 ExecutionConfigOptions.TABLE_EXEC_SINK_NESTED_CONSTRAINT_ENFORCER)) {
             m.put(o.key(), String.valueOf(config.get(o)));
         }
+        // The interval join's cleanup slack, which Flink reads from the table config.
+        m.put("table.exec.interval-join.min-cleanup-interval",
+                String.valueOf(config.get(ExecutionConfigOptions.TABLE_EXEC_INTERVAL_JOIN_MIN_CLEAN_UP_INTERVAL).toMillis()));
         // The Java version: how doubles print (Double.toString) changed in Java 19.
         m.put("sluice.java-version", String.valueOf(Runtime.version().feature()));
         // The locale in which DateTimeFormatter prints month and day names (DATE_FORMAT).

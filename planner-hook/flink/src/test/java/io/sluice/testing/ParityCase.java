@@ -88,6 +88,13 @@ public record ParityCase(
         return new ParityCase(name, schema, rows, query, expect, parallelism, unordered, Map.copyOf(c), ddl, vars);
     }
 
+    /** The same case with more statements run before its query (in both runs). */
+    public ParityCase withDdl(String... statements) {
+        List<String> d = new java.util.ArrayList<>(ddl);
+        d.addAll(List.of(statements));
+        return new ParityCase(name, schema, rows, query, expect, parallelism, unordered, config, List.copyOf(d), vars);
+    }
+
     /** The same case with the setup parameters vars (added to its own). */
     public ParityCase withVars(Map<String, String> more) {
         Map<String, String> v = new LinkedHashMap<>(vars);

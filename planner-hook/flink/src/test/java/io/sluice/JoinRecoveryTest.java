@@ -9,8 +9,9 @@ import io.sluice.testing.SluiceMiniCluster;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
 
@@ -19,19 +20,25 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Failure recovery of a native window join: both inputs slowed down, checkpoints every 100 ms,
+ * Failure recovery of native joins (a window join, an interval join): both inputs slowed down, checkpoints every 100 ms,
  * three injected failures (Go panics and a Java exception). Flink restarts the job from its last
- * checkpoint, both sides' rows waiting in windows come back from raw keyed state, and the
+ * checkpoint, both sides' rows waiting in state come back from raw keyed state, and the
  * exactly-once collect sink ends with exactly the rows of a failure-free stock Flink run.
  */
-class WindowJoinRecoveryTest {
+class JoinRecoveryTest {
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
 
-    @Test
-    void failuresAreRecoveredWithFlinksExactResult() {
-        ParityCase base = WindowJoinParityTest.join("join-recovery", "FULL", WindowJoinParityTest.HOP, WindowJoinParityTest.BOTH,
-                " AND L.v < R.v + 100");
+    static List<ParityCase> joins() {
+        return List.of(
+                WindowJoinParityTest.join("window-join", "FULL", WindowJoinParityTest.HOP, WindowJoinParityTest.BOTH,
+                        " AND L.v < R.v + 100"),
+                IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S, " AND L.v < R.v + 100"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("joins")
+    void failuresAreRecoveredWithFlinksExactResult(ParityCase base) {
         // The right table slowed down too, so that failures also come while it is half read.
         String slowRight = WindowJoinParityTest.RIGHT_TABLE.replace("')", "', 'delay-ms' = '2')");
         ParityCase c = new ParityCase(base.name(), base.schema(), base.rows(), base.query(), base.expect(), base.parallelism(),
