@@ -61,11 +61,20 @@ type intervalKey struct {
 	hasTimer [2]bool
 }
 
-// timeRows are a cache's rows of one time, each with whether it has joined a row yet.
+// timeRows are a cache's rows of one time, each with whether it has joined a row yet. Most
+// times have one row: its slices start in the struct's own arrays.
 type timeRows struct {
-	time   int64
-	rows   [][]byte
-	joined []bool
+	time      int64
+	rows      [][]byte
+	joined    []bool
+	oneRow    [1][]byte
+	oneJoined [1]bool
+}
+
+func newTimeRows(t int64) *timeRows {
+	tr := &timeRows{time: t}
+	tr.rows, tr.joined = tr.oneRow[:0], tr.oneJoined[:0]
+	return tr
 }
 
 // Arrival is a row arriving on one input of an interval join.
@@ -326,7 +335,7 @@ func (j *IntervalJoin) cache(k *intervalKey, side Side, t int64, row []byte) (*t
 	if i == len(c) || c[i].time != t {
 		c = append(c, nil)
 		copy(c[i+1:], c[i:])
-		c[i] = &timeRows{time: t}
+		c[i] = newTimeRows(t)
 		k.caches[side] = c
 	}
 	tr := c[i]

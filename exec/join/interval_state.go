@@ -96,7 +96,7 @@ func (j *IntervalJoin) restore(kg int, blob []byte) error {
 		for side := range k.caches {
 			set, at := r.byte() == 1, int64(r.u64())
 			for t := r.u32(); t > 0 && r.err == nil; t-- {
-				tr := &timeRows{time: int64(r.u64())}
+				tr := newTimeRows(int64(r.u64()))
 				for i := r.u32(); i > 0 && r.err == nil; i-- {
 					tr.joined = append(tr.joined, r.byte() == 1)
 					row := r.bytes(int(r.u32()))

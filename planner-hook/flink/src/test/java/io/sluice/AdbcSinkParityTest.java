@@ -214,8 +214,10 @@ class AdbcSinkParityTest {
         ParityCase c = sinkCase("adbc_failures_" + commitMode.replace('-', '_'), "k INT, s STRING", rows, "k INT, s STRING", "k integer, s text",
                 "SELECT k, CONCAT(s, '!') FROM t WHERE k >= 0", 1);
         long opened = AdbcSink.WRITERS_OPENED.get(), restored = AdbcSink.WRITERS_RESTORED.get();
+        // Each failing attempt reads about 150 rows at 2 ms a row, time for checkpoints (every
+        // 100 ms) to complete before it fails: restarts then restore the writer from one.
         List<String> got = insertBoth(c, ", 'delay-ms' = '2'",
-                e -> ParityHarness.injectFailures(e, 5, 0),
+                e -> ParityHarness.injectFailures(e, 15, 0),
                 ", 'sink.buffer-flush.max-rows' = '7', 'sink.commit-mode' = 'auto'"
                         + (commitMode.equals("two-phase") ? ", 'sink.transactional-id-prefix' = 'adbc-failures'" : ""));
         assertEquals(400, got.size());

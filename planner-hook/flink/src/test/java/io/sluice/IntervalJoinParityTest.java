@@ -3,21 +3,27 @@ package io.sluice;
 import io.sluice.testing.Expectation;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
+import io.sluice.testing.RowsTableFactory;
 import io.sluice.testing.SluiceMiniCluster;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Event-time interval joins against stock Flink's RowTimeIntervalJoin: two tables joined on a
  * key and on bounds of the difference of their event times, of every join type Flink plans
  * (INNER, LEFT, RIGHT, FULL), with symmetric, one-sided and strict bounds, a condition on both
- * rows, NULL keys (matching nothing, or matching under IS NOT DISTINCT FROM), the cleanup slack
+ * rows, NULL keys (matching nothing, or matching under IS NOT DISTINCT FROM), TIMESTAMP_LTZ time
+ * attributes, the cleanup slack
  * of table.exec.interval-join.min-cleanup-interval, and a window aggregation downstream that
  * sees the watermarks the join holds back. The rows are those of the window join suite: never
  * later than their own input's watermark, since which late rows join depends on how the two
@@ -47,6 +53,21 @@ class IntervalJoinParityTest {
                 .asMultiset().withDdl(WindowJoinParityTest.RIGHT_TABLE);
     }
 
+    /** Rows with their event times as instants (read at UTC). */
+    static List<Row> instants(List<Row> rows) {
+        List<Row> out = new ArrayList<>();
+        for (Row r : rows) {
+            out.add(Row.of(r.getField(0), r.getField(1), r.getField(2), r.getField(3),
+                    ((LocalDateTime) r.getField(4)).toInstant(ZoneOffset.UTC)));
+        }
+        return out;
+    }
+
+    /** Table u of the right rows with TIMESTAMP_LTZ event times. */
+    static final String RIGHT_LTZ_TABLE = "CREATE TABLE u (" + WindowAggregateParityTest.LTZ_SCHEMA + ") WITH ('connector' = '"
+            + RowsTableFactory.IDENTIFIER + "', 'data-id' = '" + RowsTableFactory.register(instants(WindowJoinParityTest.rightRows()))
+            + "')";
+
     static List<ParityCase> cases() {
         String leftJoinView = "CREATE TEMPORARY VIEW j AS SELECT " + BOTH + " FROM t L LEFT JOIN u R ON L.k = R.k AND "
                 + WITHIN_2S;
@@ -68,6 +89,10 @@ class IntervalJoinParityTest {
                 joinCase("left-into-tumble", "SELECT window_start, COUNT(*) AS n, COUNT(rv) AS matched, SUM(v) AS v "
                         + "FROM TABLE(TUMBLE(TABLE j, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end")
                         .withDdl(leftJoinView),
+                // TIMESTAMP_LTZ time attributes (epoch milliseconds, in any session zone).
+                ParityCase.nativeCase("ltz-left", WindowAggregateParityTest.LTZ_SCHEMA, instants(WindowJoinParityTest.leftRows()),
+                        "SELECT " + BOTH + " FROM t L LEFT JOIN u R ON L.k = R.k AND " + WITHIN_2S)
+                        .asMultiset().withDdl(RIGHT_LTZ_TABLE).with("table.local-time-zone", "America/New_York"),
                 join("inner", "", WITHIN_2S, "").withParallelism(2),
                 join("full", "FULL", WITHIN_2S, " AND L.i <> R.i").withParallelism(2),
                 // Bounds of negative size: Flink plans a union of filters and paddings, no join.

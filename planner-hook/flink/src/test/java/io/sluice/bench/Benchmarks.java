@@ -44,6 +44,9 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("join")) {
             md.append(JoinBenchmark.section());
         }
+        if (only.isEmpty() || only.equals("interval-join")) {
+            md.append(JoinBenchmark.intervalSection());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }
