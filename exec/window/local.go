@@ -8,6 +8,7 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/exec/column"
 )
 
@@ -22,7 +23,7 @@ import (
 // accumulator of its key and slice, which is the same computation done earlier.
 type LocalOperator struct {
 	accSet
-	calls    []Call
+	calls    []agg.Call
 	assigner *Assigner
 	zone     Zone
 	keys     *binaryrow.Encoder
@@ -82,7 +83,7 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 		l.open16 = newSlotTable16()
 	}
 	for _, c := range spec.Calls {
-		a, err := newAccumulator(c)
+		a, err := agg.NewAccumulator(c)
 		if err != nil {
 			return nil, fmt.Errorf("local window aggregate: %w", err)
 		}
@@ -96,7 +97,7 @@ func NewLocal(spec Spec) (*LocalOperator, error) {
 func (l *LocalOperator) FieldTypes() []catalog.Type {
 	var out []catalog.Type
 	for _, a := range l.accs {
-		out = append(out, a.fieldTypes()...)
+		out = append(out, a.FieldTypes()...)
 	}
 	for i := 0; i < l.distinctViews(l.calls); i++ {
 		out = append(out, catalog.Type{Kind: catalog.Raw, Nullable: true})
@@ -261,7 +262,7 @@ func (l *LocalOperator) TakeOutput(mem memory.Allocator) (*LocalOutput, error) {
 		out.KeyOffsets = []int32{0}
 	}
 	for _, acc := range l.accs {
-		cols, err := acc.fields(mem, out.groups)
+		cols, err := acc.Fields(mem, out.groups)
 		if err != nil {
 			out.Release()
 			return nil, fmt.Errorf("local window aggregate: %w", err)

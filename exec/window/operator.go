@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
@@ -19,7 +19,7 @@ type Spec struct {
 	// KeyTypes are the grouping keys' types, in order.
 	KeyTypes []catalog.Type
 	// Calls are the aggregate calls, in output order.
-	Calls []Call
+	Calls []agg.Call
 	// MaxParallelism is the number of key groups.
 	MaxParallelism int
 	// KeyGroups is the range of key groups this subtask owns.
@@ -152,22 +152,22 @@ func New(spec Spec) (*Operator, error) {
 	}
 	o := &Operator{spec: spec, assigner: spec.Assigner, zone: spec.Zone, hasher: h, countStar: -1, watermark: -1 << 63, nextFlush: -1 << 63, minPending: 1<<63 - 1}
 	for i, c := range spec.Calls {
-		a, err := newAccumulator(c)
+		a, err := agg.NewAccumulator(c)
 		if err != nil {
 			return nil, fmt.Errorf("window aggregate: %w", err)
 		}
 		// Flink decides that a window is empty only for HOP windows, by an unfiltered COUNT(*)
 		// (AggregateUtil inserts one when the query has none; Sluice then falls back).
-		if spec.Assigner.Kind == Hop && c.Func == CountStar && !c.Filtered && o.countStar < 0 {
+		if spec.Assigner.Kind == Hop && c.Func == agg.CountStar && !c.Filtered && o.countStar < 0 {
 			o.countStar = i
 		}
 		o.accs = append(o.accs, a)
 	}
 	for _, c := range spec.Calls {
-		if c.Distinct && c.Func != Count && spec.Assigner.Kind != Tumble {
+		if c.Distinct && c.Func != agg.Count && spec.Assigner.Kind != Tumble {
 			return nil, fmt.Errorf("window aggregate: %s(DISTINCT) on a %s window is not supported natively: Flink merges the slices' distinct values by retraction, which %s cannot do (the job fails on Flink)", c.Func, spec.Assigner.Kind, c.Func)
 		}
-		if (c.Func == FirstValue || c.Func == LastValue) && spec.Assigner.Kind != Tumble {
+		if (c.Func == agg.FirstValue || c.Func == agg.LastValue) && spec.Assigner.Kind != Tumble {
 			return nil, fmt.Errorf("window aggregate: %s on a %s window is not supported natively (Flink would merge slices it cannot merge)", c.Func, spec.Assigner.Kind)
 		}
 	}
@@ -333,29 +333,15 @@ func (b *pendingBatch) release() {
 
 // accumulate adds the batch's rows to groups (row r to groups[r]) for every call, each call
 // counting only the rows its filter keeps; scratch holds the filtered groups.
-func (b *pendingBatch) accumulate(accs []accumulator, groups []int32, scratch *[]int32) {
+func (b *pendingBatch) accumulate(accs []agg.Accumulator, groups []int32, scratch *[]int32) {
 	for i, acc := range accs {
 		g := groups
 		if i < len(b.filters) && b.filters[i] != nil {
-			*scratch = filterGroups((*scratch)[:0], groups, b.filters[i])
+			*scratch = agg.FilterGroups((*scratch)[:0], groups, b.filters[i])
 			g = *scratch
 		}
-		acc.accumulate(b.args[i], g)
+		acc.Accumulate(b.args[i], g)
 	}
-}
-
-// filterGroups copies groups with -1 for the rows whose filter is not true.
-func filterGroups(dst, groups []int32, filter arrow.Array) []int32 {
-	dst = append(dst, groups...)
-	bits, off := column.ValidBits(filter)
-	vals := filter.Data().Buffers()[1].Bytes()
-	voff := filter.Data().Offset()
-	for r := range dst {
-		if !column.Valid(bits, off, r) || !bitutil.BitIsSet(vals, voff+r) {
-			dst[r] = -1
-		}
-	}
-	return dst
 }
 
 type pendingRow struct {
@@ -531,7 +517,7 @@ func (o *Operator) NextTimer() int64 {
 func (o *Operator) PrepareCheckpoint() { o.flush() }
 
 func (o *Operator) empty(g int32) bool {
-	return o.countStar >= 0 && o.accs[o.countStar].count(g) == 0
+	return o.countStar >= 0 && o.accs[o.countStar].Count(g) == 0
 }
 
 // fire computes the window ending at end for one key (fireWindow of Flink's processors).
@@ -551,7 +537,7 @@ func (o *Operator) fire(ks *keyState, end int64) {
 		for _, s := range o.slices {
 			if sg, ok := ks.find(s); ok {
 				for _, acc := range o.accs {
-					acc.merge(g, sg)
+					acc.Merge(g, sg)
 				}
 			}
 		}
@@ -561,7 +547,7 @@ func (o *Operator) fire(ks *keyState, end int64) {
 		for _, s := range o.slices {
 			if sg, ok := ks.find(s); ok {
 				for _, acc := range o.accs {
-					acc.merge(g, sg)
+					acc.Merge(g, sg)
 				}
 			}
 		}
@@ -570,7 +556,7 @@ func (o *Operator) fire(ks *keyState, end int64) {
 	if !empty {
 		out := o.newGroup()
 		for _, acc := range o.accs {
-			acc.copy(out, g)
+			acc.Copy(out, g)
 		}
 		if len(o.outOffsets) == 0 {
 			o.outOffsets = append(o.outOffsets, 0)
@@ -615,7 +601,7 @@ func (o *Operator) TakeFired(mem memory.Allocator) (*Fired, error) {
 		f.KeyOffsets = []int32{0}
 	}
 	for _, acc := range o.accs {
-		col, err := acc.result(mem, o.outGroups)
+		col, err := acc.Result(mem, o.outGroups)
 		if err != nil {
 			f.Release()
 			return nil, fmt.Errorf("window aggregate: %w", err)
@@ -634,7 +620,7 @@ func (o *Operator) TakeFired(mem memory.Allocator) (*Fired, error) {
 func (o *Operator) StateBytes() int64 {
 	perGroup := 0
 	for _, a := range o.accs {
-		perGroup += a.groupBytes()
+		perGroup += a.GroupBytes()
 	}
 	const keyOverhead = 48 + 80 // map entry + keyState
 	var n int64
@@ -678,4 +664,12 @@ func (q *timerQueue) Pop() any {
 	t := old[len(old)-1]
 	*q = old[:len(old)-1]
 	return t
+}
+
+// grown returns s extended with zero values to at least n elements.
+func grown[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
+	}
+	return append(s, make([]T, n-len(s))...)
 }

@@ -65,7 +65,7 @@ func (o *Operator) Snapshot(kg int) ([]byte, error) {
 		for _, s := range ks.slices {
 			b = binary.LittleEndian.AppendUint64(b, uint64(s.end))
 			for _, acc := range o.accs {
-				b = acc.encode(b, s.g)
+				b = acc.Encode(b, s.g)
 			}
 		}
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(ks.timers)))
@@ -154,7 +154,7 @@ func (o *Operator) restore(kg int, blob []byte) error {
 			g := o.newGroup()
 			groups = append(groups, g)
 			for i, acc := range o.accs {
-				if src, err = acc.decode(src, g); err != nil {
+				if src, err = acc.Decode(src, g); err != nil {
 					return fail(fmt.Errorf("key %d slice %d aggregate %d: %w", k, s, i, err))
 				}
 			}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"math/big"
 	"math/rand"
 	"sort"
 	"strings"
@@ -14,11 +13,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
 
@@ -83,12 +82,12 @@ func run(t *testing.T, a *Assigner, steps []any, snapshotAt int) []string {
 	spec := Spec{
 		Assigner: a,
 		KeyTypes: []catalog.Type{catalog.StringType(true)},
-		Calls: []Call{
-			{Func: CountStar, Result: catalog.BigIntType(false)},
-			{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-			{Func: Max, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-			{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-			{Func: Count, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(false)},
+		Calls: []agg.Call{
+			{Func: agg.CountStar, Result: catalog.BigIntType(false)},
+			{Func: agg.Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: agg.Max, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: agg.Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: agg.Count, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(false)},
 		},
 		MaxParallelism: 128,
 		KeyGroups:      keygroup.Range{Start: 0, End: 127},
@@ -211,7 +210,7 @@ func TestOperator(t *testing.T) {
 func TestRestoreRejectsBadState(t *testing.T) {
 	a, _ := NewTumble(10, 0)
 	spec := Spec{Assigner: a, KeyTypes: []catalog.Type{catalog.BigIntType(true)},
-		Calls:          []Call{{Func: CountStar, Result: catalog.BigIntType(false)}},
+		Calls:          []agg.Call{{Func: agg.CountStar, Result: catalog.BigIntType(false)}},
 		MaxParallelism: 4, KeyGroups: keygroup.Range{Start: 0, End: 3}}
 	op, _ := New(spec)
 	mem := memory.NewGoAllocator()
@@ -265,12 +264,12 @@ func flip(b []byte, i int) []byte {
 func TestTwoPhaseMatchesOnePhase(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	hop, _ := NewHop(10, 5, 0)
-	calls := []Call{
-		{Func: CountStar, Result: catalog.BigIntType(false)},
-		{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-		{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-		{Func: Min, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-		{Func: Count, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(false), Distinct: true, DistinctGroup: 0},
+	calls := []agg.Call{
+		{Func: agg.CountStar, Result: catalog.BigIntType(false)},
+		{Func: agg.Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+		{Func: agg.Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+		{Func: agg.Min, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+		{Func: agg.Count, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(false), Distinct: true, DistinctGroup: 0},
 	}
 	for i := range calls[:4] {
 		calls[i].DistinctGroup = -1
@@ -359,11 +358,11 @@ func TestTwoPhaseMatchesOnePhase(t *testing.T) {
 func benchmarkSpec(key catalog.Type) Spec {
 	tumble, _ := NewTumble(10_000, 0)
 	return Spec{Assigner: tumble, KeyTypes: []catalog.Type{key},
-		Calls: []Call{
-			{Func: CountStar, Result: catalog.BigIntType(false)},
-			{Func: Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-			{Func: Max, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
-			{Func: Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+		Calls: []agg.Call{
+			{Func: agg.CountStar, Result: catalog.BigIntType(false)},
+			{Func: agg.Sum, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: agg.Max, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
+			{Func: agg.Avg, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(true)},
 		},
 		MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
 }
@@ -397,7 +396,7 @@ func TestStateBytesFollowKeys(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	tumble, _ := NewTumble(10, 0)
 	spec := Spec{Assigner: tumble, KeyTypes: []catalog.Type{catalog.BigIntType(true)},
-		Calls:          []Call{{Func: CountStar, Result: catalog.BigIntType(false)}},
+		Calls:          []agg.Call{{Func: agg.CountStar, Result: catalog.BigIntType(false)}},
 		MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
 	op, _ := New(spec)
 	sizes := []int64{op.StateBytes()}
@@ -422,88 +421,13 @@ func TestStateBytesFollowKeys(t *testing.T) {
 	}
 }
 
-// TestSum0StartsAtZero checks $SUM0 against Flink's Sum0AggFunction: a group whose values are
-// all NULL sums to 0 (SUM would be NULL), merging partials adds, and the value wraps as Java's
-// int arithmetic does.
-func TestSum0StartsAtZero(t *testing.T) {
-	acc, err := newAccumulator(Call{Func: Sum0, Arg: catalog.IntType(true), Result: catalog.IntType(false)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acc.grow(3)
-	for g := int32(0); g < 3; g++ {
-		acc.reset(g)
-	}
-	b := array.NewInt32Builder(memory.NewGoAllocator())
-	b.AppendValues([]int32{5, 0, 1<<31 - 1, 7}, []bool{true, false, true, true})
-	b.AppendNull()
-	arg := b.NewArray()
-	defer arg.Release()
-	// Rows to groups: 5 -> 0, NULL -> 1, MaxInt32 -> 2, 7 -> 2, NULL -> 1.
-	acc.accumulate(arg, []int32{0, 1, 2, 2, 1})
-	acc.merge(0, 2) // 5 + (MaxInt32 + 7) wraps twice
-	res, err := acc.result(memory.NewGoAllocator(), []int32{0, 1, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Release()
-	got := res.(*array.Int32)
-	want := []int32{5 + (1<<31 - 1) + 7 - 1<<32, 0, (1<<31 - 1) + 7 - 1<<32}
-	for i, w := range want {
-		if got.IsNull(i) || got.Value(i) != w {
-			t.Errorf("group %d: %v, want %d", i, got.ValueStr(i), w)
-		}
-	}
-	if _, err := newAccumulator(Call{Func: Sum0, Arg: catalog.IntType(true), Result: catalog.BigIntType(false)}); err == nil {
-		t.Error("$SUM0(INT) returning BIGINT was accepted")
-	}
-}
-
-// TestAvgDecimal checks AVG(DECIMAL(10, 2)) against DecimalAvgAggFunction: the quotient at scale
-// 6 rounded HALF_UP, NULL without values, and a sum that overflows 38 digits stays NULL even
-// when later values would bring it back (unlike SUM, whose next value restarts it).
-func TestAvgDecimal(t *testing.T) {
-	mem := memory.NewGoAllocator()
-	acc, err := newAccumulator(Call{Func: Avg, Arg: catalog.DecimalType(10, 2, true), Result: catalog.DecimalType(38, 6, true)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := newAccumulator(Call{Func: Avg, Arg: catalog.DecimalType(10, 2, true), Result: catalog.DecimalType(38, 2, true)}); err == nil {
-		t.Error("AVG(DECIMAL(10, 2)) returning DECIMAL(38, 2) was accepted")
-	}
-	acc.grow(3)
-	for g := int32(0); g < 3; g++ {
-		acc.reset(g)
-	}
-	big38 := decimal128.FromBigInt(new(big.Int).Sub(new(big.Int).Exp(big.NewInt(10), big.NewInt(38), nil), big.NewInt(1)))
-	b := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 10, Scale: 2})
-	// group 0: 1.00, 2.00, 0.01 -> 3.01 / 3 = 1.003333; group 1: NULL only; group 2: overflow then a negative.
-	b.AppendValues([]decimal128.Num{decimal128.FromI64(100), decimal128.FromI64(200), decimal128.FromI64(1), {}, big38, big38, decimal128.FromI64(-1)},
-		[]bool{true, true, true, false, true, true, true})
-	arg := b.NewArray()
-	defer arg.Release()
-	acc.accumulate(arg, []int32{0, 0, 0, 1, 2, 2, 2})
-	res, err := acc.result(mem, []int32{0, 1, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Release()
-	got := res.(*array.Decimal128)
-	if got.IsNull(0) || got.Value(0).BigInt().Int64() != 1_003_333 {
-		t.Errorf("AVG(1.00, 2.00, 0.01) = %s, want 1.003333", got.ValueStr(0))
-	}
-	if !got.IsNull(1) || !got.IsNull(2) {
-		t.Errorf("no values / overflowed sum: %s, %s, want NULL, NULL", got.ValueStr(1), got.ValueStr(2))
-	}
-}
-
 // TestRestoresVersion1State: savepoints written before distinct sets carried a kind byte
 // (state version 1) still restore: blobs without distinct sets are unchanged, and distinct
 // sets are read without the byte.
 func TestRestoresVersion1State(t *testing.T) {
 	tumble, _ := NewTumble(10, 0)
 	spec := Spec{Assigner: tumble, KeyTypes: []catalog.Type{catalog.StringType(true)},
-		Calls:          []Call{{Func: CountStar, Result: catalog.BigIntType(false)}},
+		Calls:          []agg.Call{{Func: agg.CountStar, Result: catalog.BigIntType(false)}},
 		MaxParallelism: 128, KeyGroups: keygroup.Range{Start: 0, End: 127}}
 	op, err := New(spec)
 	if err != nil {
@@ -539,29 +463,6 @@ func TestRestoresVersion1State(t *testing.T) {
 		t.Fatalf("restored %d keys, want 2", fresh.Keys())
 	}
 
-	// A distinct set as version 1 encoded it: no kind byte.
-	acc, err := newAccumulator(Call{Func: Count, Distinct: true, Arg: catalog.BigIntType(true), Result: catalog.BigIntType(false)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acc.grow(2)
-	acc.reset(0)
-	acc.reset(1)
-	vb := array.NewInt64Builder(mem)
-	vb.AppendValues([]int64{4, 4, 9}, nil)
-	vals := vb.NewArray()
-	defer vals.Release()
-	acc.accumulate(vals, []int32{0, 0, 0})
-	v2 := acc.encode(nil, 0)
-	d := acc.(*distinctAcc[int64])
-	d.setUnmarked(true)
-	if _, err := d.decode(v2[1:], 1); err != nil {
-		t.Fatal(err)
-	}
-	d.setUnmarked(false)
-	if a, b := acc.encode(nil, 0), acc.encode(nil, 1); string(a) != string(b) {
-		t.Errorf("version 1 set decoded to %v, want %v", b, a)
-	}
 }
 
 // BenchmarkLocalProcess runs the local phase over batches of 8,192 rows with 10,000 INT keys in

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/exec/window"
 )
 
@@ -109,9 +110,9 @@ const (
 	GlobalPhase
 )
 
-var aggFuncs = map[string]window.FuncKind{
-	"COUNT": window.Count, "SUM": window.Sum, "MIN": window.Min, "MAX": window.Max, "AVG": window.Avg,
-	"FIRST_VALUE": window.FirstValue, "LAST_VALUE": window.LastValue, "$SUM0": window.Sum0,
+var aggFuncs = map[string]agg.FuncKind{
+	"COUNT": agg.Count, "SUM": agg.Sum, "MIN": agg.Min, "MAX": agg.Max, "AVG": agg.Avg,
+	"FIRST_VALUE": agg.FirstValue, "LAST_VALUE": agg.LastValue, "$SUM0": agg.Sum0,
 }
 
 var internalName = regexp.MustCompile(`^\$(.+)\$\d+$`)
@@ -352,7 +353,7 @@ func (p *WindowAggregate) RuntimeSpec(maxParallelism, start, end int) window.Spe
 }
 
 // decodeAggCall maps an aggregate call to a native one, or says why it cannot run natively.
-func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, argCol int, why string, err error) {
+func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call agg.Call, argCol int, why string, err error) {
 	name := c.InternalName
 	if m := internalName.FindStringSubmatch(name); m != nil {
 		name = m[1]
@@ -379,8 +380,8 @@ func decodeAggCall(c aggCallJSON, inTypes []catalog.Type) (call window.Call, arg
 	call.Filtered = c.FilterArg >= 0
 	call.FilterArg = c.FilterArg
 	switch {
-	case kind == window.Count && len(c.ArgList) == 0:
-		call.Func, argCol = window.CountStar, -1
+	case kind == agg.Count && len(c.ArgList) == 0:
+		call.Func, argCol = agg.CountStar, -1
 	case len(c.ArgList) == 1:
 		call.Func, argCol, call.Arg = kind, c.ArgList[0], inTypes[c.ArgList[0]]
 		if call.Arg.IsNested() {

@@ -159,9 +159,9 @@ func openChain(is *plan.Island) (*Chain, error) {
 			}
 			c.interval = int64(iv)
 			continue
-		case *WindowPipeline:
+		case *WindowPipeline, *groupAggStage:
 			if i != 0 {
-				return nil, fmt.Errorf("chain node %d (%s): a keyed window aggregation must start its chain", i, is.Nodes[i].Name)
+				return nil, fmt.Errorf("chain node %d (%s): a keyed aggregation must start its chain", i, is.Nodes[i].Name)
 			}
 		case *joinStage, *intervalStage:
 			if i != 0 {

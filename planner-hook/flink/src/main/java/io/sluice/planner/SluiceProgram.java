@@ -24,6 +24,7 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalD
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalExchange;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.common.CommonPhysicalJoin;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalIntermediateTableScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalIntervalJoin;
@@ -231,7 +232,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                     && up != null && up.get(up.size() - 1) == in && consumers.getOrDefault(in, 0) == 1
                     && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
                     && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate
-                            || isNativeJoin(consumer))
+                            || consumer instanceof StreamPhysicalGroupAggregate || isNativeJoin(consumer))
                     && !edges.batchOutput().containsKey(up)) {
                 int[] keys = exchange.getDistribution().getKeys().stream().mapToInt(Integer::intValue).toArray();
                 edges.exchanges().put(exchange, keys);
@@ -272,6 +273,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 || rel instanceof StreamPhysicalWatermarkAssigner
                 || rel instanceof StreamPhysicalWindowAggregate
                 || rel instanceof StreamPhysicalGlobalWindowAggregate
+                || rel instanceof StreamPhysicalGroupAggregate
                 || isNativeJoin(rel);
     }
 
@@ -348,6 +350,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-window-join_1";
         } else if (rel instanceof StreamPhysicalIntervalJoin) {
             return "stream-exec-interval-join_1";
+        } else if (rel instanceof StreamPhysicalGroupAggregate) {
+            return "stream-exec-group-aggregate_1";
         } else if (isIcebergScan(rel)) {
             return "sluice-iceberg-scan_1";
         } else if (isAdbcScan(rel)) {
@@ -380,6 +384,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         int[] stateKeys = null;
         if (bottom instanceof StreamPhysicalWindowAggregate) {
             stateKeys = ((StreamPhysicalWindowAggregate) bottom).grouping();
+        } else if (bottom instanceof StreamPhysicalGroupAggregate) {
+            stateKeys = ((StreamPhysicalGroupAggregate) bottom).grouping();
         } else if (isNativeJoin(bottom)) {
             // Flink keys the join's state by the join keys; the key selector is the left input's.
             stateKeys = ((CommonPhysicalJoin) bottom).joinSpec().getLeftKeys();

@@ -1,4 +1,4 @@
-package window
+package agg
 
 import (
 	"encoding/binary"
@@ -23,8 +23,8 @@ type bytesAcc struct {
 	has []bool
 }
 
-// newBytesAccumulator returns the accumulator of a call over a string or binary argument.
-func newBytesAccumulator(c Call) (accumulator, error) {
+// newBytesAccumulator returns the Accumulator of a call over a string or binary argument.
+func newBytesAccumulator(c Call) (Accumulator, error) {
 	sameFamily := (c.Arg.IsString() && c.Result.IsString()) || (c.Arg.IsBinary() && c.Result.IsBinary())
 	switch {
 	case (c.Func == Min || c.Func == Max) && c.Arg.IsString() && sameFamily:
@@ -37,10 +37,10 @@ func newBytesAccumulator(c Call) (accumulator, error) {
 	return a, nil
 }
 
-func (a *bytesAcc) grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
-func (a *bytesAcc) reset(g int32)     { a.val[g], a.has[g] = "", false }
-func (a *bytesAcc) count(int32) int64 { return 0 }
-func (a *bytesAcc) copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
+func (a *bytesAcc) Grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
+func (a *bytesAcc) Reset(g int32)     { a.val[g], a.has[g] = "", false }
+func (a *bytesAcc) Count(int32) int64 { return 0 }
+func (a *bytesAcc) Copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
 
 // replaces reports whether value v (non-null) takes the place of group g's value.
 func (a *bytesAcc) replaces(g int32, v string) bool {
@@ -55,13 +55,13 @@ func (a *bytesAcc) replaces(g int32, v string) bool {
 	return a.fn == LastValue
 }
 
-func (a *bytesAcc) merge(d, s int32) {
+func (a *bytesAcc) Merge(d, s int32) {
 	if a.has[s] && a.replaces(d, a.val[s]) {
 		a.val[d], a.has[d] = a.val[s], true
 	}
 }
 
-func (a *bytesAcc) accumulate(arg arrow.Array, groups []int32) {
+func (a *bytesAcc) Accumulate(arg arrow.Array, groups []int32) {
 	read := stringReader(arg)
 	for r, g := range groups {
 		if g < 0 || arg.IsNull(r) {
@@ -73,7 +73,7 @@ func (a *bytesAcc) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *bytesAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *bytesAcc) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	dt, err := catalog.ArrowType(a.typ)
 	if err != nil {
 		return nil, err
@@ -101,25 +101,25 @@ func (a *bytesAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, er
 	return b.NewArray(), nil
 }
 
-func (a *bytesAcc) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
+func (a *bytesAcc) FieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
 
-func (a *bytesAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
+func (a *bytesAcc) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.Result(mem, groups)
 	return []arrow.Array{col}, err
 }
 
 // mergeFields merges partial values: the same as accumulating them.
-func (a *bytesAcc) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
+func (a *bytesAcc) MergeFields(cols []arrow.Array, groups []int32) { a.Accumulate(cols[0], groups) }
 
-func (a *bytesAcc) groupBytes() int { return 16 + 1 + 16 }
+func (a *bytesAcc) GroupBytes() int { return 16 + 1 + 16 }
 
-func (a *bytesAcc) encode(dst []byte, g int32) []byte {
+func (a *bytesAcc) Encode(dst []byte, g int32) []byte {
 	dst = appendFixed(dst, a.has[g])
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(a.val[g])))
 	return append(dst, a.val[g]...)
 }
 
-func (a *bytesAcc) decode(src []byte, g int32) ([]byte, error) {
+func (a *bytesAcc) Decode(src []byte, g int32) ([]byte, error) {
 	src, err := readFixed(src, &a.has[g])
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package window
+package agg
 
 import (
 	"cmp"
@@ -22,13 +22,13 @@ type nanoExtremeAcc struct {
 	has   []bool
 }
 
-func (a *nanoExtremeAcc) grow(n int) {
+func (a *nanoExtremeAcc) Grow(n int) {
 	a.ms, a.nanos, a.has = grown(a.ms, n), grown(a.nanos, n), grown(a.has, n)
 }
-func (a *nanoExtremeAcc) reset(g int32)     { a.ms[g], a.nanos[g], a.has[g] = 0, 0, false }
-func (a *nanoExtremeAcc) count(int32) int64 { return 0 }
-func (a *nanoExtremeAcc) groupBytes() int   { return 8 + 4 + 1 }
-func (a *nanoExtremeAcc) copy(d, s int32) {
+func (a *nanoExtremeAcc) Reset(g int32)     { a.ms[g], a.nanos[g], a.has[g] = 0, 0, false }
+func (a *nanoExtremeAcc) Count(int32) int64 { return 0 }
+func (a *nanoExtremeAcc) GroupBytes() int   { return 8 + 4 + 1 }
+func (a *nanoExtremeAcc) Copy(d, s int32) {
 	a.ms[d], a.nanos[d], a.has[d] = a.ms[s], a.nanos[s], a.has[s]
 }
 
@@ -46,13 +46,13 @@ func (a *nanoExtremeAcc) offer(g int32, ms int64, nanos int32) {
 	a.ms[g], a.nanos[g], a.has[g] = ms, nanos, true
 }
 
-func (a *nanoExtremeAcc) merge(d, s int32) {
+func (a *nanoExtremeAcc) Merge(d, s int32) {
 	if a.has[s] {
 		a.offer(d, a.ms[s], a.nanos[s])
 	}
 }
 
-func (a *nanoExtremeAcc) accumulate(arg arrow.Array, groups []int32) {
+func (a *nanoExtremeAcc) Accumulate(arg arrow.Array, groups []int32) {
 	ms, nanos := column.NanoTimestamps(arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -63,13 +63,13 @@ func (a *nanoExtremeAcc) accumulate(arg arrow.Array, groups []int32) {
 }
 
 // mergeFields merges partial MIN/MAX values: the same as accumulating them.
-func (a *nanoExtremeAcc) mergeFields(cols []arrow.Array, groups []int32) {
-	a.accumulate(cols[0], groups)
+func (a *nanoExtremeAcc) MergeFields(cols []arrow.Array, groups []int32) {
+	a.Accumulate(cols[0], groups)
 }
 
-func (a *nanoExtremeAcc) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
+func (a *nanoExtremeAcc) FieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
 
-func (a *nanoExtremeAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *nanoExtremeAcc) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	dt, err := catalog.ArrowType(a.typ)
 	if err != nil {
 		return nil, err
@@ -87,16 +87,16 @@ func (a *nanoExtremeAcc) result(mem memory.Allocator, groups []int32) (arrow.Arr
 	return column.MakeNanoTimestamps(dt, len(groups), valid, msBuf, nanoBuf), nil
 }
 
-func (a *nanoExtremeAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
+func (a *nanoExtremeAcc) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.Result(mem, groups)
 	return []arrow.Array{col}, err
 }
 
-func (a *nanoExtremeAcc) encode(dst []byte, g int32) []byte {
+func (a *nanoExtremeAcc) Encode(dst []byte, g int32) []byte {
 	return appendFixed(appendFixed(appendFixed(dst, a.has[g]), a.ms[g]), a.nanos[g])
 }
 
-func (a *nanoExtremeAcc) decode(src []byte, g int32) ([]byte, error) {
+func (a *nanoExtremeAcc) Decode(src []byte, g int32) ([]byte, error) {
 	src, err := readFixed(src, &a.has[g])
 	if err != nil {
 		return nil, err

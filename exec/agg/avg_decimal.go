@@ -1,4 +1,4 @@
-package window
+package agg
 
 import (
 	"fmt"
@@ -26,8 +26,8 @@ type avgDecimalAcc struct {
 	cnt      []int64
 }
 
-// newAvgDecimal returns the accumulator of AVG(arg) returning result, or why it cannot run.
-func newAvgDecimal(arg, result catalog.Type) (accumulator, error) {
+// newAvgDecimal returns the Accumulator of AVG(arg) returning result, or why it cannot run.
+func newAvgDecimal(arg, result catalog.Type) (Accumulator, error) {
 	if result.Kind != catalog.Decimal || result.Precision != 38 || result.Scale != max(6, arg.Scale) {
 		return nil, fmt.Errorf("AVG(%s) returning %s is not supported natively", arg, result)
 	}
@@ -36,17 +36,17 @@ func newAvgDecimal(arg, result catalog.Type) (accumulator, error) {
 	return a, nil
 }
 
-func (a *avgDecimalAcc) grow(n int) {
+func (a *avgDecimalAcc) Grow(n int) {
 	a.sum, a.sumNull, a.cnt = grown(a.sum, n), grown(a.sumNull, n), grown(a.cnt, n)
 }
 
-func (a *avgDecimalAcc) reset(g int32) {
+func (a *avgDecimalAcc) Reset(g int32) {
 	a.sum[g], a.sumNull[g], a.cnt[g] = decimal128.Num{}, false, 0
 }
 
-func (a *avgDecimalAcc) count(int32) int64 { return 0 }
+func (a *avgDecimalAcc) Count(int32) int64 { return 0 }
 
-func (a *avgDecimalAcc) copy(d, s int32) {
+func (a *avgDecimalAcc) Copy(d, s int32) {
 	a.sum[d], a.sumNull[d], a.cnt[d] = a.sum[s], a.sumNull[s], a.cnt[s]
 }
 
@@ -60,12 +60,12 @@ func (a *avgDecimalAcc) add(g int32, v decimal128.Num, null bool) {
 	a.sum[g], a.sumNull[g] = s, !ok
 }
 
-func (a *avgDecimalAcc) merge(d, s int32) {
+func (a *avgDecimalAcc) Merge(d, s int32) {
 	a.add(d, a.sum[s], a.sumNull[s])
 	a.cnt[d] += a.cnt[s]
 }
 
-func (a *avgDecimalAcc) accumulate(arg arrow.Array, groups []int32) {
+func (a *avgDecimalAcc) Accumulate(arg arrow.Array, groups []int32) {
 	vals := column.Values[decimal128.Num](arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -76,7 +76,7 @@ func (a *avgDecimalAcc) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *avgDecimalAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *avgDecimalAcc) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	vals, valid := make([]decimal128.Num, len(groups)), make([]bool, len(groups))
 	for i, g := range groups {
 		if a.cnt[g] == 0 || a.sumNull[g] {
@@ -91,11 +91,11 @@ func (a *avgDecimalAcc) result(mem memory.Allocator, groups []int32) (arrow.Arra
 	return buildFixed(mem, a.typ, vals, valid)
 }
 
-func (a *avgDecimalAcc) fieldTypes() []catalog.Type {
+func (a *avgDecimalAcc) FieldTypes() []catalog.Type {
 	return []catalog.Type{catalog.DecimalType(38, a.argScale, true), catalog.BigIntType(true)}
 }
 
-func (a *avgDecimalAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+func (a *avgDecimalAcc) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
 	sums, valid, cnts := make([]decimal128.Num, len(groups)), make([]bool, len(groups)), make([]int64, len(groups))
 	for i, g := range groups {
 		sums[i], valid[i], cnts[i] = a.sum[g], !a.sumNull[g], a.cnt[g]
@@ -112,7 +112,7 @@ func (a *avgDecimalAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Ar
 	return []arrow.Array{sa, ca}, nil
 }
 
-func (a *avgDecimalAcc) mergeFields(cols []arrow.Array, groups []int32) {
+func (a *avgDecimalAcc) MergeFields(cols []arrow.Array, groups []int32) {
 	sums, cnts := column.Values[decimal128.Num](cols[0]), column.Values[int64](cols[1])
 	bits, off := column.ValidBits(cols[0])
 	for r, g := range groups {
@@ -123,13 +123,13 @@ func (a *avgDecimalAcc) mergeFields(cols []arrow.Array, groups []int32) {
 	}
 }
 
-func (a *avgDecimalAcc) groupBytes() int { return 16 + 1 + 8 }
+func (a *avgDecimalAcc) GroupBytes() int { return 16 + 1 + 8 }
 
-func (a *avgDecimalAcc) encode(dst []byte, g int32) []byte {
+func (a *avgDecimalAcc) Encode(dst []byte, g int32) []byte {
 	return appendFixed(appendFixed(appendFixed(dst, a.sum[g]), a.sumNull[g]), a.cnt[g])
 }
 
-func (a *avgDecimalAcc) decode(src []byte, g int32) ([]byte, error) {
+func (a *avgDecimalAcc) Decode(src []byte, g int32) ([]byte, error) {
 	src, err := readFixed(src, &a.sum[g])
 	if err == nil {
 		src, err = readFixed(src, &a.sumNull[g])

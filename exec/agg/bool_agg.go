@@ -1,4 +1,4 @@
-package window
+package agg
 
 import (
 	"fmt"
@@ -18,8 +18,8 @@ type boolAcc struct {
 	val, has []bool
 }
 
-// newBoolAccumulator returns the accumulator of a call over a BOOLEAN argument.
-func newBoolAccumulator(c Call) (accumulator, error) {
+// newBoolAccumulator returns the Accumulator of a call over a BOOLEAN argument.
+func newBoolAccumulator(c Call) (Accumulator, error) {
 	switch c.Func {
 	case Min, Max, FirstValue, LastValue:
 		if c.Result.Kind == catalog.Boolean {
@@ -31,11 +31,11 @@ func newBoolAccumulator(c Call) (accumulator, error) {
 	return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
 }
 
-func (a *boolAcc) grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
-func (a *boolAcc) reset(g int32)     { a.val[g], a.has[g] = false, false }
-func (a *boolAcc) count(int32) int64 { return 0 }
-func (a *boolAcc) copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
-func (a *boolAcc) groupBytes() int   { return 2 }
+func (a *boolAcc) Grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
+func (a *boolAcc) Reset(g int32)     { a.val[g], a.has[g] = false, false }
+func (a *boolAcc) Count(int32) int64 { return 0 }
+func (a *boolAcc) Copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
+func (a *boolAcc) GroupBytes() int   { return 2 }
 
 // replaces reports whether value v (non-null) takes the place of group g's value.
 func (a *boolAcc) replaces(g int32, v bool) bool {
@@ -50,13 +50,13 @@ func (a *boolAcc) replaces(g int32, v bool) bool {
 	return a.fn == LastValue
 }
 
-func (a *boolAcc) merge(d, s int32) {
+func (a *boolAcc) Merge(d, s int32) {
 	if a.has[s] && a.replaces(d, a.val[s]) {
 		a.val[d], a.has[d] = a.val[s], true
 	}
 }
 
-func (a *boolAcc) accumulate(arg arrow.Array, groups []int32) {
+func (a *boolAcc) Accumulate(arg arrow.Array, groups []int32) {
 	b := arg.(*array.Boolean)
 	for r, g := range groups {
 		if g >= 0 && b.IsValid(r) {
@@ -67,9 +67,9 @@ func (a *boolAcc) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *boolAcc) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
+func (a *boolAcc) MergeFields(cols []arrow.Array, groups []int32) { a.Accumulate(cols[0], groups) }
 
-func (a *boolAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *boolAcc) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	b := array.NewBooleanBuilder(mem)
 	defer b.Release()
 	for _, g := range groups {
@@ -82,18 +82,18 @@ func (a *boolAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, err
 	return b.NewArray(), nil
 }
 
-func (a *boolAcc) fieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
+func (a *boolAcc) FieldTypes() []catalog.Type { return []catalog.Type{a.typ.WithNullable(true)} }
 
-func (a *boolAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
+func (a *boolAcc) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.Result(mem, groups)
 	return []arrow.Array{col}, err
 }
 
-func (a *boolAcc) encode(dst []byte, g int32) []byte {
+func (a *boolAcc) Encode(dst []byte, g int32) []byte {
 	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
 }
 
-func (a *boolAcc) decode(src []byte, g int32) ([]byte, error) {
+func (a *boolAcc) Decode(src []byte, g int32) ([]byte, error) {
 	src, err := readFixed(src, &a.has[g])
 	if err != nil {
 		return nil, err

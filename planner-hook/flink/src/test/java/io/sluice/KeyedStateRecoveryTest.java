@@ -20,24 +20,27 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Failure recovery of native joins (a window join, an interval join): both inputs slowed down, checkpoints every 100 ms,
+ * Failure recovery of native operators with keyed state beyond windows (a window join, an
+ * interval join, a group aggregation): both inputs slowed down, checkpoints every 100 ms,
  * three injected failures (Go panics and a Java exception). Flink restarts the job from its last
- * checkpoint, both sides' rows waiting in state come back from raw keyed state, and the
+ * checkpoint, the rows and accumulators in state come back from raw keyed state, and the
  * exactly-once collect sink ends with exactly the rows of a failure-free stock Flink run.
  */
-class JoinRecoveryTest {
+class KeyedStateRecoveryTest {
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
 
-    static List<ParityCase> joins() {
+    static List<ParityCase> jobs() {
         return List.of(
+                ParityCase.nativeCase("group-aggregate", GroupAggregateParityTest.SCHEMA, WindowAggregateParityTest.rows(1500),
+                        "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k").asMultiset(),
                 WindowJoinParityTest.join("window-join", "FULL", WindowJoinParityTest.HOP, WindowJoinParityTest.BOTH,
                         " AND L.v < R.v + 100"),
                 IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S, " AND L.v < R.v + 100"));
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("joins")
+    @MethodSource("jobs")
     void failuresAreRecoveredWithFlinksExactResult(ParityCase base) {
         // The right table slowed down too, so that failures also come while it is half read.
         String slowRight = WindowJoinParityTest.RIGHT_TABLE.replace("')", "', 'delay-ms' = '2')");
@@ -46,7 +49,7 @@ class JoinRecoveryTest {
                 .with("pipeline.auto-watermark-interval", "0 ms");
         ParityHarness.Outcome flink = ParityHarness.run(c, false);
         assertNull(flink.failure());
-        assertTrue(flink.rows().size() > 100, "the join should produce rows");
+        assertTrue(flink.rows().size() > 100, "the job should produce rows");
 
         StreamTableEnvironment tEnv = ParityHarness.newEnv(c, true, ", 'delay-ms' = '2'");
         ParityHarness.injectFailures(tEnv, 40, 0);
@@ -58,7 +61,7 @@ class JoinRecoveryTest {
         assertNull(sluice.failure(), () -> "the job should recover: " + sluice.failure());
         assertTrue(NativeChainOperator.PIPELINES_OPENED.get() - opened >= 4, "three failures should have restarted the native chains");
         assertTrue(NativeChainOperator.KEY_GROUPS_RESTORED.get() > restored,
-                "restarts should have restored the join's state from checkpoints");
+                "restarts should have restored the operator's state from checkpoints");
         assertEquals(WindowRecoveryTest.sorted(flink.rows()), WindowRecoveryTest.sorted(sluice.rows()));
     }
 }

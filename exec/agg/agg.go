@@ -1,4 +1,8 @@
-package window
+// Package agg holds the aggregate calls Sluice runs natively and their accumulators: one
+// accumulator per call holds the state of every group (window slice, or key), indexed by slot,
+// with Flink's accumulate / merge / getValue semantics, typed column loops and state encodings.
+// The window operator (exec/window) and the group aggregation (GroupAggregate) share them.
+package agg
 
 import (
 	"encoding/binary"
@@ -54,45 +58,45 @@ type Call struct {
 	DistinctGroup int
 }
 
-// accumulator holds one aggregate's accumulators for every group, indexed by group id, with
+// Accumulator holds one aggregate's accumulators for every group, indexed by group id, with
 // Flink's accumulate / merge / getValue semantics (the DeclarativeAggregateFunctions of
 // flink-table-planner: CountAggFunction, Count1AggFunction, SumAggFunction, MaxAggFunction,
 // MinAggFunction, AvgAggFunction).
-type accumulator interface {
+type Accumulator interface {
 	// grow makes room for group ids below n.
-	grow(n int)
-	// reset sets group g to the function's initial accumulator.
-	reset(g int32)
+	Grow(n int)
+	// reset sets group g to the function's initial Accumulator.
+	Reset(g int32)
 	// accumulate adds row r of arg to group groups[r]; rows with a negative group are skipped.
 	// arg is nil for COUNT(*).
-	accumulate(arg arrow.Array, groups []int32)
+	Accumulate(arg arrow.Array, groups []int32)
 	// merge merges group src into group dst.
-	merge(dst, src int32)
+	Merge(dst, src int32)
 	// copy makes group dst equal to group src.
-	copy(dst, src int32)
+	Copy(dst, src int32)
 	// count is the COUNT(*) of group g (only for COUNT(*)).
-	count(g int32) int64
+	Count(g int32) int64
 	// result returns the function's value for each group, in order.
-	result(mem memory.Allocator, groups []int32) (arrow.Array, error)
-	// fieldTypes are the Flink types of the accumulator's fields, as Flink's local aggregation
+	Result(mem memory.Allocator, groups []int32) (arrow.Array, error)
+	// fieldTypes are the Flink types of the Accumulator's fields, as Flink's local aggregation
 	// writes them (e.g. AVG(BIGINT): sum BIGINT, count BIGINT).
-	fieldTypes() []catalog.Type
-	// fields returns the accumulator fields of each group, in order.
-	fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error)
+	FieldTypes() []catalog.Type
+	// fields returns the Accumulator fields of each group, in order.
+	Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error)
 	// mergeFields merges the partial accumulators in cols (one column per field) of each row r
 	// into group groups[r]; rows with a negative group are skipped.
-	mergeFields(cols []arrow.Array, groups []int32)
-	// groupBytes is the memory one group's accumulator takes.
-	groupBytes() int
-	// encode appends group g's accumulator to dst.
-	encode(dst []byte, g int32) []byte
-	// decode reads group g's accumulator from src and returns the rest.
-	decode(src []byte, g int32) ([]byte, error)
+	MergeFields(cols []arrow.Array, groups []int32)
+	// groupBytes is the memory one group's Accumulator takes.
+	GroupBytes() int
+	// encode appends group g's Accumulator to dst.
+	Encode(dst []byte, g int32) []byte
+	// decode reads group g's Accumulator from src and returns the rest.
+	Decode(src []byte, g int32) ([]byte, error)
 }
 
-// newAccumulator returns the accumulator of a call, or an error saying why it cannot run
+// NewAccumulator returns the Accumulator of a call, or an error saying why it cannot run
 // natively.
-func newAccumulator(c Call) (accumulator, error) {
+func NewAccumulator(c Call) (Accumulator, error) {
 	if c.Distinct {
 		switch c.Func {
 		case Min, Max:
@@ -168,13 +172,13 @@ func newAccumulator(c Call) (accumulator, error) {
 	return acc, nil
 }
 
-// typedAccumulator is an accumulator whose result type is set after construction.
+// typedAccumulator is an Accumulator whose result type is set after construction.
 type typedAccumulator interface {
-	accumulator
+	Accumulator
 	setType(catalog.Type)
 }
 
-// resultType is the Flink result type of an accumulator's values.
+// resultType is the Flink result type of an Accumulator's values.
 type resultType struct{ typ catalog.Type }
 
 func (r *resultType) setType(t catalog.Type) { r.typ = t }
@@ -190,7 +194,7 @@ func grown[T any](s []T, n int) []T {
 	return append(s, make([]T, n-len(s))...)
 }
 
-// fixedValue is every accumulator value type stored as its raw bytes.
+// fixedValue is every Accumulator value type stored as its raw bytes.
 type fixedValue interface {
 	number | bool | decimal128.Num
 }
@@ -241,13 +245,13 @@ type countAcc struct {
 	n    []int64
 }
 
-func (a *countAcc) grow(n int)          { a.n = grown(a.n, n) }
-func (a *countAcc) reset(g int32)       { a.n[g] = 0 }
-func (a *countAcc) merge(d, s int32)    { a.n[d] += a.n[s] }
-func (a *countAcc) copy(d, s int32)     { a.n[d] = a.n[s] }
-func (a *countAcc) count(g int32) int64 { return a.n[g] }
+func (a *countAcc) Grow(n int)          { a.n = grown(a.n, n) }
+func (a *countAcc) Reset(g int32)       { a.n[g] = 0 }
+func (a *countAcc) Merge(d, s int32)    { a.n[d] += a.n[s] }
+func (a *countAcc) Copy(d, s int32)     { a.n[d] = a.n[s] }
+func (a *countAcc) Count(g int32) int64 { return a.n[g] }
 
-func (a *countAcc) accumulate(arg arrow.Array, groups []int32) {
+func (a *countAcc) Accumulate(arg arrow.Array, groups []int32) {
 	if a.star || arg.NullN() == 0 {
 		for _, g := range groups {
 			if g >= 0 {
@@ -264,7 +268,7 @@ func (a *countAcc) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *countAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *countAcc) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	vals := make([]int64, len(groups))
 	for i, g := range groups {
 		vals[i] = a.n[g]
@@ -272,11 +276,11 @@ func (a *countAcc) result(mem memory.Allocator, groups []int32) (arrow.Array, er
 	return buildFixed(mem, catalog.BigIntType(false), vals, nil)
 }
 
-func (a *countAcc) encode(dst []byte, g int32) []byte {
+func (a *countAcc) Encode(dst []byte, g int32) []byte {
 	return binary.LittleEndian.AppendUint64(dst, uint64(a.n[g]))
 }
 
-func (a *countAcc) decode(src []byte, g int32) ([]byte, error) { return readFixed(src, &a.n[g]) }
+func (a *countAcc) Decode(src []byte, g int32) ([]byte, error) { return readFixed(src, &a.n[g]) }
 
 // nullableValue is the state of accumulators that hold one value per group, NULL until set:
 // SUM, MIN, MAX, FIRST_VALUE, LAST_VALUE. The value is also the result and the only field of
@@ -287,21 +291,21 @@ type nullableValue[T fixedValue] struct {
 	has []bool
 }
 
-func (a *nullableValue[T]) grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
-func (a *nullableValue[T]) count(int32) int64 { return 0 }
-func (a *nullableValue[T]) copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
-func (a *nullableValue[T]) groupBytes() int   { return int(unsafe.Sizeof(a.val[0:1][0])) + 1 }
+func (a *nullableValue[T]) Grow(n int)        { a.val, a.has = grown(a.val, n), grown(a.has, n) }
+func (a *nullableValue[T]) Count(int32) int64 { return 0 }
+func (a *nullableValue[T]) Copy(d, s int32)   { a.val[d], a.has[d] = a.val[s], a.has[s] }
+func (a *nullableValue[T]) GroupBytes() int   { return int(unsafe.Sizeof(a.val[0:1][0])) + 1 }
 
-func (a *nullableValue[T]) reset(g int32) {
+func (a *nullableValue[T]) Reset(g int32) {
 	var zero T
 	a.val[g], a.has[g] = zero, false
 }
 
-func (a *nullableValue[T]) fieldTypes() []catalog.Type {
+func (a *nullableValue[T]) FieldTypes() []catalog.Type {
 	return []catalog.Type{a.typ.WithNullable(true)}
 }
 
-func (a *nullableValue[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *nullableValue[T]) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
 	for i, g := range groups {
 		vals[i], valid[i] = a.val[g], a.has[g]
@@ -309,16 +313,16 @@ func (a *nullableValue[T]) result(mem memory.Allocator, groups []int32) (arrow.A
 	return buildFixed(mem, a.typ, vals, valid)
 }
 
-func (a *nullableValue[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
+func (a *nullableValue[T]) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.Result(mem, groups)
 	return []arrow.Array{col}, err
 }
 
-func (a *nullableValue[T]) encode(dst []byte, g int32) []byte {
+func (a *nullableValue[T]) Encode(dst []byte, g int32) []byte {
 	return appendFixed(appendFixed(dst, a.has[g]), a.val[g])
 }
 
-func (a *nullableValue[T]) decode(src []byte, g int32) ([]byte, error) {
+func (a *nullableValue[T]) Decode(src []byte, g int32) ([]byte, error) {
 	src, err := readFixed(src, &a.has[g])
 	if err != nil {
 		return nil, err
@@ -330,7 +334,7 @@ func (a *nullableValue[T]) decode(src []byte, g int32) ([]byte, error) {
 // argument's own type (wrapping on overflow, as Java arithmetic does).
 type sumAcc[T number] struct{ nullableValue[T] }
 
-func (a *sumAcc[T]) merge(d, s int32) {
+func (a *sumAcc[T]) Merge(d, s int32) {
 	switch {
 	case !a.has[s]:
 	case !a.has[d]:
@@ -340,7 +344,7 @@ func (a *sumAcc[T]) merge(d, s int32) {
 	}
 }
 
-func (a *sumAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+func (a *sumAcc[T]) Accumulate(arg arrow.Array, groups []int32) {
 	vals := column.Values[T](arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -356,13 +360,13 @@ func (a *sumAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 }
 
 // mergeFields merges partial sums: the same as accumulating them.
-func (a *sumAcc[T]) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
+func (a *sumAcc[T]) MergeFields(cols []arrow.Array, groups []int32) { a.Accumulate(cols[0], groups) }
 
-// sum0Acc is $SUM0 over one numeric type: SUM that starts at 0 (its accumulator is never NULL,
+// sum0Acc is $SUM0 over one numeric type: SUM that starts at 0 (its Accumulator is never NULL,
 // so accumulating and merging only add).
 type sum0Acc[T number] struct{ sumAcc[T] }
 
-func (a *sum0Acc[T]) reset(g int32) {
+func (a *sum0Acc[T]) Reset(g int32) {
 	var zero T
 	a.val[g], a.has[g] = zero, true
 }
@@ -381,7 +385,7 @@ func (a *extremeAcc[T]) better(v, cur T) bool {
 	return v < cur
 }
 
-func (a *extremeAcc[T]) merge(d, s int32) {
+func (a *extremeAcc[T]) Merge(d, s int32) {
 	switch {
 	case !a.has[s]:
 	case !a.has[d] || a.better(a.val[s], a.val[d]):
@@ -389,7 +393,7 @@ func (a *extremeAcc[T]) merge(d, s int32) {
 	}
 }
 
-func (a *extremeAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+func (a *extremeAcc[T]) Accumulate(arg arrow.Array, groups []int32) {
 	vals := column.Values[T](arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -403,8 +407,8 @@ func (a *extremeAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 }
 
 // mergeFields merges partial MIN/MAX values: the same as accumulating them.
-func (a *extremeAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
-	a.accumulate(cols[0], groups)
+func (a *extremeAcc[T]) MergeFields(cols []arrow.Array, groups []int32) {
+	a.Accumulate(cols[0], groups)
 }
 
 // avgIntAcc is AVG over an integer type: a BIGINT sum and count; the value is sum / count
@@ -414,13 +418,13 @@ type avgIntAcc[T ~int8 | ~int16 | ~int32 | ~int64] struct {
 	sum, cnt []int64
 }
 
-func (a *avgIntAcc[T]) grow(n int)        { a.sum, a.cnt = grown(a.sum, n), grown(a.cnt, n) }
-func (a *avgIntAcc[T]) reset(g int32)     { a.sum[g], a.cnt[g] = 0, 0 }
-func (a *avgIntAcc[T]) count(int32) int64 { return 0 }
-func (a *avgIntAcc[T]) merge(d, s int32)  { a.sum[d] += a.sum[s]; a.cnt[d] += a.cnt[s] }
-func (a *avgIntAcc[T]) copy(d, s int32)   { a.sum[d], a.cnt[d] = a.sum[s], a.cnt[s] }
+func (a *avgIntAcc[T]) Grow(n int)        { a.sum, a.cnt = grown(a.sum, n), grown(a.cnt, n) }
+func (a *avgIntAcc[T]) Reset(g int32)     { a.sum[g], a.cnt[g] = 0, 0 }
+func (a *avgIntAcc[T]) Count(int32) int64 { return 0 }
+func (a *avgIntAcc[T]) Merge(d, s int32)  { a.sum[d] += a.sum[s]; a.cnt[d] += a.cnt[s] }
+func (a *avgIntAcc[T]) Copy(d, s int32)   { a.sum[d], a.cnt[d] = a.sum[s], a.cnt[s] }
 
-func (a *avgIntAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+func (a *avgIntAcc[T]) Accumulate(arg arrow.Array, groups []int32) {
 	vals := column.Values[T](arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -431,7 +435,7 @@ func (a *avgIntAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *avgIntAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *avgIntAcc[T]) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
 	for i, g := range groups {
 		if a.cnt[g] != 0 {
@@ -441,11 +445,11 @@ func (a *avgIntAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array
 	return buildFixed(mem, a.typ, vals, valid)
 }
 
-func (a *avgIntAcc[T]) encode(dst []byte, g int32) []byte {
+func (a *avgIntAcc[T]) Encode(dst []byte, g int32) []byte {
 	return appendFixed(appendFixed(dst, a.sum[g]), a.cnt[g])
 }
 
-func (a *avgIntAcc[T]) decode(src []byte, g int32) ([]byte, error) {
+func (a *avgIntAcc[T]) Decode(src []byte, g int32) ([]byte, error) {
 	src, err := readFixed(src, &a.sum[g])
 	if err != nil {
 		return nil, err
@@ -461,13 +465,13 @@ type avgFloatAcc[T ~float32 | ~float64] struct {
 	cnt []int64
 }
 
-func (a *avgFloatAcc[T]) grow(n int)        { a.sum, a.cnt = grown(a.sum, n), grown(a.cnt, n) }
-func (a *avgFloatAcc[T]) reset(g int32)     { a.sum[g], a.cnt[g] = 0, 0 }
-func (a *avgFloatAcc[T]) count(int32) int64 { return 0 }
-func (a *avgFloatAcc[T]) merge(d, s int32)  { a.sum[d] += a.sum[s]; a.cnt[d] += a.cnt[s] }
-func (a *avgFloatAcc[T]) copy(d, s int32)   { a.sum[d], a.cnt[d] = a.sum[s], a.cnt[s] }
+func (a *avgFloatAcc[T]) Grow(n int)        { a.sum, a.cnt = grown(a.sum, n), grown(a.cnt, n) }
+func (a *avgFloatAcc[T]) Reset(g int32)     { a.sum[g], a.cnt[g] = 0, 0 }
+func (a *avgFloatAcc[T]) Count(int32) int64 { return 0 }
+func (a *avgFloatAcc[T]) Merge(d, s int32)  { a.sum[d] += a.sum[s]; a.cnt[d] += a.cnt[s] }
+func (a *avgFloatAcc[T]) Copy(d, s int32)   { a.sum[d], a.cnt[d] = a.sum[s], a.cnt[s] }
 
-func (a *avgFloatAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+func (a *avgFloatAcc[T]) Accumulate(arg arrow.Array, groups []int32) {
 	vals := column.Values[T](arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -478,7 +482,7 @@ func (a *avgFloatAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *avgFloatAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *avgFloatAcc[T]) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	vals, valid := make([]T, len(groups)), make([]bool, len(groups))
 	for i, g := range groups {
 		if a.cnt[g] != 0 {
@@ -488,11 +492,11 @@ func (a *avgFloatAcc[T]) result(mem memory.Allocator, groups []int32) (arrow.Arr
 	return buildFixed(mem, a.typ, vals, valid)
 }
 
-func (a *avgFloatAcc[T]) encode(dst []byte, g int32) []byte {
+func (a *avgFloatAcc[T]) Encode(dst []byte, g int32) []byte {
 	return appendFixed(appendFixed(dst, a.sum[g]), a.cnt[g])
 }
 
-func (a *avgFloatAcc[T]) decode(src []byte, g int32) ([]byte, error) {
+func (a *avgFloatAcc[T]) Decode(src []byte, g int32) ([]byte, error) {
 	src, err := readFixed(src, &a.sum[g])
 	if err != nil {
 		return nil, err
@@ -500,16 +504,16 @@ func (a *avgFloatAcc[T]) decode(src []byte, g int32) ([]byte, error) {
 	return readFixed(src, &a.cnt[g])
 }
 
-// --- accumulator fields, for two-phase aggregation ---
+// --- Accumulator fields, for two-phase aggregation ---
 
-func (a *countAcc) fieldTypes() []catalog.Type { return []catalog.Type{catalog.BigIntType(true)} }
+func (a *countAcc) FieldTypes() []catalog.Type { return []catalog.Type{catalog.BigIntType(true)} }
 
-func (a *countAcc) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
+func (a *countAcc) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.Result(mem, groups)
 	return []arrow.Array{col}, err
 }
 
-func (a *countAcc) mergeFields(cols []arrow.Array, groups []int32) {
+func (a *countAcc) MergeFields(cols []arrow.Array, groups []int32) {
 	vals := column.Values[int64](cols[0])
 	for r, g := range groups {
 		if g >= 0 {
@@ -518,15 +522,15 @@ func (a *countAcc) mergeFields(cols []arrow.Array, groups []int32) {
 	}
 }
 
-func (a *avgIntAcc[T]) fieldTypes() []catalog.Type {
+func (a *avgIntAcc[T]) FieldTypes() []catalog.Type {
 	return []catalog.Type{catalog.BigIntType(true), catalog.BigIntType(true)}
 }
 
-func (a *avgIntAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+func (a *avgIntAcc[T]) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
 	return sumCountFields(mem, a.sum, a.cnt, groups, catalog.BigIntType(true))
 }
 
-func (a *avgIntAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
+func (a *avgIntAcc[T]) MergeFields(cols []arrow.Array, groups []int32) {
 	sums, cnts := column.Values[int64](cols[0]), column.Values[int64](cols[1])
 	for r, g := range groups {
 		if g >= 0 {
@@ -536,15 +540,15 @@ func (a *avgIntAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
 	}
 }
 
-func (a *avgFloatAcc[T]) fieldTypes() []catalog.Type {
+func (a *avgFloatAcc[T]) FieldTypes() []catalog.Type {
 	return []catalog.Type{catalog.DoubleType(true), catalog.BigIntType(true)}
 }
 
-func (a *avgFloatAcc[T]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+func (a *avgFloatAcc[T]) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
 	return sumCountFields(mem, a.sum, a.cnt, groups, catalog.DoubleType(true))
 }
 
-func (a *avgFloatAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
+func (a *avgFloatAcc[T]) MergeFields(cols []arrow.Array, groups []int32) {
 	sums, cnts := column.Values[float64](cols[0]), column.Values[int64](cols[1])
 	for r, g := range groups {
 		if g >= 0 {
@@ -554,7 +558,7 @@ func (a *avgFloatAcc[T]) mergeFields(cols []arrow.Array, groups []int32) {
 	}
 }
 
-// sumCountFields builds AVG's (sum, count) accumulator columns.
+// sumCountFields builds AVG's (sum, count) Accumulator columns.
 func sumCountFields[S int64 | float64](mem memory.Allocator, sum []S, cnt []int64, groups []int32, sumType catalog.Type) ([]arrow.Array, error) {
 	s, c := make([]S, len(groups)), make([]int64, len(groups))
 	for i, g := range groups {
@@ -572,9 +576,9 @@ func sumCountFields[S int64 | float64](mem memory.Allocator, sum []S, cnt []int6
 	return []arrow.Array{sa, ca}, nil
 }
 
-func (a *countAcc) groupBytes() int       { return 8 }
-func (a *avgIntAcc[T]) groupBytes() int   { return 16 }
-func (a *avgFloatAcc[T]) groupBytes() int { return 16 }
+func (a *countAcc) GroupBytes() int       { return 8 }
+func (a *avgIntAcc[T]) GroupBytes() int   { return 16 }
+func (a *avgFloatAcc[T]) GroupBytes() int { return 16 }
 
 // pickAcc is FIRST_VALUE (the first non-null value in arrival order, FirstValueAggFunction) or
 // LAST_VALUE (the last non-null value, LastValueAggFunction). Flink cannot merge them: they
@@ -584,15 +588,15 @@ type pickAcc[T number] struct {
 	last bool
 }
 
-// merge takes the other accumulator's value as a later (LAST_VALUE) or earlier (never used:
+// merge takes the other Accumulator's value as a later (LAST_VALUE) or earlier (never used:
 // FIRST_VALUE is not merged) arrival would.
-func (a *pickAcc[T]) merge(d, s int32) {
+func (a *pickAcc[T]) Merge(d, s int32) {
 	if a.has[s] && (a.last || !a.has[d]) {
 		a.val[d], a.has[d] = a.val[s], true
 	}
 }
 
-func (a *pickAcc[T]) accumulate(arg arrow.Array, groups []int32) {
+func (a *pickAcc[T]) Accumulate(arg arrow.Array, groups []int32) {
 	vals := column.Values[T](arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -602,14 +606,14 @@ func (a *pickAcc[T]) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *pickAcc[T]) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
+func (a *pickAcc[T]) MergeFields(cols []arrow.Array, groups []int32) { a.Accumulate(cols[0], groups) }
 
 // --- DECIMAL ---
 
-// decimalAccumulator returns the accumulator of SUM, MIN or MAX over a DECIMAL: SUM adds in
+// decimalAccumulator returns the Accumulator of SUM, MIN or MAX over a DECIMAL: SUM adds in
 // DECIMAL(38, s) (Flink's sum type) and becomes NULL when a sum overflows 38 digits, after which
 // the next value starts it again, as Flink's generated code does; MIN and MAX compare values.
-func decimalAccumulator(c Call) (accumulator, error) {
+func decimalAccumulator(c Call) (Accumulator, error) {
 	switch c.Func {
 	case Sum:
 		if c.Result.Kind != catalog.Decimal || c.Result.Precision != 38 || c.Result.Scale != c.Arg.Scale {
@@ -660,9 +664,9 @@ func (a *decimalAcc) step(g int32, v decimal128.Num, valid bool) {
 	}
 }
 
-func (a *decimalAcc) merge(d, s int32) { a.step(d, a.val[s], a.has[s]) }
+func (a *decimalAcc) Merge(d, s int32) { a.step(d, a.val[s], a.has[s]) }
 
-func (a *decimalAcc) accumulate(arg arrow.Array, groups []int32) {
+func (a *decimalAcc) Accumulate(arg arrow.Array, groups []int32) {
 	vals := column.Values[decimal128.Num](arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -673,9 +677,9 @@ func (a *decimalAcc) accumulate(arg arrow.Array, groups []int32) {
 }
 
 // mergeFields merges partial values: the same as accumulating them.
-func (a *decimalAcc) mergeFields(cols []arrow.Array, groups []int32) { a.accumulate(cols[0], groups) }
+func (a *decimalAcc) MergeFields(cols []arrow.Array, groups []int32) { a.Accumulate(cols[0], groups) }
 
-// pickNumeric picks the accumulator for a numeric argument kind, or nil.
+// pickNumeric picks the Accumulator for a numeric argument kind, or nil.
 func pickNumeric(k catalog.Kind, i8, i16, i32, i64, f32, f64 typedAccumulator) typedAccumulator {
 	acc, _ := catalog.Numeric(k, i8, i16, i32, i64, f32, f64)
 	return acc

@@ -1,4 +1,4 @@
-package window
+package agg
 
 import (
 	"testing"
@@ -32,21 +32,21 @@ func TestNanoTimestampExtremes(t *testing.T) {
 	}{{false, [2]int64{5, 2}, [2]int64{-1, 999_999}}, {true, [2]int64{5, 9}, [2]int64{7, 0}}} {
 		a := &nanoExtremeAcc{max: c.max}
 		a.setType(t9)
-		a.grow(3)
+		a.Grow(3)
 		for g := int32(0); g < 3; g++ {
-			a.reset(g)
+			a.Reset(g)
 		}
-		a.accumulate(col, []int32{0, 0, 1, 1, 1}) // row 4 is NULL
+		a.Accumulate(col, []int32{0, 0, 1, 1, 1}) // row 4 is NULL
 		// Group 2 gets group 0 by merging; then a state round trip of group 1 into group 2.
-		a.merge(2, 0)
+		a.Merge(2, 0)
 		if a.ms[2] != c.g0[0] || int64(a.nanos[2]) != c.g0[1] {
 			t.Errorf("max=%v merged group: (%d, %d), want %v", c.max, a.ms[2], a.nanos[2], c.g0)
 		}
-		a.reset(2)
-		if _, err := a.decode(a.encode(nil, 1), 2); err != nil {
+		a.Reset(2)
+		if _, err := a.Decode(a.Encode(nil, 1), 2); err != nil {
 			t.Fatal(err)
 		}
-		out, err := a.result(mem, []int32{0, 1, 2})
+		out, err := a.Result(mem, []int32{0, 1, 2})
 		if err != nil {
 			t.Fatal(err)
 		}

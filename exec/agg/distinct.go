@@ -1,4 +1,4 @@
-package window
+package agg
 
 import (
 	"encoding/binary"
@@ -59,11 +59,11 @@ type distinctAcc[K distinctKey] struct {
 }
 
 // setUnmarked makes decoding expect sets without their kind byte (state version 1).
-func (a *distinctAcc[K]) setUnmarked(on bool) { a.unmarked = on }
+func (a *distinctAcc[K]) SetUnmarked(on bool) { a.unmarked = on }
 
-// newDistinctAccumulator returns the accumulator of a DISTINCT call, or why it cannot run
+// newDistinctAccumulator returns the Accumulator of a DISTINCT call, or why it cannot run
 // natively.
-func newDistinctAccumulator(c Call) (accumulator, error) {
+func newDistinctAccumulator(c Call) (Accumulator, error) {
 	k := c.Arg.Kind
 	intLike := c.Arg.IsIntegral() || k == catalog.Date || k == catalog.Time || k == catalog.Boolean ||
 		((k == catalog.Timestamp || k == catalog.TimestampLTZ) && c.Arg.Precision <= 6)
@@ -159,9 +159,9 @@ func stringReader(a arrow.Array) func(int) string {
 	return func(int) string { return "" }
 }
 
-func (a *distinctAcc[K]) grow(n int)        { a.sets = grown(a.sets, n) }
-func (a *distinctAcc[K]) reset(g int32)     { a.sets[g] = valueSet[K]{vals: a.sets[g].vals[:0]} }
-func (a *distinctAcc[K]) count(int32) int64 { return 0 }
+func (a *distinctAcc[K]) Grow(n int)        { a.sets = grown(a.sets, n) }
+func (a *distinctAcc[K]) Reset(g int32)     { a.sets[g] = valueSet[K]{vals: a.sets[g].vals[:0]} }
+func (a *distinctAcc[K]) Count(int32) int64 { return 0 }
 
 func (a *distinctAcc[K]) add(g int32, v K) { a.sets[g].add(v) }
 
@@ -171,20 +171,20 @@ func (a *distinctAcc[K]) set(g int32) []K {
 	return a.sets[g].vals
 }
 
-func (a *distinctAcc[K]) merge(d, s int32) {
+func (a *distinctAcc[K]) Merge(d, s int32) {
 	for _, v := range a.set(s) {
 		a.add(d, v)
 	}
 }
 
-func (a *distinctAcc[K]) copy(d, s int32) {
+func (a *distinctAcc[K]) Copy(d, s int32) {
 	a.sets[d] = valueSet[K]{vals: append(a.sets[d].vals[:0], a.set(s)...)}
 	a.sets[d].compact = len(a.sets[d].vals)
 }
 
-func (a *distinctAcc[K]) groupBytes() int { return 48 }
+func (a *distinctAcc[K]) GroupBytes() int { return 48 }
 
-func (a *distinctAcc[K]) accumulate(arg arrow.Array, groups []int32) {
+func (a *distinctAcc[K]) Accumulate(arg arrow.Array, groups []int32) {
 	read := a.read(arg)
 	bits, off := column.ValidBits(arg)
 	for r, g := range groups {
@@ -194,7 +194,7 @@ func (a *distinctAcc[K]) accumulate(arg arrow.Array, groups []int32) {
 	}
 }
 
-func (a *distinctAcc[K]) result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
+func (a *distinctAcc[K]) Result(mem memory.Allocator, groups []int32) (arrow.Array, error) {
 	vals := make([]int64, len(groups))
 	valid := make([]bool, len(groups))
 	for i, g := range groups {
@@ -236,20 +236,20 @@ func narrow[T ~int8 | ~int16 | ~int32](vals []int64) []T {
 // writes the running value, which the global phase ignores, and carries the set itself in the
 // RAW column of the distinct view, in its own encoding: both phases are Sluice's, and Flink's
 // exchange moves the row's bytes without reading them.
-func (a *distinctAcc[K]) fieldTypes() []catalog.Type { return []catalog.Type{a.typ} }
+func (a *distinctAcc[K]) FieldTypes() []catalog.Type { return []catalog.Type{a.typ} }
 
-func (a *distinctAcc[K]) fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
-	col, err := a.result(mem, groups)
+func (a *distinctAcc[K]) Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error) {
+	col, err := a.Result(mem, groups)
 	return []arrow.Array{col}, err
 }
 
 // mergeFields ignores the running value: the set arrives in the distinct view (mergeSets).
-func (a *distinctAcc[K]) mergeFields([]arrow.Array, []int32) {}
+func (a *distinctAcc[K]) MergeFields([]arrow.Array, []int32) {}
 
 // mergeSets adds the values of each row's encoded set (a distinct view column) to group
 // groups[r]; rows with a negative group are skipped. A view holds one set per FILTER of its
 // calls; this call's set follows skip others.
-func (a *distinctAcc[K]) mergeSets(col arrow.Array, groups []int32, skip int) error {
+func (a *distinctAcc[K]) MergeSets(col arrow.Array, groups []int32, skip int) error {
 	views := col.(*array.Binary)
 	for r, g := range groups {
 		if g < 0 || views.IsNull(r) {
@@ -299,9 +299,9 @@ func skipSet(src []byte) ([]byte, error) {
 	return nil, fmt.Errorf("unknown set kind %d", kind)
 }
 
-// distinctSets is implemented by the accumulators of DISTINCT calls.
-type distinctSets interface {
-	mergeSets(col arrow.Array, groups []int32, skip int) error
+// DistinctSets is implemented by the accumulators of DISTINCT calls.
+type DistinctSets interface {
+	MergeSets(col arrow.Array, groups []int32, skip int) error
 }
 
 // Kinds of encoded sets.
@@ -310,7 +310,7 @@ const (
 	setOfString byte = 2
 )
 
-func (a *distinctAcc[K]) encode(dst []byte, g int32) []byte {
+func (a *distinctAcc[K]) Encode(dst []byte, g int32) []byte {
 	set := a.set(g)
 	var k K
 	if _, ok := any(k).(int64); ok {
@@ -331,8 +331,8 @@ func (a *distinctAcc[K]) encode(dst []byte, g int32) []byte {
 	return dst
 }
 
-func (a *distinctAcc[K]) decode(src []byte, g int32) ([]byte, error) {
-	a.reset(g)
+func (a *distinctAcc[K]) Decode(src []byte, g int32) ([]byte, error) {
+	a.Reset(g)
 	return a.decodeInto(src, g)
 }
 

@@ -1,0 +1,197 @@
+package agg
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/keygroup"
+)
+
+// groupBatch is a batch of (key, value) rows, keys in key group 0 ("-" for a NULL value).
+func groupBatch(rows ...string) (*GroupInput, func()) {
+	mem := memory.DefaultAllocator
+	vals := array.NewInt64Builder(mem)
+	in := &GroupInput{KeyOffsets: []int32{0}}
+	for _, r := range rows {
+		k, v, _ := strings.Cut(r, "=")
+		in.Keys = append(in.Keys, k...)
+		in.KeyOffsets = append(in.KeyOffsets, int32(len(in.Keys)))
+		in.KeyGroups = append(in.KeyGroups, 0)
+		if v == "-" {
+			vals.AppendNull()
+		} else {
+			var n int64
+			fmt.Sscan(v, &n)
+			vals.Append(n)
+		}
+	}
+	col := vals.NewArray()
+	in.N = len(rows)
+	in.Args = []arrow.Array{nil, col, col}
+	in.Filters = []arrow.Array{nil, nil, nil}
+	return in, col.Release
+}
+
+// render lists changes as "+I a 1 5 5" (kind, key, then the values).
+func render(t *testing.T, in *GroupInput, ch *Changes) []string {
+	t.Helper()
+	var out []string
+	for i, k := range ch.Kinds {
+		r := ch.Rows[i]
+		s := [...]string{"+I", "-U", "+U", "-D"}[k] + " " + string(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]])
+		for _, v := range ch.Values {
+			if v.IsNull(i) {
+				s += " -"
+			} else {
+				s += fmt.Sprint(" ", v.(*array.Int64).Value(i))
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func newGroup(t *testing.T, updateBefore bool) *GroupAggregate {
+	t.Helper()
+	long := catalog.BigIntType(true)
+	g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: CountStar, Result: catalog.BigIntType(false)},
+		{Func: Sum, Arg: long, Result: long}, {Func: Max, Arg: long, Result: long}},
+		GenerateUpdateBefore: updateBefore, KeyGroups: keygroup.Range{Start: 0, End: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// The changes of COUNT(*), SUM(v), MAX(v) per key as GroupAggHelper emits them, row by row,
+// also for several rows of one key in a batch (rounds) and across batches.
+func TestGroupAggregateChanges(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		updateBefore bool
+		batches      [][]string
+		want         [][]string
+	}{
+		{"first rows insert, later ones update", true,
+			[][]string{{"a=1", "b=2", "a=3"}, {"b=-", "a=2"}},
+			[][]string{{"+I a 1 1 1", "+I b 1 2 2", "-U a 1 1 1", "+U a 2 4 3"}, {"-U b 1 2 2", "+U b 2 2 2", "-U a 2 4 3", "+U a 3 6 3"}}},
+		{"without update-before", false,
+			[][]string{{"a=1", "a=1", "a=1"}},
+			[][]string{{"+I a 1 1 1", "+U a 2 2 1", "+U a 3 3 1"}}},
+		{"one key for a whole batch", true,
+			[][]string{{"k=5", "k=-", "k=1", "k=7"}},
+			[][]string{{"+I k 1 5 5", "-U k 1 5 5", "+U k 2 5 5", "-U k 2 5 5", "+U k 3 6 5", "-U k 3 6 5", "+U k 4 13 7"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := newGroup(t, c.updateBefore)
+			for i, rows := range c.batches {
+				in, release := groupBatch(rows...)
+				ch, err := g.Process(memory.DefaultAllocator, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := render(t, in, ch); !reflect.DeepEqual(got, c.want[i]) {
+					t.Errorf("batch %d: got %q, want %q", i, got, c.want[i])
+				}
+				ch.Release()
+				release()
+			}
+		})
+	}
+}
+
+// A row that leaves every result as it was emits nothing (no state TTL): here MAX alone.
+func TestGroupAggregateEqualResults(t *testing.T) {
+	long := catalog.BigIntType(true)
+	g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: Max, Arg: long, Result: long}}, GenerateUpdateBefore: true,
+		KeyGroups: keygroup.Range{Start: 0, End: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, release := groupBatch("a=5", "a=3", "a=-", "a=9", "a=9")
+	defer release()
+	in.Args, in.Filters = in.Args[1:2], in.Filters[:1]
+	ch, err := g.Process(memory.DefaultAllocator, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ch.Release()
+	if got, want := render(t, in, ch), []string{"+I a 5", "-U a 5", "+U a 9"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A snapshot restored into a new aggregation goes on as the one it was taken from; corrupt
+// state is refused with the key group named.
+func TestGroupAggregateSnapshotRestore(t *testing.T) {
+	g := newGroup(t, true)
+	in, release := groupBatch("a=1", "b=2", "a=3")
+	defer release()
+	ch, err := g.Process(memory.DefaultAllocator, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch.Release()
+	blob, err := g.Snapshot(0)
+	if err != nil || blob == nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	restored := newGroup(t, true)
+	if err := restored.Restore(0, blob); err != nil {
+		t.Fatal(err)
+	}
+	if restored.StateKeys() != 2 {
+		t.Errorf("%d keys restored, want 2", restored.StateKeys())
+	}
+	next, release2 := groupBatch("a=10", "c=1")
+	defer release2()
+	for _, op := range []*GroupAggregate{g, restored} {
+		ch, err := op.Process(memory.DefaultAllocator, next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := render(t, next, ch), []string{"-U a 2 4 3", "+U a 3 14 10", "+I c 1 1 1"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %q, want %q", got, want)
+		}
+		ch.Release()
+	}
+	blob[len(blob)-1] ^= 1
+	if err := newGroup(t, true).Restore(0, blob); err == nil || !strings.Contains(err.Error(), "key group 0") {
+		t.Errorf("corrupt state: %v", err)
+	}
+	if _, err := g.Snapshot(3); err == nil {
+		t.Error("a snapshot of another subtask's key group should be an error")
+	}
+}
+
+// BenchmarkGroupAggregate aggregates COUNT(*), SUM, MAX over 1024-row batches of 10,000 keys.
+func BenchmarkGroupAggregate(b *testing.B) {
+	long := catalog.BigIntType(true)
+	g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: CountStar, Result: catalog.BigIntType(false)},
+		{Func: Sum, Arg: long, Result: long}, {Func: Max, Arg: long, Result: long}},
+		GenerateUpdateBefore: true, KeyGroups: keygroup.Range{Start: 0, End: 0}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rows []string
+	for i := 0; i < 1024; i++ {
+		rows = append(rows, fmt.Sprintf("key%d=%d", i*7919%10000, i))
+	}
+	in, release := groupBatch(rows...)
+	defer release()
+	b.ReportAllocs()
+	for b.Loop() {
+		ch, err := g.Process(memory.DefaultAllocator, in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ch.Release()
+	}
+}

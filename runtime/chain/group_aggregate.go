@@ -1,0 +1,174 @@
+package chain
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/exec/agg"
+	"github.com/sluice-project/sluice/exec/bufpool"
+	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/planner-hook/plan"
+)
+
+// groupAggStage runs a group aggregation at the start of a chain: a columnar exchange's batches
+// (or, after Flink's row exchange, rows) keyed by the grouping keys; each input row's change to
+// its key's result is an output row (+I, -U, +U), in the input's order.
+type groupAggStage struct {
+	plan     *plan.GroupAggregate
+	op       *agg.GroupAggregate
+	mem      memory.Allocator
+	decoder  *binaryrow.Decoder
+	assigner *keygroup.Assigner
+	encoder  *binaryrow.Encoder
+	groups   []int32
+	out      []byte
+	offsets  []int32
+}
+
+func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*groupAggStage, error) {
+	var rt [3]int
+	var err error
+	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
+		if rt[i], err = intOption(options, k); err != nil {
+			return nil, fmt.Errorf("group aggregate: %w", err)
+		}
+	}
+	op, err := agg.NewGroupAggregate(agg.GroupConfig{Calls: p.Calls, GenerateUpdateBefore: p.GenerateUpdateBefore,
+		KeyGroups: keygroup.Range{Start: rt[1], End: rt[2]}})
+	if err != nil {
+		return nil, err
+	}
+	mem := bufpool.New()
+	s := &groupAggStage{plan: p, op: op, mem: mem}
+	if s.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
+		return nil, fmt.Errorf("group aggregate: %w", err)
+	}
+	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, rt[0]); err != nil {
+		return nil, fmt.Errorf("group aggregate: %w", err)
+	}
+	if s.encoder, err = binaryrow.NewEncoder(p.OutTypes); err != nil {
+		return nil, fmt.Errorf("group aggregate: %w", err)
+	}
+	return s, nil
+}
+
+// Process aggregates rows of Flink's row exchange (inserts only).
+func (s *groupAggStage) Process(data []byte, offsets []int32) error {
+	b, err := s.decoder.Decode(data, offsets)
+	if err != nil {
+		return fmt.Errorf("group aggregate: %w", err)
+	}
+	defer b.Release()
+	kinds := column.Values[int8](b.Column(int(b.NumCols()) - 1))
+	for r, k := range kinds {
+		if k != agg.Insert {
+			return fmt.Errorf("group aggregate: input row %d has RowKind %d: only inserts are supported natively", r, k)
+		}
+	}
+	cols := b.Columns()[:len(s.plan.InTypes)]
+	return s.aggregate(cols, int(b.NumRows()))
+}
+
+// ProcessBatch aggregates a batch of a columnar exchange (inserts only).
+func (s *groupAggStage) ProcessBatch(b arrow.RecordBatch) error {
+	all := make([]int, len(s.plan.InTypes))
+	for i := range all {
+		all[i] = i
+	}
+	if err := checkBatchColumns("group aggregate", b, s.plan.InNames, s.plan.InTypes, all); err != nil {
+		return err
+	}
+	return s.aggregate(b.Columns(), int(b.NumRows()))
+}
+
+func (s *groupAggStage) aggregate(cols []arrow.Array, n int) error {
+	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
+	if n == 0 {
+		return nil
+	}
+	keys := make([]arrow.Array, len(s.plan.KeyCols))
+	for i, k := range s.plan.KeyCols {
+		keys[i] = cols[k]
+	}
+	s.groups = grown(s.groups, n)
+	if err := s.assigner.Assign(keys, n, s.groups, nil); err != nil {
+		return fmt.Errorf("group aggregate: %w", err)
+	}
+	keyRows, keyOffsets := s.assigner.KeyRows()
+	in := &agg.GroupInput{N: n, KeyGroups: s.groups, Keys: keyRows, KeyOffsets: keyOffsets}
+	for i := range s.plan.Calls {
+		var arg, filter arrow.Array
+		if c := s.plan.ArgCols[i]; c >= 0 {
+			arg = cols[c]
+		}
+		if c := s.plan.FilterCols[i]; c >= 0 {
+			filter = cols[c]
+		}
+		in.Args, in.Filters = append(in.Args, arg), append(in.Filters, filter)
+	}
+	ch, err := s.op.Process(s.mem, in)
+	if err != nil {
+		return err
+	}
+	defer ch.Release()
+	m := len(ch.Kinds)
+	if m == 0 {
+		return nil
+	}
+	var taken []arrow.Array
+	defer func() { releaseArrays(taken) }()
+	for _, k := range keys {
+		t, err := column.TakeOrNull(k, ch.Rows, s.mem)
+		if err != nil {
+			return fmt.Errorf("group aggregate: %w", err)
+		}
+		taken = append(taken, t)
+	}
+	fields := append(append([]arrow.Array(nil), taken...), ch.Values...)
+	s.offsets = append(s.offsets[:0], make([]int32, m+1)...)
+	if err := s.encoder.Layout(fields, m, s.offsets); err != nil {
+		return fmt.Errorf("group aggregate: %w", err)
+	}
+	s.out = grown(s.out, int(s.offsets[m]))[:s.offsets[m]]
+	if err := s.encoder.Encode(fields, ch.Kinds, m, s.offsets, s.out); err != nil {
+		return fmt.Errorf("group aggregate: %w", err)
+	}
+	return nil
+}
+
+// AdvanceWatermark has nothing to fire: a group aggregation passes watermarks on.
+func (s *groupAggStage) AdvanceWatermark(int64) error {
+	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
+	return nil
+}
+
+// PrepareCheckpoint has nothing to flush: every row's change is emitted as it is aggregated.
+func (s *groupAggStage) PrepareCheckpoint() error {
+	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
+	return nil
+}
+
+// Output returns the changes of the last call as rows with their RowKinds.
+func (s *groupAggStage) Output() ([]byte, []int32, []int32) { return s.out, s.offsets, nil }
+
+// InitializeWatermark does nothing: a group aggregation has no event time.
+func (s *groupAggStage) InitializeWatermark(int64) {}
+
+// Snapshot serializes one key group of the aggregation's state.
+func (s *groupAggStage) Snapshot(kg int) ([]byte, error) { return s.op.Snapshot(kg) }
+
+// Restore loads one key group of the aggregation's state.
+func (s *groupAggStage) Restore(kg int, blob []byte) error { return s.op.Restore(kg, blob) }
+
+// LateDropped is 0: a group aggregation drops no row.
+func (s *groupAggStage) LateDropped() int64 { return 0 }
+
+// StateBytes estimates the memory of the accumulators.
+func (s *groupAggStage) StateBytes() int64 { return s.op.StateBytes() }
+
+// StateKeys is the number of keys in state.
+func (s *groupAggStage) StateKeys() int64 { return s.op.StateKeys() }
