@@ -85,6 +85,7 @@ type GroupAggregate struct {
 	keys  int64
 	// Per batch.
 	occ, round             []int32
+	roundStart, roundFill  []int32
 	prev, next, roundSlots []int32
 	first                  []bool
 	lastOf                 map[int32]int32 // key id -> the batch's last row of the key
@@ -184,17 +185,30 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 		g.lastOf[id] = int32(r)
 		rounds = max(rounds, int(g.occ[r])+1)
 	}
+	// The rows of each round, in row order (a counting sort by occurrence).
+	g.roundStart = grown(g.roundStart[:0], rounds+1)[:rounds+1]
+	clear(g.roundStart)
+	for r := 0; r < n; r++ {
+		g.roundStart[g.occ[r]+1]++
+	}
+	for j := 1; j <= rounds; j++ {
+		g.roundStart[j] += g.roundStart[j-1]
+	}
+	g.round = grown(g.round, n)[:n]
+	fill := append(g.roundFill[:0], g.roundStart[:rounds]...)
+	g.roundFill = fill
+	for r := 0; r < n; r++ {
+		j := g.occ[r]
+		g.round[fill[j]] = int32(r)
+		fill[j]++
+	}
 	for j := 0; j < rounds; j++ {
-		sel := g.round[:0]
-		for r := 0; r < n; r++ {
-			if int(g.occ[r]) == j {
-				for _, a := range g.accs {
-					a.Copy(g.next[r], g.prev[r])
-				}
-				sel = append(sel, int32(r))
+		sel := g.round[g.roundStart[j]:g.roundStart[j+1]]
+		for _, r := range sel {
+			for _, a := range g.accs {
+				a.Copy(g.next[r], g.prev[r])
 			}
 		}
-		g.round = sel
 		if err := g.accumulate(mem, in, sel, rounds == 1); err != nil {
 			return nil, err
 		}

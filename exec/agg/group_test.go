@@ -173,6 +173,16 @@ func TestGroupAggregateSnapshotRestore(t *testing.T) {
 
 // BenchmarkGroupAggregate aggregates COUNT(*), SUM, MAX over 1024-row batches of 10,000 keys.
 func BenchmarkGroupAggregate(b *testing.B) {
+	benchmarkGroupAggregate(b, 10000)
+}
+
+// BenchmarkGroupAggregateOneKey is BenchmarkGroupAggregate for a global aggregation: every row
+// of a batch has the same key (1024 rounds).
+func BenchmarkGroupAggregateOneKey(b *testing.B) {
+	benchmarkGroupAggregate(b, 1)
+}
+
+func benchmarkGroupAggregate(b *testing.B, keys int) {
 	long := catalog.BigIntType(true)
 	g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: CountStar, Result: catalog.BigIntType(false)},
 		{Func: Sum, Arg: long, Result: long}, {Func: Max, Arg: long, Result: long}},
@@ -182,7 +192,7 @@ func BenchmarkGroupAggregate(b *testing.B) {
 	}
 	var rows []string
 	for i := 0; i < 1024; i++ {
-		rows = append(rows, fmt.Sprintf("key%d=%d", i*7919%10000, i))
+		rows = append(rows, fmt.Sprintf("key%d=%d", i*7919%keys, i))
 	}
 	in, release := groupBatch(rows...)
 	defer release()

@@ -40,6 +40,12 @@ class GroupAggregateParityTest {
                 group("no-grouping", "SELECT COUNT(*) AS c, SUM(v) AS sv, MIN(d) AS mn FROM t"),
                 group("expression-key", "SELECT UPPER(k) AS uk, COUNT(v) AS cv, AVG(i) AS ai FROM t GROUP BY UPPER(k)"),
                 group("having", "SELECT k, SUM(v) AS sv FROM t GROUP BY k HAVING COUNT(*) > 3"),
+                // Keys and aggregates of other types: DECIMAL and TIMESTAMP keys, SUM of a wide
+                // DECIMAL, MIN of strings, MAX of booleans, AVG of a DECIMAL.
+                ParityCase.nativeCase("other-types", CalcParityTest.ALL, CalcParityTest.allRows(),
+                        "SELECT dc, ts, COUNT(*) AS c, SUM(dw) AS sw, MIN(s) AS ms, MAX(b) AS mb, AVG(dc) AS ac FROM t GROUP BY dc, ts"),
+                ParityCase.nativeCase("string-key", CalcParityTest.ALL, CalcParityTest.allRows(),
+                        "SELECT s, COUNT(*) AS c, SUM(l) AS sl, MAX(d) AS md FROM t GROUP BY s"),
                 group("all-aggregates", "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k")
                         .withParallelism(2),
                 group("distinct", "SELECT k, COUNT(DISTINCT v) AS dv FROM t GROUP BY k")
