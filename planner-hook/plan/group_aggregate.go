@@ -68,11 +68,9 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 		reasons = append(reasons, "mini-batch group aggregation (table.exec.mini-batch.enabled) is not supported natively yet")
 	}
 	for _, s := range j.State {
-		// Flink writes a TTL as a number and a unit ("0 ms", "1 h"); 0 is no TTL.
-		var amount int64
-		var unit string
-		if k, err := fmt.Sscanf(s.TTL, "%d %s", &amount, &unit); k != 2 || err != nil || amount < 0 {
-			return nil, nil, fmt.Errorf("group aggregate %s: state TTL %q is not a Flink duration", n.Name, s.TTL)
+		amount, err := flinkDuration(s.TTL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
 		}
 		if amount != 0 {
 			reasons = append(reasons, fmt.Sprintf("group aggregation with a state TTL (%s) is not supported natively yet", s.TTL))

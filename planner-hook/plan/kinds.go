@@ -8,7 +8,7 @@ import (
 )
 
 // Node is a compiled island node: the description of what the runtime runs for it (*Calc,
-// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, *WindowJoin, *IntervalJoin, *GroupAggregate, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
+// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, *WindowJoin, *IntervalJoin, *RegularJoin, *GroupAggregate, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
 type Node interface {
 	// ExecType is the exec-node type of Flink's plan that the node was compiled from.
 	ExecType() string
@@ -52,6 +52,8 @@ var kinds = []Kind{
 		Doc: "joins of two window TVFs (TUMBLE, HOP, CUMULATE on event time) on their windows and equality keys, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER, SEMI and ANTI (IN/EXISTS, NOT IN/NOT EXISTS); each side's rows wait in state per key group and window until the watermark passes the window's end, then they are joined as Flink's WindowJoinOperator joins them (outer rows padded with NULLs, NULL keys matching nothing) and rows of fired windows are dropped as late; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: joins without equality keys, processing time"},
 	{Type: IntervalJoinType, compile: node(CompileIntervalJoin),
 		Doc: "joins whose condition bounds the difference of the two inputs' event-time attributes (l.ts BETWEEN r.ts - INTERVAL ... AND r.ts + INTERVAL ...), on equality keys, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER; a row joins the other side's cached rows of its interval as it arrives and stays cached while rows of the other side can still join it; per key, cleanup timers remove the rows the watermark has passed and pad an outer side's rows that never joined, step by step as Flink's RowTimeIntervalJoin (table.exec.interval-join.min-cleanup-interval included), and the watermarks it forwards are held back by the larger relative bound; TIMESTAMP(3) and TIMESTAMP_LTZ(3) time attributes; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: joins without equality keys, processing time, bounds of negative size (Flink plans no join then)"},
+	{Type: RegularJoinType, compile: node(CompileRegularJoin),
+		Doc: "joins on equality keys without time bounds, of inputs that only insert and have no unique key, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER; each input keeps its distinct rows per key with their counts (and on an outer side their numbers of associations) in state per key group, every row joins the other side's kept rows as it arrives, an outer side's row that joins nothing comes out NULL-padded (+I) and is retracted (-D) when a row first joins it, as Flink's StreamingJoinOperator; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: inputs with updates or deletes, inputs with a unique key, SEMI/ANTI joins (IN/EXISTS subqueries), joins without equality keys, a state TTL, mini-batch joins"},
 	{Type: GroupAggregateType, compile: node(CompileGroupAggregate),
 		Doc: "GROUP BY aggregations outside windows, without mini-batches, of inputs that only insert: COUNT(*), COUNT, SUM, $SUM0, MIN, MAX, AVG on the types the window aggregation takes, FILTER clauses, with or without grouping keys; one accumulator row per key in state per key group, and per input row the change Flink's GroupAggFunction emits (+I for a key's first row, -U/+U for a later one whose result differs, nothing when it stays equal), rows carrying their RowKind. Not native yet: inputs with updates or deletes (retractions), DISTINCT, FIRST_VALUE/LAST_VALUE, a state TTL (table.exec.state.ttl), mini-batches (local/global and incremental aggregation)"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
@@ -194,6 +196,9 @@ func (*IntervalJoin) ExecType() string { return IntervalJoinType }
 
 // ExecType implements Node.
 func (*GroupAggregate) ExecType() string { return GroupAggregateType }
+
+// ExecType implements Node.
+func (*RegularJoin) ExecType() string { return RegularJoinType }
 
 // ExecType implements Node.
 func (*FileScan) ExecType() string { return ScanType }

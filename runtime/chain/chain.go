@@ -99,7 +99,7 @@ func openChain(is *plan.Island) (*Chain, error) {
 	}
 	startsWithJoin := false
 	switch nodes[0].(type) {
-	case *plan.WindowJoin, *plan.IntervalJoin:
+	case *plan.WindowJoin, *plan.IntervalJoin, *plan.RegularJoin:
 		startsWithJoin = true
 	}
 	if side, ok := is.Options[plan.OptExchangeSide]; ok {
@@ -163,7 +163,7 @@ func openChain(is *plan.Island) (*Chain, error) {
 			if i != 0 {
 				return nil, fmt.Errorf("chain node %d (%s): a keyed aggregation must start its chain", i, is.Nodes[i].Name)
 			}
-		case *joinStage, *intervalStage:
+		case *joinStage, *intervalStage, *regularJoinStage:
 			if i != 0 {
 				return nil, fmt.Errorf("chain node %d (%s): a join must start its chain", i, is.Nodes[i].Name)
 			}

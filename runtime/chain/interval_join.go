@@ -65,7 +65,7 @@ func (s *intervalStage) match(lefts, rights [][]byte, out []bool) error {
 	for i := range s.all {
 		s.all[i] = int32(i)
 	}
-	return s.matchPairs(lefts, rights, s.all, s.all, out)
+	return s.matchPairs(lefts, rights, s.all[:len(out)], s.all[:len(out)], out)
 }
 
 // AdvanceWatermark fires the cleanup timers the watermark passes; the padded rows they emit are

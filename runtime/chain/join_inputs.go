@@ -40,8 +40,10 @@ type joinInputs struct {
 	sides  [2]joinSide
 	keyGrp keygroup.Range
 	outEnc *binaryrow.Encoder
-	// The output rows of the last call, as pairs (nil: NULL-padded), and their encoding.
+	// The output rows of the last call, as pairs (nil: NULL-padded) with their RowKinds (none:
+	// all inserts), and their encoding.
 	lefts, rights [][]byte
+	kinds         []int8
 	out           []byte
 	offsets       []int32
 }
@@ -160,7 +162,7 @@ func (in *joinInputs) times(sb *inputBatch) []int64 {
 
 // reset forgets the output of the last call.
 func (in *joinInputs) reset() {
-	in.lefts, in.rights = in.lefts[:0], in.rights[:0]
+	in.lefts, in.rights, in.kinds = in.lefts[:0], in.rights[:0], in.kinds[:0]
 	in.out, in.offsets = in.out[:0], append(in.offsets[:0], 0)
 }
 
@@ -168,6 +170,12 @@ func (in *joinInputs) reset() {
 func (in *joinInputs) collect(l, r []byte) error {
 	in.lefts, in.rights = append(in.lefts, l), append(in.rights, r)
 	return nil
+}
+
+// collectChange adds a pair with its RowKind to the output of the call.
+func (in *joinInputs) collectChange(kind int8, l, r []byte) error {
+	in.kinds = append(in.kinds, kind)
+	return in.collect(l, r)
 }
 
 // matchPairs evaluates the join condition on pairs of rows: out[i] for the left row ls[i] of
@@ -238,8 +246,16 @@ func (in *joinInputs) encodeOutput() error {
 		return fmt.Errorf("%s: %w", in.what, err)
 	}
 	defer releaseArrays(fields)
-	in.out, in.offsets, err = encodeRows(in.outEnc, fields, m, in.out, in.offsets)
-	return err
+	if len(in.kinds) == 0 {
+		in.out, in.offsets, err = encodeRows(in.outEnc, fields, m, in.out, in.offsets)
+		return err
+	}
+	in.offsets = append(in.offsets[:0], make([]int32, m+1)...)
+	if err := in.outEnc.Layout(fields, m, in.offsets); err != nil {
+		return fmt.Errorf("%s: %w", in.what, err)
+	}
+	in.out = grown(in.out[:0], int(in.offsets[m]))
+	return in.outEnc.Encode(fields, in.kinds, m, in.offsets, in.out)
 }
 
 // Output returns the rows of the last call.

@@ -56,6 +56,8 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 		return openJoinStage(p, options)
 	case *plan.IntervalJoin:
 		return openIntervalStage(p, options)
+	case *plan.RegularJoin:
+		return openRegularJoinStage(p, options)
 	case *plan.GroupAggregate:
 		return openGroupAggStage(p, options)
 	}

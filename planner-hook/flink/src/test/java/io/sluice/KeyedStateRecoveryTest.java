@@ -15,13 +15,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Failure recovery of native operators with keyed state beyond windows (a window join, an
- * interval join, a group aggregation): both inputs slowed down, checkpoints every 100 ms,
+ * interval join, a regular join, a group aggregation): both inputs slowed down, checkpoints every 100 ms,
  * three injected failures (Go panics and a Java exception). Flink restarts the job from its last
  * checkpoint, the rows and accumulators in state come back from raw keyed state, and the
  * exactly-once collect sink ends with exactly the rows of a failure-free stock Flink run.
@@ -36,7 +35,8 @@ class KeyedStateRecoveryTest {
                         "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k").asMultiset(),
                 WindowJoinParityTest.join("window-join", "FULL", WindowJoinParityTest.HOP, WindowJoinParityTest.BOTH,
                         " AND L.v < R.v + 100"),
-                IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S, " AND L.v < R.v + 100"));
+                IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S, " AND L.v < R.v + 100"),
+                RegularJoinParityTest.join("regular-join", "LEFT", " AND L.v < R.v + 300"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -62,6 +62,8 @@ class KeyedStateRecoveryTest {
         assertTrue(NativeChainOperator.PIPELINES_OPENED.get() - opened >= 4, "three failures should have restarted the native chains");
         assertTrue(NativeChainOperator.KEY_GROUPS_RESTORED.get() > restored,
                 "restarts should have restored the operator's state from checkpoints");
-        assertEquals(WindowRecoveryTest.sorted(flink.rows()), WindowRecoveryTest.sorted(sluice.rows()));
+        // As multisets (a changelog by its final table: an outer join's padding depends on how the
+        // inputs interleave).
+        ParityHarness.compareOutcomes(c.name(), flink, sluice, true);
     }
 }
