@@ -47,6 +47,12 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("interval-join")) {
             md.append(JoinBenchmark.intervalSection());
         }
+        if (only.isEmpty() || only.equals("group-agg")) {
+            md.append(ChangelogBenchmark.groupAggSection());
+        }
+        if (only.isEmpty() || only.equals("regular-join")) {
+            md.append(ChangelogBenchmark.joinAggSection());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }
