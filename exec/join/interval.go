@@ -171,15 +171,43 @@ func expirationTime(operatorTime, relativeSize int64) int64 {
 // the row is cached or, when no row can join it any more, padded if it joined nothing. match
 // evaluates the join condition on all candidate pairs of the batch at once.
 func (j *IntervalJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Emit) error {
+	for a := range rows {
+		if !j.cfg.KeyGroups.Contains(rows[a].KeyGroup) {
+			return fmt.Errorf("interval join: key group %d outside %v", rows[a].KeyGroup, j.cfg.KeyGroups)
+		}
+	}
+	j.emitted = append(j.emitted[:0], make([]bool, len(rows))...)
+	for from := 0; from < len(rows); {
+		to := j.logRows(side, rows, from)
+		n := len(j.pairs[0])
+		if cap(j.matches) < n {
+			j.matches = make([]bool, n)
+		}
+		j.matches = j.matches[:n]
+		if n > 0 {
+			if err := match(j.pairs[0], j.pairs[1], j.matches); err != nil {
+				return err
+			}
+		}
+		if err := j.replay(side, rows, emit); err != nil {
+			return err
+		}
+		from = to
+	}
+	return nil
+}
+
+// logRows logs TimeIntervalJoin's steps for rows from on (changing the caches as it goes, and
+// listing the candidate pairs), up to maxPairs pairs but at least one row; it returns the end
+// of the rows it logged. A row's steps do not depend on whether earlier rows' pairs matched.
+func (j *IntervalJoin) logRows(side Side, rows []Arrival, from int) int {
 	other := 1 - side
 	opTime := j.operatorTime()
 	j.log = j.log[:0]
 	j.pairs[0], j.pairs[1] = j.pairs[0][:0], j.pairs[1][:0]
-	for a := range rows {
+	a := from
+	for ; a < len(rows) && (a == from || len(j.pairs[0]) < maxPairs); a++ {
 		r := &rows[a]
-		if !j.cfg.KeyGroups.Contains(r.KeyGroup) {
-			return fmt.Errorf("interval join: key group %d outside %v", r.KeyGroup, j.cfg.KeyGroups)
-		}
 		// The other input's rows in [lower, upper] join this one.
 		lower, upper := r.Time-j.rel[other], r.Time+j.rel[side]
 		k := j.key(r.KeyGroup, r.Key, r.NullKey)
@@ -225,18 +253,7 @@ func (j *IntervalJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Em
 			j.dropKey(r.KeyGroup, r.Key)
 		}
 	}
-	n := len(j.pairs[0])
-	if cap(j.matches) < n {
-		j.matches = make([]bool, n)
-	}
-	j.matches = j.matches[:n]
-	if n > 0 {
-		if err := match(j.pairs[0], j.pairs[1], j.matches); err != nil {
-			return err
-		}
-	}
-	j.emitted = append(j.emitted[:0], make([]bool, len(rows))...)
-	return j.replay(side, rows, emit)
+	return a
 }
 
 // replay takes the logged steps of a batch with its pairs matched: it emits the joined pairs

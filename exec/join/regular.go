@@ -2,6 +2,7 @@ package join
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
@@ -60,8 +61,9 @@ type keptRecord struct {
 	assoc int32
 }
 
-// Arrivals of a regular join: the row's key group, key row (copied when kept), whether its key
-// holds a NULL the join filters on, and its BinaryRowData (kept as it is).
+// regularStep is a step of an added batch: a candidate pair of an arrival and a record the other
+// side keeps (pair >= 0), or the end of an arrival's candidates (pair -1), where its changes are
+// emitted and it is kept.
 type regularStep struct {
 	arrival int32
 	rec     int32 // the other side's record of a candidate pair
@@ -111,44 +113,62 @@ func (j *RegularJoin) key(kg int, key []byte, nullKey bool) (*regularKey, error)
 	return k, nil
 }
 
+// maxPairs bounds the candidate pairs matched at once: a batch whose rows have more candidates
+// (a hot key) is matched and replayed in runs of whole rows.
+const maxPairs = 1 << 16
+
 // Add processes a batch of rows of one input in order, as processElement1/2 would one by one
 // (every row an insert; Time of the arrivals is unused). match evaluates the join condition on
-// all candidate pairs of the batch at once.
+// the candidate pairs of many rows at once. The rows' key groups are checked before any state
+// changes; after an error from match or emit the join is unusable (its task fails).
 func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit ChangeEmit) error {
-	other := 1 - side
-	j.log = j.log[:0]
-	j.pairs[0], j.pairs[1] = j.pairs[0][:0], j.pairs[1][:0]
 	for a := range rows {
-		r := &rows[a]
-		k, err := j.key(r.KeyGroup, r.Key, r.NullKey)
-		if err != nil {
-			return err
+		if !j.cfg.KeyGroups.Contains(rows[a].KeyGroup) {
+			return fmt.Errorf("regular join: key group %d outside %v", rows[a].KeyGroup, j.cfg.KeyGroups)
 		}
-		// The other side does not change within a batch of this side: the candidates are
-		// its records now. A NULL key matches nothing (JoinConditionWithNullFilters).
-		if !r.NullKey {
-			for i, rec := range k.sides[other].recs {
-				l, rr := r.Row, rec.row
-				if side == RightSide {
-					l, rr = rr, l
+	}
+	other := 1 - side
+	for from := 0; from < len(rows); {
+		j.log = j.log[:0]
+		j.pairs[0], j.pairs[1] = j.pairs[0][:0], j.pairs[1][:0]
+		// The other side does not change within a batch of this side: a row's candidates are
+		// the other side's records now, whatever the rows before it changed on this side.
+		to := from
+		for ; to < len(rows) && (to == from || len(j.pairs[0]) < maxPairs); to++ {
+			r := &rows[to]
+			k, err := j.key(r.KeyGroup, r.Key, r.NullKey)
+			if err != nil {
+				return err
+			}
+			// A NULL key matches nothing (JoinConditionWithNullFilters).
+			if !r.NullKey {
+				for i, rec := range k.sides[other].recs {
+					l, rr := r.Row, rec.row
+					if side == RightSide {
+						l, rr = rr, l
+					}
+					j.log = append(j.log, regularStep{arrival: int32(to), rec: int32(i), pair: int32(len(j.pairs[0])), key: k})
+					j.pairs[0], j.pairs[1] = append(j.pairs[0], l), append(j.pairs[1], rr)
 				}
-				j.log = append(j.log, regularStep{arrival: int32(a), rec: int32(i), pair: int32(len(j.pairs[0])), key: k})
-				j.pairs[0], j.pairs[1] = append(j.pairs[0], l), append(j.pairs[1], rr)
+			}
+			j.log = append(j.log, regularStep{arrival: int32(to), pair: -1, key: k})
+		}
+		n := len(j.pairs[0])
+		if cap(j.matches) < n {
+			j.matches = make([]bool, n)
+		}
+		j.matches = j.matches[:n]
+		if n > 0 {
+			if err := match(j.pairs[0], j.pairs[1], j.matches); err != nil {
+				return err
 			}
 		}
-		j.log = append(j.log, regularStep{arrival: int32(a), pair: -1, key: k})
-	}
-	n := len(j.pairs[0])
-	if cap(j.matches) < n {
-		j.matches = make([]bool, n)
-	}
-	j.matches = j.matches[:n]
-	if n > 0 {
-		if err := match(j.pairs[0], j.pairs[1], j.matches); err != nil {
+		if err := j.replay(side, rows, emit); err != nil {
 			return err
 		}
+		from = to
 	}
-	return j.replay(side, rows, emit)
+	return nil
 }
 
 // replay takes each row's matched records and applies JoinHelper#processJoin for an insert.
@@ -214,17 +234,21 @@ func (j *RegularJoin) replay(side Side, rows []Arrival, emit ChangeEmit) error {
 }
 
 // addRecord keeps a row on its side: one more copy of it, and on an outer side its number of
-// associations set (for every copy, as OuterJoinRecordStateViews#addRecord sets it).
-func (j *RegularJoin) addRecord(s *recordSet, row []byte, assoc int32) {
+// associations set (for every copy, as OuterJoinRecordStateViews#addRecord sets it). A new row
+// is copied once: the index's key and the record share the bytes (the batch's buffer is not
+// kept).
+func (j *RegularJoin) addRecord(s *recordSet, row []byte, assoc int32) *keptRecord {
 	if s.index == nil {
 		s.index = map[string]int32{}
 	}
 	if i, ok := s.index[string(row)]; ok {
 		s.recs[i].count++
 		s.recs[i].assoc = assoc
-		return
+		return &s.recs[i]
 	}
-	s.index[string(row)] = int32(len(s.recs))
-	s.recs = append(s.recs, keptRecord{row: row, count: 1, assoc: assoc})
+	key := string(row)
+	s.index[key] = int32(len(s.recs))
+	s.recs = append(s.recs, keptRecord{row: unsafe.Slice(unsafe.StringData(key), len(key)), count: 1, assoc: assoc})
 	j.bytes += int64(len(row))
+	return &s.recs[len(s.recs)-1]
 }

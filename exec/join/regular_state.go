@@ -82,12 +82,17 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 		for side := range k.sides {
 			for m := r.u32(); m > 0 && r.err == nil; m-- {
 				count, assoc := int32(r.u32()), int32(r.u32())
-				row := r.bytes(int(r.u32()))
+				row := r.take(int(r.u32()))
 				if r.err != nil {
 					break
 				}
-				j.addRecord(&k.sides[side], row, assoc)
-				k.sides[side].recs[len(k.sides[side].recs)-1].count = count
+				if count <= 0 {
+					return fmt.Errorf("a row kept %d times", count)
+				}
+				if _, dup := k.sides[side].index[string(row)]; dup {
+					return fmt.Errorf("a row kept twice on one side of a key")
+				}
+				j.addRecord(&k.sides[side], row, assoc).count = count
 			}
 		}
 	}

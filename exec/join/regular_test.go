@@ -131,3 +131,23 @@ func TestRegularJoinSnapshotRestore(t *testing.T) {
 		t.Error("a SEMI regular join should be refused")
 	}
 }
+
+// A hot key whose rows have more candidate pairs than are matched at once is joined in runs of
+// whole rows, with the same changes.
+func TestRegularJoinManyPairs(t *testing.T) {
+	j := newRegular(t, Left)
+	var rights, lefts []string
+	for i := 0; i < 300; i++ {
+		rights = append(rights, "k:r"+string(rune('a'+i%26))+strings.Repeat("x", i/26))
+		lefts = append(lefts, "k:l"+string(rune('a'+i%26))+strings.Repeat("y", i/26))
+	}
+	out := runRegular(t, j, matchAll, rowsOf("r", rights...), rowsOf("l", lefts...))
+	if len(out[1]) != 300*300 {
+		t.Fatalf("%d changes, want %d", len(out[1]), 300*300)
+	}
+	for _, c := range out[1] {
+		if !strings.HasPrefix(c, "+I l") || strings.HasSuffix(c, "+-") {
+			t.Fatalf("unexpected change %q", c)
+		}
+	}
+}

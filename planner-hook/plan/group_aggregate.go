@@ -21,10 +21,8 @@ type groupAggJSON struct {
 	AggCallNeedRetractions []bool            `json:"aggCallNeedRetractions"`
 	GenerateUpdateBefore   bool              `json:"generateUpdateBefore"`
 	NeedRetraction         bool              `json:"needRetraction"`
-	State                  []struct {
-		TTL string `json:"ttl"`
-	} `json:"state"`
-	OutputType json.RawMessage `json:"outputType"`
+	State                  []stateJSON       `json:"state"`
+	OutputType             json.RawMessage   `json:"outputType"`
 }
 
 // GroupAggregate is a compiled group aggregation.
@@ -67,14 +65,13 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 	if j.Configuration["table.exec.mini-batch.enabled"] == "true" {
 		reasons = append(reasons, "mini-batch group aggregation (table.exec.mini-batch.enabled) is not supported natively yet")
 	}
-	for _, s := range j.State {
-		amount, err := flinkDuration(s.TTL)
-		if err != nil {
-			return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
-		}
-		if amount != 0 {
-			reasons = append(reasons, fmt.Sprintf("group aggregation with a state TTL (%s) is not supported natively yet", s.TTL))
-		}
+	if options[OptMiniBatch] == "true" && j.Configuration["table.exec.mini-batch.enabled"] == "" {
+		reasons = append(reasons, "mini-batch group aggregation (table.exec.mini-batch.enabled) is not supported natively yet")
+	}
+	if why, err := stateTTLReason(j.State, options, "a group aggregation"); err != nil {
+		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
+	} else if why != "" {
+		reasons = append(reasons, why)
 	}
 	for _, k := range j.Grouping {
 		if k < 0 || k >= len(p.InTypes) {

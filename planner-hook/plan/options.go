@@ -49,3 +49,10 @@ const (
 	JoinSideLeft     = "left"
 	JoinSideRight    = "right"
 )
+
+// OptMiniBatch is table.exec.mini-batch.enabled ("true" or "false"), and OptStateTTL
+// table.exec.state.ttl in milliseconds: the table config a node may not persist.
+const (
+	OptMiniBatch = "table.exec.mini-batch.enabled"
+	OptStateTTL  = "table.exec.state.ttl"
+)

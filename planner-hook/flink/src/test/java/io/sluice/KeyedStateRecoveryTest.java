@@ -36,7 +36,11 @@ class KeyedStateRecoveryTest {
                 WindowJoinParityTest.join("window-join", "FULL", WindowJoinParityTest.HOP, WindowJoinParityTest.BOTH,
                         " AND L.v < R.v + 100"),
                 IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S, " AND L.v < R.v + 100"),
-                RegularJoinParityTest.join("regular-join", "LEFT", " AND L.v < R.v + 300"));
+                // Enough rows that checkpoints complete before the failures.
+                ParityCase.nativeCase("regular-join", RegularJoinParityTest.SCHEMA,
+                        WindowJoinParityTest.joinRows(13, 1500, "a", "b", "c", "d", "e", "g", "h", null),
+                        "SELECT " + RegularJoinParityTest.BOTH + " FROM t L LEFT JOIN u R ON L.k = R.k AND L.v < R.v + 300")
+                        .asMultiset());
     }
 
     @ParameterizedTest(name = "{0}")

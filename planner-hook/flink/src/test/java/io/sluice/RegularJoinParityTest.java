@@ -68,6 +68,9 @@ class RegularJoinParityTest {
                         .expecting(Expectation.fallback("retractions")),
                 joinCase("semi", "SELECT L.k, L.v FROM t L WHERE L.k IN (SELECT R.k FROM u R WHERE R.v > 0)")
                         .expecting(Expectation.fallback("SEMI")),
+                join("mini-batch", "LEFT", "").with("table.exec.mini-batch.enabled", "true")
+                        .with("table.exec.mini-batch.allow-latency", "1 s").with("table.exec.mini-batch.size", "100")
+                        .expecting(Expectation.fallback("mini-batch")),
                 joinCase("aggregated-input", "SELECT L.k, L.v, R.c FROM t L JOIN (SELECT k, COUNT(*) AS c FROM u GROUP BY k) R ON L.k = R.k")
                         .expecting(Expectation.fallback("")));
     }

@@ -512,6 +512,12 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 ExecutionConfigOptions.TABLE_EXEC_SINK_NESTED_CONSTRAINT_ENFORCER)) {
             m.put(o.key(), String.valueOf(config.get(o)));
         }
+        // Mini-batches and the default state TTL, which Flink's join and aggregation nodes read
+        // from the table config (a regular join's node does not persist them).
+        m.put(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED.key(),
+                String.valueOf(config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED)));
+        m.put(ExecutionConfigOptions.IDLE_STATE_RETENTION.key(),
+                String.valueOf(config.get(ExecutionConfigOptions.IDLE_STATE_RETENTION).toMillis()));
         // The interval join's cleanup slack, which Flink reads from the table config.
         m.put("table.exec.interval-join.min-cleanup-interval",
                 String.valueOf(config.get(ExecutionConfigOptions.TABLE_EXEC_INTERVAL_JOIN_MIN_CLEAN_UP_INTERVAL).toMillis()));

@@ -38,7 +38,7 @@ final class ChangelogBenchmark {
                 + String.format(Locale.ROOT, TABLE, "bids", rows, 1_000_000)
                 + String.format(Locale.ROOT, TABLE, "asks", rows, 999_983)
                 + """
-                CREATE TABLE snk (auction INT, matches BIGINT, asked BIGINT, top_bid BIGINT) WITH ('connector' = 'blackhole');
+                CREATE TABLE snk (auction INT, n BIGINT, asked BIGINT, top_bid BIGINT) WITH ('connector' = 'blackhole');
                 INSERT INTO snk
                 SELECT B.auction, COUNT(*), SUM(A.price), MAX(B.price)
                 FROM bids B JOIN asks A ON B.auction = A.auction
