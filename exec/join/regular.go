@@ -74,8 +74,8 @@ type regularStep struct {
 // NewRegularJoin returns an empty regular join.
 func NewRegularJoin(cfg RegularConfig) (*RegularJoin, error) {
 	switch {
-	case cfg.Type != Inner && cfg.Type != Left && cfg.Type != Right && cfg.Type != Full:
-		return nil, fmt.Errorf("regular join: join type %s", cfg.Type)
+	case cfg.Type < Inner || cfg.Type > Anti:
+		return nil, fmt.Errorf("regular join: join type %d", cfg.Type)
 	case cfg.KeyGroups.End < cfg.KeyGroups.Start:
 		return nil, fmt.Errorf("regular join: key groups %v", cfg.KeyGroups)
 	}
@@ -88,9 +88,11 @@ func (j *RegularJoin) StateKeys() int64 { return j.keys }
 // StateBytes is the size of the rows and keys the join keeps.
 func (j *RegularJoin) StateBytes() int64 { return j.bytes }
 
+// outer reports whether a side's rows count their associations: an outer side's, and the left
+// side of a SEMI or ANTI join (StreamingSemiAntiJoinOperator keeps its rows in an outer view).
 func (j *RegularJoin) outer(side Side) bool {
 	if side == LeftSide {
-		return j.cfg.Type == Left || j.cfg.Type == Full
+		return j.cfg.Type == Left || j.cfg.Type == Full || j.cfg.Type == Semi || j.cfg.Type == Anti
 	}
 	return j.cfg.Type == Right || j.cfg.Type == Full
 }
@@ -171,8 +173,12 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 	return nil
 }
 
-// replay takes each row's matched records and applies JoinHelper#processJoin for an insert.
+// replay takes each row's matched records and applies JoinHelper#processJoin for an insert
+// (StreamingSemiAntiJoinOperator's processElement1/2 for a SEMI or ANTI join).
 func (j *RegularJoin) replay(side Side, rows []Arrival, emit ChangeEmit) error {
+	if j.cfg.Type == Semi || j.cfg.Type == Anti {
+		return j.replaySemiAnti(side, rows, emit)
+	}
 	other := 1 - side
 	var matched []int32
 	for _, st := range j.log {
@@ -228,6 +234,56 @@ func (j *RegularJoin) replay(side Side, rows []Arrival, emit ChangeEmit) error {
 			assoc = associated
 		}
 		j.addRecord(&k.sides[side], row, assoc)
+		matched = matched[:0]
+	}
+	return nil
+}
+
+// replaySemiAnti is replay for a SEMI or ANTI join, whose output rows are left rows: a left row
+// comes out as it arrives when it has matches (SEMI) or none (ANTI), and is kept with its number
+// of matches; a right row that is the first match of kept left rows emits them (SEMI, +I) or
+// retracts them (ANTI, -D), once per copy.
+func (j *RegularJoin) replaySemiAnti(side Side, rows []Arrival, emit ChangeEmit) error {
+	anti := j.cfg.Type == Anti
+	var matched []int32
+	for _, st := range j.log {
+		if st.pair >= 0 {
+			if j.matches[st.pair] {
+				matched = append(matched, st.rec)
+			}
+			continue
+		}
+		row := rows[st.arrival].Row
+		k := st.key
+		if side == LeftSide {
+			associated := int32(0)
+			for _, i := range matched {
+				associated += k.sides[RightSide].recs[i].count
+			}
+			if (associated == 0) == anti {
+				if err := emit(KindInsert, row, nil); err != nil {
+					return err
+				}
+			}
+			j.addRecord(&k.sides[LeftSide], row, associated)
+		} else {
+			j.addRecord(&k.sides[RightSide], row, -1)
+			kind := KindInsert
+			if anti {
+				kind = KindDelete
+			}
+			for _, i := range matched {
+				rec := &k.sides[LeftSide].recs[i]
+				if rec.assoc == 0 {
+					for c := int32(0); c < rec.count; c++ {
+						if err := emit(kind, rec.row, nil); err != nil {
+							return err
+						}
+					}
+				}
+				rec.assoc++
+			}
+		}
 		matched = matched[:0]
 	}
 	return nil

@@ -78,6 +78,12 @@ func TestRegularJoinChanges(t *testing.T) {
 		{"copies of an outer row", Left,
 			[]regularEvent{rowsOf("l", "k:l1", "k:l1"), rowsOf("r", "k:r1")},
 			[][]string{{"+I l1+-", "+I l1+-"}, {"-D l1+-", "-D l1+-", "+I l1+r1", "+I l1+r1"}}},
+		{"semi", Semi,
+			[]regularEvent{rowsOf("l", "k:l1", "k:l1", "m:l2"), rowsOf("r", "k:r1", "k:r2"), rowsOf("l", "k:l3", "m:l4")},
+			[][]string{nil, {"+I l1+-", "+I l1+-"}, {"+I l3+-"}}},
+		{"anti", Anti,
+			[]regularEvent{rowsOf("l", "k:l1", "m:l2"), rowsOf("r", "k:r1", "k:r2"), rowsOf("l", "k:l3", "m:l4")},
+			[][]string{{"+I l1+-", "+I l2+-"}, {"-D l1+-"}, {"+I l4+-"}}},
 		{"NULL keys match nothing", Full,
 			[]regularEvent{rowsOf("l", "null:l1"), rowsOf("r", "null:r1")},
 			[][]string{{"+I l1+-"}, {"+I -+r1"}}},
@@ -127,8 +133,8 @@ func TestRegularJoinSnapshotRestore(t *testing.T) {
 	if err := newRegular(t, Full).Restore(1, blob); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Errorf("corrupt state: %v", err)
 	}
-	if _, err := NewRegularJoin(RegularConfig{Type: Semi, KeyGroups: keygroup.Range{End: 1}}); err == nil {
-		t.Error("a SEMI regular join should be refused")
+	if _, err := NewRegularJoin(RegularConfig{Type: Type(9), KeyGroups: keygroup.Range{End: 1}}); err == nil {
+		t.Error("an unknown join type should be refused")
 	}
 }
 

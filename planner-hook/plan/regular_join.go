@@ -3,8 +3,6 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/sluice-project/sluice/exec/join"
 )
 
 // RegularJoinType is the exec node of a join on equality keys without time bounds (state kept
@@ -36,9 +34,6 @@ func CompileRegularJoin(n *IslandNode, options map[string]string) (*RegularJoin,
 	reasons, err := p.JoinSpec.compile(n, j.JoinSpec, j.OutputType, options, "join")
 	if err != nil {
 		return nil, nil, err
-	}
-	if p.Type != join.Inner && p.Type != join.Left && p.Type != join.Right && p.Type != join.Full {
-		reasons = append(reasons, fmt.Sprintf("a regular %s join (StreamingSemiAntiJoinOperator) is not supported natively yet", p.Type))
 	}
 	if len(j.LeftUpsertKeys) > 0 || len(j.RightUpsertKeys) > 0 {
 		// Flink then keeps one row per unique key (JoinKeyContainsUniqueKey, HasUniqueKey).
