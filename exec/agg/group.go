@@ -358,10 +358,24 @@ func valuesEqual(a, b arrow.Array, r int) bool {
 		return x.Value(r) == b.(*array.Int64).Value(r)
 	case *array.Int32:
 		return x.Value(r) == b.(*array.Int32).Value(r)
+	case *array.Int16:
+		return x.Value(r) == b.(*array.Int16).Value(r)
+	case *array.Int8:
+		return x.Value(r) == b.(*array.Int8).Value(r)
+	case *array.Boolean:
+		return x.Value(r) == b.(*array.Boolean).Value(r)
+	case *array.Timestamp:
+		return x.Value(r) == b.(*array.Timestamp).Value(r)
+	case *array.Date32:
+		return x.Value(r) == b.(*array.Date32).Value(r)
+	case *array.Decimal128:
+		return x.Value(r) == b.(*array.Decimal128).Value(r)
 	case *array.String:
 		return x.Value(r) == b.(*array.String).Value(r)
+	case *array.Binary:
+		return string(x.Value(r)) == string(b.(*array.Binary).Value(r))
 	}
-	return array.SliceEqual(a, int64(r), int64(r+1), b, int64(r), int64(r+1))
+	return array.SliceEqual(a, int64(r), int64(r+1), b, int64(r), int64(r+1)) // other types (slices: allocates)
 }
 
 // State format of one key group of a group aggregation (integers little-endian):

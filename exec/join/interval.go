@@ -45,8 +45,7 @@ type IntervalJoin struct {
 	keys       int64
 	// The log of the batch being added, replayed once its pairs are matched.
 	log      []intervalStep
-	pairs    [2][][]byte
-	matches  []bool
+	pairs    pairList
 	emitted  []bool
 	arrivals []Arrival
 }
@@ -179,15 +178,8 @@ func (j *IntervalJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Em
 	j.emitted = append(j.emitted[:0], make([]bool, len(rows))...)
 	for from := 0; from < len(rows); {
 		to := j.logRows(side, rows, from)
-		n := len(j.pairs[0])
-		if cap(j.matches) < n {
-			j.matches = make([]bool, n)
-		}
-		j.matches = j.matches[:n]
-		if n > 0 {
-			if err := match(j.pairs[0], j.pairs[1], j.matches); err != nil {
-				return err
-			}
+		if err := j.pairs.match(match); err != nil {
+			return err
 		}
 		if err := j.replay(side, rows, emit); err != nil {
 			return err
@@ -204,9 +196,9 @@ func (j *IntervalJoin) logRows(side Side, rows []Arrival, from int) int {
 	other := 1 - side
 	opTime := j.operatorTime()
 	j.log = j.log[:0]
-	j.pairs[0], j.pairs[1] = j.pairs[0][:0], j.pairs[1][:0]
+	j.pairs.reset()
 	a := from
-	for ; a < len(rows) && (a == from || len(j.pairs[0]) < maxPairs); a++ {
+	for ; a < len(rows) && (a == from || !j.pairs.full()); a++ {
 		r := &rows[a]
 		// The other input's rows in [lower, upper] join this one.
 		lower, upper := r.Time-j.rel[other], r.Time+j.rel[side]
@@ -220,12 +212,7 @@ func (j *IntervalJoin) logRows(side Side, rows []Arrival, from int) int {
 					for i := range tr.rows {
 						pair := int32(-1)
 						if !r.NullKey {
-							pair = int32(len(j.pairs[0]))
-							l, rr := r.Row, tr.rows[i]
-							if side == RightSide {
-								l, rr = rr, l
-							}
-							j.pairs[0], j.pairs[1] = append(j.pairs[0], l), append(j.pairs[1], rr)
+							pair = j.pairs.add(side, r.Row, tr.rows[i])
 						}
 						j.log = append(j.log, intervalStep{kind: stepPair, side: other, arrival: int32(a), pair: pair, rows: tr, row: int32(i)})
 					}
@@ -262,10 +249,10 @@ func (j *IntervalJoin) replay(side Side, rows []Arrival, emit Emit) error {
 	for _, st := range j.log {
 		switch st.kind {
 		case stepPair:
-			if st.pair < 0 || !j.matches[st.pair] {
+			if st.pair < 0 || !j.pairs.matches[st.pair] {
 				continue
 			}
-			if err := emit(j.pairs[0][st.pair], j.pairs[1][st.pair]); err != nil {
+			if err := emit(j.pairs.lefts[st.pair], j.pairs.rights[st.pair]); err != nil {
 				return err
 			}
 			j.emitted[st.arrival] = true

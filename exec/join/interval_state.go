@@ -3,10 +3,7 @@ package join
 import (
 	"container/heap"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/crc32"
-	"sort"
 )
 
 // State format of one key group of an interval join (integers little-endian):
@@ -32,19 +29,10 @@ func (j *IntervalJoin) Snapshot(kg int) ([]byte, error) {
 	if len(g) == 0 {
 		return nil, nil
 	}
-	b := append([]byte(intervalStateMagic), 0, 0, byte(j.cfg.Type))
-	binary.LittleEndian.PutUint16(b[4:], stateVersion)
-	keys := make([]string, 0, len(g))
-	for k := range g {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	b, keys := blobHeader(intervalStateMagic, j.cfg.Type, g)
 	for _, key := range keys {
 		k := g[key]
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(key)))
-		b = append(b, key...)
-		b = append(b, boolByte(k.nullKey))
+		b = appendKey(b, key, k.nullKey)
 		for side := range k.caches {
 			b = append(b, boolByte(k.hasTimer[side]))
 			b = binary.LittleEndian.AppendUint64(b, uint64(k.timer[side]))
@@ -60,14 +48,7 @@ func (j *IntervalJoin) Snapshot(kg int) ([]byte, error) {
 			}
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
-}
-
-func boolByte(v bool) byte {
-	if v {
-		return 1
-	}
-	return 0
+	return sealBlob(b), nil
 }
 
 // Restore reads a key group's state written by Snapshot and registers its keys' timers.
@@ -82,14 +63,10 @@ func (j *IntervalJoin) restore(kg int, blob []byte) error {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return fmt.Errorf("key group outside %v", j.cfg.KeyGroups)
 	}
-	body, err := checkedBody(blob, intervalStateMagic, "interval join")
+	r, err := openBlob(blob, intervalStateMagic, "interval join", j.cfg.Type)
 	if err != nil {
 		return err
 	}
-	if t := Type(body[6]); t != j.cfg.Type {
-		return fmt.Errorf("state of a %s interval join restored into one of type %s", t, j.cfg.Type)
-	}
-	r := reader{b: body[7:]}
 	for n := r.u32(); n > 0 && r.err == nil; n-- {
 		key := r.bytes(int(r.u32()))
 		k := j.key(kg, key, r.byte() == 1)
@@ -115,23 +92,4 @@ func (j *IntervalJoin) restore(kg int, blob []byte) error {
 		r.err = fmt.Errorf("%d bytes after the state", len(r.b))
 	}
 	return r.err
-}
-
-// checkedBody checks a state blob's checksum, magic and version and returns it without its
-// checksum.
-func checkedBody(blob []byte, magic, what string) ([]byte, error) {
-	if len(blob) < len(magic)+3+4+4 {
-		return nil, errTruncated
-	}
-	body, sum := blob[:len(blob)-4], binary.LittleEndian.Uint32(blob[len(blob)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
-		return nil, errors.New("checksum mismatch")
-	}
-	if string(body[:4]) != magic {
-		return nil, fmt.Errorf("not %s state (magic %q)", what, body[:4])
-	}
-	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
-		return nil, fmt.Errorf("state version %d, this build reads %d", v, stateVersion)
-	}
-	return body, nil
 }

@@ -38,9 +38,8 @@ type RegularJoin struct {
 	keys   int64
 	bytes  int64
 	// The log of the batch being added, replayed once its pairs are matched.
-	log     []regularStep
-	pairs   [2][][]byte
-	matches []bool
+	log   []regularStep
+	pairs pairList
 }
 
 type regularKey struct {
@@ -115,10 +114,6 @@ func (j *RegularJoin) key(kg int, key []byte, nullKey bool) (*regularKey, error)
 	return k, nil
 }
 
-// maxPairs bounds the candidate pairs matched at once: a batch whose rows have more candidates
-// (a hot key) is matched and replayed in runs of whole rows.
-const maxPairs = 1 << 16
-
 // Add processes a batch of rows of one input in order, as processElement1/2 would one by one
 // (every row an insert; Time of the arrivals is unused). match evaluates the join condition on
 // the candidate pairs of many rows at once. The rows' key groups are checked before any state
@@ -132,11 +127,11 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 	other := 1 - side
 	for from := 0; from < len(rows); {
 		j.log = j.log[:0]
-		j.pairs[0], j.pairs[1] = j.pairs[0][:0], j.pairs[1][:0]
+		j.pairs.reset()
 		// The other side does not change within a batch of this side: a row's candidates are
 		// the other side's records now, whatever the rows before it changed on this side.
 		to := from
-		for ; to < len(rows) && (to == from || len(j.pairs[0]) < maxPairs); to++ {
+		for ; to < len(rows) && (to == from || !j.pairs.full()); to++ {
 			r := &rows[to]
 			k, err := j.key(r.KeyGroup, r.Key, r.NullKey)
 			if err != nil {
@@ -145,25 +140,14 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 			// A NULL key matches nothing (JoinConditionWithNullFilters).
 			if !r.NullKey {
 				for i, rec := range k.sides[other].recs {
-					l, rr := r.Row, rec.row
-					if side == RightSide {
-						l, rr = rr, l
-					}
-					j.log = append(j.log, regularStep{arrival: int32(to), rec: int32(i), pair: int32(len(j.pairs[0])), key: k})
-					j.pairs[0], j.pairs[1] = append(j.pairs[0], l), append(j.pairs[1], rr)
+					pair := j.pairs.add(side, r.Row, rec.row)
+					j.log = append(j.log, regularStep{arrival: int32(to), rec: int32(i), pair: pair, key: k})
 				}
 			}
 			j.log = append(j.log, regularStep{arrival: int32(to), pair: -1, key: k})
 		}
-		n := len(j.pairs[0])
-		if cap(j.matches) < n {
-			j.matches = make([]bool, n)
-		}
-		j.matches = j.matches[:n]
-		if n > 0 {
-			if err := match(j.pairs[0], j.pairs[1], j.matches); err != nil {
-				return err
-			}
+		if err := j.pairs.match(match); err != nil {
+			return err
 		}
 		if err := j.replay(side, rows, emit); err != nil {
 			return err
@@ -183,7 +167,7 @@ func (j *RegularJoin) replay(side Side, rows []Arrival, emit ChangeEmit) error {
 	var matched []int32
 	for _, st := range j.log {
 		if st.pair >= 0 {
-			if j.matches[st.pair] {
+			if j.pairs.matches[st.pair] {
 				matched = append(matched, st.rec)
 			}
 			continue
@@ -248,7 +232,7 @@ func (j *RegularJoin) replaySemiAnti(side Side, rows []Arrival, emit ChangeEmit)
 	var matched []int32
 	for _, st := range j.log {
 		if st.pair >= 0 {
-			if j.matches[st.pair] {
+			if j.pairs.matches[st.pair] {
 				matched = append(matched, st.rec)
 			}
 			continue

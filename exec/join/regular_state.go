@@ -3,8 +3,6 @@ package join
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
-	"sort"
 )
 
 // State format of one key group of a regular join (integers little-endian):
@@ -27,19 +25,10 @@ func (j *RegularJoin) Snapshot(kg int) ([]byte, error) {
 	if len(g) == 0 {
 		return nil, nil
 	}
-	b := append([]byte(regularStateMagic), 0, 0, byte(j.cfg.Type))
-	binary.LittleEndian.PutUint16(b[4:], stateVersion)
-	keys := make([]string, 0, len(g))
-	for k := range g {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	b, keys := blobHeader(regularStateMagic, j.cfg.Type, g)
 	for _, key := range keys {
 		k := g[key]
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(key)))
-		b = append(b, key...)
-		b = append(b, boolByte(k.nullKey))
+		b = appendKey(b, key, k.nullKey)
 		for _, s := range k.sides {
 			b = binary.LittleEndian.AppendUint32(b, uint32(len(s.recs)))
 			for _, r := range s.recs {
@@ -50,7 +39,7 @@ func (j *RegularJoin) Snapshot(kg int) ([]byte, error) {
 			}
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return sealBlob(b), nil
 }
 
 // Restore reads a key group's state written by Snapshot.
@@ -65,14 +54,10 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return fmt.Errorf("key group outside %v", j.cfg.KeyGroups)
 	}
-	body, err := checkedBody(blob, regularStateMagic, "regular join")
+	r, err := openBlob(blob, regularStateMagic, "regular join", j.cfg.Type)
 	if err != nil {
 		return err
 	}
-	if t := Type(body[6]); t != j.cfg.Type {
-		return fmt.Errorf("state of a %s regular join restored into one of type %s", t, j.cfg.Type)
-	}
-	r := reader{b: body[7:]}
 	for n := r.u32(); n > 0 && r.err == nil; n-- {
 		key := r.bytes(int(r.u32()))
 		k, err := j.key(kg, key, r.byte() == 1)

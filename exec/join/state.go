@@ -39,23 +39,10 @@ func (j *WindowJoin) Snapshot(kg int) ([]byte, error) {
 	if len(g) == 0 {
 		return nil, nil
 	}
-	b := append([]byte(stateMagic), 0, 0, byte(j.cfg.Type))
-	binary.LittleEndian.PutUint16(b[4:], stateVersion)
-	keys := make([]string, 0, len(g))
-	for k := range g {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	b, keys := blobHeader(stateMagic, j.cfg.Type, g)
 	for _, key := range keys {
 		k := g[key]
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(key)))
-		b = append(b, key...)
-		null := byte(0)
-		if k.nullKey {
-			null = 1
-		}
-		b = append(b, null)
+		b = appendKey(b, key, k.nullKey)
 		ends := make([]int64, 0, len(k.windows))
 		for e := range k.windows {
 			ends = append(ends, e)
@@ -75,7 +62,7 @@ func (j *WindowJoin) Snapshot(kg int) ([]byte, error) {
 			}
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return sealBlob(b), nil
 }
 
 // Restore reads a key group's state written by Snapshot and registers its windows' timers.
@@ -90,14 +77,10 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return fmt.Errorf("key group outside %v", j.cfg.KeyGroups)
 	}
-	body, err := checkedBody(blob, stateMagic, "window join")
+	r, err := openBlob(blob, stateMagic, "window join", j.cfg.Type)
 	if err != nil {
 		return err
 	}
-	if t := Type(body[6]); t != j.cfg.Type {
-		return fmt.Errorf("state of a %s join restored into a join of type %s", t, j.cfg.Type)
-	}
-	r := reader{b: body[7:]}
 	g := j.group(kg)
 	for n := r.u32(); n > 0 && r.err == nil; n-- {
 		key := string(r.bytes(int(r.u32())))
@@ -132,6 +115,51 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 		r.err = fmt.Errorf("%d bytes after the state", len(r.b))
 	}
 	return r.err
+}
+
+// blobHeader starts the state blob of a key group of a join: magic, version, join type and the
+// number of keys; it returns the keys in sorted order, so that equal state gives equal bytes.
+func blobHeader[V any](magic string, typ Type, g map[string]V) ([]byte, []string) {
+	b := append([]byte(magic), 0, 0, byte(typ))
+	binary.LittleEndian.PutUint16(b[4:], stateVersion)
+	keys := make([]string, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return binary.LittleEndian.AppendUint32(b, uint32(len(keys))), keys
+}
+
+// appendKey appends a key's length, its key row and whether it holds a NULL the join filters on.
+func appendKey(b []byte, key string, nullKey bool) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(key)))
+	b = append(b, key...)
+	return append(b, boolByte(nullKey))
+}
+
+// sealBlob appends the blob's CRC-32C.
+func sealBlob(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// openBlob checks a state blob's checksum, magic, version and join type and returns a reader
+// of what follows the header's join type.
+func openBlob(blob []byte, magic, what string, typ Type) (reader, error) {
+	body, err := checkedBody(blob, magic, what)
+	if err != nil {
+		return reader{}, err
+	}
+	if t := Type(body[6]); t != typ {
+		return reader{}, fmt.Errorf("state of a %s join restored into a join of type %s", t, typ)
+	}
+	return reader{b: body[7:]}, nil
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // reader reads a state blob; the first error sticks and later reads return zeros.
@@ -176,4 +204,23 @@ func (r *reader) byte() byte {
 // bytes returns a copy, so that restored rows do not pin the blob.
 func (r *reader) bytes(n int) []byte {
 	return append([]byte(nil), r.take(n)...)
+}
+
+// checkedBody checks a state blob's checksum, magic and version and returns it without its
+// checksum.
+func checkedBody(blob []byte, magic, what string) ([]byte, error) {
+	if len(blob) < len(magic)+3+4+4 {
+		return nil, errTruncated
+	}
+	body, sum := blob[:len(blob)-4], binary.LittleEndian.Uint32(blob[len(blob)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, errors.New("checksum mismatch")
+	}
+	if string(body[:4]) != magic {
+		return nil, fmt.Errorf("not %s state (magic %q)", what, body[:4])
+	}
+	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
+		return nil, fmt.Errorf("state version %d, this build reads %d", v, stateVersion)
+	}
+	return body, nil
 }

@@ -129,12 +129,7 @@ func (s *groupAggStage) aggregate(cols []arrow.Array, n int) error {
 		taken = append(taken, t)
 	}
 	fields := append(append([]arrow.Array(nil), taken...), ch.Values...)
-	s.offsets = append(s.offsets[:0], make([]int32, m+1)...)
-	if err := s.encoder.Layout(fields, m, s.offsets); err != nil {
-		return fmt.Errorf("group aggregate: %w", err)
-	}
-	s.out = grown(s.out, int(s.offsets[m]))[:s.offsets[m]]
-	if err := s.encoder.Encode(fields, ch.Kinds, m, s.offsets, s.out); err != nil {
+	if s.out, s.offsets, err = encodeRows(s.encoder, fields, ch.Kinds, m, s.out, s.offsets); err != nil {
 		return fmt.Errorf("group aggregate: %w", err)
 	}
 	return nil

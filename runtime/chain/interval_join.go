@@ -16,7 +16,6 @@ type intervalStage struct {
 	*joinInputs
 	op       *join.IntervalJoin
 	arrivals []join.Arrival
-	all      []int32
 }
 
 func openIntervalStage(p *plan.IntervalJoin, options map[string]string) (*intervalStage, error) {
@@ -52,20 +51,11 @@ func (s *intervalStage) ProcessBatch(b arrow.RecordBatch) error {
 		s.arrivals = append(s.arrivals, join.Arrival{KeyGroup: int(js.groups[r]), Key: sb.key(r), NullKey: sb.nullKeys[r],
 			Time: t, Row: sb.row(js, r)})
 	}
-	if err := s.op.Add(sb.side, s.arrivals, s.match, s.collect); err != nil {
+	if err := s.op.Add(sb.side, s.arrivals, s.matchEach, s.collect); err != nil {
 		return err
 	}
 	clear(s.arrivals) // the join copied what it keeps of the keys, and keeps the rows
 	return s.encodeOutput()
-}
-
-// match evaluates the join condition on pairs of rows.
-func (s *intervalStage) match(lefts, rights [][]byte, out []bool) error {
-	s.all = grown(s.all, len(out))
-	for i := range s.all {
-		s.all[i] = int32(i)
-	}
-	return s.matchPairs(lefts, rights, s.all[:len(out)], s.all[:len(out)], out)
 }
 
 // AdvanceWatermark fires the cleanup timers the watermark passes; the padded rows they emit are

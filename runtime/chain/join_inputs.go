@@ -44,6 +44,7 @@ type joinInputs struct {
 	// all inserts), and their encoding.
 	lefts, rights [][]byte
 	kinds         []int8
+	identity      []int32
 	out           []byte
 	offsets       []int32
 }
@@ -218,6 +219,17 @@ func (in *joinInputs) matchPairs(lefts, rights [][]byte, ls, rs []int32, out []b
 	return nil
 }
 
+// matchEach evaluates the join condition on pairs listed side by side: out[i] for lefts[i] and
+// rights[i] (a join.PairMatcher).
+func (in *joinInputs) matchEach(lefts, rights [][]byte, out []bool) error {
+	in.identity = grown(in.identity, len(out))
+	sel := in.identity[:len(out)]
+	for i := range sel {
+		sel[i] = int32(i)
+	}
+	return in.matchPairs(lefts, rights, sel, sel, out)
+}
+
 // encodeOutput writes the pairs of the last call as output rows: the left row's fields and the
 // right row's (NULLs for a padded side); semi and anti joins write the left rows alone.
 func (in *joinInputs) encodeOutput() error {
@@ -246,16 +258,14 @@ func (in *joinInputs) encodeOutput() error {
 		return fmt.Errorf("%s: %w", in.what, err)
 	}
 	defer releaseArrays(fields)
-	if len(in.kinds) == 0 {
-		in.out, in.offsets, err = encodeRows(in.outEnc, fields, m, in.out, in.offsets)
-		return err
+	var kinds []int8 // none: every row an insert
+	if len(in.kinds) > 0 {
+		kinds = in.kinds
 	}
-	in.offsets = append(in.offsets[:0], make([]int32, m+1)...)
-	if err := in.outEnc.Layout(fields, m, in.offsets); err != nil {
+	if in.out, in.offsets, err = encodeRows(in.outEnc, fields, kinds, m, in.out, in.offsets); err != nil {
 		return fmt.Errorf("%s: %w", in.what, err)
 	}
-	in.out = grown(in.out[:0], int(in.offsets[m]))
-	return in.outEnc.Encode(fields, in.kinds, m, in.offsets, in.out)
+	return nil
 }
 
 // Output returns the rows of the last call.

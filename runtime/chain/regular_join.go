@@ -15,7 +15,6 @@ type regularJoinStage struct {
 	*joinInputs
 	op       *join.RegularJoin
 	arrivals []join.Arrival
-	all      []int32
 }
 
 func openRegularJoinStage(p *plan.RegularJoin, options map[string]string) (*regularJoinStage, error) {
@@ -42,20 +41,11 @@ func (s *regularJoinStage) ProcessBatch(b arrow.RecordBatch) error {
 	for r := 0; r < sb.n; r++ {
 		s.arrivals = append(s.arrivals, join.Arrival{KeyGroup: int(js.groups[r]), Key: sb.key(r), NullKey: sb.nullKeys[r], Row: sb.row(js, r)})
 	}
-	if err := s.op.Add(sb.side, s.arrivals, s.match, s.collectChange); err != nil {
+	if err := s.op.Add(sb.side, s.arrivals, s.matchEach, s.collectChange); err != nil {
 		return err
 	}
 	clear(s.arrivals)
 	return s.encodeOutput()
-}
-
-// match evaluates the join condition on pairs of rows.
-func (s *regularJoinStage) match(lefts, rights [][]byte, out []bool) error {
-	s.all = grown(s.all, len(out))
-	for i := range s.all {
-		s.all[i] = int32(i)
-	}
-	return s.matchPairs(lefts, rights, s.all[:len(out)], s.all[:len(out)], out)
 }
 
 // AdvanceWatermark has nothing to fire: a regular join passes watermarks on.

@@ -284,7 +284,7 @@ func (w *WindowPipeline) emitFired() error {
 		fields = append(fields, a)
 	}
 	var encErr error
-	w.out, w.offsets, encErr = encodeRows(w.encoder, fields, m, w.out, w.offsets)
+	w.out, w.offsets, encErr = encodeRows(w.encoder, fields, nil, m, w.out, w.offsets)
 	return encErr
 }
 
@@ -426,7 +426,7 @@ func (l *LocalWindowPipeline) encodeOutput() error {
 	defer ends.Release()
 	fields = append(fields, ends)
 	var encErr error
-	l.out, l.offsets, encErr = encodeRows(l.encoder, fields, m, l.out, l.offsets)
+	l.out, l.offsets, encErr = encodeRows(l.encoder, fields, nil, m, l.out, l.offsets)
 	return encErr
 }
 
@@ -438,8 +438,9 @@ func (l *LocalWindowPipeline) Output() ([]byte, []int32, []int32) {
 	return l.out, l.offsets, nil
 }
 
-// encodeRows encodes m rows of fields into out, reusing its buffers.
-func encodeRows(enc *binaryrow.Encoder, fields []arrow.Array, m int, out []byte, offsets []int32) ([]byte, []int32, error) {
+// encodeRows encodes m rows of fields with their RowKinds (nil: inserts) into out, reusing its
+// buffers.
+func encodeRows(enc *binaryrow.Encoder, fields []arrow.Array, kinds []int8, m int, out []byte, offsets []int32) ([]byte, []int32, error) {
 	offsets = append(offsets[:0], make([]int32, m+1)...)
 	if err := enc.Layout(fields, m, offsets); err != nil {
 		return out, offsets, err
@@ -449,7 +450,7 @@ func encodeRows(enc *binaryrow.Encoder, fields []arrow.Array, m int, out []byte,
 		out = make([]byte, size)
 	}
 	out = out[:size]
-	return out, offsets, enc.Encode(fields, nil, m, offsets, out)
+	return out, offsets, enc.Encode(fields, kinds, m, offsets, out)
 }
 
 // keyDecoder decodes the key rows of a window plan.

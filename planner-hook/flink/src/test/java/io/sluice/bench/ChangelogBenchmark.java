@@ -67,13 +67,8 @@ final class ChangelogBenchmark {
         md.append("changes its auction's result, so each row emits -U and +U. Parallelism 2. Flink plans a hash exchange\n");
         md.append("and its GroupAggFunction (accumulators in ValueState); Sluice reads the exchange as a columnar one into\n");
         md.append("its native group aggregation, which aggregates a batch in rounds and emits the same changes.\n\n");
-        md.append("| query | engine | rows/s | Sluice / engine |\n|---|---|---|---|\n");
-        md.append(Benchmarks.format("| group aggregation | stock Flink, heap state | %,.0f | %.2fx |%n", heap, sluice / heap));
-        md.append(Benchmarks.format("| group aggregation | stock Flink, RocksDB state (%,d rows) | %,.0f | %.2fx |%n",
-                ROCKSDB_ROWS, rocks, sluice / rocks));
-        md.append(Benchmarks.format("| group aggregation | Sluice | %,.0f | |%n", sluice));
-        AGG_RUNS.spread(md);
-        md.append("```sql\n").append(groupAgg(AGG_ROWS, "hashmap").strip()).append("\n```\n\n");
+        AGG_RUNS.engineTable(md, "group aggregation", heap, rocks, String.format(Locale.ROOT, "%,d rows", ROCKSDB_ROWS),
+                sluice, groupAgg(AGG_ROWS, "hashmap"));
         return md.toString();
     }
 
@@ -89,13 +84,8 @@ final class ChangelogBenchmark {
         md.append("q3/q20). Parallelism 2, throughput counts the rows of both inputs. Flink plans hash exchanges, its\n");
         md.append("StreamingJoinOperator and GroupAggFunction; Sluice runs the join and the aggregation natively, each after\n");
         md.append("columnar exchanges.\n\n");
-        md.append("| query | engine | rows/s | Sluice / engine |\n|---|---|---|---|\n");
-        md.append(Benchmarks.format("| regular join + aggregation | stock Flink, heap state | %,.0f | %.2fx |%n", heap, sluice / heap));
-        md.append(Benchmarks.format("| regular join + aggregation | stock Flink, RocksDB state (%,d rows per input) | %,.0f | %.2fx |%n",
-                ROCKSDB_ROWS, rocks, sluice / rocks));
-        md.append(Benchmarks.format("| regular join + aggregation | Sluice | %,.0f | |%n", sluice));
-        JOIN_RUNS.spread(md);
-        md.append("```sql\n").append(joinAgg(JOIN_ROWS, "hashmap").strip()).append("\n```\n\n");
+        JOIN_RUNS.engineTable(md, "regular join + aggregation", heap, rocks, String.format(Locale.ROOT, "%,d rows per input", ROCKSDB_ROWS),
+                sluice, joinAgg(JOIN_ROWS, "hashmap"));
         return md.toString();
     }
 }

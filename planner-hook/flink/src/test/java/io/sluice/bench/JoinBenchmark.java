@@ -84,13 +84,8 @@ final class JoinBenchmark {
         md.append("parallelism 2, throughput counts the rows of both inputs. Flink plans a hash exchange per input and its\n");
         md.append("RowTimeIntervalJoin (rows cached per key in MapState, cleanup timers); Sluice reads both exchanges as\n");
         md.append("columnar ones into one native join (`SluiceJoinChain`), its cached rows per key group as BinaryRowData.\n\n");
-        md.append("| query | engine | rows/s | Sluice / engine |\n|---|---|---|---|\n");
-        md.append(Benchmarks.format("| interval join | stock Flink, heap state | %,.0f | %.2fx |%n", heap, sluice / heap));
-        md.append(Benchmarks.format("| interval join | stock Flink, RocksDB state (%,d rows per input) | %,.0f | %.2fx |%n",
-                ROCKSDB_ROWS, rocks, sluice / rocks));
-        md.append(Benchmarks.format("| interval join | Sluice | %,.0f | |%n", sluice));
-        INTERVAL_RUNS.spread(md);
-        md.append("```sql\n").append(script(ROWS, "hashmap", INTERVAL_JOIN).strip()).append("\n```\n\n");
+        INTERVAL_RUNS.engineTable(md, "interval join", heap, rocks, String.format(Locale.ROOT, "%,d rows per input", ROCKSDB_ROWS),
+                sluice, script(ROWS, "hashmap", INTERVAL_JOIN));
         return md.toString();
     }
 
@@ -106,13 +101,8 @@ final class JoinBenchmark {
         md.append("throughput counts the rows of both inputs. Flink plans a window TVF per input, a hash exchange per input\n");
         md.append("and its WindowJoinOperator; Sluice runs each TVF in a native chain, both exchanges columnar, and the\n");
         md.append("join in Go (`SluiceJoinChain`), its rows in state per key group as BinaryRowData.\n\n");
-        md.append("| query | engine | rows/s | Sluice / engine |\n|---|---|---|---|\n");
-        md.append(Benchmarks.format("| window join | stock Flink, heap state | %,.0f | %.2fx |%n", heap, sluice / heap));
-        md.append(Benchmarks.format("| window join | stock Flink, RocksDB state (%,d rows per input) | %,.0f | %.2fx |%n",
-                ROCKSDB_ROWS, rocks, sluice / rocks));
-        md.append(Benchmarks.format("| window join | Sluice | %,.0f | |%n", sluice));
-        RUNS.spread(md);
-        md.append("```sql\n").append(script(ROWS, "hashmap").strip()).append("\n```\n\n");
+        RUNS.engineTable(md, "window join", heap, rocks, String.format(Locale.ROOT, "%,d rows per input", ROCKSDB_ROWS),
+                sluice, script(ROWS, "hashmap"));
         return md.toString();
     }
 }

@@ -66,6 +66,20 @@ final class Measurements {
         return measure(name, sluice, 2, warm, warmRows, full, rows);
     }
 
+    /**
+     * The table of a section that measured stock Flink with heap and RocksDB state and Sluice
+     * (their medians, Sluice's ratio to each), this measurement's spread and the job's SQL.
+     * {@code rocksRows} says what the RocksDB runs read when it is less (e.g. "500,000 rows").
+     */
+    void engineTable(StringBuilder md, String query, double heap, double rocks, String rocksRows, double sluice, String sql) {
+        md.append("| query | engine | rows/s | Sluice / engine |\n|---|---|---|---|\n");
+        md.append(Benchmarks.format("| %s | stock Flink, heap state | %,.0f | %.2fx |%n", query, heap, sluice / heap));
+        md.append(Benchmarks.format("| %s | stock Flink, RocksDB state (%s) | %,.0f | %.2fx |%n", query, rocksRows, rocks, sluice / rocks));
+        md.append(Benchmarks.format("| %s | Sluice | %,.0f | |%n", query, sluice));
+        spread(md);
+        md.append("```sql\n").append(sql.strip()).append("\n```\n\n");
+    }
+
     /** A table row: both medians, their ratio, and Sluice against stock Flink's fastest run. */
     void row(StringBuilder md, String job, String name, double flink, double sluice) {
         md.append(Benchmarks.format("| %s | %,.0f | %,.0f | %.2fx | %.2fx |%n",
