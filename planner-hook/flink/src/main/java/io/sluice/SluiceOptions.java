@@ -68,9 +68,10 @@ public final class SluiceOptions {
                     .withDescription("For tests only: make the native library panic after N batches in a first attempt.");
 
     /**
-     * Test hook: native window operators fail in their first N attempts, each time when it has
-     * processed {@link #DEBUG_PANIC_AFTER_BATCHES} batches: even attempts by a Go panic, odd
-     * attempts by a Java exception.
+     * Test hook: native operators fail in their first N attempts, each time when it has
+     * processed {@link #DEBUG_PANIC_AFTER_BATCHES} batches (operators with keyed state: at that
+     * batch or the first one after a checkpoint that holds their state has completed, so that every
+     * restart restores state): even attempts by a Go panic, odd attempts by a Java exception.
      */
     public static final ConfigOption<Integer> DEBUG_FAIL_ATTEMPTS =
             ConfigOptions.key("sluice.debug.fail-attempts")

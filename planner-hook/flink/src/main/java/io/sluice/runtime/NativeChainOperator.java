@@ -92,6 +92,11 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private final int debugFailAfterBatches;
     private final int debugFailAttempts;
     private final int debugBatchDelayMillis;
+    // Failure injection in keyed chains waits for a completed checkpoint that holds state from
+    // this attempt, so that the restart it causes always restores something: the first
+    // checkpoint taken after a batch, and whether one has completed since.
+    private transient long firstCheckpointWithBatches = -1;
+    private transient boolean batchesCheckpointed;
 
     private transient long handle;
     private transient InputBatch in;
@@ -443,7 +448,8 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         }
         batches++;
         int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
-        if (debugFailAfterBatches > 0 && batches == debugFailAfterBatches && attempt < Math.max(1, debugFailAttempts)) {
+        boolean due = shape.keyed() ? batches >= debugFailAfterBatches && batchesCheckpointed : batches == debugFailAfterBatches;
+        if (debugFailAfterBatches > 0 && due && attempt < Math.max(1, debugFailAttempts)) {
             if (attempt % 2 == 0) {
                 NativeLib.debugPanic();
             }
@@ -654,6 +660,9 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         if (!shape.keyed()) {
             return;
         }
+        if (firstCheckpointWithBatches < 0 && batches > 0) {
+            firstCheckpointWithBatches = context.getCheckpointId();
+        }
         watermarkState.update(Collections.singletonList(currentWatermark));
         refreshStateMetrics();
         KeyedStateCheckpointOutputStream stream = context.getRawKeyedOperatorStateOutput();
@@ -669,6 +678,14 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
                 view.writeInt(blob.length);
                 view.write(blob);
             }
+        }
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        if (firstCheckpointWithBatches >= 0 && checkpointId >= firstCheckpointWithBatches) {
+            batchesCheckpointed = true;
         }
     }
 
