@@ -56,6 +56,31 @@ type Call struct {
 	// argument), in order of first appearance, as Flink numbers its distinct views
 	// (distinct$0, distinct$1, ...); -1 for other calls.
 	DistinctGroup int
+	// Retract marks a call of a group aggregation that consumes retractions (Flink's
+	// aggCallNeedRetractions): its accumulator is a Retractor (NewRetractor). A MIN or MAX
+	// over input with retractions that does not (its argument only grows, or only shrinks, as
+	// Flink's planner derives) ignores them, as Flink's MinAggFunction does.
+	Retract bool
+}
+
+// GroupAccumulator holds one aggregate's accumulators for every group, indexed by group id:
+// what a group aggregation needs of them (accumulate, getValue, state).
+type GroupAccumulator interface {
+	// Grow makes room for group ids below n.
+	Grow(n int)
+	// Reset sets group g to the function's initial accumulator.
+	Reset(g int32)
+	// Accumulate adds row r of arg to group groups[r]; rows with a negative group are skipped.
+	// arg is nil for COUNT(*).
+	Accumulate(arg arrow.Array, groups []int32)
+	// Result returns the function's value for each group, in order.
+	Result(mem memory.Allocator, groups []int32) (arrow.Array, error)
+	// GroupBytes is the memory one group's accumulator takes.
+	GroupBytes() int
+	// Encode appends group g's accumulator to dst.
+	Encode(dst []byte, g int32) []byte
+	// Decode reads group g's accumulator from src and returns the rest.
+	Decode(src []byte, g int32) ([]byte, error)
 }
 
 // Accumulator holds one aggregate's accumulators for every group, indexed by group id, with
@@ -63,35 +88,21 @@ type Call struct {
 // flink-table-planner: CountAggFunction, Count1AggFunction, SumAggFunction, MaxAggFunction,
 // MinAggFunction, AvgAggFunction).
 type Accumulator interface {
-	// grow makes room for group ids below n.
-	Grow(n int)
-	// reset sets group g to the function's initial Accumulator.
-	Reset(g int32)
-	// accumulate adds row r of arg to group groups[r]; rows with a negative group are skipped.
-	// arg is nil for COUNT(*).
-	Accumulate(arg arrow.Array, groups []int32)
-	// merge merges group src into group dst.
+	GroupAccumulator
+	// Merge merges group src into group dst.
 	Merge(dst, src int32)
-	// copy makes group dst equal to group src.
+	// Copy makes group dst equal to group src.
 	Copy(dst, src int32)
-	// count is the COUNT(*) of group g (only for COUNT(*)).
+	// Count is the COUNT(*) of group g (only for COUNT(*)).
 	Count(g int32) int64
-	// result returns the function's value for each group, in order.
-	Result(mem memory.Allocator, groups []int32) (arrow.Array, error)
-	// fieldTypes are the Flink types of the Accumulator's fields, as Flink's local aggregation
+	// FieldTypes are the Flink types of the accumulator's fields, as Flink's local aggregation
 	// writes them (e.g. AVG(BIGINT): sum BIGINT, count BIGINT).
 	FieldTypes() []catalog.Type
-	// fields returns the Accumulator fields of each group, in order.
+	// Fields returns the accumulator fields of each group, in order.
 	Fields(mem memory.Allocator, groups []int32) ([]arrow.Array, error)
-	// mergeFields merges the partial accumulators in cols (one column per field) of each row r
+	// MergeFields merges the partial accumulators in cols (one column per field) of each row r
 	// into group groups[r]; rows with a negative group are skipped.
 	MergeFields(cols []arrow.Array, groups []int32)
-	// groupBytes is the memory one group's Accumulator takes.
-	GroupBytes() int
-	// encode appends group g's Accumulator to dst.
-	Encode(dst []byte, g int32) []byte
-	// decode reads group g's Accumulator from src and returns the rest.
-	Decode(src []byte, g int32) ([]byte, error)
 }
 
 // NewAccumulator returns the Accumulator of a call, or an error saying why it cannot run

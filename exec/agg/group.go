@@ -31,13 +31,19 @@ type GroupConfig struct {
 	// GenerateUpdateBefore says whether an update emits the old row (-U) before the new one
 	// (+U); Flink's planner decides it from what the downstream operators need.
 	GenerateUpdateBefore bool
+	// Retractions says the input has updates and deletes (Flink's needRetraction): -U and -D
+	// rows are retracted, each key counts its rows (the COUNT(*) Flink's planner adds), and a
+	// key whose count comes back to 0 is deleted (-D of its last result) with its state.
+	Retractions bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
 }
 
-// GroupInput is a batch of input rows of a group aggregation, all of them inserts.
+// GroupInput is a batch of input rows of a group aggregation.
 type GroupInput struct {
 	N int
+	// Kinds holds each row's RowKind (nil: every row an insert).
+	Kinds []int8
 	// KeyGroups and the key rows (BinaryRowData bytes at KeyOffsets) of the rows.
 	KeyGroups  []int32
 	Keys       []byte
@@ -64,33 +70,47 @@ func (c *Changes) Release() {
 }
 
 // GroupAggregate is Flink's group aggregation without mini-batches (GroupAggFunction over
-// GroupAggHelper) on one subtask, for inputs of inserts only: one accumulator row per key, and
-// for every input row the change it makes to its key's result, +I for a key's first row,
-// -U/+U for a later one whose result differs, nothing when the result stays equal (no state
-// TTL).
+// GroupAggHelper) on one subtask: one accumulator row per key, and for every input row the
+// change it makes to its key's result: +I for a key's first row, -U/+U for a later one whose
+// result differs, nothing when the result stays equal (no state TTL); over input with
+// retractions also -D when a key's last row is retracted, and nothing for a retraction of a
+// key without state.
 //
-// A batch is aggregated in rounds: round j takes the j-th row of every key in the batch, each
-// row accumulating into a copy of its key's accumulators after the previous round, so that
-// every row's result before and after it is at hand for the changes, and each round runs the
-// accumulators over a whole column.
+// A batch is aggregated in rounds: round j takes the j-th row of every key in the batch, so
+// that each round runs the accumulators over a whole column with every key at most once. The
+// result after each row is copied to a snapshot slot (CopyResult), so that the results
+// before and after every row come out of one Result call per aggregate at the end.
 type GroupAggregate struct {
-	cfg    GroupConfig
-	accs   []Accumulator
-	groups []map[string]int32 // per key group of the range: key row -> key id
-	// slotOf holds each key id's accumulator slot.
-	slotOf []int32
-	// slots is the number of accumulator slots in use or free; free lists the free ones.
+	cfg  GroupConfig
+	accs []GroupAccumulator
+	// retractors holds each call's accumulator as a Retractor (nil: retractions leave it as
+	// it is, a MIN or MAX Flink's planner found monotonic).
+	retractors []Retractor
+	// copyResult snapshots each call's result into another slot.
+	copyResult []func(dst, src int32)
+	groups     []map[string]int32 // per key group of the range: key row -> slot
+	// Per slot: the number of rows aggregated into it, and whether its key has state. A key a
+	// batch touches has a slot while the batch runs, without state while it has no rows.
+	rows  []int64
+	live  []bool
 	slots int32
 	free  []int32
 	keys  int64
-	// Per batch.
-	occ, round             []int32
-	roundStart, roundFill  []int32
-	prev, next, roundSlots []int32
-	first                  []bool
-	lastOf                 map[int32]int32 // key id -> the batch's last row of the key
-	filtered               []int32
+	// Per batch: each row's slot, occurrence of its key, the key's previous row in the
+	// batch (-1 for none) and the snapshot slots of its results before and after (-1: none).
+	slotOf, occ, prevRow  []int32
+	before, after, change []int32
+	round                 []int32
+	roundStart, roundFill []int32
+	lastOf                map[int32]int32 // slot -> the batch's last row of its key
+	touched               []int32         // the batch's first row of each key
+	snapshots             []int32
+	adds, subtract        []int32
+	filtered              []int32
 }
+
+// noChange marks a row that emits nothing.
+const noChange int32 = -1
 
 // NewGroupAggregate returns an empty group aggregation.
 func NewGroupAggregate(cfg GroupConfig) (*GroupAggregate, error) {
@@ -102,11 +122,22 @@ func NewGroupAggregate(cfg GroupConfig) (*GroupAggregate, error) {
 		if c.Distinct {
 			return nil, fmt.Errorf("group aggregate: %s(DISTINCT) is not supported natively yet", c.Func)
 		}
+		if cfg.Retractions && c.Retract {
+			r, err := NewRetractor(c)
+			if err != nil {
+				return nil, fmt.Errorf("group aggregate: %w", err)
+			}
+			g.accs, g.retractors, g.copyResult = append(g.accs, r), append(g.retractors, r), append(g.copyResult, r.CopyResult)
+			continue
+		}
+		if cfg.Retractions && c.Func != Min && c.Func != Max {
+			return nil, fmt.Errorf("group aggregate: %s over input with retractions must retract", c.Func)
+		}
 		a, err := NewAccumulator(c)
 		if err != nil {
 			return nil, fmt.Errorf("group aggregate: %w", err)
 		}
-		g.accs = append(g.accs, a)
+		g.accs, g.retractors, g.copyResult = append(g.accs, a), append(g.retractors, nil), append(g.copyResult, a.Copy)
 	}
 	return g, nil
 }
@@ -116,14 +147,14 @@ func (g *GroupAggregate) StateKeys() int64 { return g.keys }
 
 // StateBytes is an estimate of the memory the accumulators take.
 func (g *GroupAggregate) StateBytes() int64 {
-	per := 0
+	per := 9 // the row count and the state flag
 	for _, a := range g.accs {
 		per += a.GroupBytes()
 	}
 	return g.keys * int64(per)
 }
 
-// alloc returns a free accumulator slot; reserve must have made room for it.
+// alloc returns a free slot; reserve must have made room for it.
 func (g *GroupAggregate) alloc() int32 {
 	if n := len(g.free); n > 0 {
 		s := g.free[n-1]
@@ -135,11 +166,23 @@ func (g *GroupAggregate) alloc() int32 {
 	return s
 }
 
-// reserve makes room in the accumulators for n more slots.
+// reserve makes room for n more slots.
 func (g *GroupAggregate) reserve(n int) {
+	size := int(g.slots) + n
 	for _, a := range g.accs {
-		a.Grow(int(g.slots) + n)
+		a.Grow(size)
 	}
+	g.rows, g.live = grown(g.rows, size), grown(g.live, size)
+}
+
+// snapshot copies slot s's results into a new snapshot slot.
+func (g *GroupAggregate) snapshot(s int32) int32 {
+	d := g.alloc()
+	for _, c := range g.copyResult {
+		c(d, s)
+	}
+	g.snapshots = append(g.snapshots, d)
+	return d
 }
 
 func (g *GroupAggregate) group(kg int) (map[string]int32, error) {
@@ -153,36 +196,45 @@ func (g *GroupAggregate) group(kg int) (map[string]int32, error) {
 	return g.groups[i], nil
 }
 
-// Process aggregates a batch of inserts, row by row in effect, and returns the changes Flink
-// emits for them. The caller releases the changes.
+// isRetraction says whether a RowKind retracts (UPDATE_BEFORE, DELETE).
+func isRetraction(k int8) bool { return k == UpdateBefore || k == Delete }
+
+// Process aggregates a batch, row by row in effect, and returns the changes Flink emits for
+// it. The caller releases the changes.
 func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes, error) {
 	n := in.N
-	g.occ, g.prev, g.next = grown(g.occ, n)[:n], grown(g.prev, n)[:n], grown(g.next, n)[:n]
-	g.first = grown(g.first, n)[:n]
+	if in.Kinds != nil && !g.cfg.Retractions {
+		for r, k := range in.Kinds[:n] {
+			if k != Insert && k != UpdateAfter {
+				return nil, fmt.Errorf("group aggregate: input row %d has RowKind %d, and the aggregation was planned for input without retractions", r, k)
+			}
+		}
+	}
+	g.slotOf, g.occ, g.prevRow = grown(g.slotOf, n)[:n], grown(g.occ, n)[:n], grown(g.prevRow, n)[:n]
+	g.before, g.after, g.change = grown(g.before, n)[:n], grown(g.after, n)[:n], grown(g.change, n)[:n]
 	clear(g.lastOf)
-	g.reserve(2 * n) // a snapshot per row, and at most a new key per row
+	g.touched, g.snapshots = g.touched[:0], g.snapshots[:0]
+	g.reserve(3 * n) // at most a new key and two snapshots per row
 	rounds := 0
-	// Per row: its key's slot, the slot of its key's result before it (the key's slot, or the
-	// snapshot of the batch's previous row of its key) and its own snapshot.
 	for r := 0; r < n; r++ {
 		m, err := g.group(int(in.KeyGroups[r]))
 		if err != nil {
 			return nil, err
 		}
 		key := in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]]
-		id, ok := m[string(key)]
-		g.first[r] = !ok
+		s, ok := m[string(key)]
 		if !ok {
-			id = g.newKey()
-			m[string(key)] = id
+			s = g.alloc()
+			g.live[s] = false
+			m[string(key)] = s
 		}
-		g.next[r] = g.alloc()
-		g.prev[r], g.occ[r] = g.slotOf[id], 0
-		if last, seen := g.lastOf[id]; seen {
-			g.prev[r], g.occ[r] = g.next[last], g.occ[last]+1
-			g.first[r] = false
+		g.slotOf[r], g.occ[r], g.prevRow[r] = s, 0, -1
+		if last, seen := g.lastOf[s]; seen {
+			g.occ[r], g.prevRow[r] = g.occ[last]+1, last
+		} else {
+			g.touched = append(g.touched, int32(r))
 		}
-		g.lastOf[id] = int32(r)
+		g.lastOf[s] = int32(r)
 		rounds = max(rounds, int(g.occ[r])+1)
 	}
 	// The rows of each round, in row order (a counting sort by occurrence).
@@ -203,13 +255,7 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 		fill[j]++
 	}
 	for j := 0; j < rounds; j++ {
-		sel := g.round[g.roundStart[j]:g.roundStart[j+1]]
-		for _, r := range sel {
-			for _, a := range g.accs {
-				a.Copy(g.next[r], g.prev[r])
-			}
-		}
-		if err := g.accumulate(mem, in, sel, rounds == 1); err != nil {
+		if err := g.runRound(mem, in, g.round[g.roundStart[j]:g.roundStart[j+1]], rounds == 1); err != nil {
 			return nil, err
 		}
 	}
@@ -217,63 +263,116 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 	if err != nil {
 		return nil, err
 	}
-	// Each key keeps its last row's snapshot; the slots before each row (the keys' slots
-	// before the batch, the other rows' snapshots) are free again.
-	g.free = append(g.free, g.prev...)
-	for id, last := range g.lastOf {
-		g.slotOf[id] = g.next[last]
+	// The snapshots are free again, and so are the keys left without state.
+	g.free = append(g.free, g.snapshots...)
+	for _, r := range g.touched {
+		s := g.slotOf[r]
+		if !g.live[s] {
+			m, _ := g.group(int(in.KeyGroups[r]))
+			delete(m, string(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]]))
+			for _, a := range g.accs {
+				a.Reset(s) // lets go of what the accumulators hold
+			}
+			g.free = append(g.free, s)
+		}
 	}
 	return ch, nil
 }
 
-// newKey gives a new key an id and a slot of initial accumulators.
-func (g *GroupAggregate) newKey() int32 {
-	slot := g.alloc()
-	for _, a := range g.accs {
-		a.Reset(slot)
+// runRound aggregates the rows sel of a round (each of a different key) and records each
+// one's change and the snapshots of its results before and after it; whole says the round
+// holds every row of the batch in order (the columns are then used as they are).
+func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []int32, whole bool) error {
+	adds, subtract := g.adds[:0], g.subtract[:0]
+	for _, r := range sel {
+		s := g.slotOf[r]
+		g.change[r], g.before[r], g.after[r] = noChange, -1, -1
+		retract := in.Kinds != nil && isRetraction(in.Kinds[r])
+		switch {
+		case !g.live[s] && retract:
+			// No state for the key: Flink drops the retraction.
+			adds, subtract = append(adds, -1), append(subtract, -1)
+			continue
+		case !g.live[s]:
+			for _, a := range g.accs {
+				a.Reset(s)
+			}
+			g.rows[s], g.live[s] = 0, true
+			g.keys++
+			g.change[r] = int32(Insert)
+		case g.prevRow[r] >= 0:
+			g.change[r], g.before[r] = int32(UpdateAfter), g.after[g.prevRow[r]]
+		default:
+			g.change[r], g.before[r] = int32(UpdateAfter), g.snapshot(s)
+		}
+		if retract {
+			adds, subtract = append(adds, -1), append(subtract, s)
+			g.rows[s]--
+		} else {
+			adds, subtract = append(adds, s), append(subtract, -1)
+			g.rows[s]++
+		}
 	}
-	g.slotOf = append(g.slotOf, slot)
-	g.keys++
-	return int32(len(g.slotOf) - 1)
+	g.adds, g.subtract = adds, subtract
+	for i := range g.accs {
+		if err := g.accumulate(mem, in, i, sel, whole); err != nil {
+			return err
+		}
+	}
+	for _, r := range sel {
+		s := g.slotOf[r]
+		switch {
+		case g.change[r] == noChange:
+		case g.cfg.Retractions && g.rows[s] == 0:
+			// The key's last row was retracted: Flink deletes its result and its state.
+			g.live[s] = false
+			g.keys--
+			if g.change[r] == int32(Insert) {
+				g.change[r] = noChange
+			} else {
+				g.change[r] = int32(Delete)
+			}
+		default:
+			g.after[r] = g.snapshot(s)
+		}
+	}
+	return nil
 }
 
-// accumulate runs the rows sel of a round into their snapshots; whole says the round holds
-// every row of the batch in order (the columns are then used as they are).
-func (g *GroupAggregate) accumulate(mem memory.Allocator, in *GroupInput, sel []int32, whole bool) error {
-	groups := g.roundSlots[:0]
-	for _, r := range sel {
-		groups = append(groups, g.next[r])
+// accumulate runs call i over the round's rows: accumulating g.adds, retracting g.subtract.
+func (g *GroupAggregate) accumulate(mem memory.Allocator, in *GroupInput, i int, sel []int32, whole bool) error {
+	arg, filter := in.Args[i], arrow.Array(nil)
+	if i < len(in.Filters) {
+		filter = in.Filters[i]
 	}
-	g.roundSlots = groups
-	for i, a := range g.accs {
-		arg, filter := in.Args[i], arrow.Array(nil)
-		if i < len(in.Filters) {
-			filter = in.Filters[i]
-		}
-		var owned []arrow.Array
-		if !whole {
-			var err error
-			if arg != nil {
-				if arg, err = column.TakeOrNull(arg, sel, mem); err != nil {
-					return fmt.Errorf("group aggregate: %w", err)
-				}
-				owned = append(owned, arg)
+	var owned []arrow.Array
+	defer func() { releaseArrays(owned) }()
+	if !whole {
+		var err error
+		if arg != nil {
+			if arg, err = column.TakeOrNull(arg, sel, mem); err != nil {
+				return fmt.Errorf("group aggregate: %w", err)
 			}
-			if filter != nil {
-				if filter, err = column.TakeOrNull(filter, sel, mem); err != nil {
-					releaseArrays(owned)
-					return fmt.Errorf("group aggregate: %w", err)
-				}
-				owned = append(owned, filter)
-			}
+			owned = append(owned, arg)
 		}
-		gs := groups
 		if filter != nil {
-			g.filtered = FilterGroups(g.filtered[:0], groups, filter)
-			gs = g.filtered
+			if filter, err = column.TakeOrNull(filter, sel, mem); err != nil {
+				return fmt.Errorf("group aggregate: %w", err)
+			}
+			owned = append(owned, filter)
 		}
-		a.Accumulate(arg, gs)
-		releaseArrays(owned)
+	}
+	adds, subtract := g.adds, g.subtract
+	if filter != nil {
+		g.filtered = FilterGroups(g.filtered[:0], adds, filter)
+		adds = g.filtered
+	}
+	g.accs[i].Accumulate(arg, adds)
+	if r := g.retractors[i]; r != nil && in.Kinds != nil {
+		if filter != nil {
+			subtract = FilterGroups(nil, subtract, filter)
+		}
+		r.Retract(arg, subtract)
 	}
 	return nil
 }
@@ -284,33 +383,32 @@ func releaseArrays(as []arrow.Array) {
 	}
 }
 
-// changes compares each row's result before and after it and lists the changes GroupAggHelper
-// emits for them.
+// changes lists, in row order, the changes GroupAggHelper emits for the batch's rows: an
+// update whose result equals the one before emits nothing (without state TTL).
 func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) {
-	prevSlots := make([]int32, n)
+	var updates, befores, afters []int32
 	for r := 0; r < n; r++ {
-		prevSlots[r] = g.prev[r]
-		if g.first[r] {
-			prevSlots[r] = g.next[r] // no result before a key's first row
+		if g.change[r] == int32(UpdateAfter) {
+			updates, befores, afters = append(updates, int32(r)), append(befores, g.before[r]), append(afters, g.after[r])
 		}
 	}
-	equal := make([]bool, n)
-	for r := range equal {
-		equal[r] = !g.first[r]
-	}
+	differs := make([]bool, len(updates))
 	for _, a := range g.accs {
-		before, err := a.Result(mem, prevSlots)
+		if len(updates) == 0 {
+			break
+		}
+		before, err := a.Result(mem, befores)
 		if err != nil {
 			return nil, err
 		}
-		after, err := a.Result(mem, g.next)
+		after, err := a.Result(mem, afters)
 		if err != nil {
 			before.Release()
 			return nil, err
 		}
-		for r := 0; r < n; r++ {
-			if equal[r] && !valuesEqual(before, after, r) {
-				equal[r] = false
+		for u := range updates {
+			if !differs[u] && !valuesEqual(before, u, after, u) {
+				differs[u] = true
 			}
 		}
 		before.Release()
@@ -318,17 +416,24 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 	}
 	ch := &Changes{}
 	var slots []int32
+	u := 0
 	for r := 0; r < n; r++ {
-		switch {
-		case g.first[r]:
-			ch.Kinds, ch.Rows, slots = append(ch.Kinds, Insert), append(ch.Rows, int32(r)), append(slots, g.next[r])
-		case equal[r]:
-			// The same result: GroupAggHelper emits nothing (without state TTL).
+		switch int8(g.change[r]) {
+		case int8(noChange):
+		case Insert:
+			ch.Kinds, ch.Rows, slots = append(ch.Kinds, Insert), append(ch.Rows, int32(r)), append(slots, g.after[r])
+		case Delete:
+			ch.Kinds, ch.Rows, slots = append(ch.Kinds, Delete), append(ch.Rows, int32(r)), append(slots, g.before[r])
 		default:
-			if g.cfg.GenerateUpdateBefore {
-				ch.Kinds, ch.Rows, slots = append(ch.Kinds, UpdateBefore), append(ch.Rows, int32(r)), append(slots, prevSlots[r])
+			if !differs[u] {
+				u++
+				continue
 			}
-			ch.Kinds, ch.Rows, slots = append(ch.Kinds, UpdateAfter), append(ch.Rows, int32(r)), append(slots, g.next[r])
+			u++
+			if g.cfg.GenerateUpdateBefore {
+				ch.Kinds, ch.Rows, slots = append(ch.Kinds, UpdateBefore), append(ch.Rows, int32(r)), append(slots, g.before[r])
+			}
+			ch.Kinds, ch.Rows, slots = append(ch.Kinds, UpdateAfter), append(ch.Rows, int32(r)), append(slots, g.after[r])
 		}
 	}
 	for _, a := range g.accs {
@@ -342,50 +447,54 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 	return ch, nil
 }
 
-// valuesEqual compares row r of two result arrays as Flink's generated RecordEqualiser compares
-// fields: NULLs equal each other, primitives (floating point included) by ==, others by value.
-func valuesEqual(a, b arrow.Array, r int) bool {
-	an, bn := a.IsNull(r), b.IsNull(r)
+// valuesEqual compares row i of a with row j of b as Flink's generated RecordEqualiser
+// compares fields: NULLs equal each other, primitives (floating point included) by ==, others
+// by value.
+func valuesEqual(a arrow.Array, i int, b arrow.Array, j int) bool {
+	an, bn := a.IsNull(i), b.IsNull(j)
 	if an || bn {
 		return an == bn
 	}
 	switch x := a.(type) {
 	case *array.Float64:
-		return x.Value(r) == b.(*array.Float64).Value(r)
+		return x.Value(i) == b.(*array.Float64).Value(j)
 	case *array.Float32:
-		return x.Value(r) == b.(*array.Float32).Value(r)
+		return x.Value(i) == b.(*array.Float32).Value(j)
 	case *array.Int64:
-		return x.Value(r) == b.(*array.Int64).Value(r)
+		return x.Value(i) == b.(*array.Int64).Value(j)
 	case *array.Int32:
-		return x.Value(r) == b.(*array.Int32).Value(r)
+		return x.Value(i) == b.(*array.Int32).Value(j)
 	case *array.Int16:
-		return x.Value(r) == b.(*array.Int16).Value(r)
+		return x.Value(i) == b.(*array.Int16).Value(j)
 	case *array.Int8:
-		return x.Value(r) == b.(*array.Int8).Value(r)
+		return x.Value(i) == b.(*array.Int8).Value(j)
 	case *array.Boolean:
-		return x.Value(r) == b.(*array.Boolean).Value(r)
+		return x.Value(i) == b.(*array.Boolean).Value(j)
 	case *array.Timestamp:
-		return x.Value(r) == b.(*array.Timestamp).Value(r)
+		return x.Value(i) == b.(*array.Timestamp).Value(j)
 	case *array.Date32:
-		return x.Value(r) == b.(*array.Date32).Value(r)
+		return x.Value(i) == b.(*array.Date32).Value(j)
 	case *array.Decimal128:
-		return x.Value(r) == b.(*array.Decimal128).Value(r)
+		return x.Value(i) == b.(*array.Decimal128).Value(j)
 	case *array.String:
-		return x.Value(r) == b.(*array.String).Value(r)
+		return x.Value(i) == b.(*array.String).Value(j)
 	case *array.Binary:
-		return string(x.Value(r)) == string(b.(*array.Binary).Value(r))
+		return string(x.Value(i)) == string(b.(*array.Binary).Value(j))
 	}
-	return array.SliceEqual(a, int64(r), int64(r+1), b, int64(r), int64(r+1)) // other types (slices: allocates)
+	return array.SliceEqual(a, int64(i), int64(i+1), b, int64(j), int64(j+1)) // other types (slices: allocates)
 }
 
 // State format of one key group of a group aggregation (integers little-endian):
 //
 //	magic "SLGA" | version u16 | calls u16 | keys u32 |
-//	per key: key length u32, key row bytes, each call's accumulator (Accumulator.Encode) |
+//	per key: key length u32, key row bytes, rows aggregated i64 (version 2),
+//	each call's accumulator (GroupAccumulator.Encode) |
 //	CRC-32C of everything before, u32.
+//
+// Version 1 (no row counts) is read for aggregations of input without retractions.
 const (
 	groupStateMagic   = "SLGA"
-	groupStateVersion = 1
+	groupStateVersion = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -412,8 +521,9 @@ func (g *GroupAggregate) Snapshot(kg int) ([]byte, error) {
 	for _, k := range keys {
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(k)))
 		b = append(b, k...)
+		b = binary.LittleEndian.AppendUint64(b, uint64(g.rows[m[k]]))
 		for _, a := range g.accs {
-			b = a.Encode(b, g.slotOf[m[k]])
+			b = a.Encode(b, m[k])
 		}
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
@@ -442,8 +552,12 @@ func (g *GroupAggregate) restore(kg int, blob []byte) error {
 	if string(body[:4]) != groupStateMagic {
 		return fmt.Errorf("not group aggregate state (magic %q)", body[:4])
 	}
-	if v := binary.LittleEndian.Uint16(body[4:]); v != groupStateVersion {
-		return fmt.Errorf("state version %d, this build reads %d", v, groupStateVersion)
+	version := binary.LittleEndian.Uint16(body[4:])
+	switch {
+	case version == 1 && g.cfg.Retractions:
+		return errors.New("state version 1 has no row counts, which an aggregation of input with retractions needs")
+	case version != 1 && version != groupStateVersion:
+		return fmt.Errorf("state version %d, this build reads 1 and %d", version, groupStateVersion)
 	}
 	if c := binary.LittleEndian.Uint16(body[6:]); int(c) != len(g.accs) {
 		return fmt.Errorf("state of %d aggregate calls restored into %d", c, len(g.accs))
@@ -464,10 +578,20 @@ func (g *GroupAggregate) restore(kg int, blob []byte) error {
 		if _, ok := m[key]; ok {
 			return fmt.Errorf("key %q twice", key)
 		}
-		id := g.newKey()
-		m[key] = id
+		s := g.alloc()
+		m[key] = s
+		g.live[s], g.rows[s] = true, 1
+		g.keys++
+		if version >= 2 {
+			if len(rest) < 8 {
+				return errors.New("truncated")
+			}
+			g.rows[s] = int64(binary.LittleEndian.Uint64(rest))
+			rest = rest[8:]
+		}
 		for _, a := range g.accs {
-			if rest, err = a.Decode(rest, g.slotOf[id]); err != nil {
+			a.Reset(s)
+			if rest, err = a.Decode(rest, s); err != nil {
 				return fmt.Errorf("key %q: %w", key, err)
 			}
 		}

@@ -14,12 +14,24 @@ import (
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
 
-// groupBatch is a batch of (key, value) rows, keys in key group 0 ("-" for a NULL value).
+// groupBatch is a batch of (key, value) rows, keys in key group 0 ("-" for a NULL value), each
+// an insert or with its RowKind first ("-U a=1").
 func groupBatch(rows ...string) (*GroupInput, func()) {
 	mem := memory.DefaultAllocator
 	vals := array.NewInt64Builder(mem)
 	in := &GroupInput{KeyOffsets: []int32{0}}
+	kinds := map[string]int8{"+I": Insert, "-U": UpdateBefore, "+U": UpdateAfter, "-D": Delete}
 	for _, r := range rows {
+		kind := Insert
+		if k, rest, ok := strings.Cut(r, " "); ok {
+			kind, r = kinds[k], rest
+			if in.Kinds == nil {
+				in.Kinds = make([]int8, len(in.KeyGroups))
+			}
+		}
+		if in.Kinds != nil {
+			in.Kinds = append(in.Kinds, kind)
+		}
 		k, v, _ := strings.Cut(r, "=")
 		in.Keys = append(in.Keys, k...)
 		in.KeyOffsets = append(in.KeyOffsets, int32(len(in.Keys)))
@@ -59,11 +71,16 @@ func render(t *testing.T, in *GroupInput, ch *Changes) []string {
 }
 
 func newGroup(t *testing.T, updateBefore bool) *GroupAggregate {
+	return newGroupOf(t, updateBefore, false)
+}
+
+// newGroupOf returns COUNT(*), SUM(v), MAX(v) per key, over input with retractions or not.
+func newGroupOf(t *testing.T, updateBefore, retractions bool) *GroupAggregate {
 	t.Helper()
 	long := catalog.BigIntType(true)
-	g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: CountStar, Result: catalog.BigIntType(false)},
-		{Func: Sum, Arg: long, Result: long}, {Func: Max, Arg: long, Result: long}},
-		GenerateUpdateBefore: updateBefore, KeyGroups: keygroup.Range{Start: 0, End: 0}})
+	g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: CountStar, Result: catalog.BigIntType(false), Retract: retractions},
+		{Func: Sum, Arg: long, Result: long, Retract: retractions}, {Func: Max, Arg: long, Result: long, Retract: retractions}},
+		GenerateUpdateBefore: updateBefore, Retractions: retractions, KeyGroups: keygroup.Range{Start: 0, End: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +121,56 @@ func TestGroupAggregateChanges(t *testing.T) {
 				release()
 			}
 		})
+	}
+}
+
+// Over input with retractions: -U/-D rows are retracted (MAX falls back to the largest value
+// left), a key whose rows are all retracted is deleted (-D of its last result) with its state,
+// and a retraction of a key without state is dropped, as GroupAggHelper does.
+func TestGroupAggregateRetractions(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		batches [][]string
+		want    [][]string
+	}{
+		{"retracting the last row deletes the key", [][]string{{"a=1", "b=2", "-U a=1", "+U a=5"}, {"-D z=3", "-D b=2"}},
+			[][]string{{"+I a 1 1 1", "+I b 1 2 2", "-D a 1 1 1", "+I a 1 5 5"}, {"-D b 1 2 2"}}},
+		{"MAX falls back to the next value", [][]string{{"a=5", "a=7", "-U a=7"}, {"-U a=5", "+U a=-"}},
+			[][]string{{"+I a 1 5 5", "-U a 1 5 5", "+U a 2 12 7", "-U a 2 12 7", "+U a 1 5 5"},
+				{"-D a 1 5 5", "+I a 1 - -"}}},
+		{"a retraction first is dropped", [][]string{{"-D a=4", "-U a=4", "a=2"}}, [][]string{{"+I a 1 2 2"}}},
+		{"deleted and inserted again in one batch, many rounds", [][]string{{"k=1", "-D k=1", "k=2", "k=3", "-U k=2", "-D k=3", "-D k=3"}},
+			[][]string{{"+I k 1 1 1", "-D k 1 1 1", "+I k 1 2 2", "-U k 1 2 2", "+U k 2 5 3", "-U k 2 5 3", "+U k 1 3 3", "-D k 1 3 3"}}},
+		{"retracting a value below MAX", [][]string{{"a=4", "a=0", "-U a=0"}},
+			[][]string{{"+I a 1 4 4", "-U a 1 4 4", "+U a 2 4 4", "-U a 2 4 4", "+U a 1 4 4"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := newGroupOf(t, true, true)
+			for i, rows := range c.batches {
+				in, release := groupBatch(rows...)
+				ch, err := g.Process(memory.DefaultAllocator, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := render(t, in, ch); !reflect.DeepEqual(got, c.want[i]) {
+					t.Errorf("batch %d: got %q, want %q", i, got, c.want[i])
+				}
+				ch.Release()
+				release()
+			}
+			if got := g.StateKeys(); got != int64(len(g.groups[0])) {
+				t.Errorf("%d keys counted, %d in state", got, len(g.groups[0]))
+			}
+		})
+	}
+}
+
+// An aggregation planned for input without retractions refuses them.
+func TestGroupAggregateRefusesUnplannedRetractions(t *testing.T) {
+	in, release := groupBatch("a=1", "-U a=1")
+	defer release()
+	if _, err := newGroup(t, true).Process(memory.DefaultAllocator, in); err == nil || !strings.Contains(err.Error(), "row 1") {
+		t.Errorf("got %v, want an error naming row 1", err)
 	}
 }
 
@@ -168,6 +235,40 @@ func TestGroupAggregateSnapshotRestore(t *testing.T) {
 	}
 	if _, err := g.Snapshot(3); err == nil {
 		t.Error("a snapshot of another subtask's key group should be an error")
+	}
+}
+
+// The state of an aggregation over retractions (row counts, MAX's values with their counts)
+// restores into one that goes on as the original.
+func TestGroupAggregateRetractionsSnapshotRestore(t *testing.T) {
+	g := newGroupOf(t, true, true)
+	in, release := groupBatch("a=5", "a=7", "a=7", "b=1")
+	defer release()
+	ch, err := g.Process(memory.DefaultAllocator, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch.Release()
+	blob, err := g.Snapshot(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := newGroupOf(t, true, true)
+	if err := restored.Restore(0, blob); err != nil {
+		t.Fatal(err)
+	}
+	next, release2 := groupBatch("-U a=7", "-D a=7", "-D b=1")
+	defer release2()
+	for _, op := range []*GroupAggregate{g, restored} {
+		ch, err := op.Process(memory.DefaultAllocator, next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"-U a 3 19 7", "+U a 2 12 7", "-U a 2 12 7", "+U a 1 5 5", "-D b 1 1 1"}
+		if got := render(t, next, ch); !reflect.DeepEqual(got, want) {
+			t.Errorf("got %q, want %q", got, want)
+		}
+		ch.Release()
 	}
 }
 

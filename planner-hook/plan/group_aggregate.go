@@ -37,6 +37,8 @@ type GroupAggregate struct {
 	// column (-1 for none).
 	ArgCols, FilterCols  []int
 	GenerateUpdateBefore bool
+	// Retractions says the input has updates and deletes (Flink's needRetraction).
+	Retractions bool
 }
 
 // CompileGroupAggregate decodes a group aggregation node. Reasons say why it cannot run
@@ -46,7 +48,7 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
 	}
-	p := &GroupAggregate{GenerateUpdateBefore: j.GenerateUpdateBefore}
+	p := &GroupAggregate{GenerateUpdateBefore: j.GenerateUpdateBefore, Retractions: j.NeedRetraction}
 	var err error
 	if p.InNames, p.InTypes, err = n.RowFields(); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
@@ -59,8 +61,8 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 		return nil, nil, fmt.Errorf("group aggregate %s output type: %w", n.Name, err)
 	}
 	var reasons []string
-	if j.NeedRetraction {
-		reasons = append(reasons, "a group aggregation of an input with updates or deletes (retractions) is not supported natively yet")
+	if j.NeedRetraction && len(j.AggCallNeedRetractions) != len(j.AggCalls) {
+		return nil, nil, fmt.Errorf("group aggregate %s: %d retraction flags for %d calls", n.Name, len(j.AggCallNeedRetractions), len(j.AggCalls))
 	}
 	if j.Configuration["table.exec.mini-batch.enabled"] == "true" {
 		reasons = append(reasons, "mini-batch group aggregation (table.exec.mini-batch.enabled) is not supported natively yet")
@@ -86,7 +88,7 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 		p.KeyCols = append(p.KeyCols, k)
 		p.KeyTypes = append(p.KeyTypes, t)
 	}
-	for _, c := range j.AggCalls {
+	for i, c := range j.AggCalls {
 		call, argCol, why, err := decodeAggCall(c, p.InTypes)
 		if err != nil {
 			return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
@@ -110,7 +112,13 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 			filterCol = c.FilterArg
 		}
 		call.DistinctGroup = -1
-		if _, err := agg.NewAccumulator(call); err != nil {
+		call.Retract = j.NeedRetraction && j.AggCallNeedRetractions[i]
+		if call.Retract {
+			_, err = agg.NewRetractor(call)
+		} else {
+			_, err = agg.NewAccumulator(call)
+		}
+		if err != nil {
 			reasons = append(reasons, fmt.Sprintf("group aggregate %s: %v", c.Name, err))
 			continue
 		}

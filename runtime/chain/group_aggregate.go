@@ -15,8 +15,9 @@ import (
 )
 
 // groupAggStage runs a group aggregation at the start of a chain: a columnar exchange's batches
-// (or, after Flink's row exchange, rows) keyed by the grouping keys; each input row's change to
-// its key's result is an output row (+I, -U, +U), in the input's order.
+// (or, after Flink's row exchange, rows with their RowKinds) keyed by the grouping keys; each
+// input row's change to its key's result is an output row (+I, -U, +U, -D), in the input's
+// order.
 type groupAggStage struct {
 	plan     *plan.GroupAggregate
 	op       *agg.GroupAggregate
@@ -38,7 +39,7 @@ func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*grou
 		}
 	}
 	op, err := agg.NewGroupAggregate(agg.GroupConfig{Calls: p.Calls, GenerateUpdateBefore: p.GenerateUpdateBefore,
-		KeyGroups: keygroup.Range{Start: rt[1], End: rt[2]}})
+		Retractions: p.Retractions, KeyGroups: keygroup.Range{Start: rt[1], End: rt[2]}})
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*grou
 	return s, nil
 }
 
-// Process aggregates rows of Flink's row exchange (inserts only).
+// Process aggregates rows of Flink's row exchange, with their RowKinds.
 func (s *groupAggStage) Process(data []byte, offsets []int32) error {
 	b, err := s.decoder.Decode(data, offsets)
 	if err != nil {
@@ -64,13 +65,8 @@ func (s *groupAggStage) Process(data []byte, offsets []int32) error {
 	}
 	defer b.Release()
 	kinds := column.Values[int8](b.Column(int(b.NumCols()) - 1))
-	for r, k := range kinds {
-		if k != agg.Insert {
-			return fmt.Errorf("group aggregate: input row %d has RowKind %d: only inserts are supported natively", r, k)
-		}
-	}
 	cols := b.Columns()[:len(s.plan.InTypes)]
-	return s.aggregate(cols, int(b.NumRows()))
+	return s.aggregate(cols, kinds, int(b.NumRows()))
 }
 
 // ProcessBatch aggregates a batch of a columnar exchange (inserts only).
@@ -82,10 +78,11 @@ func (s *groupAggStage) ProcessBatch(b arrow.RecordBatch) error {
 	if err := checkBatchColumns("group aggregate", b, s.plan.InNames, s.plan.InTypes, all); err != nil {
 		return err
 	}
-	return s.aggregate(b.Columns(), int(b.NumRows()))
+	return s.aggregate(b.Columns(), nil, int(b.NumRows()))
 }
 
-func (s *groupAggStage) aggregate(cols []arrow.Array, n int) error {
+// aggregate aggregates n rows (kinds nil: all inserts).
+func (s *groupAggStage) aggregate(cols []arrow.Array, kinds []int8, n int) error {
 	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
 	if n == 0 {
 		return nil
@@ -99,7 +96,7 @@ func (s *groupAggStage) aggregate(cols []arrow.Array, n int) error {
 		return fmt.Errorf("group aggregate: %w", err)
 	}
 	keyRows, keyOffsets := s.assigner.KeyRows()
-	in := &agg.GroupInput{N: n, KeyGroups: s.groups, Keys: keyRows, KeyOffsets: keyOffsets}
+	in := &agg.GroupInput{N: n, Kinds: kinds, KeyGroups: s.groups, Keys: keyRows, KeyOffsets: keyOffsets}
 	for i := range s.plan.Calls {
 		var arg, filter arrow.Array
 		if c := s.plan.ArgCols[i]; c >= 0 {
