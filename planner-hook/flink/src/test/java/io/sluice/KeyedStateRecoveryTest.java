@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Failure recovery of native operators with keyed state beyond windows (a window join, an
- * interval join, a regular join, a group aggregation): both inputs slowed down, checkpoints every 100 ms,
- * three injected failures (Go panics and a Java exception). Flink restarts the job from its last
+ * interval join, a regular join, a group aggregation, one over another's retractions): both
+ * inputs slowed down, checkpoints every 100 ms, three injected failures (Go panics and a Java exception). Flink restarts the job from its last
  * checkpoint, the rows and accumulators in state come back from raw keyed state, and the
  * exactly-once collect sink ends with exactly the rows of a failure-free stock Flink run.
  */
@@ -33,6 +33,10 @@ class KeyedStateRecoveryTest {
         return List.of(
                 ParityCase.nativeCase("group-aggregate", GroupAggregateParityTest.SCHEMA, WindowAggregateParityTest.rows(1500),
                         "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k").asMultiset(),
+                // Two native aggregations with state, the outer one retracting.
+                ParityCase.nativeCase("retracting-group-aggregate", GroupAggregateParityTest.SCHEMA, WindowAggregateParityTest.rows(1500),
+                        "SELECT c, " + GroupAggregateParityTest.OVER_INNER + " FROM (" + GroupAggregateParityTest.INNER + ") GROUP BY c")
+                        .asMultiset(),
                 atScale(WindowJoinParityTest.join("window-join", "FULL", WindowJoinParityTest.HOP, WindowJoinParityTest.BOTH,
                         " AND L.v < R.v + 100")),
                 atScale(IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S,
