@@ -8,7 +8,7 @@ import (
 )
 
 // Node is a compiled island node: the description of what the runtime runs for it (*Calc,
-// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, *WindowJoin, *IntervalJoin, *RegularJoin, *GroupAggregate, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
+// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, *WindowJoin, *IntervalJoin, *RegularJoin, *GroupAggregate, *Deduplicate, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
 type Node interface {
 	// ExecType is the exec-node type of Flink's plan that the node was compiled from.
 	ExecType() string
@@ -56,6 +56,12 @@ var kinds = []Kind{
 		Doc: "joins on equality keys without time bounds, of inputs that only insert and have no unique key, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER, SEMI and ANTI (IN/EXISTS and NOT EXISTS subqueries); each input keeps its distinct rows per key with their counts (and on an outer side, or a SEMI/ANTI join's left side, their numbers of associations) in state per key group, every row joins the other side's kept rows as it arrives, an outer side's row that joins nothing comes out NULL-padded (+I) and is retracted (-D) when a row first joins it, as Flink's StreamingJoinOperator (a SEMI join emits a left row once it has a match, an ANTI join retracts it then, as StreamingSemiAntiJoinOperator); both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: inputs with updates or deletes, inputs with a unique key, joins without equality keys (NOT IN), a state TTL, mini-batch joins"},
 	{Type: GroupAggregateType, compile: node(CompileGroupAggregate),
 		Doc: "GROUP BY aggregations outside windows, without mini-batches: COUNT(*), COUNT, SUM, $SUM0, MIN, MAX, AVG on the types the window aggregation takes, FILTER clauses, with or without grouping keys; one accumulator row per key in state per key group, and per input row the change Flink's GroupAggFunction emits (+I for a key's first row, -U/+U for a later one whose result differs, nothing when it stays equal), rows carrying their RowKind. Over inputs with updates or deletes (an aggregation of an aggregation, of an outer join) -U/-D rows are retracted as Flink's *WithRetract functions retract them (SUM with a count of its values, MIN/MAX with a count per value), each key counts its rows, and a key whose rows are all retracted is deleted (-D of its last result). Not native yet: DISTINCT, FIRST_VALUE/LAST_VALUE, retracting SUM/AVG of DECIMAL and MIN/MAX of DECIMAL, strings, bytes and booleans, a state TTL (table.exec.state.ttl), mini-batches (local/global and incremental aggregation)"},
+	{Type: DeduplicateType, compile: node(CompileDeduplicate),
+		Doc: "ROW_NUMBER() OVER (PARTITION BY keys ORDER BY a time attribute) = 1 without mini-batches, of inputs that only insert, as Flink's deduplicate functions: " +
+			"on event time (a TIMESTAMP(3) or TIMESTAMP_LTZ(3) attribute) the last row (a row as late or later replaces the kept one: +I, then -U/+U) or the first row " +
+			"(insert-only: a key's earliest row waits until the watermark passes its time and is emitted once, late rows dropped; or, where Flink plans it, with updates when an earlier row comes); " +
+			"on processing time the first row (+I, once per key); the kept row of each key in state per key group. Not native yet: the last row on processing time, " +
+			"a state TTL (table.exec.state.ttl), mini-batches"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase),

@@ -60,6 +60,8 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 		return openRegularJoinStage(p, options)
 	case *plan.GroupAggregate:
 		return openGroupAggStage(p, options)
+	case *plan.Deduplicate:
+		return openDedupStage(p, options)
 	}
 	return nil, fmt.Errorf("a %s node cannot run inside a chain", node.ExecType())
 }

@@ -24,6 +24,7 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalD
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalExchange;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRank;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.common.CommonPhysicalJoin;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalIntermediateTableScan;
@@ -239,7 +240,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                     && up != null && up.get(up.size() - 1) == in && consumers.getOrDefault(in, 0) == 1
                     && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
                     && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate
-                            || consumer instanceof StreamPhysicalGroupAggregate || isNativeJoin(consumer))
+                            || consumer instanceof StreamPhysicalGroupAggregate || consumer instanceof StreamPhysicalRank
+                            || isNativeJoin(consumer))
                     && !edges.batchOutput().containsKey(up)) {
                 int[] keys = exchange.getDistribution().getKeys().stream().mapToInt(Integer::intValue).toArray();
                 edges.exchanges().put(exchange, keys);
@@ -281,6 +283,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 || rel instanceof StreamPhysicalWindowAggregate
                 || rel instanceof StreamPhysicalGlobalWindowAggregate
                 || rel instanceof StreamPhysicalGroupAggregate
+                || rel instanceof StreamPhysicalRank
                 || isNativeJoin(rel);
     }
 
@@ -362,6 +365,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-join_1";
         } else if (rel instanceof StreamPhysicalGroupAggregate) {
             return "stream-exec-group-aggregate_1";
+        } else if (rel instanceof StreamPhysicalRank) {
+            // Flink plans ROW_NUMBER() = 1 on a time attribute as a deduplication.
+            return org.apache.flink.table.planner.plan.utils.RankUtil.canConvertToDeduplicate((StreamPhysicalRank) rel)
+                    ? "stream-exec-deduplicate_1"
+                    : "stream-exec-rank_1";
         } else if (isIcebergScan(rel)) {
             return "sluice-iceberg-scan_1";
         } else if (isAdbcScan(rel)) {
@@ -396,6 +404,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             stateKeys = ((StreamPhysicalWindowAggregate) bottom).grouping();
         } else if (bottom instanceof StreamPhysicalGroupAggregate) {
             stateKeys = ((StreamPhysicalGroupAggregate) bottom).grouping();
+        } else if (bottom instanceof StreamPhysicalRank) {
+            stateKeys = ((StreamPhysicalRank) bottom).partitionKey().toArray();
         } else if (isNativeJoin(bottom)) {
             // Flink keys the join's state by the join keys; the key selector is the left input's.
             stateKeys = ((CommonPhysicalJoin) bottom).joinSpec().getLeftKeys();

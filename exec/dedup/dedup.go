@@ -1,0 +1,422 @@
+// Package dedup is Flink's deduplication (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY a time
+// attribute) = 1) without mini-batches, on one subtask: the first or last row of each key, kept
+// in state per key group as BinaryRowData bytes and emitted with Flink's RowKinds.
+package dedup
+
+import (
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"sort"
+
+	"github.com/sluice-project/sluice/exec/keygroup"
+)
+
+// RowKinds as Flink's RowKind#toByteValue.
+const (
+	insert       byte = 0
+	updateBefore byte = 1
+	updateAfter  byte = 2
+)
+
+// Config configures a deduplication.
+type Config struct {
+	// KeepLast keeps each key's last row (by time); otherwise its first.
+	KeepLast bool
+	// RowTime orders rows by their event-time attribute (Row.Rowtime); otherwise by arrival
+	// (processing time).
+	RowTime bool
+	// InsertOnly is the event-time keep-first variant whose output only inserts
+	// (RowTimeDeduplicateKeepFirstRowFunction): a key's row waits for the watermark to pass
+	// its time and is emitted once.
+	InsertOnly bool
+	// GenerateUpdateBefore and GenerateInsert are Flink's flags for the updating variants
+	// (generateInsert is table.exec.deduplicate.insert-update-after-sensitive-enabled).
+	GenerateUpdateBefore, GenerateInsert bool
+	// KeyGroups is the subtask's key-group range, whose state it keeps.
+	KeyGroups keygroup.Range
+}
+
+// Row is one input row: its key group, key row bytes, BinaryRowData bytes and event time (epoch
+// milliseconds; unused on processing time). The slices are only read during the call.
+type Row struct {
+	KeyGroup int
+	Key      []byte
+	Row      []byte
+	Rowtime  int64
+}
+
+// keyState is the state of one key: the row kept (nil for none) with its time, and whether the
+// key's row was emitted (the keep-first variants, which never emit a key twice).
+type keyState struct {
+	row     []byte
+	rowtime int64
+	emitted bool
+}
+
+// timer is a waiting row's event-time timer.
+type timer struct {
+	at  int64
+	kg  int
+	key string
+}
+
+type timerHeap []timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	if h[i].kg != h[j].kg {
+		return h[i].kg < h[j].kg
+	}
+	return h[i].key < h[j].key
+}
+func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *timerHeap) Push(x any)   { *h = append(*h, x.(timer)) }
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return t
+}
+
+// Deduplicate is one subtask's deduplication, replaying Flink's functions: RowTimeDeduplicateFunction
+// (event time, keep last, or keep first with updates), RowTimeDeduplicateKeepFirstRowFunction
+// (event time, keep first, insert-only: timers and late rows dropped) and
+// ProcTimeDeduplicateKeepFirstRowFunction (processing time, keep first).
+type Deduplicate struct {
+	cfg    Config
+	groups []map[string]*keyState
+	timers timerHeap
+	// watermark is the operator's current event time.
+	watermark   int64
+	lateDropped int64
+	keys, bytes int64
+	out         []byte
+	offsets     []int32
+}
+
+// New returns an empty deduplication.
+func New(cfg Config) (*Deduplicate, error) {
+	if cfg.KeyGroups.End < cfg.KeyGroups.Start {
+		return nil, fmt.Errorf("deduplicate: key groups %v", cfg.KeyGroups)
+	}
+	if !cfg.RowTime && cfg.KeepLast {
+		return nil, errors.New("deduplicate: keeping the last row on processing time is not supported natively yet")
+	}
+	if cfg.InsertOnly && (cfg.KeepLast || !cfg.RowTime) {
+		return nil, errors.New("deduplicate: only event-time keep-first deduplication has an insert-only variant")
+	}
+	return &Deduplicate{cfg: cfg, groups: make([]map[string]*keyState, cfg.KeyGroups.Len()), watermark: math.MinInt64}, nil
+}
+
+func (d *Deduplicate) group(kg int) (map[string]*keyState, error) {
+	if !d.cfg.KeyGroups.Contains(kg) {
+		return nil, fmt.Errorf("deduplicate: key group %d outside %v", kg, d.cfg.KeyGroups)
+	}
+	i := kg - d.cfg.KeyGroups.Start
+	if d.groups[i] == nil {
+		d.groups[i] = map[string]*keyState{}
+	}
+	return d.groups[i], nil
+}
+
+// Output returns the rows emitted by the last call, with their RowKinds in their headers.
+func (d *Deduplicate) Output() ([]byte, []int32) { return d.out, d.offsets }
+
+func (d *Deduplicate) reset() {
+	d.out, d.offsets = d.out[:0], append(d.offsets[:0], 0)
+}
+
+// emit appends a row with its RowKind.
+func (d *Deduplicate) emit(kind byte, row []byte) {
+	start := len(d.out)
+	d.out = append(d.out, row...)
+	d.out[start] = kind
+	d.offsets = append(d.offsets, int32(len(d.out)))
+}
+
+// Process runs rows through the deduplication, in order.
+func (d *Deduplicate) Process(rows []Row) error {
+	d.reset()
+	for _, r := range rows {
+		m, err := d.group(r.KeyGroup)
+		if err != nil {
+			return err
+		}
+		if len(r.Row) == 0 || r.Row[0] != insert {
+			return fmt.Errorf("deduplicate: a row that is not an insert (Flink's deduplication takes inserts only)")
+		}
+		k := m[string(r.Key)]
+		switch {
+		case !d.cfg.RowTime:
+			// ProcTimeDeduplicateKeepFirstRowFunction: a key's first row, once.
+			if k != nil {
+				continue
+			}
+			d.store(m, r, false)
+			d.emit(insert, r.Row)
+		case d.cfg.InsertOnly:
+			d.waitForWatermark(m, k, r)
+		default:
+			d.deduplicateOnRowTime(m, k, r)
+		}
+	}
+	return nil
+}
+
+// store keeps a new key (with its row when keep is set).
+func (d *Deduplicate) store(m map[string]*keyState, r Row, keep bool) *keyState {
+	k := &keyState{emitted: !keep}
+	if keep {
+		k.row, k.rowtime = append([]byte(nil), r.Row...), r.Rowtime
+		d.bytes += int64(len(r.Row))
+	}
+	m[string(r.Key)] = k
+	d.keys++
+	d.bytes += int64(len(r.Key))
+	return k
+}
+
+// replace keeps a key's new row.
+func (d *Deduplicate) replace(k *keyState, r Row) {
+	d.bytes += int64(len(r.Row) - len(k.row))
+	k.row, k.rowtime = append(k.row[:0:0], r.Row...), r.Rowtime
+}
+
+// deduplicateOnRowTime is RowTimeDeduplicateFunctionHelper#deduplicateOnRowTime: a row replaces
+// the kept one when it is as late or later (keep last) or strictly earlier (keep first), and
+// then updateDeduplicateResult emits the change.
+func (d *Deduplicate) deduplicateOnRowTime(m map[string]*keyState, k *keyState, r Row) {
+	if k == nil {
+		d.store(m, r, true)
+		d.emitResult(nil, r.Row)
+		return
+	}
+	keep := r.Rowtime < k.rowtime
+	if d.cfg.KeepLast {
+		keep = k.rowtime <= r.Rowtime
+	}
+	if !keep {
+		return
+	}
+	d.emitResult(k.row, r.Row)
+	d.replace(k, r)
+}
+
+// emitResult is DeduplicateFunctionHelper#updateDeduplicateResult.
+func (d *Deduplicate) emitResult(prev, cur []byte) {
+	if !d.cfg.GenerateUpdateBefore && !d.cfg.GenerateInsert {
+		d.emit(updateAfter, cur)
+		return
+	}
+	if prev == nil {
+		d.emit(insert, cur)
+		return
+	}
+	if d.cfg.GenerateUpdateBefore {
+		d.emit(updateBefore, prev)
+	}
+	d.emit(updateAfter, cur)
+}
+
+// waitForWatermark is RowTimeDeduplicateKeepFirstRowFunction#processElement: late rows are
+// dropped, a key emitted once takes nothing more, and an earlier row replaces the waiting one
+// (moving its timer).
+func (d *Deduplicate) waitForWatermark(m map[string]*keyState, k *keyState, r Row) {
+	if r.Rowtime < d.watermark {
+		d.lateDropped++
+		return
+	}
+	if k != nil && k.emitted {
+		return
+	}
+	if k == nil {
+		d.store(m, r, true)
+	} else if k.row == nil || r.Rowtime < k.rowtime {
+		d.replace(k, r)
+	} else {
+		return
+	}
+	heap.Push(&d.timers, timer{at: r.Rowtime, kg: r.KeyGroup, key: string(r.Key)})
+}
+
+// AdvanceWatermark moves event time to w and fires the timers due: each key whose waiting row's
+// time is at most w emits it, in time order.
+func (d *Deduplicate) AdvanceWatermark(w int64) error {
+	d.reset()
+	if w <= d.watermark {
+		return nil
+	}
+	d.watermark = w
+	for len(d.timers) > 0 && d.timers[0].at <= w {
+		t := heap.Pop(&d.timers).(timer)
+		m, err := d.group(t.kg)
+		if err != nil {
+			return err
+		}
+		k := m[t.key]
+		if k == nil || k.emitted || k.row == nil || k.rowtime != t.at {
+			continue // a timer deleted when an earlier row took its key's place
+		}
+		d.emit(insert, k.row)
+		d.bytes -= int64(len(k.row))
+		k.row, k.emitted = nil, true
+	}
+	return nil
+}
+
+// InitializeWatermark restores the operator's event time after a restore.
+func (d *Deduplicate) InitializeWatermark(w int64) { d.watermark = w }
+
+// LateDropped counts the late rows dropped (event-time keep-first, insert-only).
+func (d *Deduplicate) LateDropped() int64 { return d.lateDropped }
+
+// StateKeys is the number of keys in state.
+func (d *Deduplicate) StateKeys() int64 { return d.keys }
+
+// StateBytes is the size of the keys and rows in state.
+func (d *Deduplicate) StateBytes() int64 { return d.bytes }
+
+// State format of one key group (integers little-endian):
+//
+//	magic "SLDD" | version u16 | keys u32 |
+//	per key: key length u32, key row bytes, emitted u8, row length u32 (0: none),
+//	         BinaryRowData bytes, rowtime i64 |
+//	CRC-32C of everything before, u32.
+//
+// Waiting rows have their timers, so timers are not stored: a restore registers them.
+const (
+	stateMagic   = "SLDD"
+	stateVersion = 1
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Snapshot serializes key group kg's state (nil when it holds no keys), keys in sorted order.
+func (d *Deduplicate) Snapshot(kg int) ([]byte, error) {
+	m, err := d.group(kg)
+	if err != nil {
+		return nil, err
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b := append([]byte(stateMagic), 0, 0)
+	binary.LittleEndian.PutUint16(b[4:], stateVersion)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	for _, key := range keys {
+		k := m[key]
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(key)))
+		b = append(b, key...)
+		emitted := byte(0)
+		if k.emitted {
+			emitted = 1
+		}
+		b = append(b, emitted)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(k.row)))
+		b = append(b, k.row...)
+		b = binary.LittleEndian.AppendUint64(b, uint64(k.rowtime))
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+}
+
+// Restore reads a key group's state written by Snapshot and registers its waiting rows' timers.
+func (d *Deduplicate) Restore(kg int, blob []byte) error {
+	if err := d.restore(kg, blob); err != nil {
+		return fmt.Errorf("deduplicate state of key group %d: %w", kg, err)
+	}
+	return nil
+}
+
+var errTruncated = errors.New("truncated")
+
+func (d *Deduplicate) restore(kg int, blob []byte) error {
+	m, err := d.group(kg)
+	if err != nil {
+		return err
+	}
+	if len(blob) < 4+2+4+4 {
+		return errTruncated
+	}
+	body := blob[:len(blob)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(blob[len(blob)-4:]) {
+		return errors.New("checksum mismatch")
+	}
+	if string(body[:4]) != stateMagic {
+		return fmt.Errorf("not deduplication state (magic %q)", body[:4])
+	}
+	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
+		return fmt.Errorf("state version %d, this build reads %d", v, stateVersion)
+	}
+	n := binary.LittleEndian.Uint32(body[6:])
+	rest := body[10:]
+	take := func(l int) ([]byte, error) {
+		if l < 0 || len(rest) < l {
+			return nil, errTruncated
+		}
+		v := rest[:l]
+		rest = rest[l:]
+		return v, nil
+	}
+	u32 := func() (int, error) {
+		v, err := take(4)
+		if err != nil {
+			return 0, err
+		}
+		return int(binary.LittleEndian.Uint32(v)), nil
+	}
+	for ; n > 0; n-- {
+		l, err := u32()
+		if err != nil {
+			return err
+		}
+		key, err := take(l)
+		if err != nil {
+			return err
+		}
+		flag, err := take(1)
+		if err != nil {
+			return err
+		}
+		if l, err = u32(); err != nil {
+			return err
+		}
+		row, err := take(l)
+		if err != nil {
+			return err
+		}
+		ts, err := take(8)
+		if err != nil {
+			return err
+		}
+		if _, dup := m[string(key)]; dup {
+			return fmt.Errorf("key %q twice", key)
+		}
+		k := &keyState{emitted: flag[0] == 1, rowtime: int64(binary.LittleEndian.Uint64(ts))}
+		if len(row) > 0 {
+			k.row = append([]byte(nil), row...)
+			d.bytes += int64(len(row))
+			if d.cfg.InsertOnly && !k.emitted {
+				heap.Push(&d.timers, timer{at: k.rowtime, kg: kg, key: string(key)})
+			}
+		}
+		m[string(key)] = k
+		d.keys++
+		d.bytes += int64(len(key))
+	}
+	if len(rest) != 0 {
+		return fmt.Errorf("%d bytes after the state", len(rest))
+	}
+	return nil
+}

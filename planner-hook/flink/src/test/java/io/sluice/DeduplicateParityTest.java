@@ -1,0 +1,68 @@
+package io.sluice;
+
+import io.sluice.testing.Expectation;
+import io.sluice.testing.ParityCase;
+import io.sluice.testing.ParityHarness;
+import io.sluice.testing.SluiceMiniCluster;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+
+/**
+ * Deduplication (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY a time attribute) = 1) against
+ * stock Flink's deduplicate functions. The last row on event time emits +I for a key's first
+ * row and -U/+U when a row as late or later comes (compared in Flink's order at parallelism 1);
+ * the first row on event time waits for the watermark and is emitted once, late rows dropped
+ * (compared as multisets: rows whose timers fire at one watermark come out in the order of
+ * Flink's timer heap); the first row on processing time is each key's first arrival.
+ */
+class DeduplicateParityTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = SluiceMiniCluster.extension();
+
+    static final String SCHEMA = WindowAggregateParityTest.SCHEMA;
+
+    /** The schema with a processing-time attribute. */
+    static final String PROCTIME_SCHEMA = SCHEMA + ", pt AS PROCTIME()";
+
+    static String dedup(String keys, String order) {
+        return "SELECT k, v, d, i, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY " + keys + " ORDER BY " + order
+                + ") AS rn FROM t) WHERE rn = 1";
+    }
+
+    static ParityCase dedupCase(String name, String query) {
+        return ParityCase.nativeCase(name, SCHEMA, WindowAggregateParityTest.rows(), query);
+    }
+
+    static List<ParityCase> cases() {
+        return List.of(
+                dedupCase("rowtime-last", dedup("k", "ts DESC")),
+                dedupCase("rowtime-last-two-keys", dedup("k, i", "ts DESC")),
+                dedupCase("rowtime-last", dedup("k", "ts DESC")).withParallelism(2),
+                dedupCase("rowtime-first", dedup("k", "ts ASC")).asMultiset(),
+                dedupCase("rowtime-first-int-key", dedup("i", "ts")).asMultiset(),
+                dedupCase("rowtime-first", dedup("k", "ts ASC")).withParallelism(2),
+                // The last row of each key, aggregated again: the aggregation retracts the
+                // rows the deduplication updates.
+                dedupCase("rowtime-last-into-aggregate", "SELECT i, COUNT(*) AS c, SUM(v) AS sv, MAX(d) AS mx FROM ("
+                        + dedup("k", "ts DESC") + ") GROUP BY i"),
+                ParityCase.nativeCase("proctime-first", PROCTIME_SCHEMA, WindowAggregateParityTest.rows(), dedup("k", "pt")),
+                ParityCase.nativeCase("proctime-first", PROCTIME_SCHEMA, WindowAggregateParityTest.rows(), dedup("k, i", "pt"))
+                        .withParallelism(2),
+                ParityCase.nativeCase("proctime-last", PROCTIME_SCHEMA, WindowAggregateParityTest.rows(), dedup("k", "pt DESC"))
+                        .expecting(Expectation.fallback("keeping the last row on processing time")),
+                dedupCase("state-ttl", dedup("k", "ts DESC")).with("table.exec.state.ttl", "1 h")
+                        .expecting(Expectation.fallback("state TTL")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void matchesFlink(ParityCase c) {
+        ParityHarness.check(c);
+    }
+}

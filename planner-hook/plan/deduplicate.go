@@ -1,0 +1,117 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/catalog"
+)
+
+// DeduplicateType is the exec node of ROW_NUMBER() OVER (PARTITION BY ... ORDER BY a time
+// attribute) = 1: the first or last row of each key.
+const DeduplicateType = "stream-exec-deduplicate_1"
+
+// deduplicateJSON is StreamExecDeduplicate's JSON.
+type deduplicateJSON struct {
+	Configuration        map[string]string `json:"configuration"`
+	UniqueKeys           []int             `json:"uniqueKeys"`
+	IsRowtime            bool              `json:"isRowtime"`
+	KeepLastRow          bool              `json:"keepLastRow"`
+	OutputInsertOnly     *bool             `json:"outputInsertOnly"`
+	GenerateUpdateBefore bool              `json:"generateUpdateBefore"`
+	State                []stateJSON       `json:"state"`
+	OutputType           json.RawMessage   `json:"outputType"`
+}
+
+// Deduplicate is a compiled deduplication.
+type Deduplicate struct {
+	InNames  []string
+	InTypes  []catalog.Type
+	KeyCols  []int
+	KeyTypes []catalog.Type
+	// RowtimeCol is the event-time attribute's column (-1 on processing time).
+	RowtimeCol int
+	KeepLast   bool
+	// InsertOnly marks event-time keep-first deduplication with insert-only output (rows wait
+	// for the watermark).
+	InsertOnly                           bool
+	GenerateUpdateBefore, GenerateInsert bool
+}
+
+// CompileDeduplicate decodes a deduplication node. Reasons say why it cannot run natively; err
+// reports malformed input.
+func CompileDeduplicate(n *IslandNode, options map[string]string) (*Deduplicate, []string, error) {
+	var j deduplicateJSON
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)
+	}
+	p := &Deduplicate{KeepLast: j.KeepLastRow, RowtimeCol: -1, GenerateUpdateBefore: j.GenerateUpdateBefore,
+		// Only the event-time keep-first function has an insert-only variant.
+		InsertOnly: j.IsRowtime && !j.KeepLastRow && j.OutputInsertOnly != nil && *j.OutputInsertOnly,
+		// table.exec.deduplicate.insert-update-after-sensitive-enabled, true by default.
+		GenerateInsert: j.Configuration["table.exec.deduplicate.insert-update-after-sensitive-enabled"] != "false"}
+	var err error
+	if p.InNames, p.InTypes, err = n.RowFields(); err != nil {
+		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)
+	}
+	var reasons []string
+	if j.Configuration["table.exec.mini-batch.enabled"] == "true" ||
+		(options[OptMiniBatch] == "true" && j.Configuration["table.exec.mini-batch.enabled"] == "") {
+		reasons = append(reasons, "mini-batch deduplication (table.exec.mini-batch.enabled) is not supported natively yet")
+	}
+	if why, err := stateTTLReason(j.State, options, "a deduplication"); err != nil {
+		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)
+	} else if why != "" {
+		reasons = append(reasons, why)
+	}
+	if j.IsRowtime {
+		for i, t := range p.InTypes {
+			if t.TimeAttr == catalog.Rowtime {
+				p.RowtimeCol = i
+				break
+			}
+		}
+		switch {
+		case p.RowtimeCol < 0:
+			return nil, nil, fmt.Errorf("deduplicate %s: ordered by event time without an event-time attribute", n.Name)
+		case p.InTypes[p.RowtimeCol].Precision > 3:
+			reasons = append(reasons, fmt.Sprintf("deduplication on a %s event-time attribute is not supported natively", p.InTypes[p.RowtimeCol]))
+		}
+	} else if p.KeepLast {
+		reasons = append(reasons, "keeping the last row on processing time (ROW_NUMBER() OVER (... ORDER BY proctime DESC) = 1) is not supported natively yet")
+	}
+	for _, k := range j.UniqueKeys {
+		if k < 0 || k >= len(p.InTypes) {
+			return nil, nil, fmt.Errorf("deduplicate %s: key field %d of %d", n.Name, k, len(p.InTypes))
+		}
+		t := p.InTypes[k]
+		if ok, why := binaryrow.Supported(t); !ok {
+			reasons = append(reasons, fmt.Sprintf("deduplication key %s: %s", p.InNames[k], why))
+		} else if t.IsInterval() || t.IsNested() {
+			reasons = append(reasons, fmt.Sprintf("deduplication key %s: %s keys are not supported natively yet", p.InNames[k], t))
+		}
+		p.KeyCols = append(p.KeyCols, k)
+		p.KeyTypes = append(p.KeyTypes, t)
+	}
+	for i, t := range p.InTypes {
+		if ok, why := binaryrow.Supported(t); !ok {
+			reasons = append(reasons, fmt.Sprintf("deduplication input field %s: %s", p.InNames[i], why))
+		}
+	}
+	out, err := catalog.ParseType(j.OutputType)
+	if err != nil {
+		return nil, nil, fmt.Errorf("deduplicate %s output type: %w", n.Name, err)
+	}
+	_, outTypes, err := RowFields(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("deduplicate %s output type: %w", n.Name, err)
+	}
+	if why := sameKinds("deduplicate output", outTypes, p.InTypes); why != "" {
+		reasons = append(reasons, why)
+	}
+	return p, reasons, nil
+}
+
+// ExecType implements Node.
+func (*Deduplicate) ExecType() string { return DeduplicateType }
