@@ -183,10 +183,11 @@ func (d *Deduplicate) store(m map[string]*keyState, r Row, keep bool) *keyState 
 	return k
 }
 
-// replace keeps a key's new row.
+// replace keeps a key's new row (in the old one's bytes when they fit: the old row was
+// emitted, or copied out, before).
 func (d *Deduplicate) replace(k *keyState, r Row) {
 	d.bytes += int64(len(r.Row) - len(k.row))
-	k.row, k.rowtime = append(k.row[:0:0], r.Row...), r.Rowtime
+	k.row, k.rowtime = append(k.row[:0], r.Row...), r.Rowtime
 }
 
 // deduplicateOnRowTime is RowTimeDeduplicateFunctionHelper#deduplicateOnRowTime: a row replaces
