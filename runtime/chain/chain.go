@@ -571,12 +571,23 @@ func (c *Chain) OutputBatch(from, to int) (arrow.RecordBatch, error) {
 }
 
 // Partition splits output rows [from, to) of the last call into one Arrow batch per target
-// channel of the chain's columnar hash exchange. The caller releases the parts' batches.
+// channel of the chain's columnar hash exchange. Rows of a changelog (a RowKind other than
+// +I among them) cross with their RowKinds, as a last int8 column (catalog.RowKindColumn). The
+// caller releases the parts' batches.
 func (c *Chain) Partition(from, to int) ([]exchange.Part, error) {
 	if c.split == nil {
 		return nil, fmt.Errorf("chain: it feeds no columnar exchange")
 	}
-	b, err := c.OutputBatch(from, to)
+	var b arrow.RecordBatch
+	var err error
+	if c.outBatch == nil && c.changes(from, to) {
+		if from < 0 || to < from || to >= len(c.offsets) {
+			return nil, fmt.Errorf("chain: output rows [%d, %d) of %d", from, to, len(c.offsets)-1)
+		}
+		b, err = c.outDecoder.Decode(c.out, c.offsets[from:to+1])
+	} else {
+		b, err = c.OutputBatch(from, to)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -589,6 +600,16 @@ func (c *Chain) Partition(from, to int) ([]exchange.Part, error) {
 		parts[i].Batch = withSide(parts[i].Batch, c.side)
 	}
 	return parts, nil
+}
+
+// changes says whether output rows [from, to) hold a RowKind other than INSERT.
+func (c *Chain) changes(from, to int) bool {
+	for r := max(from, 0); r < to && r+1 < len(c.offsets); r++ {
+		if c.out[c.offsets[r]] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // withSide returns the batch with its schema marked as the given window join input (the

@@ -4,9 +4,11 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
@@ -69,16 +71,28 @@ func (s *groupAggStage) Process(data []byte, offsets []int32) error {
 	return s.aggregate(cols, kinds, int(b.NumRows()))
 }
 
-// ProcessBatch aggregates a batch of a columnar exchange (inserts only).
+// ProcessBatch aggregates a batch of a columnar exchange: inserts, or a changelog whose last
+// column holds the RowKinds (catalog.RowKindColumn).
 func (s *groupAggStage) ProcessBatch(b arrow.RecordBatch) error {
 	all := make([]int, len(s.plan.InTypes))
 	for i := range all {
 		all[i] = i
 	}
+	var kinds []int8
+	fields := int(b.NumCols())
+	if fields == len(s.plan.InTypes)+1 && b.Schema().Field(fields-1).Name == catalog.RowKindColumn {
+		col := b.Column(fields - 1)
+		if col.DataType().ID() != arrow.INT8 || col.NullN() > 0 {
+			return fmt.Errorf("group aggregate: the batch's %s column is %s with %d NULLs, not INT8 NOT NULL", catalog.RowKindColumn, col.DataType(), col.NullN())
+		}
+		kinds = column.Values[int8](col)
+		b = array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:fields-1], nil), b.Columns()[:fields-1], b.NumRows())
+		defer b.Release()
+	}
 	if err := checkBatchColumns("group aggregate", b, s.plan.InNames, s.plan.InTypes, all); err != nil {
 		return err
 	}
-	return s.aggregate(b.Columns(), nil, int(b.NumRows()))
+	return s.aggregate(b.Columns(), kinds, int(b.NumRows()))
 }
 
 // aggregate aggregates n rows (kinds nil: all inserts).

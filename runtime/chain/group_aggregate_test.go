@@ -11,6 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/testkit/islands"
 )
@@ -113,4 +114,60 @@ func changeRows(t *testing.T, ch *Chain) []string {
 			b.Column(3).(*array.String).Value(r)))
 	}
 	return out
+}
+
+// A changelog batch of a columnar exchange (its RowKinds in a last $row_kind column) is
+// aggregated with its retractions: here COUNT(*) and SUM(v) per k, the key emptied by a -D.
+func TestGroupAggregateChangelogBatch(t *testing.T) {
+	str, long := catalog.StringType(true), catalog.BigIntType(true)
+	p := &plan.GroupAggregate{InNames: []string{"k", "v"}, InTypes: []catalog.Type{str, long},
+		OutTypes: []catalog.Type{str, catalog.BigIntType(false), long}, KeyCols: []int{0}, KeyTypes: []catalog.Type{str},
+		Calls: []agg.Call{{Func: agg.CountStar, Result: catalog.BigIntType(false), Retract: true, DistinctGroup: -1},
+			{Func: agg.Sum, Arg: long, Result: long, Retract: true, DistinctGroup: -1}},
+		ArgCols: []int{-1, 1}, FilterCols: []int{-1, -1}, GenerateUpdateBefore: true, Retractions: true}
+	s, err := openGroupAggStage(p, map[string]string{plan.OptMaxParallelism: "128", plan.OptKeyGroupStart: "0", plan.OptKeyGroupEnd: "127"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.DefaultAllocator
+	k, v, kind := array.NewStringBuilder(mem), array.NewInt64Builder(mem), array.NewInt8Builder(mem)
+	for _, r := range []struct {
+		k    string
+		v    int64
+		kind int8
+	}{{"a", 1, agg.Insert}, {"a", 2, agg.Insert}, {"a", 1, agg.UpdateBefore}, {"a", 2, agg.Delete}} {
+		k.Append(r.k)
+		v.Append(r.v)
+		kind.Append(r.kind)
+	}
+	cols := []arrow.Array{k.NewArray(), v.NewArray(), kind.NewArray()}
+	fields := []arrow.Field{{Name: "k", Type: arrow.BinaryTypes.String, Nullable: true}, {Name: "v", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: catalog.RowKindColumn, Type: arrow.PrimitiveTypes.Int8}}
+	batch := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, 4)
+	defer batch.Release()
+	for _, c := range cols {
+		c.Release()
+	}
+	if err := s.ProcessBatch(batch); err != nil {
+		t.Fatal(err)
+	}
+	data, offsets, _ := s.Output()
+	d, err := binaryrow.NewDecoder([]string{"k", "c", "s"}, p.OutTypes, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := d.Decode(data, offsets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	var got []string
+	for r := 0; r < int(out.NumRows()); r++ {
+		got = append(got, fmt.Sprintf("%s %s %d %d", [...]string{"+I", "-U", "+U", "-D"}[out.Column(3).(*array.Int8).Value(r)],
+			out.Column(0).(*array.String).Value(r), out.Column(1).(*array.Int64).Value(r), out.Column(2).(*array.Int64).Value(r)))
+	}
+	want := []string{"+I a 1 1", "-U a 1 1", "+U a 2 3", "-U a 2 3", "+U a 1 2", "-D a 1 2"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }

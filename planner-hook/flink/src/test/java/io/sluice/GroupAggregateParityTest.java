@@ -5,13 +5,18 @@ import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * GROUP BY aggregations outside windows against stock Flink's GroupAggFunction: every input row
@@ -87,5 +92,17 @@ class GroupAggregateParityTest {
     @MethodSource("cases")
     void matchesFlink(ParityCase c) {
         ParityHarness.check(c);
+    }
+
+    /**
+     * The inner aggregation's changelog reaches the outer one through a columnar exchange (its
+     * RowKinds in a column of the batches), as the source's rows reach the inner one.
+     */
+    @Test
+    void aChangelogCrossesAColumnarExchange() {
+        ParityCase c = group("retracting-input", "SELECT c, COUNT(*) AS n FROM (SELECT k, COUNT(*) AS c FROM t GROUP BY k) GROUP BY c");
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(c, true, "");
+        String plan = tEnv.explainSql(c.query());
+        assertEquals(2, Pattern.compile("SluiceExchange\\(").matcher(plan).results().count(), plan);
     }
 }

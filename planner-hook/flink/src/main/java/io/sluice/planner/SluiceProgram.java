@@ -213,7 +213,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     /**
      * Finds the hash (and single-subtask) exchanges that can carry Arrow batches: those between the last node of one
      * native chain and the first node of another that reads batches in Go (a window
-     * aggregation or a window join), each the only consumer of the other.
+     * aggregation, a group aggregation, a deduplication or a join), each the only consumer of
+     * the other. Into a group aggregation a changelog crosses too, its RowKinds in a column.
      */
     private static void columnarExchanges(RelNode root, List<RelNode> island, Map<RelNode, List<RelNode>> chains, Edges edges) {
         Map<RelNode, Integer> consumers = new IdentityHashMap<>();
@@ -234,9 +235,10 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             org.apache.calcite.rel.RelDistribution.Type type = exchange.getDistribution().getType();
             boolean hash = type == org.apache.calcite.rel.RelDistribution.Type.HASH_DISTRIBUTED
                     || type == org.apache.calcite.rel.RelDistribution.Type.SINGLETON;
-            // Batches carry no RowKinds: only an input that inserts crosses as Arrow batches.
+            // A changelog crosses as Arrow batches with a RowKind column into a group
+            // aggregation, which reads it; other consumers take only inserts as batches.
             boolean insertOnly = in instanceof StreamPhysicalRel && ChangelogPlanUtils.isInsertOnly((StreamPhysicalRel) in);
-            if (hash && insertOnly
+            if (hash && (insertOnly || consumer instanceof StreamPhysicalGroupAggregate)
                     && up != null && up.get(up.size() - 1) == in && consumers.getOrDefault(in, 0) == 1
                     && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
                     && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate

@@ -53,6 +53,9 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("regular-join")) {
             md.append(ChangelogBenchmark.joinAggSection());
         }
+        if (only.isEmpty() || only.equals("dedup")) {
+            md.append(ChangelogBenchmark.dedupSection());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }

@@ -6,14 +6,16 @@ import java.util.Locale;
  * The benchmarks of operators that emit changelogs: a group aggregation outside windows (every
  * bid updates its auction's COUNT, SUM, MAX and AVG: -U/+U per row), and a regular join of two bid
  * streams by key into a group aggregation (the shape of Nexmark q3/q20: a join, then an aggregate
- * over its matches), at parallelism 2, on stock Flink with the heap and the RocksDB state
- * backends and on Sluice.
+ * over its matches), and a deduplication keeping each auction's last bid (Nexmark q18's shape),
+ * at parallelism 2, on stock Flink with the heap and the RocksDB state backends and on Sluice.
  */
 final class ChangelogBenchmark {
     /** Bids of the group aggregation. */
     static final long AGG_ROWS = Long.getLong("sluice.bench.group-agg.rows", 4_000_000L);
     /** Rows of each input of the regular join. */
     static final long JOIN_ROWS = Long.getLong("sluice.bench.regular-join.rows", 1_000_000L);
+    /** Bids of the deduplication. */
+    static final long DEDUP_ROWS = Long.getLong("sluice.bench.dedup.rows", 4_000_000L);
     /** Rows for stock Flink with RocksDB state, which runs these far slower. */
     static final long ROCKSDB_ROWS = Long.getLong("sluice.bench.changelog.rocksdb-rows", 500_000L);
 
@@ -33,6 +35,19 @@ final class ChangelogBenchmark {
                 """;
     }
 
+    static String dedup(long rows, String stateBackend) {
+        return String.format(Locale.ROOT, "SET 'state.backend.type' = '%s';\n", stateBackend)
+                + String.format(Locale.ROOT, TABLE, "bids", rows, 10_000)
+                        .replace("ts TIMESTAMP(3))", "ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)")
+                + """
+                CREATE TABLE snk (auction INT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3)) WITH ('connector' = 'blackhole');
+                INSERT INTO snk
+                SELECT auction, bidder, price, ts FROM (
+                  SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY ts DESC) AS rn FROM bids)
+                WHERE rn = 1
+                """;
+    }
+
     static String joinAgg(long rows, String stateBackend) {
         return String.format(Locale.ROOT, "SET 'state.backend.type' = '%s';\n", stateBackend)
                 + String.format(Locale.ROOT, TABLE, "bids", rows, 1_000_000)
@@ -48,6 +63,7 @@ final class ChangelogBenchmark {
 
     static final Measurements AGG_RUNS = new Measurements("group-agg");
     static final Measurements JOIN_RUNS = new Measurements("regular-join");
+    static final Measurements DEDUP_RUNS = new Measurements("dedup");
 
     static double measure(Measurements runs, java.util.function.BiFunction<Long, String, String> script, long inputs,
             String name, boolean sluice, String stateBackend, long rows) throws Exception {
@@ -86,6 +102,23 @@ final class ChangelogBenchmark {
         md.append("columnar exchanges.\n\n");
         JOIN_RUNS.engineTable(md, "regular join + aggregation", heap, rocks, String.format(Locale.ROOT, "%,d rows per input", ROCKSDB_ROWS),
                 sluice, joinAgg(JOIN_ROWS, "hashmap"));
+        return md.toString();
+    }
+
+    static String dedupSection() throws Exception {
+        double heap = measure(DEDUP_RUNS, ChangelogBenchmark::dedup, 1, "flink-heap", false, "hashmap", DEDUP_ROWS);
+        double rocks = measure(DEDUP_RUNS, ChangelogBenchmark::dedup, 1, "flink-rocksdb", false, "rocksdb", ROCKSDB_ROWS);
+        double sluice = measure(DEDUP_RUNS, ChangelogBenchmark::dedup, 1, "sluice", true, "hashmap", DEDUP_ROWS);
+        StringBuilder md = new StringBuilder();
+        md.append("## Deduplication: bids → last bid per auction (ROW_NUMBER() = 1 on event time) → blackhole\n\n");
+        md.append("`sluice-bench-bids` rows (").append(String.format(Locale.ROOT, "%,d", DEDUP_ROWS))
+                .append("), the last bid of each of 10,000 auctions by event time (the shape of Nexmark q18):\n");
+        md.append("every bid at least as late as its auction's kept one replaces it, emitting -U and +U. Parallelism 2.\n");
+        md.append("Flink plans a hash exchange and its RowTimeDeduplicateFunction (the kept row in ValueState); Sluice\n");
+        md.append("reads the exchange as a columnar one into its native deduplication, which keeps each auction's row as\n");
+        md.append("BinaryRowData bytes and emits them as they are.\n\n");
+        DEDUP_RUNS.engineTable(md, "deduplication", heap, rocks, String.format(Locale.ROOT, "%,d rows", ROCKSDB_ROWS),
+                sluice, dedup(DEDUP_ROWS, "hashmap"));
         return md.toString();
     }
 }
