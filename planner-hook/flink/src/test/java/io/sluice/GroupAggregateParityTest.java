@@ -102,7 +102,8 @@ class GroupAggregateParityTest {
     void aChangelogCrossesAColumnarExchange() {
         ParityCase c = group("retracting-input", "SELECT c, COUNT(*) AS n FROM (SELECT k, COUNT(*) AS c FROM t GROUP BY k) GROUP BY c");
         StreamTableEnvironment tEnv = ParityHarness.newEnv(c, true, "");
-        String plan = tEnv.explainSql(c.query());
+        String explained = tEnv.explainSql(c.query());
+        String plan = explained.substring(explained.indexOf("== Optimized Physical Plan =="), explained.indexOf("== Optimized Execution Plan =="));
         assertEquals(2, Pattern.compile("SluiceExchange\\(").matcher(plan).results().count(), plan);
     }
 }
