@@ -62,6 +62,8 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 		return openGroupAggStage(p, options)
 	case *plan.Deduplicate:
 		return openDedupStage(p, options)
+	case *plan.Rank:
+		return openTopNStage(p, options)
 	}
 	return nil, fmt.Errorf("a %s node cannot run inside a chain", node.ExecType())
 }

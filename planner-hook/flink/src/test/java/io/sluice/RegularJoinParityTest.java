@@ -65,8 +65,8 @@ class RegularJoinParityTest {
                         + "FROM t L JOIN u R ON L.k = R.k GROUP BY L.k"),
                 join("inner", "", "").withParallelism(2),
                 join("full", "FULL", " AND L.i <> R.i").withParallelism(2),
-                joinCase("left-into-aggregate", "SELECT L.k, COUNT(R.v) AS c FROM t L LEFT JOIN u R ON L.k = R.k GROUP BY L.k")
-                        .expecting(Expectation.fallback("retractions")),
+                // The LEFT JOIN's changelog (padded rows deleted) into a retracting aggregation.
+                joinCase("left-into-aggregate", "SELECT L.k, COUNT(R.v) AS c FROM t L LEFT JOIN u R ON L.k = R.k GROUP BY L.k"),
                 joinCase("semi-in", "SELECT L.k, L.v, L.i FROM t L WHERE L.k IN (SELECT R.k FROM u R WHERE R.v > 0)"),
                 joinCase("semi-exists", "SELECT L.k, L.v FROM t L WHERE EXISTS (SELECT * FROM u R WHERE R.k = L.k AND R.i = L.i)"),
                 joinCase("anti-not-exists", "SELECT L.k, L.v FROM t L WHERE NOT EXISTS (SELECT * FROM u R WHERE R.k = L.k AND R.v > L.v)"),

@@ -1,0 +1,378 @@
+// Package topn is Flink's Top-N (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) <= N) over
+// input that only inserts (AppendOnlyTopNFunction) on one subtask: per key a buffer of sort
+// keys in order, each with its rows in arrival order, as Flink's TopNBuffer keeps them, and the
+// changes Flink emits as rows enter, move within and leave the top N.
+package topn
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"sort"
+
+	"github.com/sluice-project/sluice/exec/keygroup"
+)
+
+// RowKinds as Flink's RowKind#toByteValue.
+const (
+	Insert       int8 = 0
+	UpdateBefore int8 = 1
+	UpdateAfter  int8 = 2
+	Delete       int8 = 3
+)
+
+// Config configures a Top-N.
+type Config struct {
+	// RankStart and RankEnd are the constant rank range (1-based, inclusive).
+	RankStart, RankEnd int64
+	// OutputRankNumber says whether the output rows carry their rank.
+	OutputRankNumber     bool
+	GenerateUpdateBefore bool
+	// KeyGroups is the subtask's key-group range, whose state it keeps.
+	KeyGroups keygroup.Range
+}
+
+// Row is one input row: its key group, key row bytes, sort key (EncodeSortKeys: ordered as
+// Flink's comparator orders the sort fields) and BinaryRowData bytes. The slices are only read
+// during the call.
+type Row struct {
+	KeyGroup int
+	Key      []byte
+	SortKey  []byte
+	Row      []byte
+}
+
+// Change is one output row: a kept row with its RowKind and rank (0 without rank numbers). Row
+// stays valid until the next call.
+type Change struct {
+	Kind int8
+	Row  []byte
+	Rank int64
+}
+
+// entry is one sort key of a buffer with its rows, in arrival order.
+type entry struct {
+	sortKey []byte
+	rows    [][]byte
+}
+
+// buffer is TopNBuffer: the entries in sort-key order and the number of rows in them.
+type buffer struct {
+	entries []entry
+	size    int64
+}
+
+// TopN is one subtask's Top-N.
+type TopN struct {
+	cfg         Config
+	groups      []map[string]*buffer
+	keys, bytes int64
+	changes     []Change
+}
+
+// New returns an empty Top-N.
+func New(cfg Config) (*TopN, error) {
+	if cfg.KeyGroups.End < cfg.KeyGroups.Start {
+		return nil, fmt.Errorf("top-n: key groups %v", cfg.KeyGroups)
+	}
+	if cfg.RankStart < 1 || cfg.RankEnd < cfg.RankStart {
+		return nil, fmt.Errorf("top-n: rank range [%d, %d]", cfg.RankStart, cfg.RankEnd)
+	}
+	return &TopN{cfg: cfg, groups: make([]map[string]*buffer, cfg.KeyGroups.Len())}, nil
+}
+
+func (t *TopN) group(kg int) (map[string]*buffer, error) {
+	if !t.cfg.KeyGroups.Contains(kg) {
+		return nil, fmt.Errorf("top-n: key group %d outside %v", kg, t.cfg.KeyGroups)
+	}
+	i := kg - t.cfg.KeyGroups.Start
+	if t.groups[i] == nil {
+		t.groups[i] = map[string]*buffer{}
+	}
+	return t.groups[i], nil
+}
+
+// Changes returns the output rows of the last call, in order.
+func (t *TopN) Changes() []Change { return t.changes }
+
+// Process runs rows through the Top-N, in order (AppendOnlyTopNFunction#processElement).
+func (t *TopN) Process(rows []Row) error {
+	t.changes = t.changes[:0]
+	for _, r := range rows {
+		m, err := t.group(r.KeyGroup)
+		if err != nil {
+			return err
+		}
+		if len(r.Row) == 0 || int8(r.Row[0]) != Insert {
+			return errors.New("top-n: a row that is not an insert (this Top-N takes inserts only)")
+		}
+		b := m[string(r.Key)]
+		if b == nil {
+			b = &buffer{}
+			m[string(r.Key)] = b
+			t.keys++
+			t.bytes += int64(len(r.Key))
+		}
+		if !t.inRange(b, r.SortKey) {
+			continue
+		}
+		row := append([]byte(nil), r.Row...)
+		at := t.put(b, r.SortKey, row)
+		if t.cfg.OutputRankNumber || t.cfg.RankStart > 1 {
+			t.withRowNumber(b, at, row)
+		} else {
+			t.withoutRowNumber(b, row)
+		}
+	}
+	return nil
+}
+
+// inRange is TopNBuffer#checkSortKeyInBufferRange: a sort key before the buffer's last one, or
+// any while the buffer holds fewer rows than the rank end.
+func (t *TopN) inRange(b *buffer, sortKey []byte) bool {
+	if len(b.entries) == 0 {
+		return true
+	}
+	if bytes.Compare(sortKey, b.entries[len(b.entries)-1].sortKey) < 0 {
+		return true
+	}
+	return b.size < t.cfg.RankEnd
+}
+
+// put adds a row at its sort key (after the key's earlier rows) and returns the entry's index.
+func (t *TopN) put(b *buffer, sortKey, row []byte) int {
+	i := sort.Search(len(b.entries), func(i int) bool { return bytes.Compare(b.entries[i].sortKey, sortKey) >= 0 })
+	if i == len(b.entries) || !bytes.Equal(b.entries[i].sortKey, sortKey) {
+		b.entries = append(b.entries, entry{})
+		copy(b.entries[i+1:], b.entries[i:])
+		b.entries[i] = entry{sortKey: append([]byte(nil), sortKey...)}
+		t.bytes += int64(len(sortKey))
+	}
+	b.entries[i].rows = append(b.entries[i].rows, row)
+	b.size++
+	t.bytes += int64(len(row))
+	return i
+}
+
+// dropFrom removes the buffer's entries from index i on.
+func (t *TopN) dropFrom(b *buffer, i int) {
+	for _, e := range b.entries[i:] {
+		b.size -= int64(len(e.rows))
+		t.bytes -= int64(len(e.sortKey))
+		for _, r := range e.rows {
+			t.bytes -= int64(len(r))
+		}
+	}
+	clear(b.entries[i:])
+	b.entries = b.entries[:i]
+}
+
+// withoutRowNumber is AppendOnlyTopNHelper#processElementWithoutRowNumber: past the rank end
+// the last row leaves (-D, unless it is the row that came in), and the new row is inserted.
+func (t *TopN) withoutRowNumber(b *buffer, input []byte) {
+	if b.size > t.cfg.RankEnd {
+		last := &b.entries[len(b.entries)-1]
+		lastRow := last.rows[len(last.rows)-1]
+		if len(last.rows) <= 1 {
+			t.dropFrom(b, len(b.entries)-1)
+		} else {
+			last.rows[len(last.rows)-1] = nil
+			last.rows = last.rows[:len(last.rows)-1]
+			b.size--
+			t.bytes -= int64(len(lastRow))
+		}
+		if bytes.Equal(input, lastRow) {
+			return
+		}
+		t.emit(Delete, lastRow, 0)
+	}
+	t.emit(Insert, input, 0)
+}
+
+// withRowNumber is AppendOnlyTopNHelper#processElementWithRowNumber: the rows after the new
+// one move down a rank (-U/+U of each rank up to the end), the last of them takes a new rank
+// (+I) while it is in range, and the entries past the rank end leave the buffer.
+func (t *TopN) withRowNumber(b *buffer, at int, input []byte) {
+	end := t.cfg.RankEnd
+	var rank int64
+	found := false
+	var current []byte
+	i := 0
+	for i < len(b.entries) && rank <= end {
+		e := b.entries[i]
+		i++
+		switch {
+		case !found && i-1 == at:
+			rank += int64(len(e.rows))
+			current, found = input, true
+		case found:
+			for j := 0; j < len(e.rows) && rank <= end; j++ {
+				prev := e.rows[j]
+				if t.cfg.GenerateUpdateBefore {
+					t.emitRanked(UpdateBefore, prev, rank)
+				}
+				t.emitRanked(UpdateAfter, current, rank)
+				current = prev
+				rank++
+			}
+		default:
+			rank += int64(len(e.rows))
+		}
+	}
+	if rank <= end {
+		t.emitRanked(Insert, current, rank)
+	}
+	t.dropFrom(b, i)
+}
+
+// emitRanked emits a row at a rank when the rank is in the range.
+func (t *TopN) emitRanked(kind int8, row []byte, rank int64) {
+	if rank >= t.cfg.RankStart && rank <= t.cfg.RankEnd {
+		t.emit(kind, row, rank)
+	}
+}
+
+func (t *TopN) emit(kind int8, row []byte, rank int64) {
+	if !t.cfg.OutputRankNumber {
+		rank = 0
+	}
+	t.changes = append(t.changes, Change{Kind: kind, Row: row, Rank: rank})
+}
+
+// StateKeys is the number of keys in state.
+func (t *TopN) StateKeys() int64 { return t.keys }
+
+// StateBytes is the size of the keys, sort keys and rows in state.
+func (t *TopN) StateBytes() int64 { return t.bytes }
+
+// State format of one key group (integers little-endian):
+//
+//	magic "SLTN" | version u16 | keys u32 |
+//	per key: key length u32, key row bytes, entries u32,
+//	         per entry: sort key length u32, sort key bytes, rows u32,
+//	                    per row: length u32, BinaryRowData bytes |
+//	CRC-32C of everything before, u32.
+const (
+	stateMagic   = "SLTN"
+	stateVersion = 1
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func appendBytes(b, v []byte) []byte {
+	return append(binary.LittleEndian.AppendUint32(b, uint32(len(v))), v...)
+}
+
+// Snapshot serializes key group kg's buffers (nil when it holds none), keys in sorted order.
+func (t *TopN) Snapshot(kg int) ([]byte, error) {
+	m, err := t.group(kg)
+	if err != nil {
+		return nil, err
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b := binary.LittleEndian.AppendUint16([]byte(stateMagic), stateVersion)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	for _, key := range keys {
+		buf := m[key]
+		b = appendBytes(b, []byte(key))
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(buf.entries)))
+		for _, e := range buf.entries {
+			b = appendBytes(b, e.sortKey)
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(e.rows)))
+			for _, r := range e.rows {
+				b = appendBytes(b, r)
+			}
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+}
+
+// Restore reads a key group's buffers written by Snapshot.
+func (t *TopN) Restore(kg int, blob []byte) error {
+	if err := t.restore(kg, blob); err != nil {
+		return fmt.Errorf("top-n state of key group %d: %w", kg, err)
+	}
+	return nil
+}
+
+// reader reads a state blob, remembering its first error.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) u32() int {
+	if r.err != nil || len(r.b) < 4 {
+		r.err = errors.New("truncated")
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.b)
+	r.b = r.b[4:]
+	return int(v)
+}
+
+func (r *reader) bytes() []byte {
+	n := r.u32()
+	if r.err != nil || len(r.b) < n {
+		r.err = errors.New("truncated")
+		return nil
+	}
+	v := append([]byte(nil), r.b[:n]...)
+	r.b = r.b[n:]
+	return v
+}
+
+func (t *TopN) restore(kg int, blob []byte) error {
+	m, err := t.group(kg)
+	if err != nil {
+		return err
+	}
+	if len(blob) < 4+2+4+4 {
+		return errors.New("truncated")
+	}
+	body := blob[:len(blob)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(blob[len(blob)-4:]) {
+		return errors.New("checksum mismatch")
+	}
+	if string(body[:4]) != stateMagic {
+		return fmt.Errorf("not Top-N state (magic %q)", body[:4])
+	}
+	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
+		return fmt.Errorf("state version %d, this build reads %d", v, stateVersion)
+	}
+	r := &reader{b: body[6:]}
+	for n := r.u32(); n > 0 && r.err == nil; n-- {
+		key := string(r.bytes())
+		buf := &buffer{}
+		for e := r.u32(); e > 0 && r.err == nil; e-- {
+			en := entry{sortKey: r.bytes()}
+			for k := r.u32(); k > 0 && r.err == nil; k-- {
+				row := r.bytes()
+				en.rows = append(en.rows, row)
+				t.bytes += int64(len(row))
+			}
+			buf.size += int64(len(en.rows))
+			t.bytes += int64(len(en.sortKey))
+			buf.entries = append(buf.entries, en)
+		}
+		if _, dup := m[key]; dup {
+			return fmt.Errorf("key %q twice", key)
+		}
+		m[key] = buf
+		t.keys++
+		t.bytes += int64(len(key))
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("%d bytes after the state", len(r.b))
+	}
+	return r.err
+}
