@@ -56,6 +56,9 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("dedup")) {
             md.append(ChangelogBenchmark.dedupSection());
         }
+        if (only.isEmpty() || only.equals("topn")) {
+            md.append(ChangelogBenchmark.topNSection());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }

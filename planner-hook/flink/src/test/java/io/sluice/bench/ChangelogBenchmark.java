@@ -4,10 +4,11 @@ import java.util.Locale;
 
 /**
  * The benchmarks of operators that emit changelogs: a group aggregation outside windows (every
- * bid updates its auction's COUNT, SUM, MAX and AVG: -U/+U per row), and a regular join of two bid
+ * bid updates its auction's COUNT, SUM, MAX and AVG: -U/+U per row), a regular join of two bid
  * streams by key into a group aggregation (the shape of Nexmark q3/q20: a join, then an aggregate
- * over its matches), and a deduplication keeping each auction's last bid (Nexmark q18's shape),
- * at parallelism 2, on stock Flink with the heap and the RocksDB state backends and on Sluice.
+ * over its matches), a deduplication keeping each auction's last bid (Nexmark q18's shape) and a
+ * Top-N of each auction's highest bids (q19's), at parallelism 2, on stock Flink with the heap
+ * and the RocksDB state backends and on Sluice.
  */
 final class ChangelogBenchmark {
     /** Bids of the group aggregation. */
@@ -16,6 +17,8 @@ final class ChangelogBenchmark {
     static final long JOIN_ROWS = Long.getLong("sluice.bench.regular-join.rows", 1_000_000L);
     /** Bids of the deduplication. */
     static final long DEDUP_ROWS = Long.getLong("sluice.bench.dedup.rows", 4_000_000L);
+    /** Bids of the Top-N. */
+    static final long TOPN_ROWS = Long.getLong("sluice.bench.topn.rows", 4_000_000L);
     /** Rows for stock Flink with RocksDB state, which runs these far slower. */
     static final long ROCKSDB_ROWS = Long.getLong("sluice.bench.changelog.rocksdb-rows", 500_000L);
 
@@ -48,6 +51,18 @@ final class ChangelogBenchmark {
                 """;
     }
 
+    static String topN(long rows, String stateBackend) {
+        return String.format(Locale.ROOT, "SET 'state.backend.type' = '%s';\n", stateBackend)
+                + String.format(Locale.ROOT, TABLE, "bids", rows, 10_000)
+                + """
+                CREATE TABLE snk (auction INT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3), rn BIGINT) WITH ('connector' = 'blackhole');
+                INSERT INTO snk
+                SELECT * FROM (
+                  SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS rn FROM bids)
+                WHERE rn <= 10
+                """;
+    }
+
     static String joinAgg(long rows, String stateBackend) {
         return String.format(Locale.ROOT, "SET 'state.backend.type' = '%s';\n", stateBackend)
                 + String.format(Locale.ROOT, TABLE, "bids", rows, 1_000_000)
@@ -64,6 +79,7 @@ final class ChangelogBenchmark {
     static final Measurements AGG_RUNS = new Measurements("group-agg");
     static final Measurements JOIN_RUNS = new Measurements("regular-join");
     static final Measurements DEDUP_RUNS = new Measurements("dedup");
+    static final Measurements TOPN_RUNS = new Measurements("topn");
 
     static double measure(Measurements runs, java.util.function.BiFunction<Long, String, String> script, long inputs,
             String name, boolean sluice, String stateBackend, long rows) throws Exception {
@@ -119,6 +135,23 @@ final class ChangelogBenchmark {
         md.append("BinaryRowData bytes and emits them as they are.\n\n");
         DEDUP_RUNS.engineTable(md, "deduplication", heap, rocks, String.format(Locale.ROOT, "%,d rows", ROCKSDB_ROWS),
                 sluice, dedup(DEDUP_ROWS, "hashmap"));
+        return md.toString();
+    }
+
+    static String topNSection() throws Exception {
+        double heap = measure(TOPN_RUNS, ChangelogBenchmark::topN, 1, "flink-heap", false, "hashmap", TOPN_ROWS);
+        double rocks = measure(TOPN_RUNS, ChangelogBenchmark::topN, 1, "flink-rocksdb", false, "rocksdb", ROCKSDB_ROWS);
+        double sluice = measure(TOPN_RUNS, ChangelogBenchmark::topN, 1, "sluice", true, "hashmap", TOPN_ROWS);
+        StringBuilder md = new StringBuilder();
+        md.append("## Top-N: bids → the 10 highest bids per auction with their rank (ROW_NUMBER() <= 10) → blackhole\n\n");
+        md.append("`sluice-bench-bids` rows (").append(String.format(Locale.ROOT, "%,d", TOPN_ROWS))
+                .append("), the top 10 bids by price of each of 10,000 auctions with the rank number (the shape of\n");
+        md.append("Nexmark q19): a bid entering the top 10 moves the lower ones down a rank (-U/+U per moved rank).\n");
+        md.append("Parallelism 2. Flink plans a hash exchange and its AppendOnlyTopNFunction (a TreeMap buffer per key over\n");
+        md.append("MapState); Sluice reads the exchange as a columnar one into its native Top-N, which keeps byte-encoded\n");
+        md.append("sort keys in a sorted slice per auction.\n\n");
+        TOPN_RUNS.engineTable(md, "Top-N", heap, rocks, String.format(Locale.ROOT, "%,d rows", ROCKSDB_ROWS),
+                sluice, topN(TOPN_ROWS, "hashmap"));
         return md.toString();
     }
 }
