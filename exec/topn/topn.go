@@ -1,5 +1,5 @@
 // Package topn is Flink's Top-N (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) <= N) over
-// input that only inserts (AppendOnlyTopNFunction) on one subtask: per key a buffer of sort
+// input that only inserts (AppendOnlyTopNFunction, and FastTop1Function for N = 1) on one subtask: per key a buffer of sort
 // keys in order, each with its rows in arrival order, as Flink's TopNBuffer keeps them, and the
 // changes Flink emits as rows enter, move within and leave the top N.
 package topn
@@ -115,6 +115,10 @@ func (t *TopN) Process(rows []Row) error {
 			t.keys++
 			t.bytes += int64(len(r.Key))
 		}
+		if t.cfg.RankStart == 1 && t.cfg.RankEnd == 1 {
+			t.top1(b, r)
+			continue
+		}
 		if !t.inRange(b, r.SortKey) {
 			continue
 		}
@@ -127,6 +131,28 @@ func (t *TopN) Process(rows []Row) error {
 		}
 	}
 	return nil
+}
+
+// top1 is FastTop1Function (Flink's Top-1 of insert-only input): a key's first row is
+// inserted, a later one replaces it when its sort key comes strictly first (-U/+U).
+func (t *TopN) top1(b *buffer, r Row) {
+	if len(b.entries) == 0 {
+		row := append([]byte(nil), r.Row...)
+		t.put(b, r.SortKey, row)
+		t.emit(Insert, row, 1)
+		return
+	}
+	if bytes.Compare(r.SortKey, b.entries[0].sortKey) >= 0 {
+		return
+	}
+	prev := b.entries[0].rows[0]
+	t.dropFrom(b, 0)
+	row := append([]byte(nil), r.Row...)
+	t.put(b, r.SortKey, row)
+	if t.cfg.GenerateUpdateBefore {
+		t.emit(UpdateBefore, prev, 1)
+	}
+	t.emit(UpdateAfter, row, 1)
 }
 
 // inRange is TopNBuffer#checkSortKeyInBufferRange: a sort key before the buffer's last one, or

@@ -75,6 +75,12 @@ func TestTopN(t *testing.T) {
 		{"with rank numbers", Config{RankStart: 1, RankEnd: 2, OutputRankNumber: true, GenerateUpdateBefore: true},
 			[]string{"a1:5 a2:3 a3:4 a4:5"},
 			[][]string{{"+I a1:5 #1", "+I a2:3 #2", "-U a2:3 #2", "+U a3:4 #2", "-U a3:4 #2", "+U a4:5 #2"}}},
+		{"top 1", Config{RankStart: 1, RankEnd: 1, OutputRankNumber: true, GenerateUpdateBefore: true},
+			// A tie does not replace the kept row.
+			[]string{"a1:5 a2:3 a3:7 a4:7 b1:1"},
+			[][]string{{"+I a1:5 #1", "-U a1:5 #1", "+U a3:7 #1", "+I b1:1 #1"}}},
+		{"top 1 without update-before", Config{RankStart: 1, RankEnd: 1},
+			[]string{"a1:5 a2:6"}, [][]string{{"+I a1:5", "+U a2:6"}}},
 		{"an offset", Config{RankStart: 2, RankEnd: 3, GenerateUpdateBefore: true},
 			[]string{"a1:5 a2:7 a3:6"},
 			// Ranks 2 and 3 only: a1 comes in at rank 1 (nothing), moves to 2 (+I), and to 3 as a3

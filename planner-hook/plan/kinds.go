@@ -63,10 +63,10 @@ var kinds = []Kind{
 			"on processing time the first row (+I, once per key); the kept row of each key in state per key group. Not native yet: the last row on processing time, " +
 			"a state TTL (table.exec.state.ttl), mini-batches"},
 	{Type: RankType, compile: node(CompileRank),
-		Doc: "Top-N: ROW_NUMBER() OVER (PARTITION BY keys ORDER BY fields) in a constant range [start, N] with N > 1, of inputs that only insert, as Flink's AppendOnlyTopNFunction: " +
+		Doc: "Top-N: ROW_NUMBER() OVER (PARTITION BY keys ORDER BY fields) in a constant range [start, N], of inputs that only insert, as Flink's AppendOnlyTopNFunction (FastTop1Function for the top 1: a row replaces the kept one when it sorts strictly first, -U/+U): " +
 			"per key the sort keys in order with their rows in arrival order (TopNBuffer), a row pushed out of the top N deleted (-D), or with rank numbers or an offset each rank's row updated (-U/+U) as rows move down; " +
 			"sort fields of the types whose order Flink's comparator defines totally (not FLOAT/DOUBLE, whose NaN compares equal to every value); state per key group. " +
-			"Not native yet: inputs with updates or deletes (the update and retract strategies), Top-1, a rank end from a column, ordering by processing time, a state TTL"},
+			"Not native yet: inputs with updates or deletes (the update and retract strategies), a rank end from a column, ordering by processing time, a state TTL"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase),

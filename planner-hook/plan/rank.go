@@ -75,8 +75,6 @@ func CompileRank(n *IslandNode, options map[string]string) (*Rank, []string, err
 		reasons = append(reasons, fmt.Sprintf("a Top-N over input with updates or deletes (Flink's %s strategy) is not supported natively yet", j.RankStrategy.Type))
 	case j.RankRange.Type != "Constant":
 		reasons = append(reasons, "a Top-N whose rank end is a column (a variable rank range) is not supported natively yet")
-	case p.RankEnd == 1:
-		reasons = append(reasons, "a Top-1 (Flink's FastTop1Function) is not supported natively yet")
 	case p.RankStart < 1 || p.RankEnd < p.RankStart:
 		return nil, nil, fmt.Errorf("rank %s: rank range [%d, %d]", n.Name, p.RankStart, p.RankEnd)
 	}
