@@ -5,8 +5,6 @@ import (
 
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
-	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/stateblob"
 )
 
 // RowKinds as Flink's RowKind#toByteValue.
@@ -497,8 +496,6 @@ const (
 	groupStateVersion = 2
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // Snapshot serializes key group kg's accumulators (nil when it has no keys), keys in sorted
 // order, so that equal state gives equal bytes.
 func (g *GroupAggregate) Snapshot(kg int) ([]byte, error) {
@@ -509,24 +506,18 @@ func (g *GroupAggregate) Snapshot(kg int) ([]byte, error) {
 	if len(m) == 0 {
 		return nil, nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b := []byte(groupStateMagic)
-	b = binary.LittleEndian.AppendUint16(b, groupStateVersion)
+	keys := stateblob.SortedKeys(m)
+	b := stateblob.Header(groupStateMagic, groupStateVersion)
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(g.accs)))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
 	for _, k := range keys {
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(k)))
-		b = append(b, k...)
+		b = stateblob.AppendBytes(b, []byte(k))
 		b = binary.LittleEndian.AppendUint64(b, uint64(g.rows[m[k]]))
 		for _, a := range g.accs {
 			b = a.Encode(b, m[k])
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return stateblob.Seal(b), nil
 }
 
 // Restore reads a key group's accumulators written by Snapshot.
@@ -542,64 +533,43 @@ func (g *GroupAggregate) restore(kg int, blob []byte) error {
 	if err != nil {
 		return err
 	}
-	if len(blob) < len(groupStateMagic)+2+2+4+4 {
-		return errors.New("truncated")
+	r, version, err := stateblob.Open(blob, groupStateMagic, "group aggregate", 1, groupStateVersion)
+	if err != nil {
+		return err
 	}
-	body, sum := blob[:len(blob)-4], binary.LittleEndian.Uint32(blob[len(blob)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
-		return errors.New("checksum mismatch")
-	}
-	if string(body[:4]) != groupStateMagic {
-		return fmt.Errorf("not group aggregate state (magic %q)", body[:4])
-	}
-	version := binary.LittleEndian.Uint16(body[4:])
-	switch {
-	case version == 1 && g.cfg.Retractions:
+	if version == 1 && g.cfg.Retractions {
 		return errors.New("state version 1 has no row counts, which an aggregation of input with retractions needs")
-	case version != 1 && version != groupStateVersion:
-		return fmt.Errorf("state version %d, this build reads 1 and %d", version, groupStateVersion)
 	}
-	if c := binary.LittleEndian.Uint16(body[6:]); int(c) != len(g.accs) {
+	if c := r.U16(); r.OK() && int(c) != len(g.accs) {
 		return fmt.Errorf("state of %d aggregate calls restored into %d", c, len(g.accs))
 	}
-	n := binary.LittleEndian.Uint32(body[8:])
-	rest := body[12:]
-	g.reserve(int(n))
-	for ; n > 0; n-- {
-		if len(rest) < 4 {
-			return errors.New("truncated")
-		}
-		l := binary.LittleEndian.Uint32(rest)
-		if uint32(len(rest)-4) < l {
-			return errors.New("truncated")
-		}
-		key := string(rest[4 : 4+l])
-		rest = rest[4+l:]
+	n := r.U32()
+	g.reserve(int(min(n, uint32(len(blob)))))
+	for ; n > 0 && r.OK(); n-- {
+		key := string(r.Bytes())
 		if _, ok := m[key]; ok {
 			return fmt.Errorf("key %q twice", key)
 		}
+		rows := int64(1)
+		if version >= 2 {
+			rows = int64(r.U64())
+		}
+		if !r.OK() {
+			break
+		}
 		s := g.alloc()
 		m[key] = s
-		g.live[s], g.rows[s] = true, 1
+		g.live[s], g.rows[s] = true, rows
 		g.keys++
-		if version >= 2 {
-			if len(rest) < 8 {
-				return errors.New("truncated")
-			}
-			g.rows[s] = int64(binary.LittleEndian.Uint64(rest))
-			rest = rest[8:]
-		}
 		for _, a := range g.accs {
 			a.Reset(s)
-			if rest, err = a.Decode(rest, s); err != nil {
-				return fmt.Errorf("key %q: %w", key, err)
-			}
+			r.Read(func(rest []byte) ([]byte, error) { return a.Decode(rest, s) })
+		}
+		if !r.OK() {
+			return fmt.Errorf("key %q: %w", key, r.End())
 		}
 	}
-	if len(rest) != 0 {
-		return fmt.Errorf("%d bytes after the state", len(rest))
-	}
-	return nil
+	return r.End()
 }
 
 // FilterGroups copies groups with -1 for the rows whose filter is not true.

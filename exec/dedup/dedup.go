@@ -8,11 +8,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
-	"sort"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/keytimer"
+	"github.com/sluice-project/sluice/exec/stateblob"
 )
 
 // RowKinds as Flink's RowKind#toByteValue.
@@ -57,34 +57,6 @@ type keyState struct {
 	emitted bool
 }
 
-// timer is a waiting row's event-time timer.
-type timer struct {
-	at  int64
-	kg  int
-	key string
-}
-
-type timerHeap []timer
-
-func (h timerHeap) Len() int { return len(h) }
-func (h timerHeap) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	if h[i].kg != h[j].kg {
-		return h[i].kg < h[j].kg
-	}
-	return h[i].key < h[j].key
-}
-func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *timerHeap) Push(x any)   { *h = append(*h, x.(timer)) }
-func (h *timerHeap) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return t
-}
-
 // Deduplicate is one subtask's deduplication, replaying Flink's functions: RowTimeDeduplicateFunction
 // (event time, keep last, or keep first with updates), RowTimeDeduplicateKeepFirstRowFunction
 // (event time, keep first, insert-only: timers and late rows dropped) and
@@ -92,7 +64,7 @@ func (h *timerHeap) Pop() any {
 type Deduplicate struct {
 	cfg    Config
 	groups []map[string]*keyState
-	timers timerHeap
+	timers keytimer.Heap
 	// watermark is the operator's current event time.
 	watermark   int64
 	lateDropped int64
@@ -244,7 +216,7 @@ func (d *Deduplicate) waitForWatermark(m map[string]*keyState, k *keyState, r Ro
 	} else {
 		return
 	}
-	heap.Push(&d.timers, timer{at: r.Rowtime, kg: r.KeyGroup, key: string(r.Key)})
+	heap.Push(&d.timers, keytimer.Timer{At: r.Rowtime, KeyGroup: r.KeyGroup, Key: string(r.Key)})
 }
 
 // AdvanceWatermark moves event time to w and fires the timers due: each key whose waiting row's
@@ -255,14 +227,14 @@ func (d *Deduplicate) AdvanceWatermark(w int64) error {
 		return nil
 	}
 	d.watermark = w
-	for len(d.timers) > 0 && d.timers[0].at <= w {
-		t := heap.Pop(&d.timers).(timer)
-		m, err := d.group(t.kg)
+	for len(d.timers) > 0 && d.timers[0].At <= w {
+		t := heap.Pop(&d.timers).(keytimer.Timer)
+		m, err := d.group(t.KeyGroup)
 		if err != nil {
 			return err
 		}
-		k := m[t.key]
-		if k == nil || k.emitted || k.row == nil || k.rowtime != t.at {
+		k := m[t.Key]
+		if k == nil || k.emitted || k.row == nil || k.rowtime != t.At {
 			continue // a timer deleted when an earlier row took its key's place
 		}
 		d.emit(insert, k.row)
@@ -297,8 +269,6 @@ const (
 	stateVersion = 1
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // Snapshot serializes key group kg's state (nil when it holds no keys), keys in sorted order.
 func (d *Deduplicate) Snapshot(kg int) ([]byte, error) {
 	m, err := d.group(kg)
@@ -308,28 +278,19 @@ func (d *Deduplicate) Snapshot(kg int) ([]byte, error) {
 	if len(m) == 0 {
 		return nil, nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b := append([]byte(stateMagic), 0, 0)
-	binary.LittleEndian.PutUint16(b[4:], stateVersion)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	keys := stateblob.SortedKeys(m)
+	b := binary.LittleEndian.AppendUint32(stateblob.Header(stateMagic, stateVersion), uint32(len(keys)))
 	for _, key := range keys {
 		k := m[key]
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(key)))
-		b = append(b, key...)
+		b = stateblob.AppendBytes(b, []byte(key))
 		emitted := byte(0)
 		if k.emitted {
 			emitted = 1
 		}
-		b = append(b, emitted)
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(k.row)))
-		b = append(b, k.row...)
+		b = stateblob.AppendBytes(append(b, emitted), k.row)
 		b = binary.LittleEndian.AppendUint64(b, uint64(k.rowtime))
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return stateblob.Seal(b), nil
 }
 
 // Restore reads a key group's state written by Snapshot and registers its waiting rows' timers.
@@ -340,84 +301,36 @@ func (d *Deduplicate) Restore(kg int, blob []byte) error {
 	return nil
 }
 
-var errTruncated = errors.New("truncated")
-
 func (d *Deduplicate) restore(kg int, blob []byte) error {
 	m, err := d.group(kg)
 	if err != nil {
 		return err
 	}
-	if len(blob) < 4+2+4+4 {
-		return errTruncated
+	r, _, err := stateblob.Open(blob, stateMagic, "deduplication", stateVersion)
+	if err != nil {
+		return err
 	}
-	body := blob[:len(blob)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(blob[len(blob)-4:]) {
-		return errors.New("checksum mismatch")
-	}
-	if string(body[:4]) != stateMagic {
-		return fmt.Errorf("not deduplication state (magic %q)", body[:4])
-	}
-	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
-		return fmt.Errorf("state version %d, this build reads %d", v, stateVersion)
-	}
-	n := binary.LittleEndian.Uint32(body[6:])
-	rest := body[10:]
-	take := func(l int) ([]byte, error) {
-		if l < 0 || len(rest) < l {
-			return nil, errTruncated
+	for n := r.U32(); n > 0 && r.OK(); n-- {
+		key := string(r.Bytes())
+		k := &keyState{emitted: r.U8() == 1}
+		row := r.Bytes()
+		k.rowtime = int64(r.U64())
+		if !r.OK() {
+			break
 		}
-		v := rest[:l]
-		rest = rest[l:]
-		return v, nil
-	}
-	u32 := func() (int, error) {
-		v, err := take(4)
-		if err != nil {
-			return 0, err
-		}
-		return int(binary.LittleEndian.Uint32(v)), nil
-	}
-	for ; n > 0; n-- {
-		l, err := u32()
-		if err != nil {
-			return err
-		}
-		key, err := take(l)
-		if err != nil {
-			return err
-		}
-		flag, err := take(1)
-		if err != nil {
-			return err
-		}
-		if l, err = u32(); err != nil {
-			return err
-		}
-		row, err := take(l)
-		if err != nil {
-			return err
-		}
-		ts, err := take(8)
-		if err != nil {
-			return err
-		}
-		if _, dup := m[string(key)]; dup {
+		if _, dup := m[key]; dup {
 			return fmt.Errorf("key %q twice", key)
 		}
-		k := &keyState{emitted: flag[0] == 1, rowtime: int64(binary.LittleEndian.Uint64(ts))}
 		if len(row) > 0 {
-			k.row = append([]byte(nil), row...)
+			k.row = row
 			d.bytes += int64(len(row))
 			if d.cfg.InsertOnly && !k.emitted {
-				heap.Push(&d.timers, timer{at: k.rowtime, kg: kg, key: string(key)})
+				heap.Push(&d.timers, keytimer.Timer{At: k.rowtime, KeyGroup: kg, Key: key})
 			}
 		}
-		m[string(key)] = k
+		m[key] = k
 		d.keys++
 		d.bytes += int64(len(key))
 	}
-	if len(rest) != 0 {
-		return fmt.Errorf("%d bytes after the state", len(rest))
-	}
-	return nil
+	return r.End()
 }

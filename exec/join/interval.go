@@ -352,7 +352,7 @@ func (j *IntervalJoin) cache(k *intervalKey, side Side, t int64, row []byte) (*t
 func (j *IntervalJoin) register(k *intervalKey, side Side, kg int, key []byte, t int64) {
 	at := t + j.rel[side] + j.cfg.MinCleanUpInterval + 1
 	k.timer[side], k.hasTimer[side] = at, true
-	heap.Push(&j.timers, timer{end: at, kg: kg, key: string(key)})
+	heap.Push(&j.timers, timer{At: at, KeyGroup: kg, Key: string(key)})
 }
 
 // AdvanceWatermark moves the watermark to wm and fires the cleanup timers it passes (onTimer):
@@ -364,23 +364,23 @@ func (j *IntervalJoin) AdvanceWatermark(wm int64, emit Emit) error {
 	}
 	j.watermark = wm
 	opTime := j.operatorTime()
-	for j.timers.Len() > 0 && j.timers[0].end <= wm {
+	for j.timers.Len() > 0 && j.timers[0].At <= wm {
 		t := heap.Pop(&j.timers).(timer)
-		k := j.groups[t.kg-j.cfg.KeyGroups.Start][t.key]
+		k := j.groups[t.KeyGroup-j.cfg.KeyGroups.Start][t.Key]
 		if k == nil {
 			continue
 		}
 		// The right cache's timer first, as onTimer checks IntervalJoinLeftTimerState first.
 		for _, side := range [2]Side{RightSide, LeftSide} {
-			if k.hasTimer[side] && k.timer[side] == t.end {
+			if k.hasTimer[side] && k.timer[side] == t.At {
 				j.expiration[side] = expirationTime(opTime, j.rel[side])
-				if err := j.removeExpired(k, side, t.kg, t.key, emit); err != nil {
+				if err := j.removeExpired(k, side, t.KeyGroup, t.Key, emit); err != nil {
 					return err
 				}
 			}
 		}
 		if j.empty(k) {
-			j.dropKey(t.kg, []byte(t.key))
+			j.dropKey(t.KeyGroup, []byte(t.Key))
 		}
 	}
 	return nil

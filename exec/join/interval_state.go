@@ -67,16 +67,16 @@ func (j *IntervalJoin) restore(kg int, blob []byte) error {
 	if err != nil {
 		return err
 	}
-	for n := r.u32(); n > 0 && r.err == nil; n-- {
-		key := r.bytes(int(r.u32()))
-		k := j.key(kg, key, r.byte() == 1)
+	for n := r.U32(); n > 0 && r.OK(); n-- {
+		key := r.Bytes()
+		k := j.key(kg, key, r.U8() == 1)
 		for side := range k.caches {
-			set, at := r.byte() == 1, int64(r.u64())
-			for t := r.u32(); t > 0 && r.err == nil; t-- {
-				tr := newTimeRows(int64(r.u64()))
-				for i := r.u32(); i > 0 && r.err == nil; i-- {
-					tr.joined = append(tr.joined, r.byte() == 1)
-					row := r.bytes(int(r.u32()))
+			set, at := r.U8() == 1, int64(r.U64())
+			for t := r.U32(); t > 0 && r.OK(); t-- {
+				tr := newTimeRows(int64(r.U64()))
+				for i := r.U32(); i > 0 && r.OK(); i-- {
+					tr.joined = append(tr.joined, r.U8() == 1)
+					row := r.Bytes()
 					tr.rows = append(tr.rows, row)
 					j.bytes += int64(len(row))
 				}
@@ -84,12 +84,9 @@ func (j *IntervalJoin) restore(kg int, blob []byte) error {
 			}
 			if set {
 				k.timer[side], k.hasTimer[side] = at, true
-				heap.Push(&j.timers, timer{end: at, kg: kg, key: string(key)})
+				heap.Push(&j.timers, timer{At: at, KeyGroup: kg, Key: string(key)})
 			}
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("%d bytes after the state", len(r.b))
-	}
-	return r.err
+	return r.End()
 }

@@ -203,7 +203,7 @@ func TestIntervalJoinSnapshotRestore(t *testing.T) {
 		blob []byte
 		want string
 	}{
-		{"truncated", blob[:10], "truncated"},
+		{"truncated", blob[:9], "truncated"},
 		{"flipped byte", append(append([]byte(nil), blob[:20]...), append([]byte{blob[20] ^ 1}, blob[21:]...)...), "checksum"},
 		{"window join state", mustSnapshotWindowJoin(t), "not interval join state"},
 	} {

@@ -58,17 +58,17 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 	if err != nil {
 		return err
 	}
-	for n := r.u32(); n > 0 && r.err == nil; n-- {
-		key := r.bytes(int(r.u32()))
-		k, err := j.key(kg, key, r.byte() == 1)
+	for n := r.U32(); n > 0 && r.OK(); n-- {
+		key := r.Bytes()
+		k, err := j.key(kg, key, r.U8() == 1)
 		if err != nil {
 			return err
 		}
 		for side := range k.sides {
-			for m := r.u32(); m > 0 && r.err == nil; m-- {
-				count, assoc := int32(r.u32()), int32(r.u32())
-				row := r.take(int(r.u32()))
-				if r.err != nil {
+			for m := r.U32(); m > 0 && r.OK(); m-- {
+				count, assoc := int32(r.U32()), int32(r.U32())
+				row := r.Take(int(r.U32()))
+				if !r.OK() {
 					break
 				}
 				if count <= 0 {
@@ -81,8 +81,5 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 			}
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("%d bytes after the state", len(r.b))
-	}
-	return r.err
+	return r.End()
 }

@@ -3,10 +3,10 @@ package join
 import (
 	"container/heap"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/crc32"
 	"sort"
+
+	"github.com/sluice-project/sluice/exec/stateblob"
 )
 
 // State format of one key group (integers little-endian):
@@ -21,11 +21,6 @@ import (
 const (
 	stateMagic   = "SLWJ"
 	stateVersion = 1
-)
-
-var (
-	errTruncated = errors.New("truncated")
-	castagnoli   = crc32.MakeTable(crc32.Castagnoli)
 )
 
 // Snapshot serializes the state of key group kg (which this subtask must own); nil when the
@@ -82,15 +77,15 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 		return err
 	}
 	g := j.group(kg)
-	for n := r.u32(); n > 0 && r.err == nil; n-- {
-		key := string(r.bytes(int(r.u32())))
-		k := &keyState{nullKey: r.byte() == 1, windows: map[int64]*windowRows{}}
-		for w := r.u32(); w > 0 && r.err == nil; w-- {
-			end := int64(r.u64())
+	for n := r.U32(); n > 0 && r.OK(); n-- {
+		key := string(r.Bytes())
+		k := &keyState{nullKey: r.U8() == 1, windows: map[int64]*windowRows{}}
+		for w := r.U32(); w > 0 && r.OK(); w-- {
+			end := int64(r.U64())
 			rows := &windowRows{}
-			nl, nr := r.u32(), r.u32()
-			for i := uint32(0); i < nl+nr && r.err == nil; i++ {
-				row := r.bytes(int(r.u32()))
+			nl, nr := r.U32(), r.U32()
+			for i := uint32(0); i < nl+nr && r.OK(); i++ {
+				row := r.Bytes()
 				if i < nl {
 					rows.left = append(rows.left, row)
 				} else {
@@ -98,7 +93,7 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 				}
 			}
 			k.windows[end] = rows
-			heap.Push(&j.timers, timer{end: end, kg: kg, key: key})
+			heap.Push(&j.timers, timer{At: end, KeyGroup: kg, Key: key})
 			for _, side := range [][][]byte{rows.left, rows.right} {
 				for _, r := range side {
 					j.bytes += int64(len(r))
@@ -111,48 +106,40 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 		}
 		g[key] = k
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("%d bytes after the state", len(r.b))
-	}
-	return r.err
+	return r.End()
 }
 
 // blobHeader starts the state blob of a key group of a join: magic, version, join type and the
 // number of keys; it returns the keys in sorted order, so that equal state gives equal bytes.
 func blobHeader[V any](magic string, typ Type, g map[string]V) ([]byte, []string) {
-	b := append([]byte(magic), 0, 0, byte(typ))
-	binary.LittleEndian.PutUint16(b[4:], stateVersion)
-	keys := make([]string, 0, len(g))
-	for k := range g {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := stateblob.SortedKeys(g)
+	b := append(stateblob.Header(magic, stateVersion), byte(typ))
 	return binary.LittleEndian.AppendUint32(b, uint32(len(keys))), keys
 }
 
 // appendKey appends a key's length, its key row and whether it holds a NULL the join filters on.
 func appendKey(b []byte, key string, nullKey bool) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(key)))
-	b = append(b, key...)
-	return append(b, boolByte(nullKey))
+	return append(stateblob.AppendBytes(b, []byte(key)), boolByte(nullKey))
 }
 
 // sealBlob appends the blob's CRC-32C.
-func sealBlob(b []byte) []byte {
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
-}
+func sealBlob(b []byte) []byte { return stateblob.Seal(b) }
 
 // openBlob checks a state blob's checksum, magic, version and join type and returns a reader
 // of what follows the header's join type.
-func openBlob(blob []byte, magic, what string, typ Type) (reader, error) {
-	body, err := checkedBody(blob, magic, what)
+func openBlob(blob []byte, magic, what string, typ Type) (*stateblob.Reader, error) {
+	r, _, err := stateblob.Open(blob, magic, what, stateVersion)
 	if err != nil {
-		return reader{}, err
+		return nil, err
 	}
-	if t := Type(body[6]); t != typ {
-		return reader{}, fmt.Errorf("state of a %s join restored into a join of type %s", t, typ)
+	t := Type(r.U8())
+	if !r.OK() {
+		return nil, stateblob.ErrTruncated
 	}
-	return reader{b: body[7:]}, nil
+	if t != typ {
+		return nil, fmt.Errorf("state of a %s join restored into a join of type %s", t, typ)
+	}
+	return r, nil
 }
 
 func boolByte(v bool) byte {
@@ -160,67 +147,4 @@ func boolByte(v bool) byte {
 		return 1
 	}
 	return 0
-}
-
-// reader reads a state blob; the first error sticks and later reads return zeros.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) take(n int) []byte {
-	if r.err != nil || n < 0 || len(r.b) < n {
-		if r.err == nil {
-			r.err = errTruncated
-		}
-		return nil
-	}
-	out := r.b[:n:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *reader) u32() uint32 {
-	if b := r.take(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-func (r *reader) u64() uint64 {
-	if b := r.take(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
-}
-
-func (r *reader) byte() byte {
-	if b := r.take(1); b != nil {
-		return b[0]
-	}
-	return 0
-}
-
-// bytes returns a copy, so that restored rows do not pin the blob.
-func (r *reader) bytes(n int) []byte {
-	return append([]byte(nil), r.take(n)...)
-}
-
-// checkedBody checks a state blob's checksum, magic and version and returns it without its
-// checksum.
-func checkedBody(blob []byte, magic, what string) ([]byte, error) {
-	if len(blob) < len(magic)+3+4+4 {
-		return nil, errTruncated
-	}
-	body, sum := blob[:len(blob)-4], binary.LittleEndian.Uint32(blob[len(blob)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
-		return nil, errors.New("checksum mismatch")
-	}
-	if string(body[:4]) != magic {
-		return nil, fmt.Errorf("not %s state (magic %q)", what, body[:4])
-	}
-	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
-		return nil, fmt.Errorf("state version %d, this build reads %d", v, stateVersion)
-	}
-	return body, nil
 }

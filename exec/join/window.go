@@ -7,6 +7,7 @@ package join
 import (
 	"container/heap"
 	"fmt"
+	"github.com/sluice-project/sluice/exec/keytimer"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/window"
@@ -140,7 +141,7 @@ func (j *WindowJoin) Add(side Side, kg int, key []byte, nullKey bool, windowEnd 
 		if ks == "" {
 			ks = string(key)
 		}
-		heap.Push(&j.timers, timer{end: windowEnd, kg: kg, key: ks})
+		heap.Push(&j.timers, timer{At: windowEnd, KeyGroup: kg, Key: ks})
 	}
 	if side == LeftSide {
 		w.left = append(w.left, row)
@@ -165,21 +166,21 @@ func (j *WindowJoin) AdvanceWatermark(wm int64, match Matcher, emit Emit) error 
 		return nil
 	}
 	j.watermark = wm
-	for j.timers.Len() > 0 && j.cfg.Zone.IsFired(j.timers[0].end, wm) {
+	for j.timers.Len() > 0 && j.cfg.Zone.IsFired(j.timers[0].At, wm) {
 		t := heap.Pop(&j.timers).(timer)
-		g := j.groups[t.kg-j.cfg.KeyGroups.Start]
-		k := g[t.key]
-		w := k.windows[t.end]
-		delete(k.windows, t.end)
+		g := j.groups[t.KeyGroup-j.cfg.KeyGroups.Start]
+		k := g[t.Key]
+		w := k.windows[t.At]
+		delete(k.windows, t.At)
 		for _, rows := range [][][]byte{w.left, w.right} {
 			for _, r := range rows {
 				j.bytes -= int64(len(r))
 			}
 		}
 		if len(k.windows) == 0 {
-			delete(g, t.key)
+			delete(g, t.Key)
 			j.keys--
-			j.bytes -= int64(len(t.key))
+			j.bytes -= int64(len(t.Key))
 		}
 		if err := j.join(k.nullKey, w.left, w.right, match, emit); err != nil {
 			return err
@@ -300,30 +301,7 @@ func (j *WindowJoin) leftRow(left []byte, l int, rights [][]byte, at func(l, r i
 	return nil
 }
 
-// timer is a window of one key waiting for the watermark.
-type timer struct {
-	end int64
-	kg  int
-	key string
-}
+// timer is a key's timer: a window's end, an interval join's cleanup time.
+type timer = keytimer.Timer
 
-type timerHeap []timer
-
-func (h timerHeap) Len() int { return len(h) }
-func (h timerHeap) Less(i, j int) bool {
-	if h[i].end != h[j].end {
-		return h[i].end < h[j].end
-	}
-	if h[i].kg != h[j].kg {
-		return h[i].kg < h[j].kg
-	}
-	return h[i].key < h[j].key
-}
-func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *timerHeap) Push(x any)   { *h = append(*h, x.(timer)) }
-func (h *timerHeap) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return t
-}
+type timerHeap = keytimer.Heap

@@ -9,10 +9,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"sort"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/stateblob"
 )
 
 // RowKinds as Flink's RowKind#toByteValue.
@@ -285,12 +285,6 @@ const (
 	stateVersion = 1
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-func appendBytes(b, v []byte) []byte {
-	return append(binary.LittleEndian.AppendUint32(b, uint32(len(v))), v...)
-}
-
 // Snapshot serializes key group kg's buffers (nil when it holds none), keys in sorted order.
 func (t *TopN) Snapshot(kg int) ([]byte, error) {
 	m, err := t.group(kg)
@@ -300,26 +294,21 @@ func (t *TopN) Snapshot(kg int) ([]byte, error) {
 	if len(m) == 0 {
 		return nil, nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b := binary.LittleEndian.AppendUint16([]byte(stateMagic), stateVersion)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	keys := stateblob.SortedKeys(m)
+	b := binary.LittleEndian.AppendUint32(stateblob.Header(stateMagic, stateVersion), uint32(len(keys)))
 	for _, key := range keys {
 		buf := m[key]
-		b = appendBytes(b, []byte(key))
+		b = stateblob.AppendBytes(b, []byte(key))
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(buf.entries)))
 		for _, e := range buf.entries {
-			b = appendBytes(b, e.sortKey)
+			b = stateblob.AppendBytes(b, e.sortKey)
 			b = binary.LittleEndian.AppendUint32(b, uint32(len(e.rows)))
 			for _, r := range e.rows {
-				b = appendBytes(b, r)
+				b = stateblob.AppendBytes(b, r)
 			}
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return stateblob.Seal(b), nil
 }
 
 // Restore reads a key group's buffers written by Snapshot.
@@ -330,59 +319,22 @@ func (t *TopN) Restore(kg int, blob []byte) error {
 	return nil
 }
 
-// reader reads a state blob, remembering its first error.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) u32() int {
-	if r.err != nil || len(r.b) < 4 {
-		r.err = errors.New("truncated")
-		return 0
-	}
-	v := binary.LittleEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return int(v)
-}
-
-func (r *reader) bytes() []byte {
-	n := r.u32()
-	if r.err != nil || len(r.b) < n {
-		r.err = errors.New("truncated")
-		return nil
-	}
-	v := append([]byte(nil), r.b[:n]...)
-	r.b = r.b[n:]
-	return v
-}
-
 func (t *TopN) restore(kg int, blob []byte) error {
 	m, err := t.group(kg)
 	if err != nil {
 		return err
 	}
-	if len(blob) < 4+2+4+4 {
-		return errors.New("truncated")
+	r, _, err := stateblob.Open(blob, stateMagic, "Top-N", stateVersion)
+	if err != nil {
+		return err
 	}
-	body := blob[:len(blob)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(blob[len(blob)-4:]) {
-		return errors.New("checksum mismatch")
-	}
-	if string(body[:4]) != stateMagic {
-		return fmt.Errorf("not Top-N state (magic %q)", body[:4])
-	}
-	if v := binary.LittleEndian.Uint16(body[4:]); v != stateVersion {
-		return fmt.Errorf("state version %d, this build reads %d", v, stateVersion)
-	}
-	r := &reader{b: body[6:]}
-	for n := r.u32(); n > 0 && r.err == nil; n-- {
-		key := string(r.bytes())
+	for n := r.U32(); n > 0 && r.OK(); n-- {
+		key := string(r.Bytes())
 		buf := &buffer{}
-		for e := r.u32(); e > 0 && r.err == nil; e-- {
-			en := entry{sortKey: r.bytes()}
-			for k := r.u32(); k > 0 && r.err == nil; k-- {
-				row := r.bytes()
+		for e := r.U32(); e > 0 && r.OK(); e-- {
+			en := entry{sortKey: r.Bytes()}
+			for k := r.U32(); k > 0 && r.OK(); k-- {
+				row := r.Bytes()
 				en.rows = append(en.rows, row)
 				t.bytes += int64(len(row))
 			}
@@ -397,8 +349,5 @@ func (t *TopN) restore(kg int, blob []byte) error {
 		t.keys++
 		t.bytes += int64(len(key))
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("%d bytes after the state", len(r.b))
-	}
-	return r.err
+	return r.End()
 }
