@@ -36,6 +36,11 @@ type Config struct {
 	// GenerateUpdateBefore and GenerateInsert are Flink's flags for the updating variants
 	// (generateInsert is table.exec.deduplicate.insert-update-after-sensitive-enabled).
 	GenerateUpdateBefore, GenerateInsert bool
+	// HeapState says Flink's keyed state holds the kept row object itself (the heap state
+	// backend), whose RowKind changes when Flink emits it; other backends hold a copy taken
+	// while it was still an insert. Flink's last-row deduplication on processing time compares
+	// the new row with the kept one RowKind included, so the two differ.
+	HeapState bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
 }
@@ -55,12 +60,15 @@ type keyState struct {
 	row     []byte
 	rowtime int64
 	emitted bool
+	// kind is the kept row's RowKind as Flink's state holds it (last row on processing time).
+	kind byte
 }
 
 // Deduplicate is one subtask's deduplication, replaying Flink's functions: RowTimeDeduplicateFunction
 // (event time, keep last, or keep first with updates), RowTimeDeduplicateKeepFirstRowFunction
 // (event time, keep first, insert-only: timers and late rows dropped) and
-// ProcTimeDeduplicateKeepFirstRowFunction (processing time, keep first).
+// ProcTimeDeduplicateKeepFirstRowFunction and ProcTimeDeduplicateKeepLastRowFunction (processing
+// time).
 type Deduplicate struct {
 	cfg    Config
 	groups []map[string]*keyState
@@ -77,9 +85,6 @@ type Deduplicate struct {
 func New(cfg Config) (*Deduplicate, error) {
 	if cfg.KeyGroups.End < cfg.KeyGroups.Start {
 		return nil, fmt.Errorf("deduplicate: key groups %v", cfg.KeyGroups)
-	}
-	if !cfg.RowTime && cfg.KeepLast {
-		return nil, errors.New("deduplicate: keeping the last row on processing time is not supported natively yet")
 	}
 	if cfg.InsertOnly && (cfg.KeepLast || !cfg.RowTime) {
 		return nil, errors.New("deduplicate: only event-time keep-first deduplication has an insert-only variant")
@@ -126,6 +131,8 @@ func (d *Deduplicate) Process(rows []Row) error {
 		}
 		k := m[string(r.Key)]
 		switch {
+		case !d.cfg.RowTime && d.cfg.KeepLast:
+			d.lastOnProcTime(m, k, r)
 		case !d.cfg.RowTime:
 			// ProcTimeDeduplicateKeepFirstRowFunction: a key's first row, once.
 			if k != nil {
@@ -140,6 +147,36 @@ func (d *Deduplicate) Process(rows []Row) error {
 		}
 	}
 	return nil
+}
+
+// lastOnProcTime is DeduplicateFunctionHelper#processLastRowOnProcTime: each row replaces the
+// kept one (+I first, then -U/+U), except a row equal to the kept one, RowKind included, which
+// replaces it silently.
+func (d *Deduplicate) lastOnProcTime(m map[string]*keyState, k *keyState, r Row) {
+	if !d.cfg.GenerateUpdateBefore && !d.cfg.GenerateInsert {
+		d.emit(updateAfter, r.Row)
+		return
+	}
+	if k == nil {
+		k = d.store(m, r, true)
+		k.kind = insert
+		d.emit(insert, r.Row)
+		return
+	}
+	if k.kind == insert && string(k.row[1:]) == string(r.Row[1:]) {
+		d.replace(k, r) // the kept row is the new one, still an insert
+		k.kind = insert
+		return
+	}
+	if d.cfg.GenerateUpdateBefore {
+		d.emit(updateBefore, k.row)
+	}
+	d.replace(k, r)
+	d.emit(updateAfter, k.row)
+	k.kind = insert
+	if d.cfg.HeapState {
+		k.kind = updateAfter // the object in Flink's heap state, emitted as +U
+	}
 }
 
 // store keeps a new key (with its row when keep is set).
@@ -259,7 +296,8 @@ func (d *Deduplicate) StateBytes() int64 { return d.bytes }
 // State format of one key group (integers little-endian):
 //
 //	magic "SLDD" | version u16 | keys u32 |
-//	per key: key length u32, key row bytes, emitted u8, row length u32 (0: none),
+//	per key: key length u32, key row bytes, emitted u8, the kept row's RowKind u8,
+//	         row length u32 (0: none),
 //	         BinaryRowData bytes, rowtime i64 |
 //	CRC-32C of everything before, u32.
 //
@@ -287,7 +325,7 @@ func (d *Deduplicate) Snapshot(kg int) ([]byte, error) {
 		if k.emitted {
 			emitted = 1
 		}
-		b = stateblob.AppendBytes(append(b, emitted), k.row)
+		b = stateblob.AppendBytes(append(b, emitted, k.kind), k.row)
 		b = binary.LittleEndian.AppendUint64(b, uint64(k.rowtime))
 	}
 	return stateblob.Seal(b), nil
@@ -312,7 +350,7 @@ func (d *Deduplicate) restore(kg int, blob []byte) error {
 	}
 	for n := r.U32(); n > 0 && r.OK(); n-- {
 		key := string(r.Bytes())
-		k := &keyState{emitted: r.U8() == 1}
+		k := &keyState{emitted: r.U8() == 1, kind: r.U8()}
 		row := r.Bytes()
 		k.rowtime = int64(r.U64())
 		if !r.OK() {

@@ -78,8 +78,6 @@ func CompileDeduplicate(n *IslandNode, options map[string]string) (*Deduplicate,
 		case p.InTypes[p.RowtimeCol].Precision > 3:
 			reasons = append(reasons, fmt.Sprintf("deduplication on a %s event-time attribute is not supported natively", p.InTypes[p.RowtimeCol]))
 		}
-	} else if p.KeepLast {
-		reasons = append(reasons, "keeping the last row on processing time (ROW_NUMBER() OVER (... ORDER BY proctime DESC) = 1) is not supported natively yet")
 	}
 	for _, k := range j.UniqueKeys {
 		if k < 0 || k >= len(p.InTypes) {

@@ -7,6 +7,9 @@ const (
 	OptMaxParallelism = "sluice.runtime.max-parallelism"
 	OptKeyGroupStart  = "sluice.runtime.key-group-start"
 	OptKeyGroupEnd    = "sluice.runtime.key-group-end"
+	// OptHeapState is "true" when the operator's keyed state backend holds objects (Flink's
+	// heap backend) rather than serialized copies.
+	OptHeapState = "sluice.runtime.heap-state"
 )
 
 // Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a

@@ -41,7 +41,7 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 	}
 	op, err := dedup.New(dedup.Config{KeepLast: p.KeepLast, RowTime: p.RowtimeCol >= 0, InsertOnly: p.InsertOnly,
 		GenerateUpdateBefore: p.GenerateUpdateBefore, GenerateInsert: p.GenerateInsert,
-		KeyGroups: keygroup.Range{Start: rt[1], End: rt[2]}})
+		HeapState: options[plan.OptHeapState] == "true", KeyGroups: keygroup.Range{Start: rt[1], End: rt[2]}})
 	if err != nil {
 		return nil, err
 	}

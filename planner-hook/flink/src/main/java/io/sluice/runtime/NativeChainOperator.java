@@ -221,6 +221,14 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             options.put("sluice.runtime.max-parallelism", String.valueOf(maxParallelism));
             options.put("sluice.runtime.key-group-start", String.valueOf(keyGroups.getStartKeyGroup()));
             options.put("sluice.runtime.key-group-end", String.valueOf(keyGroups.getEndKeyGroup()));
+            // Whether keyed state holds objects (the heap backend) or serialized copies: Flink's
+            // last-row deduplication on processing time behaves differently on the two.
+            org.apache.flink.runtime.state.KeyedStateBackend<?> backend = getKeyedStateBackend();
+            if (backend instanceof org.apache.flink.runtime.state.TestableKeyedStateBackend) {
+                backend = ((org.apache.flink.runtime.state.TestableKeyedStateBackend<?>) backend).getDelegatedKeyedStateBackend(true);
+            }
+            options.put("sluice.runtime.heap-state",
+                    String.valueOf(backend instanceof org.apache.flink.runtime.state.heap.HeapKeyedStateBackend));
             // Gauges run on other threads: they read values the task thread refreshes (see
             // refreshStateMetrics), never the native state itself.
             getMetricGroup().gauge("numLateRecordsDropped", () -> lateRecordsDropped);
