@@ -45,10 +45,13 @@ func (a *avgFloatAcc[T]) CopyResult(d, s int32) { a.Copy(d, s) }
 // return an error saying why they cannot run natively.
 func NewRetractor(c Call) (Retractor, error) {
 	unsupported := fmt.Errorf("%s(%s) over input with retractions is not supported natively yet", c.Func, c.Arg)
+	if c.Distinct {
+		return nil, unsupported
+	}
 	if c.Func == CountStar || c.Func == Count {
 		return &countAcc{star: c.Func == CountStar}, nil
 	}
-	if c.Distinct || c.Arg.Kind == catalog.Decimal || c.Arg.IsString() || c.Arg.IsBinary() || c.Arg.Kind == catalog.Boolean {
+	if c.Arg.Kind == catalog.Decimal || c.Arg.IsString() || c.Arg.IsBinary() || c.Arg.Kind == catalog.Boolean {
 		return nil, unsupported
 	}
 	k := c.Arg.Kind

@@ -32,16 +32,13 @@ type dedupStage struct {
 }
 
 func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage, error) {
-	var rt [3]int
-	var err error
-	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
-		if rt[i], err = intOption(options, k); err != nil {
-			return nil, fmt.Errorf("deduplicate: %w", err)
-		}
+	maxP, kgs, err := keyedRuntime(options)
+	if err != nil {
+		return nil, fmt.Errorf("deduplicate: %w", err)
 	}
 	op, err := dedup.New(dedup.Config{KeepLast: p.KeepLast, RowTime: p.RowtimeCol >= 0, InsertOnly: p.InsertOnly,
 		GenerateUpdateBefore: p.GenerateUpdateBefore, GenerateInsert: p.GenerateInsert,
-		HeapState: options[plan.OptHeapState] == "true", KeyGroups: keygroup.Range{Start: rt[1], End: rt[2]}})
+		HeapState: options[plan.OptHeapState] == "true", KeyGroups: kgs})
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +53,7 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 	if s.encoder, err = binaryrow.NewEncoder(p.InTypes); err != nil {
 		return nil, fmt.Errorf("deduplicate: %w", err)
 	}
-	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, rt[0]); err != nil {
+	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, maxP); err != nil {
 		return nil, fmt.Errorf("deduplicate: %w", err)
 	}
 	return s, nil

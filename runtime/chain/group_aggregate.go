@@ -33,15 +33,12 @@ type groupAggStage struct {
 }
 
 func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*groupAggStage, error) {
-	var rt [3]int
-	var err error
-	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
-		if rt[i], err = intOption(options, k); err != nil {
-			return nil, fmt.Errorf("group aggregate: %w", err)
-		}
+	maxP, kgs, err := keyedRuntime(options)
+	if err != nil {
+		return nil, fmt.Errorf("group aggregate: %w", err)
 	}
 	op, err := agg.NewGroupAggregate(agg.GroupConfig{Calls: p.Calls, GenerateUpdateBefore: p.GenerateUpdateBefore,
-		Retractions: p.Retractions, KeyGroups: keygroup.Range{Start: rt[1], End: rt[2]}})
+		Retractions: p.Retractions, KeyGroups: kgs})
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +47,7 @@ func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*grou
 	if s.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
 		return nil, fmt.Errorf("group aggregate: %w", err)
 	}
-	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, rt[0]); err != nil {
+	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, maxP); err != nil {
 		return nil, fmt.Errorf("group aggregate: %w", err)
 	}
 	if s.encoder, err = binaryrow.NewEncoder(p.OutTypes); err != nil {

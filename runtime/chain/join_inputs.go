@@ -71,15 +71,12 @@ func (s *inputBatch) key(r int) []byte {
 // openJoinInputs prepares the reading of both inputs of a join whose time columns (window
 // ends, or event times) are leftTime and rightTime.
 func openJoinInputs(spec *plan.JoinSpec, leftTime, rightTime int, options map[string]string, what string) (*joinInputs, error) {
-	var rt [3]int
-	var err error
-	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
-		if rt[i], err = intOption(options, k); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
+	maxP, kgs, err := keyedRuntime(options)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	mem := bufpool.New()
-	in := &joinInputs{spec: spec, what: what, mem: mem, keyGrp: keygroup.Range{Start: rt[1], End: rt[2]}}
+	in := &joinInputs{spec: spec, what: what, mem: mem, keyGrp: kgs}
 	for i, side := range []struct {
 		names []string
 		types []catalog.Type
@@ -94,7 +91,7 @@ func openJoinInputs(spec *plan.JoinSpec, leftTime, rightTime int, options map[st
 		if js.decoder, err = binaryrow.NewDecoder(side.names, side.types, mem); err != nil {
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		if js.assigner, err = keygroup.NewAssigner(spec.KeyTypes, rt[0]); err != nil {
+		if js.assigner, err = keygroup.NewAssigner(spec.KeyTypes, maxP); err != nil {
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 	}

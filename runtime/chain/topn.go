@@ -2,6 +2,7 @@ package chain
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -38,22 +39,19 @@ type topNStage struct {
 }
 
 func openTopNStage(p *plan.Rank, options map[string]string) (*topNStage, error) {
-	var rt [3]int
-	var err error
-	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
-		if rt[i], err = intOption(options, k); err != nil {
-			return nil, fmt.Errorf("top-n: %w", err)
-		}
+	maxP, kgs, err := keyedRuntime(options)
+	if err != nil {
+		return nil, fmt.Errorf("top-n: %w", err)
 	}
 	op, err := topn.New(topn.Config{RankStart: p.RankStart, RankEnd: p.RankEnd, OutputRankNumber: p.OutputRankNumber,
-		GenerateUpdateBefore: p.GenerateUpdateBefore, KeyGroups: keygroup.Range{Start: rt[1], End: rt[2]}})
+		GenerateUpdateBefore: p.GenerateUpdateBefore, KeyGroups: kgs})
 	if err != nil {
 		return nil, err
 	}
 	mem := bufpool.New()
 	s := &topNStage{plan: p, op: op, mem: mem}
 	for _, c := range append(append([]int(nil), p.KeyCols...), p.SortCols...) {
-		if !containsInt(s.cols, c) {
+		if !slices.Contains(s.cols, c) {
 			s.cols = append(s.cols, c)
 		}
 	}
@@ -66,19 +64,10 @@ func openTopNStage(p *plan.Rank, options map[string]string) (*topNStage, error) 
 	if s.ranked, err = binaryrow.NewEncoder(append(append([]catalog.Type(nil), p.InTypes...), catalog.BigIntType(false))); err != nil {
 		return nil, fmt.Errorf("top-n: %w", err)
 	}
-	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, rt[0]); err != nil {
+	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, maxP); err != nil {
 		return nil, fmt.Errorf("top-n: %w", err)
 	}
 	return s, nil
-}
-
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // Process ranks rows of Flink's row exchange.

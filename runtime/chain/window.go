@@ -13,6 +13,7 @@ import (
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/expr"
+	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/window"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
@@ -128,6 +129,19 @@ func (w *WindowPipeline) procTimeInput(in *window.Input, n int) (func(), error) 
 	return col.Release, nil
 }
 
+// keyedRuntime reads the runtime options of a keyed stage: the job's max parallelism and the
+// subtask's key-group range.
+func keyedRuntime(options map[string]string) (int, keygroup.Range, error) {
+	var rt [3]int
+	var err error
+	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
+		if rt[i], err = intOption(options, k); err != nil {
+			return 0, keygroup.Range{}, err
+		}
+	}
+	return rt[0], keygroup.Range{Start: rt[1], End: rt[2]}, nil
+}
+
 func intOption(options map[string]string, key string) (int, error) {
 	v, ok := options[key]
 	if !ok {
@@ -151,14 +165,11 @@ type EventTimePipeline interface {
 }
 
 func openWindowPipeline(p *plan.WindowAggregate, options map[string]string) (*WindowPipeline, error) {
-	var rt [3]int
-	var err error
-	for i, k := range []string{plan.OptMaxParallelism, plan.OptKeyGroupStart, plan.OptKeyGroupEnd} {
-		if rt[i], err = intOption(options, k); err != nil {
-			return nil, fmt.Errorf("window pipeline: %w", err)
-		}
+	maxP, kgs, err := keyedRuntime(options)
+	if err != nil {
+		return nil, fmt.Errorf("window pipeline: %w", err)
 	}
-	op, err := window.New(p.RuntimeSpec(rt[0], rt[1], rt[2]))
+	op, err := window.New(p.RuntimeSpec(maxP, kgs.Start, kgs.End))
 	if err != nil {
 		return nil, err
 	}
