@@ -92,8 +92,9 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private final int debugFailAfterBatches;
     private final int debugFailAttempts;
     private final int debugBatchDelayMillis;
-    // Failure injection in keyed chains waits for a completed checkpoint that holds state from
-    // this attempt, so that the restart it causes always restores something: the first
+    // Failure injection in keyed chains, and in chains that read a native scan, waits for a
+    // completed checkpoint taken after this attempt's first batch, so that the restart it causes
+    // always restores something (keyed state, or a scan position inside a split): the first
     // checkpoint taken after a batch, and whether one has completed since.
     private transient long firstCheckpointWithBatches = -1;
     private transient boolean batchesCheckpointed;
@@ -456,7 +457,10 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
         }
         batches++;
         int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
-        boolean due = shape.keyed() ? batches >= debugFailAfterBatches && batchesCheckpointed : batches == debugFailAfterBatches;
+        boolean waitForCheckpoint = shape.keyed() || shape.batchInput();
+        boolean due = waitForCheckpoint
+                ? batches >= debugFailAfterBatches && batchesCheckpointed
+                : batches == debugFailAfterBatches;
         if (debugFailAfterBatches > 0 && due && attempt < Math.max(1, debugFailAttempts)) {
             if (attempt % 2 == 0) {
                 NativeLib.debugPanic();
@@ -665,11 +669,11 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        if (!shape.keyed()) {
-            return;
-        }
         if (firstCheckpointWithBatches < 0 && batches > 0) {
             firstCheckpointWithBatches = context.getCheckpointId();
+        }
+        if (!shape.keyed()) {
+            return;
         }
         watermarkState.update(Collections.singletonList(currentWatermark));
         refreshStateMetrics();
