@@ -140,7 +140,9 @@ func NewAccumulator(c Call) (Accumulator, error) {
 		acc.setType(c.Result)
 		return acc, nil
 	}
-	if !c.Result.Equal(c.Arg.WithNullable(true)) {
+	// The result is the argument's type, nullable (an empty group, a filter), or NOT NULL
+	// like a NOT NULL argument where Flink's planner knows every group has a row.
+	if !c.Result.Equal(c.Arg.WithNullable(true)) && (c.Arg.Nullable || !c.Result.Equal(c.Arg)) {
 		return nil, fmt.Errorf("%s(%s) returning %s is not supported natively", c.Func, c.Arg, c.Result)
 	}
 	var acc typedAccumulator

@@ -8,7 +8,7 @@ import (
 )
 
 // Node is a compiled island node: the description of what the runtime runs for it (*Calc,
-// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, *WindowJoin, *IntervalJoin, *RegularJoin, *GroupAggregate, *Deduplicate, *Rank, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
+// *WindowAggregate, *WatermarkAssigner, *WindowTableFunction, *WindowJoin, *IntervalJoin, *RegularJoin, *GroupAggregate, *Deduplicate, *Rank, *OverAggregate, a Scan, *FileSink, *IcebergSink, *AdbcSink, *Exchange).
 type Node interface {
 	// ExecType is the exec-node type of Flink's plan that the node was compiled from.
 	ExecType() string
@@ -67,6 +67,13 @@ var kinds = []Kind{
 			"per key the sort keys in order with their rows in arrival order (TopNBuffer), a row pushed out of the top N deleted (-D), or with rank numbers or an offset each rank's row updated (-U/+U) as rows move down; " +
 			"sort fields of the types whose order Flink's comparator defines totally (not FLOAT/DOUBLE, whose NaN compares equal to every value); state per key group. " +
 			"Not native yet: inputs with updates or deletes (the update and retract strategies), a rank end from a column, ordering by processing time, a state TTL"},
+	{Type: OverAggregateType, compile: node(CompileOverAggregate),
+		Doc: "aggregates OVER (PARTITION BY keys ORDER BY an event-time attribute) on TIMESTAMP(3) and TIMESTAMP_LTZ(3) attributes, of inputs that only insert: " +
+			"ROWS and RANGE frames from UNBOUNDED PRECEDING, N PRECEDING rows or an INTERVAL PRECEDING up to the current row; each row waits in state per key group until the watermark passes its time, " +
+			"then comes out with its frame's aggregates (ROWS: each row its own result, in arrival order within a time; RANGE: the rows of a time one result), as Flink's RowTime*PrecedingFunction " +
+			"(both unbounded OVER versions; late rows dropped: at or before the watermark, or on bounded frames at or before the key's last fired time, which is 0 for a new key, so that rows at or before the epoch are dropped as in Flink; a bounded RANGE frame's cleanup timers); " +
+			"COUNT(*), COUNT, SUM, $SUM0, MIN, MAX, AVG as the group aggregation takes them (bounded frames retract, as the *WithRetract functions). " +
+			"Not native yet: processing time, ordering by other columns, FILTER, DISTINCT, constant arguments, floating-point SUM/AVG over a bounded RANGE frame (Flink retracts in its state backend's map order), a state TTL"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase),

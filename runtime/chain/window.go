@@ -65,6 +65,8 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 		return openDedupStage(p, options)
 	case *plan.Rank:
 		return openTopNStage(p, options)
+	case *plan.OverAggregate:
+		return openOverStage(p, options)
 	}
 	return nil, fmt.Errorf("a %s node cannot run inside a chain", node.ExecType())
 }

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Failure recovery of native operators with keyed state beyond windows (a window join, an
- * interval join, a regular join, a group aggregation, one over another's retractions): both
+ * interval join, a regular join, a group aggregation, one over another's retractions, OVER
+ * aggregations): both
  * inputs slowed down, checkpoints every 100 ms, three injected failures (Go panics and a Java exception). Flink restarts the job from its last
  * checkpoint, the rows and accumulators in state come back from raw keyed state, and the
  * exactly-once collect sink ends with exactly the rows of a failure-free stock Flink run.
@@ -41,6 +42,12 @@ class KeyedStateRecoveryTest {
                         " AND L.v < R.v + 100")),
                 atScale(IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S,
                         " AND L.v < R.v + 100")),
+                // Rows waiting for the watermark, frames and accumulators in state.
+                ParityCase.nativeCase("over-rows", OverAggregateParityTest.SCHEMA, WindowAggregateParityTest.rows(1500),
+                        OverAggregateParityTest.over(OverAggregateParityTest.AGGS, OverAggregateParityTest.ROWS_3)).asMultiset(),
+                ParityCase.nativeCase("over-range", OverAggregateParityTest.SCHEMA, WindowAggregateParityTest.rows(1500),
+                        OverAggregateParityTest.over(OverAggregateParityTest.AGGS + ", MIN(d) OVER w AS mnd",
+                                OverAggregateParityTest.RANGE_2S)).asMultiset(),
                 // Enough rows that checkpoints complete before the failures.
                 ParityCase.nativeCase("regular-join", RegularJoinParityTest.SCHEMA,
                         WindowJoinParityTest.joinRows(13, 1500, "a", "b", "c", "d", "e", "g", "h", null),

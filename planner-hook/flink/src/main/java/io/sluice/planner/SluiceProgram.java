@@ -24,6 +24,7 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalD
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalExchange;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalOverAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRank;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.common.CommonPhysicalJoin;
@@ -243,6 +244,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                     && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
                     && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate
                             || consumer instanceof StreamPhysicalGroupAggregate || consumer instanceof StreamPhysicalRank
+                            || consumer instanceof StreamPhysicalOverAggregate
                             || isNativeJoin(consumer))
                     && !edges.batchOutput().containsKey(up)) {
                 int[] keys = exchange.getDistribution().getKeys().stream().mapToInt(Integer::intValue).toArray();
@@ -286,6 +288,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 || rel instanceof StreamPhysicalGlobalWindowAggregate
                 || rel instanceof StreamPhysicalGroupAggregate
                 || rel instanceof StreamPhysicalRank
+                || rel instanceof StreamPhysicalOverAggregate
                 || isNativeJoin(rel);
     }
 
@@ -372,6 +375,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return org.apache.flink.table.planner.plan.utils.RankUtil.canConvertToDeduplicate((StreamPhysicalRank) rel)
                     ? "stream-exec-deduplicate_1"
                     : "stream-exec-rank_1";
+        } else if (rel instanceof StreamPhysicalOverAggregate) {
+            return "stream-exec-over-aggregate_1";
         } else if (isIcebergScan(rel)) {
             return "sluice-iceberg-scan_1";
         } else if (isAdbcScan(rel)) {
@@ -408,6 +413,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             stateKeys = ((StreamPhysicalGroupAggregate) bottom).grouping();
         } else if (bottom instanceof StreamPhysicalRank) {
             stateKeys = ((StreamPhysicalRank) bottom).partitionKey().toArray();
+        } else if (bottom instanceof StreamPhysicalOverAggregate) {
+            // StreamExecOverAggregate keys its state by the partition keys of its one group.
+            stateKeys = ((StreamPhysicalOverAggregate) bottom).logicWindow().groups.get(0).keys.toArray();
         } else if (isNativeJoin(bottom)) {
             // Flink keys the join's state by the join keys; the key selector is the left input's.
             stateKeys = ((CommonPhysicalJoin) bottom).joinSpec().getLeftKeys();

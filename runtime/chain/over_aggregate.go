@@ -1,0 +1,177 @@
+package chain
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/bufpool"
+	"github.com/sluice-project/sluice/exec/column"
+	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/over"
+	"github.com/sluice-project/sluice/planner-hook/plan"
+)
+
+// overStage runs an OVER aggregation at the start of a chain: rows of Flink's row exchange or
+// batches of a columnar exchange, keyed by the partition keys. Rows wait in state as
+// BinaryRowData bytes; when the watermark fires them they are decoded, aggregated and encoded
+// again with their aggregates as the last fields.
+type overStage struct {
+	plan     *plan.OverAggregate
+	op       *over.Over
+	mem      memory.Allocator
+	decoder  *binaryrow.Decoder
+	encoder  *binaryrow.Encoder // the input rows (columnar input)
+	output   *binaryrow.Encoder // the input fields and the aggregates
+	assigner *keygroup.Assigner
+	cols     []int // the columns the stage reads: keys, then the time attribute
+	groups   []int32
+	rows     []over.Row
+	encoded  []byte
+	offsets  []int32
+	out      []byte
+	outOffs  []int32
+}
+
+func openOverStage(p *plan.OverAggregate, options map[string]string) (*overStage, error) {
+	maxP, kgs, err := keyedRuntime(options)
+	if err != nil {
+		return nil, fmt.Errorf("over aggregate: %w", err)
+	}
+	op, err := over.New(over.Config{Calls: p.Calls, ArgCols: p.ArgCols, Rows: p.Rows, Bounded: p.Bounded,
+		Preceding: p.Preceding, TimerPerTimestamp: p.Version != 1, KeyGroups: kgs})
+	if err != nil {
+		return nil, err
+	}
+	mem := bufpool.New()
+	s := &overStage{plan: p, op: op, mem: mem, cols: append(append([]int(nil), p.KeyCols...), p.RowtimeCol)}
+	if s.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
+		return nil, fmt.Errorf("over aggregate: %w", err)
+	}
+	if s.encoder, err = binaryrow.NewEncoder(p.InTypes); err != nil {
+		return nil, fmt.Errorf("over aggregate: %w", err)
+	}
+	outTypes := append([]catalog.Type(nil), p.InTypes...)
+	for _, c := range p.Calls {
+		outTypes = append(outTypes, c.Result)
+	}
+	if s.output, err = binaryrow.NewEncoder(outTypes); err != nil {
+		return nil, fmt.Errorf("over aggregate: %w", err)
+	}
+	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, maxP); err != nil {
+		return nil, fmt.Errorf("over aggregate: %w", err)
+	}
+	return s, nil
+}
+
+// Process takes rows of Flink's row exchange.
+func (s *overStage) Process(data []byte, offsets []int32) error {
+	s.resetOutput()
+	n := len(offsets) - 1
+	if n < 0 {
+		return fmt.Errorf("over aggregate: no offsets")
+	}
+	starts, ends := offsets[:n], offsets[1:]
+	if err := s.decoder.Check(data, starts, ends); err != nil {
+		return fmt.Errorf("over aggregate: %w", err)
+	}
+	b, err := decodeSparse(s.decoder, len(s.plan.InTypes), data, starts, ends, s.cols)
+	if err != nil {
+		return fmt.Errorf("over aggregate: %w", err)
+	}
+	defer b.release()
+	return s.run(b.Column, data, offsets, n)
+}
+
+// ProcessBatch takes a batch of a columnar exchange, encoding its rows for the state.
+func (s *overStage) ProcessBatch(b arrow.RecordBatch) error {
+	s.resetOutput()
+	if err := checkBatchColumns("over aggregate", b, s.plan.InNames, s.plan.InTypes, s.cols); err != nil {
+		return err
+	}
+	n := int(b.NumRows())
+	var err error
+	if s.encoded, s.offsets, err = encodeRows(s.encoder, b.Columns(), nil, n, s.encoded, s.offsets); err != nil {
+		return fmt.Errorf("over aggregate: %w", err)
+	}
+	return s.run(b.Column, s.encoded, s.offsets, n)
+}
+
+// run hands n rows to the aggregation: col gives the input's columns (those the stage reads),
+// the rows' bytes are data[offsets[r]:offsets[r+1]].
+func (s *overStage) run(col func(int) arrow.Array, data []byte, offsets []int32, n int) error {
+	keys := make([]arrow.Array, len(s.plan.KeyCols))
+	for i, k := range s.plan.KeyCols {
+		keys[i] = col(k)
+	}
+	s.groups = grown(s.groups, n)
+	if err := s.assigner.Assign(keys, n, s.groups, nil); err != nil {
+		return fmt.Errorf("over aggregate: %w", err)
+	}
+	keyRows, keyOffsets := s.assigner.KeyRows()
+	t := col(s.plan.RowtimeCol)
+	times := column.Values[int64](t)
+	s.rows = s.rows[:0]
+	for r := 0; r < n; r++ {
+		row := over.Row{KeyGroup: int(s.groups[r]), Key: keyRows[keyOffsets[r]:keyOffsets[r+1]], Row: data[offsets[r]:offsets[r+1]]}
+		if t.IsValid(r) {
+			row.Rowtime = times[r] // Flink reads a NULL time attribute as 0
+		}
+		s.rows = append(s.rows, row)
+	}
+	err := s.op.Process(s.rows)
+	clear(s.rows)
+	return err
+}
+
+func (s *overStage) resetOutput() { s.out, s.outOffs = s.out[:0], append(s.outOffs[:0], 0) }
+
+// AdvanceWatermark fires the rows whose time the watermark passed, with their aggregates.
+func (s *overStage) AdvanceWatermark(w int64) error {
+	s.resetOutput()
+	f, err := s.op.AdvanceWatermark(s.mem, w, func(rows [][]byte) (arrow.RecordBatch, error) { return decodeRows(s.decoder, rows) })
+	if err != nil || f == nil {
+		return err
+	}
+	defer f.Release()
+	taken, err := column.TakeBatch(f.Batch, f.Rows, s.mem)
+	if err != nil {
+		return fmt.Errorf("over aggregate: %w", err)
+	}
+	defer taken.Release()
+	fields := append(append([]arrow.Array(nil), taken.Columns()[:len(s.plan.InTypes)]...), f.Values...)
+	if s.out, s.outOffs, err = encodeRows(s.output, fields, nil, len(f.Rows), s.out, s.outOffs); err != nil {
+		return fmt.Errorf("over aggregate: %w", err)
+	}
+	return nil
+}
+
+// PrepareCheckpoint has nothing to flush: rows are in state as they arrive.
+func (s *overStage) PrepareCheckpoint() error {
+	s.resetOutput()
+	return nil
+}
+
+// Output returns the rows of the last call (inserts).
+func (s *overStage) Output() ([]byte, []int32, []int32) { return s.out, s.outOffs, nil }
+
+// InitializeWatermark restores the event time.
+func (s *overStage) InitializeWatermark(w int64) { s.op.InitializeWatermark(w) }
+
+// Snapshot serializes one key group of the aggregation's state.
+func (s *overStage) Snapshot(kg int) ([]byte, error) { return s.op.Snapshot(kg) }
+
+// Restore loads one key group of the aggregation's state.
+func (s *overStage) Restore(kg int, blob []byte) error { return s.op.Restore(kg, blob) }
+
+// LateDropped counts the late rows dropped.
+func (s *overStage) LateDropped() int64 { return s.op.LateDropped() }
+
+// StateBytes is the size of the keys and rows in state.
+func (s *overStage) StateBytes() int64 { return s.op.StateBytes() }
+
+// StateKeys is the number of keys in state.
+func (s *overStage) StateKeys() int64 { return s.op.StateKeys() }
