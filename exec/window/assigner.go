@@ -14,10 +14,12 @@ const (
 	Tumble Kind = iota
 	Hop
 	Cumulate
+	// Session windows are not sliced: Sessions runs them, and Size holds the gap.
+	Session
 )
 
 func (k Kind) String() string {
-	return [...]string{"TUMBLE", "HOP", "CUMULATE"}[k]
+	return [...]string{"TUMBLE", "HOP", "CUMULATE", "SESSION"}[k]
 }
 
 // Assigner places timestamps into slices and slices into windows, as Flink's SliceAssigners do.
@@ -67,6 +69,14 @@ func NewCumulate(maxSize, step, offset int64) (*Assigner, error) {
 	return &Assigner{Kind: Cumulate, Size: maxSize, Step: step, Offset: offset, slice: step}, nil
 }
 
+// NewSession returns the assigner of SESSION windows with the given gap.
+func NewSession(gap int64) (*Assigner, error) {
+	if gap <= 0 {
+		return nil, fmt.Errorf("session window parameters must satisfy gap > 0, but got gap %dms", gap)
+	}
+	return &Assigner{Kind: Session, Size: gap, Step: gap}, nil
+}
+
 // String describes the assigner as Flink's plans do.
 func (a *Assigner) String() string {
 	switch a.Kind {
@@ -74,6 +84,8 @@ func (a *Assigner) String() string {
 		return fmt.Sprintf("HOP(size=%dms, slide=%dms, offset=%dms)", a.Size, a.Step, a.Offset)
 	case Cumulate:
 		return fmt.Sprintf("CUMULATE(maxSize=%dms, step=%dms, offset=%dms)", a.Size, a.Step, a.Offset)
+	case Session:
+		return fmt.Sprintf("SESSION(gap=%dms)", a.Size)
 	}
 	return fmt.Sprintf("TUMBLE(size=%dms, offset=%dms)", a.Size, a.Offset)
 }

@@ -140,6 +140,9 @@ func New(spec Spec) (*Operator, error) {
 	if spec.Assigner == nil {
 		return nil, fmt.Errorf("window aggregate: no window")
 	}
+	if spec.Assigner.Kind == Session {
+		return nil, fmt.Errorf("window aggregate: SESSION windows are not sliced (see NewSessions)")
+	}
 	if err := keygroup.CheckParallelism(spec.MaxParallelism, 1); err != nil {
 		return nil, fmt.Errorf("window aggregate: %w", err)
 	}

@@ -30,13 +30,16 @@ var (
 	castagnoli   = crc32.MakeTable(crc32.Castagnoli)
 )
 
-func (o *Operator) fingerprint() uint32 {
+func (o *Operator) fingerprint() uint32 { return fingerprint(o.spec) }
+
+// fingerprint covers a spec's window, zone, key types and aggregates.
+func fingerprint(spec Spec) uint32 {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|", o.assigner, o.zone)
-	for _, t := range o.spec.KeyTypes {
+	fmt.Fprintf(&b, "%s|%s|", spec.Assigner, spec.Zone)
+	for _, t := range spec.KeyTypes {
 		fmt.Fprintf(&b, "%s,", t)
 	}
-	for _, c := range o.spec.Calls {
+	for _, c := range spec.Calls {
 		fmt.Fprintf(&b, "|%s(%v %s):%s", c.Func, c.Distinct, c.Arg, c.Result)
 	}
 	return crc32.Checksum([]byte(b.String()), castagnoli)

@@ -92,7 +92,7 @@ func run(t *testing.T, a *Assigner, steps []any, snapshotAt int) []string {
 		MaxParallelism: 128,
 		KeyGroups:      keygroup.Range{Start: 0, End: 127},
 	}
-	op, err := New(spec)
+	op, err := Open(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,9 +145,9 @@ func run(t *testing.T, a *Assigner, steps []any, snapshotAt int) []string {
 	return out
 }
 
-func snapshotRestore(t *testing.T, op *Operator, spec Spec) *Operator {
+func snapshotRestore(t *testing.T, op Aggregation, spec Spec) Aggregation {
 	t.Helper()
-	fresh, err := New(spec)
+	fresh, err := Open(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,6 +535,87 @@ func TestSliceEndsMatchesSliceEnd(t *testing.T) {
 			if got, want := ends.of(a, ts), a.SliceEnd(ts); got != want {
 				t.Fatalf("%s: slice end of %d: %d, want %d", name, ts, got, want)
 			}
+		}
+	}
+}
+
+// Sessions as Flink's MergingWindowSet keeps them: a row's window [t, t+gap) joins the sessions
+// it touches (a row at 8 bridges [0,8) and [9,17)), a late row is dropped unless its window
+// touches a live session, and sessions fire at end - 1; with a snapshot and restore between
+// any two steps.
+func TestSessions(t *testing.T) {
+	a, err := NewSession(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []any{
+		[]row{{"a", 0, int64(1)}, {"a", 3, int64(2)}, {"a", 20, int64(4)}, {"a", 12, int64(8)}},
+		[]row{{"a", 9, int64(16)}, {"a", 8, int64(32)}, {"b", 1, nil}},
+		int64(16),
+		[]row{{"a", 2, int64(100)}, {"a", 15, int64(64)}},
+		int64(100),
+	}
+	want := []string{
+		"wm16 a 5 59 32 11 5 [0,17)", "wm16 b 1 (null) (null) (null) 0 [1,6)",
+		"wm100 a 2 68 64 34 2 [15,25)",
+	}
+	for _, snap := range []int{-1, 1, 2, 3, 4} {
+		got := run(t, a, steps, snap)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("snapshot@%d: got\n%s\nwant\n%s", snap, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	if _, err := New(Spec{Assigner: a}); err == nil {
+		t.Error("the slicing operator took a SESSION window")
+	}
+	if _, err := NewSession(0); err == nil {
+		t.Error("a session gap of 0 accepted")
+	}
+}
+
+// BenchmarkSessions aggregates batches of 1,024 rows of 1,000 keys into 2 s sessions, the
+// watermark firing the sessions behind it after every batch.
+func BenchmarkSessions(b *testing.B) {
+	mem := memory.NewGoAllocator()
+	spec := benchmarkSpec(catalog.BigIntType(true))
+	spec.Assigner, _ = NewSession(2000)
+	const rows = 1024
+	kb, tb := array.NewInt64Builder(mem), array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Millisecond})
+	op, err := NewSessions(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for r := 0; r < rows; r++ {
+			kb.Append(int64((i*rows + r) % 1000))
+			tb.Append(arrow.Timestamp(int64(i*rows+r) / 4))
+		}
+		k, ts := kb.NewArray(), tb.NewArray()
+		if err := op.Process(Input{Keys: []arrow.Array{k}, Rowtime: ts, Args: []arrow.Array{nil, k, k, k}}); err != nil {
+			b.Fatal(err)
+		}
+		op.AdvanceWatermark(int64(i*rows)/4 - 3000)
+		f, err := op.TakeFired(mem)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Release()
+		k.Release()
+		ts.Release()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+}
+
+// The HashSet buckets of windows as Flink's TimeWindow#hashCode and HashMap#hash give them
+// (computed on the JVM), which decide which of two merged sessions is the target.
+func TestHashSetBucket(t *testing.T) {
+	for _, c := range []struct {
+		start, end int64
+		bucket     int32
+	}{{0, 5, 13}, {1709294400123, 1709294402123, 5}, {-5000, -3000, 9}, {1709294409223, 1709294411223, 3}, {123456789012, 123456799012, 3}} {
+		if got := hashSetBucket(session{start: c.start, end: c.end}); got != c.bucket {
+			t.Errorf("[%d, %d): bucket %d, want %d", c.start, c.end, got, c.bucket)
 		}
 	}
 }

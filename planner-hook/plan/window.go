@@ -54,10 +54,18 @@ type windowSpecJSON struct {
 	MaxSize string `json:"maxSize"`
 	Step    string `json:"step"`
 	Offset  string `json:"offset"`
+	Gap     string `json:"gap"`
 }
 
 // assigner returns the window assigner of the spec.
 func (w windowSpecJSON) assigner() (*window.Assigner, error) {
+	if w.Type == "SessionWindow" {
+		gap, err := parseDuration(w.Gap)
+		if err != nil {
+			return nil, err
+		}
+		return window.NewSession(gap)
+	}
 	return assignerOf(w.Type, w.Size, w.Slide, w.MaxSize, w.Step, w.Offset)
 }
 
@@ -145,6 +153,7 @@ func CompileWindowAggregate(n *IslandNode, phase WindowPhase, options map[string
 		return p.InTypes[i], true
 	}
 	w := &j.Windowing
+	ltz := false // the time attribute is a TIMESTAMP_LTZ
 	wantStrategy := "TimeAttribute"
 	if phase == GlobalPhase {
 		wantStrategy = "SliceAttached"
@@ -161,6 +170,7 @@ func CompileWindowAggregate(n *IslandNode, phase WindowPhase, options map[string
 		if err != nil {
 			return nil, nil, fmt.Errorf("window aggregate %s time attribute type: %w", n.Name, err)
 		}
+		ltz = t.Kind == catalog.TimestampLTZ
 		switch {
 		case t.Kind == catalog.TimestampLTZ && t.Precision <= 3:
 			// Windows align to the session time zone's wall clock.
@@ -183,6 +193,15 @@ func CompileWindowAggregate(n *IslandNode, phase WindowPhase, options map[string
 	if p.Spec.Assigner, err = w.Window.assigner(); err != nil {
 		reasons = append(reasons, err.Error())
 		err = nil
+	} else if p.Spec.Assigner.Kind == window.Session {
+		switch {
+		case phase != OnePhase:
+			reasons = append(reasons, "a SESSION window aggregation in two phases is not supported natively")
+		case p.Spec.ProcTime:
+			reasons = append(reasons, "SESSION windows on processing time are not supported natively yet")
+		case ltz:
+			reasons = append(reasons, "SESSION windows on a TIMESTAMP_LTZ time attribute are not supported natively yet")
+		}
 	}
 	if j.NeedRetraction {
 		reasons = append(reasons, "window aggregation over an updating input (retractions) is not supported natively yet")
@@ -294,7 +313,7 @@ func CompileWindowAggregate(n *IslandNode, phase WindowPhase, options map[string
 		if want := len(p.KeyCols) + len(j.AggCalls) + len(j.NamedWindowProperties); want != len(p.OutTypes) {
 			return nil, nil, fmt.Errorf("window aggregate %s: output has %d fields, keys, aggregates and window properties make %d", n.Name, len(p.OutTypes), want)
 		}
-		if _, err := window.New(p.RuntimeSpec(128, 0, 127)); err != nil {
+		if _, err := window.Open(p.RuntimeSpec(128, 0, 127)); err != nil {
 			return p, []string{err.Error()}, nil
 		}
 	}

@@ -88,6 +88,10 @@ func CompileWindowTableFunction(n *IslandNode, options map[string]string) (*Wind
 	}
 	if p.Assigner, err = w.Window.assigner(); err != nil {
 		reasons = append(reasons, err.Error())
+	} else if p.Assigner.Kind == window.Session {
+		// Flink plans SESSION without PARTITION BY, aggregated or not, as this table function
+		// (sessions over the whole input, merged as rows come).
+		reasons = append(reasons, "SESSION window table functions (SESSION without PARTITION BY, or not aggregated directly) are not supported natively yet")
 	}
 	// The output is the input row and window_start, window_end, window_time.
 	if len(p.OutTypes) != len(p.InTypes)+3 {

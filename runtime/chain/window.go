@@ -75,7 +75,7 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 // arrive; results appear when a watermark fires windows.
 type WindowPipeline struct {
 	plan    *plan.WindowAggregate
-	op      *window.Operator
+	op      window.Aggregation
 	mem     memory.Allocator
 	decoder *binaryrow.Decoder
 	keys    *binaryrow.Decoder
@@ -171,7 +171,7 @@ func openWindowPipeline(p *plan.WindowAggregate, options map[string]string) (*Wi
 	if err != nil {
 		return nil, fmt.Errorf("window pipeline: %w", err)
 	}
-	op, err := window.New(p.RuntimeSpec(maxP, kgs.Start, kgs.End))
+	op, err := window.Open(p.RuntimeSpec(maxP, kgs.Start, kgs.End))
 	if err != nil {
 		return nil, err
 	}

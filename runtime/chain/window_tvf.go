@@ -30,6 +30,9 @@ type tvfStage struct {
 }
 
 func openTVFStage(p *plan.WindowTableFunction) (*tvfStage, error) {
+	if p.Assigner != nil && p.Assigner.Kind == window.Session {
+		return nil, fmt.Errorf("window table function: SESSION windows are not supported natively")
+	}
 	mem := bufpool.New()
 	s := &tvfStage{plan: p, fn: p.Function(), mem: mem}
 	var err error
