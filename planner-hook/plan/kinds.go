@@ -34,6 +34,9 @@ type Kind struct {
 	// refused.
 	Doc     string
 	compile func(n *IslandNode, options map[string]string) (Node, []string, error)
+	// keyed marks the operators with keyed native state, which they write to Flink's raw keyed
+	// state.
+	keyed bool
 }
 
 // kinds is the registry of exec-node types.
@@ -44,30 +47,30 @@ var kinds = []Kind{
 		return wrap(CompileWatermarkAssigner(n))
 	},
 		Doc: "watermark expression evaluated natively; Flink's emission rules (on jumps past the auto-watermark interval, periodic, idleness) kept; starts a chain, or joins the chain of the native scan it reads (directly or through a Calc computing the event-time column)"},
-	{Type: WindowAggregateType, compile: windowAggregate(OnePhase),
-		Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone (daylight-saving gaps and overlaps as Flink's TimeWindowUtil); processing time (PROCTIME(): rows take the clock when they arrive, windows fire on processing-time timers, as Flink's WindowAggOperator); COUNT(*), COUNT, SUM, $SUM0 (which Flink plans for some SUMs), MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ of every precision (TimestampData#compareTo), BOOLEAN and CHAR/VARCHAR, by unsigned UTF-8 bytes as BinaryStringData#compareTo), FIRST_VALUE and LAST_VALUE on the types Flink 2.1 plans them for: TINYINT to DOUBLE, BOOLEAN, VARCHAR and DECIMAL (TUMBLE; Flink cannot merge them), SUM, MIN, MAX, AVG on DECIMAL (sums in DECIMAL(38, s), NULL on overflow as Flink; AVG at scale max(6, s)), FILTER clauses; state per key group in Flink's checkpoints. COUNT(DISTINCT) (also with FILTER clauses) on integer-like, floating-point (NaN one value, 0.0 and -0.0 two, as Double#equals), DECIMAL, string and binary values and SUM(DISTINCT)/MIN/MAX(DISTINCT) on TUMBLE windows, in one and two phases (the partial aggregates carry the distinct values in the RAW distinct views, in Sluice's own encoding). Fallback: other aggregate functions, SESSION windows"},
+	{Type: WindowAggregateType, compile: windowAggregate(OnePhase), keyed: true,
+		Doc: "one-phase TUMBLE, HOP, CUMULATE (with offsets) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone (daylight-saving gaps and overlaps as Flink's TimeWindowUtil); processing time (PROCTIME(): rows take the clock when they arrive, windows fire on processing-time timers, as Flink's WindowAggOperator); COUNT(*), COUNT, SUM, $SUM0 (which Flink plans for some SUMs), MIN, MAX, AVG on numeric types (MIN/MAX also DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ of every precision (TimestampData#compareTo), BOOLEAN and CHAR/VARCHAR, by unsigned UTF-8 bytes as BinaryStringData#compareTo), FIRST_VALUE and LAST_VALUE on the types Flink 2.1 plans them for: TINYINT to DOUBLE, BOOLEAN, VARCHAR and DECIMAL (TUMBLE; Flink cannot merge them), SUM, MIN, MAX, AVG on DECIMAL (sums in DECIMAL(38, s), NULL on overflow as Flink; AVG at scale max(6, s)), FILTER clauses; state per key group in Flink's checkpoints. COUNT(DISTINCT) (also with FILTER clauses) on integer-like, floating-point (NaN one value, 0.0 and -0.0 two, as Double#equals), DECIMAL, string and binary values and SUM(DISTINCT)/MIN/MAX(DISTINCT) on TUMBLE windows, in one and two phases (the partial aggregates carry the distinct values in the RAW distinct views, in Sluice's own encoding). SESSION windows (the window TVF, with or without PARTITION BY) on a TIMESTAMP(3) event-time attribute, in one phase: each row's window [ts, ts + gap) merges with the key's sessions it touches (their accumulators merged), a row whose window ends behind the watermark without touching a live session is dropped, a session fires when the watermark reaches its end, as Flink's MergingWindowSet and UnsliceSyncStateWindowAggProcessor; COUNT, SUM, $SUM0, MIN, MAX, AVG and FILTER clauses on the types above. Fallback: other aggregate functions, DISTINCT, FIRST_VALUE and LAST_VALUE on SESSION windows, SESSION windows on processing time or on a TIMESTAMP_LTZ attribute"},
 	{Type: WindowTableFunctionType, compile: node(CompileWindowTableFunction),
 		Doc: "window TVFs that no aggregation follows directly (FROM TABLE(TUMBLE/HOP/CUMULATE(...)) selected, filtered, or feeding a window join) on a TIMESTAMP(3) event-time attribute, or a TIMESTAMP_LTZ(3) one in the session time zone, with offsets: each row once per window, in the order of Flink's group window assigners (HOP from the latest window back, CUMULATE by ascending end), with window_start, window_end and window_time; rows whose time attribute is NULL dropped, record timestamps erased, as AlignedWindowTableFunctionOperator. Not native yet: processing time, SESSION"},
-	{Type: WindowJoinType, compile: node(CompileWindowJoin),
+	{Type: WindowJoinType, compile: node(CompileWindowJoin), keyed: true,
 		Doc: "joins of two window TVFs (TUMBLE, HOP, CUMULATE on event time) on their windows and equality keys, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER, SEMI and ANTI (IN/EXISTS, NOT IN/NOT EXISTS); each side's rows wait in state per key group and window until the watermark passes the window's end, then they are joined as Flink's WindowJoinOperator joins them (outer rows padded with NULLs, NULL keys matching nothing) and rows of fired windows are dropped as late; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: joins without equality keys, processing time"},
-	{Type: IntervalJoinType, compile: node(CompileIntervalJoin),
+	{Type: IntervalJoinType, compile: node(CompileIntervalJoin), keyed: true,
 		Doc: "joins whose condition bounds the difference of the two inputs' event-time attributes (l.ts BETWEEN r.ts - INTERVAL ... AND r.ts + INTERVAL ...), on equality keys, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER; a row joins the other side's cached rows of its interval as it arrives and stays cached while rows of the other side can still join it; per key, cleanup timers remove the rows the watermark has passed and pad an outer side's rows that never joined, step by step as Flink's RowTimeIntervalJoin (table.exec.interval-join.min-cleanup-interval included), and the watermarks it forwards are held back by the larger relative bound; TIMESTAMP(3) and TIMESTAMP_LTZ(3) time attributes; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: joins without equality keys, processing time, bounds of negative size (Flink plans no join then)"},
-	{Type: RegularJoinType, compile: node(CompileRegularJoin),
+	{Type: RegularJoinType, compile: node(CompileRegularJoin), keyed: true,
 		Doc: "joins on equality keys without time bounds, of inputs that only insert and have no unique key, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER, SEMI and ANTI (IN/EXISTS and NOT EXISTS subqueries); each input keeps its distinct rows per key with their counts (and on an outer side, or a SEMI/ANTI join's left side, their numbers of associations) in state per key group, every row joins the other side's kept rows as it arrives, an outer side's row that joins nothing comes out NULL-padded (+I) and is retracted (-D) when a row first joins it, as Flink's StreamingJoinOperator (a SEMI join emits a left row once it has a match, an ANTI join retracts it then, as StreamingSemiAntiJoinOperator); both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: inputs with updates or deletes, inputs with a unique key, joins without equality keys (NOT IN), a state TTL, mini-batch joins"},
-	{Type: GroupAggregateType, compile: node(CompileGroupAggregate),
+	{Type: GroupAggregateType, compile: node(CompileGroupAggregate), keyed: true,
 		Doc: "GROUP BY aggregations outside windows, without mini-batches: COUNT(*), COUNT, SUM, $SUM0, MIN, MAX, AVG on the types the window aggregation takes, FILTER clauses, with or without grouping keys; one accumulator row per key in state per key group, and per input row the change Flink's GroupAggFunction emits (+I for a key's first row, -U/+U for a later one whose result differs, nothing when it stays equal), rows carrying their RowKind. Over inputs with updates or deletes (an aggregation of an aggregation, of an outer join) -U/-D rows are retracted as Flink's *WithRetract functions retract them (SUM with a count of its values, MIN/MAX with a count per value), each key counts its rows, and a key whose rows are all retracted is deleted (-D of its last result). Not native yet: DISTINCT, FIRST_VALUE/LAST_VALUE, retracting SUM/AVG of DECIMAL and MIN/MAX of DECIMAL, strings, bytes and booleans, a state TTL (table.exec.state.ttl), mini-batches (local/global and incremental aggregation)"},
-	{Type: DeduplicateType, compile: node(CompileDeduplicate),
+	{Type: DeduplicateType, compile: node(CompileDeduplicate), keyed: true,
 		Doc: "ROW_NUMBER() OVER (PARTITION BY keys ORDER BY a time attribute) = 1 without mini-batches, of inputs that only insert, as Flink's deduplicate functions: " +
 			"on event time (a TIMESTAMP(3) or TIMESTAMP_LTZ(3) attribute) the last row (a row as late or later replaces the kept one: +I, then -U/+U) or the first row " +
 			"(insert-only: a key's earliest row waits until the watermark passes its time and is emitted once, late rows dropped; or, where Flink plans it, with updates when an earlier row comes); " +
 			"on processing time the first row (+I, once per key) or the last row (-U/+U; a row equal to the kept one, RowKind included as Flink's heap or copying state holds it, replaces it silently); the kept row of each key in state per key group. Not native yet: " +
 			"a state TTL (table.exec.state.ttl), mini-batches"},
-	{Type: RankType, compile: node(CompileRank),
+	{Type: RankType, compile: node(CompileRank), keyed: true,
 		Doc: "Top-N: ROW_NUMBER() OVER (PARTITION BY keys ORDER BY fields) in a constant range [start, N], of inputs that only insert, as Flink's AppendOnlyTopNFunction (FastTop1Function for the top 1: a row replaces the kept one when it sorts strictly first, -U/+U): " +
 			"per key the sort keys in order with their rows in arrival order (TopNBuffer), a row pushed out of the top N deleted (-D), or with rank numbers or an offset each rank's row updated (-U/+U) as rows move down; " +
 			"sort fields of the types whose order Flink's comparator defines totally (not FLOAT/DOUBLE, whose NaN compares equal to every value); state per key group. " +
 			"Not native yet: inputs with updates or deletes (the update and retract strategies), a rank end from a column, ordering by processing time, a state TTL"},
-	{Type: OverAggregateType, compile: node(CompileOverAggregate),
+	{Type: OverAggregateType, compile: node(CompileOverAggregate), keyed: true,
 		Doc: "aggregates OVER (PARTITION BY keys ORDER BY an event-time attribute) on TIMESTAMP(3) and TIMESTAMP_LTZ(3) attributes, of inputs that only insert: " +
 			"ROWS and RANGE frames from UNBOUNDED PRECEDING, N PRECEDING rows or an INTERVAL PRECEDING up to the current row; each row waits in state per key group until the watermark passes its time, " +
 			"then comes out with its frame's aggregates (ROWS: each row its own result, in arrival order within a time; RANGE: the rows of a time one result), as Flink's RowTime*PrecedingFunction " +
@@ -76,7 +79,7 @@ var kinds = []Kind{
 			"Not native yet: processing time, ordering by other columns, FILTER, DISTINCT, constant arguments, floating-point SUM/AVG over a bounded RANGE frame (Flink retracts in its state backend's map order), a state TTL"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
-	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase),
+	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase), keyed: true,
 		Doc: "global phase of Flink's two-phase window aggregation; state per key group in Flink's checkpoints"},
 	{Type: IcebergScanType, compile: node(CompileIcebergScan),
 		Doc: "bounded and streaming ('streaming' = 'true': the current snapshot, then the appends of later snapshots, as Flink SQL's default Iceberg source) scans of Iceberg tables (an Iceberg catalog's tables, or 'connector' = 'iceberg'), v1 and v2 (position deletes applied, as the connector's delete filter applies them): Flink's Iceberg source (FLIP-27) plans, assigns and checkpoints the splits, Go reads their Parquet data files (columns by Iceberg field id, added columns as NULL, int->long, float->double and decimal widening as Iceberg's Flink reader) into Arrow batches that go straight into the native chain; BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, DECIMAL, STRING, BYTES, BINARY(L) (fixed, uuid), DATE, TIME, TIMESTAMP(6), TIMESTAMP_LTZ(6), and ROW, ARRAY, MAP of these (struct fields by field id at every level, missing ones as NULL); files without field ids (imported) through the table's name mapping. Not native yet (the whole scan stays Flink's reader): streaming reads with start or end options on the legacy source, pushed filters on FLOAT/DOUBLE columns, format version 3, equality deletes, LIMIT pushdown, ORC/Avro data files, 'watermark-column', 'scan.parallelism'"},
@@ -113,16 +116,10 @@ func wrap[T Node](c T, reasons []string, err error) (Node, []string, error) {
 	return c, reasons, nil
 }
 
-// windowAggregate compiles a window aggregation of one phase. Keyed window state cannot be
-// checkpointed while Flink writes RocksDB's heap timers to raw keyed state.
+// windowAggregate compiles a window aggregation of one phase.
 func windowAggregate(phase WindowPhase) func(*IslandNode, map[string]string) (Node, []string, error) {
 	return func(n *IslandNode, options map[string]string) (Node, []string, error) {
-		c, reasons, err := wrap(CompileWindowAggregate(n, phase, options))
-		if phase != LocalPhase && options["sluice.state.legacy-timer-snapshots"] == "true" {
-			reasons = append(reasons, "keyed native state cannot be checkpointed with RocksDB's heap timers "+
-				"('state.backend.rocksdb.timer-service.factory' = 'HEAP': Flink writes those timers to raw keyed state)")
-		}
-		return c, reasons, err
+		return wrap(CompileWindowAggregate(n, phase, options))
 	}
 }
 
@@ -147,7 +144,14 @@ func Compile(n *IslandNode, options map[string]string) (Node, []string, error) {
 	if !ok {
 		return nil, []string{fmt.Sprintf("operator %s is not supported natively yet", displayType(h.Type))}, nil
 	}
-	return k.compile(n, options)
+	c, reasons, err := k.compile(n, options)
+	if k.keyed && options[OptLegacyTimerSnapshots] == "true" {
+		// Flink then writes the timers of the operator's keyed state backend into raw keyed
+		// state, which a native operator's state takes.
+		reasons = append(reasons, "keyed native state cannot be checkpointed with RocksDB's heap timers "+
+			"('state.backend.rocksdb.timer-service.factory' = 'HEAP': Flink writes those timers to raw keyed state)")
+	}
+	return c, reasons, err
 }
 
 // CompileNative compiles a node that must run natively: reasons are an error naming it.

@@ -12,6 +12,11 @@ const (
 	OptHeapState = "sluice.runtime.heap-state"
 )
 
+// OptLegacyTimerSnapshots is "true" when the job's state backend is RocksDB with heap timers
+// ('state.backend.rocksdb.timer-service.factory' = 'HEAP'), whose timers Flink writes to raw
+// keyed state; set by the planner.
+const OptLegacyTimerSnapshots = "sluice.state.legacy-timer-snapshots"
+
 // Runtime option: the auto watermark interval (ms) of the job, for a chain that starts with a
 // watermark assigner.
 const OptAutoWatermarkInterval = "sluice.runtime.auto-watermark-interval"
