@@ -9,6 +9,7 @@ import io.sluice.testing.SluiceMiniCluster;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Failure recovery of native operators with keyed state beyond windows (a window join, an
  * interval join, a regular join, a group aggregation, one over another's retractions, OVER
- * aggregations): both
+ * aggregations, session windows): both
  * inputs slowed down, checkpoints every 100 ms, three injected failures (Go panics and a Java exception). Flink restarts the job from its last
  * checkpoint, the rows and accumulators in state come back from raw keyed state, and the
  * exactly-once collect sink ends with exactly the rows of a failure-free stock Flink run.
@@ -42,6 +43,10 @@ class KeyedStateRecoveryTest {
                         " AND L.v < R.v + 100")),
                 atScale(IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S,
                         " AND L.v < R.v + 100")),
+                // Sessions merging as rows come, their accumulators in state.
+                ParityCase.nativeCase("session-windows", WindowAggregateParityTest.SCHEMA, WindowAggregateParityTest.rows(1500),
+                        WindowAggregateParityTest.query(SessionWindowParityTest.session("k", "2"), "k", WindowAggregateParityTest.AGGS))
+                        .asMultiset(),
                 // Rows waiting for the watermark, frames and accumulators in state.
                 ParityCase.nativeCase("over-rows", OverAggregateParityTest.SCHEMA, WindowAggregateParityTest.rows(1500),
                         OverAggregateParityTest.over(OverAggregateParityTest.AGGS, OverAggregateParityTest.ROWS_3)).asMultiset(),
@@ -89,6 +94,39 @@ class KeyedStateRecoveryTest {
                 "restarts should have restored the operator's state from checkpoints");
         // As multisets (a changelog by its final table: an outer join's padding depends on how the
         // inputs interleave).
+        ParityHarness.compareOutcomes(c.name(), flink, sluice, true);
+    }
+
+    /**
+     * A regular join into a retracting aggregation, failed 20 times (Go panics and Java
+     * exceptions, each after a checkpoint that holds state of its attempt): every restart
+     * restores the join's and the aggregation's state, and the exactly-once collect sink ends
+     * with the table of one failure-free stock Flink run.
+     */
+    @Test
+    void twentyFailuresOfAJoinIntoAnAggregation() {
+        String slowRight = WindowJoinParityTest.RIGHT_TABLE.replace("')", "', 'delay-ms' = '2')");
+        ParityCase c = ParityCase.nativeCase("join-into-aggregation", RegularJoinParityTest.SCHEMA,
+                        WindowJoinParityTest.joinRows(17, 4000, "a", "b", "c", "d", "e", "g", "h", null),
+                        "SELECT R.i, COUNT(*) AS c, SUM(L.v) AS sv, MAX(R.v) AS mx FROM t L LEFT JOIN u R ON L.k = R.k "
+                                + "AND L.v < R.v + 300 GROUP BY R.i")
+                .withDdl(slowRight).asMultiset().with("pipeline.auto-watermark-interval", "0 ms");
+        ParityHarness.Outcome flink = ParityHarness.run(c, false);
+        assertNull(flink.failure());
+
+        StreamTableEnvironment tEnv = ParityHarness.newEnv(c, true, ", 'delay-ms' = '2'");
+        ParityHarness.injectFailures(tEnv, 10, 0);
+        tEnv.getConfig().set(io.sluice.SluiceOptions.DEBUG_FAIL_ATTEMPTS, 21);
+        tEnv.getConfig().set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 30);
+        Verdict verdict = Sluice.verdict(tEnv, c.query());
+        assertTrue(verdict.isNative(), verdict::toString);
+        long failures = NativeChainOperator.FAILURES_INJECTED.get();
+        long restored = NativeChainOperator.KEY_GROUPS_RESTORED.get();
+        ParityHarness.Outcome sluice = ParityHarness.collect(tEnv, c.query());
+        assertNull(sluice.failure(), () -> "the job should recover: " + sluice.failure());
+        assertTrue(NativeChainOperator.FAILURES_INJECTED.get() - failures >= 20,
+                () -> (NativeChainOperator.FAILURES_INJECTED.get() - failures) + " failures, 20 expected");
+        assertTrue(NativeChainOperator.KEY_GROUPS_RESTORED.get() > restored, "restarts should have restored native state");
         ParityHarness.compareOutcomes(c.name(), flink, sluice, true);
     }
 }

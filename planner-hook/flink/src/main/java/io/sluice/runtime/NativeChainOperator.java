@@ -70,6 +70,8 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
 
     /** Key groups restored with state in this JVM (tests use it to prove restores happened). */
     public static final AtomicLong KEY_GROUPS_RESTORED = new AtomicLong();
+    /** Failures injected by the debug options (sluice.debug.fail-attempts) in this JVM so far. */
+    public static final AtomicLong FAILURES_INJECTED = new AtomicLong();
 
     /** Batches processed natively so far by chains holding a node of the given exec-node type. */
     public static long batches(String nodeType) {
@@ -462,6 +464,7 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
                 ? batches >= debugFailAfterBatches && batchesCheckpointed
                 : batches == debugFailAfterBatches;
         if (debugFailAfterBatches > 0 && due && attempt < Math.max(1, debugFailAttempts)) {
+            FAILURES_INJECTED.incrementAndGet();
             if (attempt % 2 == 0) {
                 NativeLib.debugPanic();
             }

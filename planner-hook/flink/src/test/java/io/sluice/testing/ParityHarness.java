@@ -151,7 +151,7 @@ public final class ParityHarness {
     }
 
     /** The final table of a changelog: each -U/-D takes back one equal row that came before. */
-    static List<Row> materialized(List<Row> changelog) {
+    public static List<Row> materialized(List<Row> changelog) {
         java.util.Map<String, java.util.ArrayDeque<Row>> live = new java.util.LinkedHashMap<>();
         List<Row> unmatched = new java.util.ArrayList<>();
         for (Row r : changelog) {

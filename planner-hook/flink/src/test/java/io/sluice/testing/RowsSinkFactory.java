@@ -31,6 +31,8 @@ public class RowsSinkFactory implements DynamicTableSinkFactory {
     private static final Map<String, List<Row>> ROWS = new ConcurrentHashMap<>();
 
     static final ConfigOption<String> SINK_ID = ConfigOptions.key("sink-id").stringType().noDefaultValue();
+    /** 'changelog' = 'all' takes updates and deletes (rows keep their RowKinds); inserts only otherwise. */
+    static final ConfigOption<String> CHANGELOG = ConfigOptions.key("changelog").stringType().defaultValue("insert-only");
 
     /** The rows written under id so far (a copy). */
     public static List<Row> rows(String id) {
@@ -52,20 +54,24 @@ public class RowsSinkFactory implements DynamicTableSinkFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
+        return Set.of(CHANGELOG);
     }
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         helper.validate();
-        return new TableSink(helper.getOptions().get(SINK_ID), context.getPhysicalRowDataType());
+        String changelog = helper.getOptions().get(CHANGELOG);
+        if (!changelog.equals("all") && !changelog.equals("insert-only")) {
+            throw new org.apache.flink.table.api.ValidationException("'changelog' must be 'all' or 'insert-only', not '" + changelog + "'");
+        }
+        return new TableSink(helper.getOptions().get(SINK_ID), context.getPhysicalRowDataType(), changelog.equals("all"));
     }
 
-    private record TableSink(String id, org.apache.flink.table.types.DataType type) implements DynamicTableSink {
+    private record TableSink(String id, org.apache.flink.table.types.DataType type, boolean changelog) implements DynamicTableSink {
         @Override
         public ChangelogMode getChangelogMode(ChangelogMode requested) {
-            return ChangelogMode.insertOnly();
+            return changelog ? ChangelogMode.all() : ChangelogMode.insertOnly();
         }
 
         @Override
@@ -76,7 +82,7 @@ public class RowsSinkFactory implements DynamicTableSinkFactory {
 
         @Override
         public DynamicTableSink copy() {
-            return new TableSink(id, type);
+            return new TableSink(id, type, changelog);
         }
 
         @Override
