@@ -10,6 +10,7 @@ import io.sluice.testing.SluiceMiniCluster;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -51,6 +52,9 @@ class AdbcServerFailureTest {
     @BeforeAll
     static void start() throws Exception {
         server = PostgresServer.start(PORT);
+        // A server that acknowledges commits before their WAL is written loses them when killed,
+        // and no sink can be exactly once over that.
+        assertEquals("on", value(server.jdbcUrl(), "SHOW synchronous_commit"), "the killed server must keep acknowledged commits");
     }
 
     @AfterAll
@@ -155,7 +159,15 @@ class AdbcServerFailureTest {
             Thread.sleep(1000);
             server.restart();
         }
-        job.await(3, TimeUnit.MINUTES);
+        try {
+            job.await(3, TimeUnit.MINUTES);
+        } catch (TableException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            throw new AssertionError("the job failed after the server crashes: " + root, e);
+        }
 
         assertTrue(AdbcNativeSink.BATCHES.get() > batches, "no batch was written natively");
         assertTrue(io.sluice.sinks.adbc.AdbcSink.WRITERS_RESTORED.get() >= restored + 2,
