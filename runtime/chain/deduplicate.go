@@ -4,13 +4,10 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/dedup"
-	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
@@ -18,17 +15,10 @@ import (
 // batches of a columnar exchange, keyed by the partition keys; each key's kept row is held as
 // BinaryRowData bytes, which are also what it emits (with its RowKind).
 type dedupStage struct {
-	plan     *plan.Deduplicate
-	op       *dedup.Deduplicate
-	mem      memory.Allocator
-	decoder  *binaryrow.Decoder
-	encoder  *binaryrow.Encoder
-	assigner *keygroup.Assigner
-	cols     []int // the columns the stage reads: keys, then the time attribute
-	groups   []int32
-	rows     []dedup.Row
-	encoded  []byte
-	offsets  []int32
+	plan *plan.Deduplicate
+	op   *dedup.Deduplicate
+	in   *keyedRows
+	rows []dedup.Row
 }
 
 func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage, error) {
@@ -42,77 +32,38 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 	if err != nil {
 		return nil, err
 	}
-	mem := bufpool.New()
-	s := &dedupStage{plan: p, op: op, mem: mem, cols: append([]int(nil), p.KeyCols...)}
+	s := &dedupStage{plan: p, op: op}
+	cols := append([]int(nil), p.KeyCols...)
 	if p.RowtimeCol >= 0 {
-		s.cols = append(s.cols, p.RowtimeCol)
+		cols = append(cols, p.RowtimeCol)
 	}
-	if s.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
-		return nil, fmt.Errorf("deduplicate: %w", err)
-	}
-	if s.encoder, err = binaryrow.NewEncoder(p.InTypes); err != nil {
-		return nil, fmt.Errorf("deduplicate: %w", err)
-	}
-	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, maxP); err != nil {
-		return nil, fmt.Errorf("deduplicate: %w", err)
+	if s.in, err = newKeyedRows("deduplicate", p.InNames, p.InTypes, p.KeyCols, p.KeyTypes, cols, maxP, bufpool.New()); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
 // Process deduplicates rows of Flink's row exchange.
 func (s *dedupStage) Process(data []byte, offsets []int32) error {
-	n := len(offsets) - 1
-	if n < 0 {
-		return fmt.Errorf("deduplicate: no offsets")
-	}
-	starts, ends := offsets[:n], offsets[1:]
-	if err := s.decoder.Check(data, starts, ends); err != nil {
-		return fmt.Errorf("deduplicate: %w", err)
-	}
-	b, err := decodeSparse(s.decoder, len(s.plan.InTypes), data, starts, ends, s.cols)
-	if err != nil {
-		return fmt.Errorf("deduplicate: %w", err)
-	}
-	defer b.release()
-	return s.run(b.Column, data, offsets, n)
+	return s.in.rows(data, offsets, s.run)
 }
 
 // ProcessBatch deduplicates a batch of a columnar exchange, encoding its rows for the state.
-func (s *dedupStage) ProcessBatch(b arrow.RecordBatch) error {
-	if err := checkBatchColumns("deduplicate", b, s.plan.InNames, s.plan.InTypes, s.cols); err != nil {
-		return err
-	}
-	n := int(b.NumRows())
-	var err error
-	if s.encoded, s.offsets, err = encodeRows(s.encoder, b.Columns(), nil, n, s.encoded, s.offsets); err != nil {
-		return fmt.Errorf("deduplicate: %w", err)
-	}
-	return s.run(b.Column, s.encoded, s.offsets, n)
-}
+func (s *dedupStage) ProcessBatch(b arrow.RecordBatch) error { return s.in.batch(b, s.run) }
 
-// run deduplicates n rows: col gives the input's columns (those the stage reads), the rows'
-// bytes are data[offsets[r]:offsets[r+1]].
-func (s *dedupStage) run(col func(int) arrow.Array, data []byte, offsets []int32, n int) error {
-	keys := make([]arrow.Array, len(s.plan.KeyCols))
-	for i, k := range s.plan.KeyCols {
-		keys[i] = col(k)
-	}
-	s.groups = grown(s.groups, n)
-	if err := s.assigner.Assign(keys, n, s.groups, nil); err != nil {
-		return fmt.Errorf("deduplicate: %w", err)
-	}
-	keyRows, keyOffsets := s.assigner.KeyRows()
+// run deduplicates a batch's rows.
+func (s *dedupStage) run(b *keyedBatch) error {
 	var times []int64
 	if s.plan.RowtimeCol >= 0 {
-		t := col(s.plan.RowtimeCol)
+		t := b.Col(s.plan.RowtimeCol)
 		if t.NullN() > 0 {
 			return fmt.Errorf("deduplicate: a NULL event-time attribute %s", s.plan.InNames[s.plan.RowtimeCol])
 		}
 		times = column.Values[int64](t)
 	}
 	s.rows = s.rows[:0]
-	for r := 0; r < n; r++ {
-		row := dedup.Row{KeyGroup: int(s.groups[r]), Key: keyRows[keyOffsets[r]:keyOffsets[r+1]], Row: data[offsets[r]:offsets[r+1]]}
+	for r := 0; r < b.N; r++ {
+		row := dedup.Row{KeyGroup: int(b.Groups[r]), Key: b.Key(r), Row: b.Row(r)}
 		if times != nil {
 			row.Rowtime = times[r]
 		}

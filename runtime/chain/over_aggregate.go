@@ -10,7 +10,6 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/over"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
@@ -20,20 +19,14 @@ import (
 // BinaryRowData bytes; when the watermark fires them they are decoded, aggregated and encoded
 // again with their aggregates as the last fields.
 type overStage struct {
-	plan     *plan.OverAggregate
-	op       *over.Over
-	mem      memory.Allocator
-	decoder  *binaryrow.Decoder
-	encoder  *binaryrow.Encoder // the input rows (columnar input)
-	output   *binaryrow.Encoder // the input fields and the aggregates
-	assigner *keygroup.Assigner
-	cols     []int // the columns the stage reads: keys, then the time attribute
-	groups   []int32
-	rows     []over.Row
-	encoded  []byte
-	offsets  []int32
-	out      []byte
-	outOffs  []int32
+	plan    *plan.OverAggregate
+	op      *over.Over
+	mem     memory.Allocator
+	in      *keyedRows
+	output  *binaryrow.Encoder // the input fields and the aggregates
+	rows    []over.Row
+	out     []byte
+	outOffs []int32
 }
 
 func openOverStage(p *plan.OverAggregate, options map[string]string) (*overStage, error) {
@@ -47,12 +40,10 @@ func openOverStage(p *plan.OverAggregate, options map[string]string) (*overStage
 		return nil, err
 	}
 	mem := bufpool.New()
-	s := &overStage{plan: p, op: op, mem: mem, cols: append(append([]int(nil), p.KeyCols...), p.RowtimeCol)}
-	if s.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
-		return nil, fmt.Errorf("over aggregate: %w", err)
-	}
-	if s.encoder, err = binaryrow.NewEncoder(p.InTypes); err != nil {
-		return nil, fmt.Errorf("over aggregate: %w", err)
+	s := &overStage{plan: p, op: op, mem: mem}
+	cols := append(append([]int(nil), p.KeyCols...), p.RowtimeCol)
+	if s.in, err = newKeyedRows("over aggregate", p.InNames, p.InTypes, p.KeyCols, p.KeyTypes, cols, maxP, mem); err != nil {
+		return nil, err
 	}
 	outTypes := append([]catalog.Type(nil), p.InTypes...)
 	for _, c := range p.Calls {
@@ -61,62 +52,28 @@ func openOverStage(p *plan.OverAggregate, options map[string]string) (*overStage
 	if s.output, err = binaryrow.NewEncoder(outTypes); err != nil {
 		return nil, fmt.Errorf("over aggregate: %w", err)
 	}
-	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, maxP); err != nil {
-		return nil, fmt.Errorf("over aggregate: %w", err)
-	}
 	return s, nil
 }
 
 // Process takes rows of Flink's row exchange.
 func (s *overStage) Process(data []byte, offsets []int32) error {
 	s.resetOutput()
-	n := len(offsets) - 1
-	if n < 0 {
-		return fmt.Errorf("over aggregate: no offsets")
-	}
-	starts, ends := offsets[:n], offsets[1:]
-	if err := s.decoder.Check(data, starts, ends); err != nil {
-		return fmt.Errorf("over aggregate: %w", err)
-	}
-	b, err := decodeSparse(s.decoder, len(s.plan.InTypes), data, starts, ends, s.cols)
-	if err != nil {
-		return fmt.Errorf("over aggregate: %w", err)
-	}
-	defer b.release()
-	return s.run(b.Column, data, offsets, n)
+	return s.in.rows(data, offsets, s.run)
 }
 
 // ProcessBatch takes a batch of a columnar exchange, encoding its rows for the state.
 func (s *overStage) ProcessBatch(b arrow.RecordBatch) error {
 	s.resetOutput()
-	if err := checkBatchColumns("over aggregate", b, s.plan.InNames, s.plan.InTypes, s.cols); err != nil {
-		return err
-	}
-	n := int(b.NumRows())
-	var err error
-	if s.encoded, s.offsets, err = encodeRows(s.encoder, b.Columns(), nil, n, s.encoded, s.offsets); err != nil {
-		return fmt.Errorf("over aggregate: %w", err)
-	}
-	return s.run(b.Column, s.encoded, s.offsets, n)
+	return s.in.batch(b, s.run)
 }
 
-// run hands n rows to the aggregation: col gives the input's columns (those the stage reads),
-// the rows' bytes are data[offsets[r]:offsets[r+1]].
-func (s *overStage) run(col func(int) arrow.Array, data []byte, offsets []int32, n int) error {
-	keys := make([]arrow.Array, len(s.plan.KeyCols))
-	for i, k := range s.plan.KeyCols {
-		keys[i] = col(k)
-	}
-	s.groups = grown(s.groups, n)
-	if err := s.assigner.Assign(keys, n, s.groups, nil); err != nil {
-		return fmt.Errorf("over aggregate: %w", err)
-	}
-	keyRows, keyOffsets := s.assigner.KeyRows()
-	t := col(s.plan.RowtimeCol)
+// run hands a batch's rows to the aggregation.
+func (s *overStage) run(b *keyedBatch) error {
+	t := b.Col(s.plan.RowtimeCol)
 	times := column.Values[int64](t)
 	s.rows = s.rows[:0]
-	for r := 0; r < n; r++ {
-		row := over.Row{KeyGroup: int(s.groups[r]), Key: keyRows[keyOffsets[r]:keyOffsets[r+1]], Row: data[offsets[r]:offsets[r+1]]}
+	for r := 0; r < b.N; r++ {
+		row := over.Row{KeyGroup: int(b.Groups[r]), Key: b.Key(r), Row: b.Row(r)}
 		if t.IsValid(r) {
 			row.Rowtime = times[r] // Flink reads a NULL time attribute as 0
 		}
@@ -132,7 +89,7 @@ func (s *overStage) resetOutput() { s.out, s.outOffs = s.out[:0], append(s.outOf
 // AdvanceWatermark fires the rows whose time the watermark passed, with their aggregates.
 func (s *overStage) AdvanceWatermark(w int64) error {
 	s.resetOutput()
-	f, err := s.op.AdvanceWatermark(s.mem, w, func(rows [][]byte) (arrow.RecordBatch, error) { return decodeRows(s.decoder, rows) })
+	f, err := s.op.AdvanceWatermark(s.mem, w, func(rows [][]byte) (arrow.RecordBatch, error) { return decodeRows(s.in.decoder, rows) })
 	if err != nil || f == nil {
 		return err
 	}

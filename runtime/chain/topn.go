@@ -11,7 +11,6 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
-	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/topn"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
@@ -24,16 +23,10 @@ type topNStage struct {
 	plan     *plan.Rank
 	op       *topn.TopN
 	mem      memory.Allocator
-	decoder  *binaryrow.Decoder
-	encoder  *binaryrow.Encoder // the input rows (columnar input)
+	in       *keyedRows
 	ranked   *binaryrow.Encoder // the output rows with rank numbers
-	assigner *keygroup.Assigner
-	cols     []int // the columns the stage reads: keys, then the sort fields
 	sortKeys [][]byte
-	groups   []int32
 	rows     []topn.Row
-	encoded  []byte
-	offsets  []int32
 	out      []byte
 	outOffs  []int32
 }
@@ -50,21 +43,16 @@ func openTopNStage(p *plan.Rank, options map[string]string) (*topNStage, error) 
 	}
 	mem := bufpool.New()
 	s := &topNStage{plan: p, op: op, mem: mem}
+	var cols []int
 	for _, c := range append(append([]int(nil), p.KeyCols...), p.SortCols...) {
-		if !slices.Contains(s.cols, c) {
-			s.cols = append(s.cols, c)
+		if !slices.Contains(cols, c) {
+			cols = append(cols, c)
 		}
 	}
-	if s.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
-		return nil, fmt.Errorf("top-n: %w", err)
-	}
-	if s.encoder, err = binaryrow.NewEncoder(p.InTypes); err != nil {
-		return nil, fmt.Errorf("top-n: %w", err)
+	if s.in, err = newKeyedRows("top-n", p.InNames, p.InTypes, p.KeyCols, p.KeyTypes, cols, maxP, mem); err != nil {
+		return nil, err
 	}
 	if s.ranked, err = binaryrow.NewEncoder(append(append([]catalog.Type(nil), p.InTypes...), catalog.BigIntType(false))); err != nil {
-		return nil, fmt.Errorf("top-n: %w", err)
-	}
-	if s.assigner, err = keygroup.NewAssigner(p.KeyTypes, maxP); err != nil {
 		return nil, fmt.Errorf("top-n: %w", err)
 	}
 	return s, nil
@@ -72,57 +60,25 @@ func openTopNStage(p *plan.Rank, options map[string]string) (*topNStage, error) 
 
 // Process ranks rows of Flink's row exchange.
 func (s *topNStage) Process(data []byte, offsets []int32) error {
-	n := len(offsets) - 1
-	if n < 0 {
-		return fmt.Errorf("top-n: no offsets")
-	}
-	starts, ends := offsets[:n], offsets[1:]
-	if err := s.decoder.Check(data, starts, ends); err != nil {
-		return fmt.Errorf("top-n: %w", err)
-	}
-	b, err := decodeSparse(s.decoder, len(s.plan.InTypes), data, starts, ends, s.cols)
-	if err != nil {
-		return fmt.Errorf("top-n: %w", err)
-	}
-	defer b.release()
-	return s.run(b.Column, data, offsets, n)
+	return s.in.rows(data, offsets, s.run)
 }
 
 // ProcessBatch ranks a batch of a columnar exchange, encoding its rows for the state.
-func (s *topNStage) ProcessBatch(b arrow.RecordBatch) error {
-	if err := checkBatchColumns("top-n", b, s.plan.InNames, s.plan.InTypes, s.cols); err != nil {
-		return err
-	}
-	n := int(b.NumRows())
-	var err error
-	if s.encoded, s.offsets, err = encodeRows(s.encoder, b.Columns(), nil, n, s.encoded, s.offsets); err != nil {
-		return fmt.Errorf("top-n: %w", err)
-	}
-	return s.run(b.Column, s.encoded, s.offsets, n)
-}
+func (s *topNStage) ProcessBatch(b arrow.RecordBatch) error { return s.in.batch(b, s.run) }
 
-func (s *topNStage) run(col func(int) arrow.Array, data []byte, offsets []int32, n int) error {
-	keys := make([]arrow.Array, len(s.plan.KeyCols))
-	for i, k := range s.plan.KeyCols {
-		keys[i] = col(k)
-	}
-	s.groups = grown(s.groups, n)
-	if err := s.assigner.Assign(keys, n, s.groups, nil); err != nil {
-		return fmt.Errorf("top-n: %w", err)
-	}
-	keyRows, keyOffsets := s.assigner.KeyRows()
+// run ranks a batch's rows.
+func (s *topNStage) run(b *keyedBatch) error {
 	sorts := make([]arrow.Array, len(s.plan.SortCols))
 	for i, c := range s.plan.SortCols {
-		sorts[i] = col(c)
+		sorts[i] = b.Col(c)
 	}
 	var err error
-	if s.sortKeys, err = topn.EncodeSortKeys(s.sortKeys, sorts, s.plan.Sort, n); err != nil {
+	if s.sortKeys, err = topn.EncodeSortKeys(s.sortKeys, sorts, s.plan.Sort, b.N); err != nil {
 		return err
 	}
 	s.rows = s.rows[:0]
-	for r := 0; r < n; r++ {
-		s.rows = append(s.rows, topn.Row{KeyGroup: int(s.groups[r]), Key: keyRows[keyOffsets[r]:keyOffsets[r+1]],
-			SortKey: s.sortKeys[r], Row: data[offsets[r]:offsets[r+1]]})
+	for r := 0; r < b.N; r++ {
+		s.rows = append(s.rows, topn.Row{KeyGroup: int(b.Groups[r]), Key: b.Key(r), SortKey: s.sortKeys[r], Row: b.Row(r)})
 	}
 	err = s.op.Process(s.rows)
 	clear(s.rows)
@@ -154,7 +110,7 @@ func (s *topNStage) encodeChanges() error {
 	for i, c := range changes {
 		rows[i], kinds[i], ranks[i] = c.Row, c.Kind, c.Rank
 	}
-	b, err := decodeRows(s.decoder, rows)
+	b, err := decodeRows(s.in.decoder, rows)
 	if err != nil {
 		return fmt.Errorf("top-n: %w", err)
 	}
