@@ -59,6 +59,12 @@ public final class Benchmarks {
         if (only.isEmpty() || only.equals("topn")) {
             md.append(ChangelogBenchmark.topNSection());
         }
+        if (only.isEmpty() || only.equals("over")) {
+            md.append(EventTimeBenchmark.overSection());
+        }
+        if (only.isEmpty() || only.equals("session")) {
+            md.append(EventTimeBenchmark.sessionSection());
+        }
         if (only.isEmpty() || only.equals("calc")) {
             md.append(CalcBenchmark.section());
         }

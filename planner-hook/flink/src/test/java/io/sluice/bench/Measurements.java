@@ -80,6 +80,31 @@ final class Measurements {
         md.append("```sql\n").append(sql.strip()).append("\n```\n\n");
     }
 
+    /**
+     * A section of one job measured on stock Flink with heap state ({@code rows} inputs rows),
+     * with RocksDB state ({@code rocksRows}, "{@code rocksRows} {@code rocksUnit}" in the table)
+     * and on Sluice: its title, description and {@link #engineTable}. {@code script} gives the
+     * job for a number of rows per input and a state backend; {@code inputs} is its number of
+     * inputs (throughput counts the rows of all of them).
+     */
+    String engineSection(String title, String description, String query, java.util.function.BiFunction<Long, String, String> script,
+            long inputs, long rows, long rocksRows, String rocksUnit) throws Exception {
+        double heap = measureJob(script, inputs, "flink-heap", false, "hashmap", rows);
+        double rocks = measureJob(script, inputs, "flink-rocksdb", false, "rocksdb", rocksRows);
+        double sluice = measureJob(script, inputs, "sluice", true, "hashmap", rows);
+        StringBuilder md = new StringBuilder("## ").append(title).append("\n\n").append(description.strip()).append("\n\n");
+        engineTable(md, query, heap, rocks, Benchmarks.format("%,d %s", rocksRows, rocksUnit), sluice, script.apply(rows, "hashmap"));
+        return md.toString();
+    }
+
+    /** One engine's median on a job with a warm-up of at most 500,000 rows per input. */
+    double measureJob(java.util.function.BiFunction<Long, String, String> script, long inputs, String name, boolean sluice,
+            String stateBackend, long rows) throws Exception {
+        long warmup = Math.min(rows, 500_000L);
+        return measure(name, sluice, script.apply(warmup, stateBackend), inputs * warmup,
+                () -> script.apply(rows, stateBackend), inputs * rows);
+    }
+
     /** A table row: both medians, their ratio, and Sluice against stock Flink's fastest run. */
     void row(StringBuilder md, String job, String name, double flink, double sluice) {
         md.append(Benchmarks.format("| %s | %,.0f | %,.0f | %.2fx | %.2fx |%n",
