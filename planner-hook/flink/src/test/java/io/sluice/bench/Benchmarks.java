@@ -112,7 +112,10 @@ public final class Benchmarks {
                 + "\n\nThis section was measured in a separate run (sluice.bench.only). " + partialMachine + "\n\n"));
         StringBuilder sb = new StringBuilder(head);
         sections.values().forEach(sb::append);
-        return sb.append(machine).toString();
+        // Once every section names the run it came from, the page's machine line (of an older
+        // full run) describes none of them.
+        boolean allSeparate = sections.values().stream().allMatch(b -> b.contains("measured in a separate run"));
+        return sb.append(allSeparate ? "" : machine).toString().stripTrailing() + "\n";
     }
 
     /** Splits a page into its text before the first "## " section and the sections by title. */
