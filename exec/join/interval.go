@@ -85,8 +85,14 @@ type Arrival struct {
 	NullKey  bool
 	// Time is the row's event time in milliseconds.
 	Time int64
-	// Row is the row's BinaryRowData, which the join keeps as it is.
+	// Row is the row's BinaryRowData (its RowKind INSERT), which the join keeps as it is.
 	Row []byte
+	// Kind is the row's RowKind (a regular join's changelog input; the time-bounded joins read
+	// inserts only).
+	Kind int8
+	// UniqueKey is the row's unique key row, on a regular join's input kept by unique key
+	// (Layout UniqueKey).
+	UniqueKey []byte
 }
 
 // PairMatcher evaluates the join condition (beyond the keys' equality) on pairs of rows:

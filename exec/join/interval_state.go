@@ -29,7 +29,7 @@ func (j *IntervalJoin) Snapshot(kg int) ([]byte, error) {
 	if len(g) == 0 {
 		return nil, nil
 	}
-	b, keys := blobHeader(intervalStateMagic, j.cfg.Type, g)
+	b, keys := blobHeader(intervalStateMagic, stateVersion, j.cfg.Type, g)
 	for _, key := range keys {
 		k := g[key]
 		b = appendKey(b, key, k.nullKey)
@@ -63,7 +63,7 @@ func (j *IntervalJoin) restore(kg int, blob []byte) error {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return fmt.Errorf("key group outside %v", j.cfg.KeyGroups)
 	}
-	r, err := openBlob(blob, intervalStateMagic, "interval join", j.cfg.Type)
+	r, _, err := openBlob(blob, intervalStateMagic, "interval join", j.cfg.Type, stateVersion)
 	if err != nil {
 		return err
 	}

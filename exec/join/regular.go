@@ -7,31 +7,68 @@ import (
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
 
-// RowKinds of a regular join's output, as Flink's RowKind#toByteValue.
+// RowKinds of a regular join's input and output, as Flink's RowKind#toByteValue.
 const (
-	KindInsert int8 = 0
-	KindDelete int8 = 3
+	KindInsert       int8 = 0
+	KindUpdateBefore int8 = 1
+	KindUpdateAfter  int8 = 2
+	KindDelete       int8 = 3
 )
+
+// accumulates reports whether a row of the kind adds to state (+I, +U) rather than retracts
+// from it (-U, -D), as RowDataUtil#isAccumulateMsg.
+func accumulates(kind int8) bool { return kind == KindInsert || kind == KindUpdateAfter }
 
 // ChangeEmit receives an output row of a join that emits a changelog: its RowKind, and a left
 // and a right row, nil for the NULL-padded side.
 type ChangeEmit func(kind int8, left, right []byte) error
 
+// Layout is how a regular join keeps one input's rows under a join key, as Flink's
+// JoinInputSideSpec decides from the input's upsert keys (JoinUtil#analyzeJoinInput).
+type Layout uint8
+
+const (
+	// NoUniqueKey keeps distinct rows with their numbers of copies (InputSideHasNoUniqueKey):
+	// an accumulating row adds a copy, a retracting one removes a copy of the equal row.
+	NoUniqueKey Layout = iota
+	// UniqueKey keeps one row per unique key (InputSideHasUniqueKey): an accumulating row
+	// replaces the row of its unique key (Arrival.UniqueKey), a retracting one removes it.
+	UniqueKey
+	// JoinKeyUnique keeps one row per join key, the join key containing a unique key
+	// (JoinKeyContainsUniqueKey): an accumulating row replaces it, a retracting one clears it.
+	JoinKeyUnique
+)
+
+func (l Layout) String() string {
+	switch l {
+	case NoUniqueKey:
+		return "no unique key"
+	case UniqueKey:
+		return "unique key"
+	case JoinKeyUnique:
+		return "join key contains a unique key"
+	}
+	return fmt.Sprintf("Layout(%d)", uint8(l))
+}
+
 // RegularConfig configures a regular (unbounded) join.
 type RegularConfig struct {
-	// Type is Inner, Left, Right or Full.
+	// Type is Inner, Left, Right, Full, Semi or Anti.
 	Type Type
+	// Layouts is how each input's rows are kept (left, right).
+	Layouts [2]Layout
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
 }
 
-// RegularJoin is Flink's streaming join (StreamingJoinOperator with JoinHelper) on one subtask,
-// for inputs that only insert and have no unique key: every row joins the rows the other input
-// has kept under its key, and is kept under its key for the other input's later rows. An outer
-// side's row that joins nothing comes out NULL-padded (+I) and is retracted (-D) once a row of
-// the other input joins it. Each input keeps its distinct rows per key with their counts and,
-// on an outer side, their numbers of associations (InputSideHasNoUniqueKey's state views), and
-// updates them exactly as those views do.
+// RegularJoin is Flink's streaming join (StreamingJoinOperator with JoinHelper, or
+// StreamingSemiAntiJoinOperator) on one subtask, for inputs that insert, update and delete:
+// every row joins the rows the other input keeps under its key; an accumulating row (+I, +U)
+// is then kept for the other input's later rows, a retracting one (-U, -D) removes its row. An
+// outer side's row that joins nothing comes out NULL-padded (+I), retracted (-D) once a row of
+// the other input joins it, and padded again when its last join is retracted. Each input keeps
+// its rows per key in its Layout, with their numbers of associations on an outer side, and
+// updates them exactly as Flink's state views do.
 type RegularJoin struct {
 	cfg    RegularConfig
 	groups []map[string]*regularKey
@@ -40,6 +77,8 @@ type RegularJoin struct {
 	// The log of the batch being added, replayed once its pairs are matched.
 	log   []regularStep
 	pairs pairList
+	// Arrivals of the run being replayed that left their key without rows.
+	emptied []int32
 }
 
 type regularKey struct {
@@ -47,22 +86,30 @@ type regularKey struct {
 	sides   [2]recordSet
 }
 
-// recordSet holds one input's distinct rows of a key in the order they first came.
+func (k *regularKey) empty() bool { return len(k.sides[0].recs) == 0 && len(k.sides[1].recs) == 0 }
+
+// recordSet holds one input's rows of a key, indexed by their identity in the side's Layout
+// (the row, its unique key, or "" for the one row of a JoinKeyUnique side).
 type recordSet struct {
 	index map[string]int32
 	recs  []keptRecord
 }
 
+// keptRecord is a row a side keeps. data holds the row's identity (a UniqueKey side's unique
+// key row) followed by the row; the index's key shares its bytes.
 type keptRecord struct {
-	row   []byte
+	data  []byte
+	split int32 // where the row starts in data
 	count int32
 	// assoc is the row's number of associations on an outer side (-1 on an inner one).
 	assoc int32
 }
 
+func (r *keptRecord) row() []byte { return r.data[r.split:len(r.data):len(r.data)] }
+
 // regularStep is a step of an added batch: a candidate pair of an arrival and a record the other
 // side keeps (pair >= 0), or the end of an arrival's candidates (pair -1), where its changes are
-// emitted and it is kept.
+// emitted and its side's state updated.
 type regularStep struct {
 	arrival int32
 	rec     int32 // the other side's record of a candidate pair
@@ -75,6 +122,8 @@ func NewRegularJoin(cfg RegularConfig) (*RegularJoin, error) {
 	switch {
 	case cfg.Type < Inner || cfg.Type > Anti:
 		return nil, fmt.Errorf("regular join: join type %d", cfg.Type)
+	case cfg.Layouts[0] > JoinKeyUnique || cfg.Layouts[1] > JoinKeyUnique:
+		return nil, fmt.Errorf("regular join: state layouts %v", cfg.Layouts)
 	case cfg.KeyGroups.End < cfg.KeyGroups.Start:
 		return nil, fmt.Errorf("regular join: key groups %v", cfg.KeyGroups)
 	}
@@ -115,13 +164,16 @@ func (j *RegularJoin) key(kg int, key []byte, nullKey bool) (*regularKey, error)
 }
 
 // Add processes a batch of rows of one input in order, as processElement1/2 would one by one
-// (every row an insert; Time of the arrivals is unused). match evaluates the join condition on
-// the candidate pairs of many rows at once. The rows' key groups are checked before any state
-// changes; after an error from match or emit the join is unusable (its task fails).
+// (Time of the arrivals is unused). match evaluates the join condition on the candidate pairs
+// of many rows at once. The rows' key groups and kinds are checked before any state changes;
+// after an error from match or emit the join is unusable (its task fails).
 func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit ChangeEmit) error {
 	for a := range rows {
-		if !j.cfg.KeyGroups.Contains(rows[a].KeyGroup) {
+		switch {
+		case !j.cfg.KeyGroups.Contains(rows[a].KeyGroup):
 			return fmt.Errorf("regular join: key group %d outside %v", rows[a].KeyGroup, j.cfg.KeyGroups)
+		case rows[a].Kind < KindInsert || rows[a].Kind > KindDelete:
+			return fmt.Errorf("regular join: row kind %d", rows[a].Kind)
 		}
 	}
 	other := 1 - side
@@ -139,8 +191,8 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 			}
 			// A NULL key matches nothing (JoinConditionWithNullFilters).
 			if !r.NullKey {
-				for i, rec := range k.sides[other].recs {
-					pair := j.pairs.add(side, r.Row, rec.row)
+				for i := range k.sides[other].recs {
+					pair := j.pairs.add(side, r.Row, k.sides[other].recs[i].row())
 					j.log = append(j.log, regularStep{arrival: int32(to), rec: int32(i), pair: pair, key: k})
 				}
 			}
@@ -152,18 +204,16 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 		if err := j.replay(side, rows, emit); err != nil {
 			return err
 		}
+		j.dropEmptied(rows)
 		from = to
 	}
 	return nil
 }
 
-// replay takes each row's matched records and applies JoinHelper#processJoin for an insert
+// replay takes each row's matched records and applies JoinHelper#processJoin
 // (StreamingSemiAntiJoinOperator's processElement1/2 for a SEMI or ANTI join).
 func (j *RegularJoin) replay(side Side, rows []Arrival, emit ChangeEmit) error {
-	if j.cfg.Type == Semi || j.cfg.Type == Anti {
-		return j.replaySemiAnti(side, rows, emit)
-	}
-	other := 1 - side
+	semiAnti := j.cfg.Type == Semi || j.cfg.Type == Anti
 	var matched []int32
 	for _, st := range j.log {
 		if st.pair >= 0 {
@@ -172,123 +222,310 @@ func (j *RegularJoin) replay(side Side, rows []Arrival, emit ChangeEmit) error {
 			}
 			continue
 		}
-		row := rows[st.arrival].Row
-		k := st.key
-		others := &k.sides[other]
-		associated := int32(0)
-		for _, i := range matched {
-			associated += others.recs[i].count
+		a := &rows[st.arrival]
+		var err error
+		switch {
+		case semiAnti && side == LeftSide:
+			err = j.semiAntiLeft(a, st.key, matched, emit)
+		case semiAnti:
+			err = j.semiAntiRight(a, st.key, matched, emit)
+		case accumulates(a.Kind):
+			err = j.accumulate(side, a, st.key, matched, emit)
+		default:
+			err = j.retract(side, a, st.key, matched, emit)
 		}
-		if j.outer(side) && associated == 0 {
-			if err := emitPadded(side, row, func(l, r []byte) error { return emit(KindInsert, l, r) }); err != nil {
-				return err
-			}
+		if err != nil {
+			return err
 		}
-		if associated > 0 {
-			if j.outer(other) {
-				// Each of the other side's rows that joined nothing so far retracts its padded
-				// row (once per copy), and counts one more association.
-				for _, i := range matched {
-					rec := &others.recs[i]
-					if rec.assoc == 0 {
-						for c := int32(0); c < rec.count; c++ {
-							if err := emitPadded(other, rec.row, func(l, r []byte) error { return emit(KindDelete, l, r) }); err != nil {
-								return err
-							}
-						}
-					}
-					rec.assoc++
-				}
-			}
-			for _, i := range matched {
-				rec := &others.recs[i]
-				for c := int32(0); c < rec.count; c++ {
-					l, r := row, rec.row
-					if side == RightSide {
-						l, r = r, l
-					}
-					if err := emit(KindInsert, l, r); err != nil {
-						return err
-					}
-				}
-			}
+		if !accumulates(a.Kind) && st.key.empty() {
+			j.emptied = append(j.emptied, st.arrival)
 		}
-		assoc := int32(-1)
-		if j.outer(side) {
-			assoc = associated
-		}
-		j.addRecord(&k.sides[side], row, assoc)
 		matched = matched[:0]
 	}
 	return nil
 }
 
-// replaySemiAnti is replay for a SEMI or ANTI join, whose output rows are left rows: a left row
-// comes out as it arrives when it has matches (SEMI) or none (ANTI), and is kept with its number
-// of matches; a right row that is the first match of kept left rows emits them (SEMI, +I) or
-// retracts them (ANTI, -D), once per copy.
-func (j *RegularJoin) replaySemiAnti(side Side, rows []Arrival, emit ChangeEmit) error {
-	anti := j.cfg.Type == Anti
-	var matched []int32
-	for _, st := range j.log {
-		if st.pair >= 0 {
-			if j.pairs.matches[st.pair] {
-				matched = append(matched, st.rec)
-			}
-			continue
-		}
-		row := rows[st.arrival].Row
-		k := st.key
-		if side == LeftSide {
-			associated := int32(0)
-			for _, i := range matched {
-				associated += k.sides[RightSide].recs[i].count
-			}
-			if (associated == 0) == anti {
-				if err := emit(KindInsert, row, nil); err != nil {
+// associated is the number of rows (copies counted) of the matched records: the size of
+// Flink's AssociatedRecords.
+func associated(s *recordSet, matched []int32) int32 {
+	n := int32(0)
+	for _, i := range matched {
+		n += s.recs[i].count
+	}
+	return n
+}
+
+// joined emits the arrival joined with every copy of the matched records, as kind.
+func joined(side Side, row []byte, s *recordSet, matched []int32, kind int8, emit ChangeEmit) error {
+	for _, i := range matched {
+		rec := &s.recs[i]
+		for c := int32(0); c < rec.count; c++ {
+			l, r := row, rec.row()
+			if side == LeftSide {
+				if err := emit(kind, l, r); err != nil {
 					return err
 				}
+			} else if err := emit(kind, r, l); err != nil {
+				return err
 			}
-			j.addRecord(&k.sides[LeftSide], row, associated)
-		} else {
-			j.addRecord(&k.sides[RightSide], row, -1)
-			kind := KindInsert
-			if anti {
-				kind = KindDelete
-			}
+		}
+	}
+	return nil
+}
+
+// padded emits every copy of a record whose number of associations is at, NULL-padded on the
+// other side, as kind.
+func padded(side Side, rec *keptRecord, at int32, kind int8, emit ChangeEmit) error {
+	if rec.assoc != at {
+		return nil
+	}
+	for c := int32(0); c < rec.count; c++ {
+		if err := emitPadded(side, rec.row(), func(l, r []byte) error { return emit(kind, l, r) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// accumulate is JoinHelper#processJoin for a +I or +U.
+func (j *RegularJoin) accumulate(side Side, a *Arrival, k *regularKey, matched []int32, emit ChangeEmit) error {
+	other := 1 - side
+	others := &k.sides[other]
+	n := associated(others, matched)
+	inOuter, otherOuter := j.outer(side), j.outer(other)
+	if inOuter && n == 0 {
+		if err := emitPadded(side, a.Row, func(l, r []byte) error { return emit(KindInsert, l, r) }); err != nil {
+			return err
+		}
+	}
+	if n > 0 {
+		kind := a.Kind // an inner join forwards the input's kind
+		if inOuter || otherOuter {
+			kind = KindInsert
+		}
+		if otherOuter {
+			// Each of the other side's rows that joined nothing so far retracts its padded
+			// row (once per copy), and counts one more association.
 			for _, i := range matched {
-				rec := &k.sides[LeftSide].recs[i]
-				if rec.assoc == 0 {
-					for c := int32(0); c < rec.count; c++ {
-						if err := emit(kind, rec.row, nil); err != nil {
-							return err
-						}
-					}
+				rec := &others.recs[i]
+				if err := padded(other, rec, 0, KindDelete, emit); err != nil {
+					return err
 				}
 				rec.assoc++
 			}
 		}
-		matched = matched[:0]
+		if err := joined(side, a.Row, others, matched, kind, emit); err != nil {
+			return err
+		}
+	}
+	assoc := int32(-1)
+	if inOuter {
+		assoc = n
+	}
+	j.addRecord(side, &k.sides[side], a, assoc)
+	return nil
+}
+
+// retract is JoinHelper#processJoin for a -U or -D.
+func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []int32, emit ChangeEmit) error {
+	other := 1 - side
+	others := &k.sides[other]
+	inOuter, otherOuter := j.outer(side), j.outer(other)
+	j.retractRecord(side, &k.sides[side], a)
+	if associated(others, matched) == 0 {
+		if inOuter {
+			return emitPadded(side, a.Row, func(l, r []byte) error { return emit(KindDelete, l, r) })
+		}
+		return nil
+	}
+	kind := a.Kind
+	if inOuter {
+		kind = KindDelete
+	}
+	if err := joined(side, a.Row, others, matched, kind, emit); err != nil {
+		return err
+	}
+	if otherOuter {
+		// Each of the other side's rows this was the last association of comes out padded
+		// again (once per copy).
+		for _, i := range matched {
+			rec := &others.recs[i]
+			if err := padded(other, rec, 1, KindInsert, emit); err != nil {
+				return err
+			}
+			rec.assoc--
+		}
 	}
 	return nil
 }
 
-// addRecord keeps a row on its side: one more copy of it, and on an outer side its number of
-// associations set (for every copy, as OuterJoinRecordStateViews#addRecord sets it). A new row
-// is copied once: the index's key and the record share the bytes (the batch's buffer is not
-// kept).
-func (j *RegularJoin) addRecord(s *recordSet, row []byte, assoc int32) *keptRecord {
+// semiAntiLeft is StreamingSemiAntiJoinOperator#processElement1: a left row comes out with its
+// kind when it has matches (SEMI) or none (ANTI), and is kept with its number of matches or
+// retracted.
+func (j *RegularJoin) semiAntiLeft(a *Arrival, k *regularKey, matched []int32, emit ChangeEmit) error {
+	n := associated(&k.sides[RightSide], matched)
+	if (n == 0) == (j.cfg.Type == Anti) {
+		if err := emit(a.Kind, a.Row, nil); err != nil {
+			return err
+		}
+	}
+	if accumulates(a.Kind) {
+		j.addRecord(LeftSide, &k.sides[LeftSide], a, n)
+	} else {
+		j.retractRecord(LeftSide, &k.sides[LeftSide], a)
+	}
+	return nil
+}
+
+// semiAntiRight is StreamingSemiAntiJoinOperator#processElement2: a right row that is the first
+// match of kept left rows emits them (SEMI, with its kind) or retracts them (ANTI, -D), once per
+// copy; one that retracts their last match retracts them (SEMI, with its kind) or emits them
+// again (ANTI, +I).
+func (j *RegularJoin) semiAntiRight(a *Arrival, k *regularKey, matched []int32, emit ChangeEmit) error {
+	anti := j.cfg.Type == Anti
+	lefts := &k.sides[LeftSide]
+	if accumulates(a.Kind) {
+		j.addRecord(RightSide, &k.sides[RightSide], a, -1)
+		kind := a.Kind
+		if anti {
+			kind = KindDelete
+		}
+		for _, i := range matched {
+			rec := &lefts.recs[i]
+			if err := emitKept(rec, 0, kind, emit); err != nil {
+				return err
+			}
+			rec.assoc++
+		}
+		return nil
+	}
+	j.retractRecord(RightSide, &k.sides[RightSide], a)
+	kind := a.Kind
+	if anti {
+		kind = KindInsert
+	}
+	for _, i := range matched {
+		rec := &lefts.recs[i]
+		if err := emitKept(rec, 1, kind, emit); err != nil {
+			return err
+		}
+		rec.assoc--
+	}
+	return nil
+}
+
+// emitKept emits every copy of a kept left row whose number of associations is at, as kind.
+func emitKept(rec *keptRecord, at int32, kind int8, emit ChangeEmit) error {
+	if rec.assoc != at {
+		return nil
+	}
+	for c := int32(0); c < rec.count; c++ {
+		if err := emit(kind, rec.row(), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// identity is a row's identity on a side: the row itself, its unique key, or "" (the one row of
+// its join key).
+func (j *RegularJoin) identity(side Side, a *Arrival) []byte {
+	switch j.cfg.Layouts[side] {
+	case UniqueKey:
+		return a.UniqueKey
+	case JoinKeyUnique:
+		return nil
+	}
+	return a.Row
+}
+
+// addRecord keeps an accumulating row on its side, as the side's state view's addRecord does:
+// one more copy of an equal row (NoUniqueKey), or in place of the row of its identity; on an
+// outer side its number of associations set (for every copy). A new row is copied once: the
+// index's key and the record share the bytes (the batch's buffer is not kept).
+func (j *RegularJoin) addRecord(side Side, s *recordSet, a *Arrival, assoc int32) {
 	if s.index == nil {
 		s.index = map[string]int32{}
 	}
-	if i, ok := s.index[string(row)]; ok {
-		s.recs[i].count++
-		s.recs[i].assoc = assoc
-		return &s.recs[i]
+	id := j.identity(side, a)
+	if i, ok := s.index[string(id)]; ok {
+		rec := &s.recs[i]
+		if j.cfg.Layouts[side] == NoUniqueKey {
+			rec.count++
+			rec.assoc = assoc
+			return
+		}
+		j.bytes -= int64(len(rec.data))
+		*rec = newRecord(j.cfg.Layouts[side], id, a.Row, assoc)
+		j.bytes += int64(len(rec.data))
+		// The index's key must not keep the replaced bytes alive.
+		delete(s.index, string(id))
+		s.index[j.recordIdentity(side, rec)] = i
+		return
 	}
-	key := string(row)
-	s.index[key] = int32(len(s.recs))
-	s.recs = append(s.recs, keptRecord{row: unsafe.Slice(unsafe.StringData(key), len(key)), count: 1, assoc: assoc})
-	j.bytes += int64(len(row))
-	return &s.recs[len(s.recs)-1]
+	rec := newRecord(j.cfg.Layouts[side], id, a.Row, assoc)
+	s.index[j.recordIdentity(side, &rec)] = int32(len(s.recs))
+	s.recs = append(s.recs, rec)
+	j.bytes += int64(len(rec.data))
+}
+
+// newRecord copies a row (after its identity, on a UniqueKey side) into a record of its own.
+func newRecord(l Layout, id, row []byte, assoc int32) keptRecord {
+	split := 0
+	if l == UniqueKey {
+		split = len(id)
+	}
+	data := make([]byte, split+len(row))
+	copy(data, id[:split])
+	copy(data[split:], row)
+	return keptRecord{data: data, split: int32(split), count: 1, assoc: assoc}
+}
+
+// recordIdentity is a kept record's identity as an index key sharing the record's bytes.
+func (j *RegularJoin) recordIdentity(side Side, rec *keptRecord) string {
+	switch j.cfg.Layouts[side] {
+	case UniqueKey:
+		return unsafe.String(unsafe.SliceData(rec.data), rec.split)
+	case JoinKeyUnique:
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(rec.data), len(rec.data))
+}
+
+// retractRecord removes a retracting row from its side, as the side's state view's
+// retractRecord does: one copy of the equal row (NoUniqueKey), or the row of its identity; a
+// row not kept is ignored (Flink's views ignore it too).
+func (j *RegularJoin) retractRecord(side Side, s *recordSet, a *Arrival) {
+	i, ok := s.index[string(j.identity(side, a))]
+	if !ok {
+		return
+	}
+	if rec := &s.recs[i]; j.cfg.Layouts[side] == NoUniqueKey && rec.count > 1 {
+		rec.count--
+		return
+	}
+	j.bytes -= int64(len(s.recs[i].data))
+	delete(s.index, j.recordIdentity(side, &s.recs[i]))
+	last := int32(len(s.recs) - 1)
+	if i != last {
+		s.recs[i] = s.recs[last]
+		s.index[j.recordIdentity(side, &s.recs[i])] = i
+	}
+	s.recs[last] = keptRecord{}
+	s.recs = s.recs[:last]
+}
+
+// dropEmptied forgets the keys that retractions of the run left without rows (as Flink's state
+// holds no entry for them).
+func (j *RegularJoin) dropEmptied(rows []Arrival) {
+	for _, a := range j.emptied {
+		r := &rows[a]
+		g := j.groups[r.KeyGroup-j.cfg.KeyGroups.Start]
+		if k, ok := g[string(r.Key)]; ok && k.empty() {
+			delete(g, string(r.Key))
+			j.keys--
+			j.bytes -= int64(len(r.Key))
+		}
+	}
+	j.emptied = j.emptied[:0]
 }

@@ -7,16 +7,23 @@ import (
 
 // State format of one key group of a regular join (integers little-endian):
 //
-//	magic "SLRJ" | version u16 | join type u8 | keys u32 |
+//	magic "SLRJ" | version u16 (2) | join type u8 | keys u32 | left layout u8 | right layout u8 |
 //	per key: key length u32, key row bytes, null key u8,
 //	         per input (left, right): rows u32,
-//	                                  per row: count i32, associations i32, length u32, BinaryRowData bytes |
+//	                                  per row: count i32, associations i32,
+//	                                           [unique key length u32, unique key row bytes: a UniqueKey side]
+//	                                           length u32, BinaryRowData bytes |
 //	CRC-32C of everything before, u32.
-const regularStateMagic = "SLRJ"
+//
+// Version 1 (joins of inputs that only insert) has no layouts, which are NoUniqueKey.
+const (
+	regularStateMagic   = "SLRJ"
+	regularStateVersion = 2
+)
 
 // Snapshot serializes the state of key group kg (which this subtask must own); nil when the
-// key group holds nothing. Keys are written in sorted order, each input's rows in the order they
-// first came.
+// key group holds nothing. Keys are written in sorted order, each input's rows in their order
+// in state.
 func (j *RegularJoin) Snapshot(kg int) ([]byte, error) {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return nil, fmt.Errorf("regular join snapshot: key group %d outside %v", kg, j.cfg.KeyGroups)
@@ -25,17 +32,24 @@ func (j *RegularJoin) Snapshot(kg int) ([]byte, error) {
 	if len(g) == 0 {
 		return nil, nil
 	}
-	b, keys := blobHeader(regularStateMagic, j.cfg.Type, g)
+	b, keys := blobHeader(regularStateMagic, regularStateVersion, j.cfg.Type, g)
+	b = append(b, byte(j.cfg.Layouts[0]), byte(j.cfg.Layouts[1]))
 	for _, key := range keys {
 		k := g[key]
 		b = appendKey(b, key, k.nullKey)
-		for _, s := range k.sides {
+		for side, s := range k.sides {
 			b = binary.LittleEndian.AppendUint32(b, uint32(len(s.recs)))
-			for _, r := range s.recs {
+			for i := range s.recs {
+				r := &s.recs[i]
 				b = binary.LittleEndian.AppendUint32(b, uint32(r.count))
 				b = binary.LittleEndian.AppendUint32(b, uint32(r.assoc))
-				b = binary.LittleEndian.AppendUint32(b, uint32(len(r.row)))
-				b = append(b, r.row...)
+				if j.cfg.Layouts[side] == UniqueKey {
+					b = binary.LittleEndian.AppendUint32(b, uint32(r.split))
+					b = append(b, r.data[:r.split]...)
+				}
+				row := r.row()
+				b = binary.LittleEndian.AppendUint32(b, uint32(len(row)))
+				b = append(b, row...)
 			}
 		}
 	}
@@ -54,30 +68,46 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return fmt.Errorf("key group outside %v", j.cfg.KeyGroups)
 	}
-	r, err := openBlob(blob, regularStateMagic, "regular join", j.cfg.Type)
+	r, version, err := openBlob(blob, regularStateMagic, "regular join", j.cfg.Type, 1, regularStateVersion)
 	if err != nil {
 		return err
 	}
-	for n := r.U32(); n > 0 && r.OK(); n-- {
+	keys := r.U32()
+	layouts := [2]Layout{NoUniqueKey, NoUniqueKey}
+	if version >= 2 {
+		layouts = [2]Layout{Layout(r.U8()), Layout(r.U8())}
+	}
+	if r.OK() && layouts != j.cfg.Layouts {
+		// Flink's state views would not read the other layout's state either.
+		return fmt.Errorf("state kept by %s and %s restored into a join that keeps its inputs by %s and %s",
+			layouts[0], layouts[1], j.cfg.Layouts[0], j.cfg.Layouts[1])
+	}
+	for n := keys; n > 0 && r.OK(); n-- {
 		key := r.Bytes()
 		k, err := j.key(kg, key, r.U8() == 1)
 		if err != nil {
 			return err
 		}
 		for side := range k.sides {
+			s := &k.sides[side]
 			for m := r.U32(); m > 0 && r.OK(); m-- {
+				a := Arrival{}
 				count, assoc := int32(r.U32()), int32(r.U32())
-				row := r.Take(int(r.U32()))
+				if layouts[side] == UniqueKey {
+					a.UniqueKey = r.Take(int(r.U32()))
+				}
+				a.Row = r.Take(int(r.U32()))
 				if !r.OK() {
 					break
 				}
-				if count <= 0 {
-					return fmt.Errorf("a row kept %d times", count)
+				if count <= 0 || (count > 1 && layouts[side] != NoUniqueKey) {
+					return fmt.Errorf("a row kept %d times on a side kept by %s", count, layouts[side])
 				}
-				if _, dup := k.sides[side].index[string(row)]; dup {
+				if _, dup := s.index[string(j.identity(Side(side), &a))]; dup {
 					return fmt.Errorf("a row kept twice on one side of a key")
 				}
-				j.addRecord(&k.sides[side], row, assoc).count = count
+				j.addRecord(Side(side), s, &a, assoc)
+				s.recs[len(s.recs)-1].count = count
 			}
 		}
 	}

@@ -1,20 +1,28 @@
 package join
 
 import (
+	"encoding/binary"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/stateblob"
 )
 
-// regularEvent is a batch of rows of one side ("l" or "r"), each "key:row".
+// regularEvent is a batch of rows of one side ("l" or "r"), each "key:row" (an insert),
+// "-U key:row" (any kind), and "key:row@uk" with its unique key.
 type regularEvent struct {
 	side string
 	rows []string
 }
 
 func rowsOf(side string, rows ...string) regularEvent { return regularEvent{side: side, rows: rows} }
+
+var (
+	kindNames = map[int8]string{KindInsert: "+I", KindUpdateBefore: "-U", KindUpdateAfter: "+U", KindDelete: "-D"}
+	kindOf    = map[string]int8{"+I": KindInsert, "-U": KindUpdateBefore, "+U": KindUpdateAfter, "-D": KindDelete}
+)
 
 // runRegular feeds the batches to a join and returns what it emitted per batch, as
 // "+I l1+r1" ("-" for a padded side), in emission order.
@@ -29,11 +37,16 @@ func runRegular(t *testing.T, j *RegularJoin, match PairMatcher, events ...regul
 		}
 		var rows []Arrival
 		for _, r := range ev.rows {
+			kind := KindInsert
+			if k, rest, ok := strings.Cut(r, " "); ok {
+				kind, r = kindOf[k], rest
+			}
 			key, row, _ := strings.Cut(r, ":")
-			rows = append(rows, Arrival{KeyGroup: 1, Key: []byte(key), NullKey: key == "null", Row: []byte(row)})
+			row, uk, _ := strings.Cut(row, "@")
+			rows = append(rows, Arrival{KeyGroup: 1, Key: []byte(key), NullKey: key == "null", Row: []byte(row), Kind: kind, UniqueKey: []byte(uk)})
 		}
 		err := j.Add(side, rows, match, func(kind int8, l, r []byte) error {
-			got = append(got, map[int8]string{KindInsert: "+I", KindDelete: "-D"}[kind]+" "+orDash(l)+"+"+orDash(r))
+			got = append(got, kindNames[kind]+" "+orDash(l)+"+"+orDash(r))
 			return nil
 		})
 		if err != nil {
@@ -44,9 +57,11 @@ func runRegular(t *testing.T, j *RegularJoin, match PairMatcher, events ...regul
 	return out
 }
 
-func newRegular(t *testing.T, typ Type) *RegularJoin {
+func newRegular(t *testing.T, typ Type, layouts ...Layout) *RegularJoin {
 	t.Helper()
-	j, err := NewRegularJoin(RegularConfig{Type: typ, KeyGroups: keygroup.Range{Start: 0, End: 3}})
+	cfg := RegularConfig{Type: typ, KeyGroups: keygroup.Range{Start: 0, End: 3}}
+	copy(cfg.Layouts[:], layouts)
+	j, err := NewRegularJoin(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +111,71 @@ func TestRegularJoinChanges(t *testing.T) {
 	}
 }
 
+// JoinHelper's and StreamingSemiAntiJoinOperator's changes for changelog inputs: an inner join
+// forwards the input's kind; an outer side's rows are retracted with -D and padded again when
+// their last join goes; SEMI and ANTI joins emit or retract their left rows as right rows come
+// and go; rows are kept per Layout (a unique key's row replaced by its update, the one row of a
+// join key replaced); a retraction of a row not kept still retracts its joins, as in Flink.
+func TestRegularJoinChangelog(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		typ     Type
+		layouts []Layout
+		events  []regularEvent
+		want    [][]string
+	}{
+		{"inner update", Inner, nil,
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1"), rowsOf("l", "-U k:l1", "+U k:l2")},
+			[][]string{nil, {"+I l1+r1"}, {"-U l1+r1", "+U l2+r1"}}},
+		{"left: the right row goes, the left row is padded again", Left, nil,
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1"), rowsOf("r", "-D k:r1"), rowsOf("l", "-D k:l1")},
+			[][]string{{"+I l1+-"}, {"-D l1+-", "+I l1+r1"}, {"-D l1+r1", "+I l1+-"}, {"-D l1+-"}}},
+		{"left: the outer row's update retracts with -D", Left, nil,
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1"), rowsOf("l", "-U k:l1", "+U k:l2")},
+			[][]string{{"+I l1+-"}, {"-D l1+-", "+I l1+r1"}, {"-D l1+r1", "+I l2+r1"}}},
+		{"full: both sides come and go", Full, nil,
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1", "k:r2"), rowsOf("r", "-D k:r1"), rowsOf("l", "-D k:l1"), rowsOf("r", "-D k:r2")},
+			[][]string{{"+I l1+-"}, {"-D l1+-", "+I l1+r1", "+I l1+r2"}, {"-D l1+r1"}, {"-D l1+r2", "+I -+r2"}, {"-D -+r2"}}},
+		{"copies of an outer row", Left, nil,
+			[]regularEvent{rowsOf("l", "k:l1", "k:l1"), rowsOf("r", "k:r1"), rowsOf("r", "-D k:r1"), rowsOf("l", "-D k:l1")},
+			[][]string{{"+I l1+-", "+I l1+-"}, {"-D l1+-", "-D l1+-", "+I l1+r1", "+I l1+r1"}, {"-D l1+r1", "-D l1+r1", "+I l1+-", "+I l1+-"}, {"-D l1+-"}}},
+		{"semi", Semi, nil,
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1", "k:r2"), rowsOf("r", "-D k:r1"), rowsOf("r", "-U k:r2"), rowsOf("l", "-D k:l1"), rowsOf("r", "+U k:r3")},
+			[][]string{nil, {"+I l1+-"}, nil, {"-U l1+-"}, nil, nil}},
+		{"anti", Anti, nil,
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1"), rowsOf("r", "-U k:r1"), rowsOf("l", "-D k:l1", "k:l2"), rowsOf("r", "+U k:r2")},
+			[][]string{{"+I l1+-"}, {"-D l1+-"}, {"+I l1+-"}, {"-D l1+-", "+I l2+-"}, {"-D l2+-"}}},
+		{"right side by unique key: an upsert replaces its row", Inner, []Layout{NoUniqueKey, UniqueKey},
+			[]regularEvent{rowsOf("r", "k:r1@u1", "k:r5@u5"), rowsOf("l", "k:l1"), rowsOf("r", "+U k:r2@u1"), rowsOf("l", "k:l3"), rowsOf("r", "-D k:r0@u5"), rowsOf("l", "k:l4")},
+			[][]string{nil, {"+I l1+r1", "+I l1+r5"}, {"+U l1+r2"}, {"+I l3+r2", "+I l3+r5"}, {"-D l1+r0", "-D l3+r0"}, {"+I l4+r2"}}},
+		{"the join key contains the unique key: one row per key", Left, []Layout{JoinKeyUnique, JoinKeyUnique},
+			[]regularEvent{rowsOf("l", "k:l1", "+U k:l2"), rowsOf("r", "k:r1"), rowsOf("r", "-D k:r1"), rowsOf("l", "k:l3")},
+			[][]string{{"+I l1+-", "+I l2+-"}, {"-D l2+-", "+I l2+r1"}, {"-D l2+r1", "+I l2+-"}, {"+I l3+-"}}},
+		{"a retraction of a row not kept", Inner, nil,
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "-D k:r9"), rowsOf("r", "k:r1")},
+			[][]string{nil, {"-D l1+r9"}, {"+I l1+r1"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := runRegular(t, newRegular(t, c.typ, c.layouts...), matchAll, c.events...); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q,\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+// Keys whose rows are all retracted leave the state, as Flink's state views keep no entry.
+func TestRegularJoinRetractionsEmptyState(t *testing.T) {
+	j := newRegular(t, Full, UniqueKey, NoUniqueKey)
+	runRegular(t, j, matchAll, rowsOf("l", "k:l1@u1", "m:l2@u2"), rowsOf("r", "k:r1", "k:r1"),
+		rowsOf("l", "-D k:l1@u1", "-U m:x@u2"), rowsOf("r", "-D k:r1", "-D k:r1"))
+	if j.StateKeys() != 0 || j.StateBytes() != 0 {
+		t.Errorf("%d keys and %d bytes left in state", j.StateKeys(), j.StateBytes())
+	}
+	if blob, err := j.Snapshot(1); err != nil || blob != nil {
+		t.Errorf("snapshot of an empty key group: %v, %v", blob, err)
+	}
+}
+
 // The condition decides which kept rows join: a left row that joins none of them is padded.
 func TestRegularJoinCondition(t *testing.T) {
 	onlyR2 := func(lefts, rights [][]byte, out []bool) error {
@@ -135,6 +215,51 @@ func TestRegularJoinSnapshotRestore(t *testing.T) {
 	}
 	if _, err := NewRegularJoin(RegularConfig{Type: Type(9), KeyGroups: keygroup.Range{End: 1}}); err == nil {
 		t.Error("an unknown join type should be refused")
+	}
+}
+
+// A join keeping its inputs by unique key restores their unique keys; state of other layouts,
+// and version 1 state (inputs that only insert), restore only into joins of the same layouts.
+func TestRegularJoinSnapshotLayouts(t *testing.T) {
+	whole := newRegular(t, Left, UniqueKey, JoinKeyUnique)
+	runRegular(t, whole, matchAll, rowsOf("l", "k:l1@u1", "k:l2@u2"), rowsOf("r", "k:r1"))
+	blob, err := whole.Snapshot(1)
+	if err != nil || blob == nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	restored := newRegular(t, Left, UniqueKey, JoinKeyUnique)
+	if err := restored.Restore(1, blob); err != nil {
+		t.Fatal(err)
+	}
+	next := []regularEvent{rowsOf("l", "+U k:l3@u1"), rowsOf("r", "-D k:r1")}
+	if got, want := runRegular(t, restored, matchAll, next...), runRegular(t, whole, matchAll, next...); !reflect.DeepEqual(got, want) {
+		t.Errorf("restored join: got %q, want %q", got, want)
+	}
+	err = newRegular(t, Left).Restore(1, blob)
+	if err == nil || !strings.Contains(err.Error(), "kept by unique key and join key contains a unique key restored into a join that keeps its inputs by no unique key") {
+		t.Errorf("state of other layouts: %v", err)
+	}
+	// Version 1: one key "k" holding one left row "l1" (twice, no associations counted yet).
+	v1 := stateblob.Header(regularStateMagic, 1)
+	v1 = append(v1, byte(Left))
+	v1 = binary.LittleEndian.AppendUint32(v1, 1)
+	v1 = appendKey(v1, "k", false)
+	v1 = binary.LittleEndian.AppendUint32(v1, 1)
+	v1 = binary.LittleEndian.AppendUint32(v1, 2)
+	v1 = binary.LittleEndian.AppendUint32(v1, 0)
+	v1 = stateblob.AppendBytes(v1, []byte("l1"))
+	v1 = binary.LittleEndian.AppendUint32(v1, 0)
+	v1 = sealBlob(v1)
+	old := newRegular(t, Left)
+	if err := old.Restore(1, v1); err != nil {
+		t.Fatalf("version 1 state: %v", err)
+	}
+	got := runRegular(t, old, matchAll, rowsOf("r", "k:r1"))
+	if want := [][]string{{"-D l1+-", "-D l1+-", "+I l1+r1", "+I l1+r1"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("join restored from version 1 state: got %q, want %q", got, want)
+	}
+	if err := newRegular(t, Left, UniqueKey).Restore(1, v1); err == nil {
+		t.Error("version 1 state restored into a join keeping a side by unique key")
 	}
 }
 

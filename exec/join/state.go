@@ -34,7 +34,7 @@ func (j *WindowJoin) Snapshot(kg int) ([]byte, error) {
 	if len(g) == 0 {
 		return nil, nil
 	}
-	b, keys := blobHeader(stateMagic, j.cfg.Type, g)
+	b, keys := blobHeader(stateMagic, stateVersion, j.cfg.Type, g)
 	for _, key := range keys {
 		k := g[key]
 		b = appendKey(b, key, k.nullKey)
@@ -72,7 +72,7 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return fmt.Errorf("key group outside %v", j.cfg.KeyGroups)
 	}
-	r, err := openBlob(blob, stateMagic, "window join", j.cfg.Type)
+	r, _, err := openBlob(blob, stateMagic, "window join", j.cfg.Type, stateVersion)
 	if err != nil {
 		return err
 	}
@@ -111,9 +111,9 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 
 // blobHeader starts the state blob of a key group of a join: magic, version, join type and the
 // number of keys; it returns the keys in sorted order, so that equal state gives equal bytes.
-func blobHeader[V any](magic string, typ Type, g map[string]V) ([]byte, []string) {
+func blobHeader[V any](magic string, version uint16, typ Type, g map[string]V) ([]byte, []string) {
 	keys := stateblob.SortedKeys(g)
-	b := append(stateblob.Header(magic, stateVersion), byte(typ))
+	b := append(stateblob.Header(magic, version), byte(typ))
 	return binary.LittleEndian.AppendUint32(b, uint32(len(keys))), keys
 }
 
@@ -125,21 +125,21 @@ func appendKey(b []byte, key string, nullKey bool) []byte {
 // sealBlob appends the blob's CRC-32C.
 func sealBlob(b []byte) []byte { return stateblob.Seal(b) }
 
-// openBlob checks a state blob's checksum, magic, version and join type and returns a reader
-// of what follows the header's join type.
-func openBlob(blob []byte, magic, what string, typ Type) (*stateblob.Reader, error) {
-	r, _, err := stateblob.Open(blob, magic, what, stateVersion)
+// openBlob checks a state blob's checksum, magic, version (one of versions) and join type and
+// returns a reader of what follows the header's join type, and the blob's version.
+func openBlob(blob []byte, magic, what string, typ Type, versions ...uint16) (*stateblob.Reader, uint16, error) {
+	r, version, err := stateblob.Open(blob, magic, what, versions...)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	t := Type(r.U8())
 	if !r.OK() {
-		return nil, stateblob.ErrTruncated
+		return nil, 0, stateblob.ErrTruncated
 	}
 	if t != typ {
-		return nil, fmt.Errorf("state of a %s join restored into a join of type %s", t, typ)
+		return nil, 0, fmt.Errorf("state of a %s join restored into a join of type %s", t, typ)
 	}
-	return r, nil
+	return r, version, nil
 }
 
 func boolByte(v bool) byte {

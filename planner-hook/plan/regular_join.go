@@ -3,6 +3,8 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/sluice-project/sluice/exec/join"
 )
 
 // RegularJoinType is the exec node of a join on equality keys without time bounds (state kept
@@ -21,6 +23,10 @@ type regularJoinJSON struct {
 // RegularJoin is a compiled regular join.
 type RegularJoin struct {
 	JoinSpec
+	// Layouts is how the join keeps each input's rows (left, right), and UniqueKeys the
+	// columns of the unique key a UniqueKey side keeps its rows by.
+	Layouts    [2]join.Layout
+	UniqueKeys [2][]int
 }
 
 // CompileRegularJoin decodes a regular join node. Reasons say why it cannot run natively; err
@@ -35,9 +41,14 @@ func CompileRegularJoin(n *IslandNode, options map[string]string) (*RegularJoin,
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(j.LeftUpsertKeys) > 0 || len(j.RightUpsertKeys) > 0 {
-		// Flink then keeps one row per unique key (JoinKeyContainsUniqueKey, HasUniqueKey).
-		reasons = append(reasons, "a regular join of an input with a unique key is not supported natively yet")
+	for side, uks := range [][][]int{j.LeftUpsertKeys, j.RightUpsertKeys} {
+		fields, keys := len(p.LeftTypes), p.LeftKeys
+		if side == 1 {
+			fields, keys = len(p.RightTypes), p.RightKeys
+		}
+		if p.Layouts[side], p.UniqueKeys[side], err = inputLayout(uks, keys, fields); err != nil {
+			return nil, nil, fmt.Errorf("join %s: %w", n.Name, err)
+		}
 	}
 	if options[OptMiniBatch] == "true" {
 		// Flink then runs MiniBatchStreamingJoinOperator, which replays its buffers side by side.
@@ -49,6 +60,51 @@ func CompileRegularJoin(n *IslandNode, options map[string]string) (*RegularJoin,
 		reasons = append(reasons, why)
 	}
 	return p, reasons, nil
+}
+
+// inputLayout is how a regular join keeps an input's rows, as Flink's JoinUtil#analyzeJoinInput
+// decides from its upsert keys: without one, distinct rows with counts; with one the join key
+// contains, one row per join key; otherwise one row per unique key, the first of the smallest
+// (whose columns it returns).
+func inputLayout(upsertKeys [][]int, joinKeys []int, fields int) (join.Layout, []int, error) {
+	if len(upsertKeys) == 0 {
+		return join.NoUniqueKey, nil, nil
+	}
+	inJoinKey := map[int]bool{}
+	for _, k := range joinKeys {
+		inJoinKey[k] = true
+	}
+	var contained [][]int
+	for _, uk := range upsertKeys {
+		if len(uk) == 0 {
+			return 0, nil, fmt.Errorf("an empty upsert key")
+		}
+		all := true
+		for _, c := range uk {
+			if c < 0 || c >= fields {
+				return 0, nil, fmt.Errorf("upsert key column %d of an input of %d fields", c, fields)
+			}
+			all = all && inJoinKey[c]
+		}
+		if all {
+			contained = append(contained, uk)
+		}
+	}
+	if len(contained) > 0 {
+		return join.JoinKeyUnique, smallestKey(contained), nil
+	}
+	return join.UniqueKey, smallestKey(upsertKeys), nil
+}
+
+// smallestKey is the first of the keys with the fewest columns (JoinUtil#getSmallestKey).
+func smallestKey(keys [][]int) []int {
+	best := keys[0]
+	for _, k := range keys[1:] {
+		if len(k) < len(best) {
+			best = k
+		}
+	}
+	return best
 }
 
 // stateTTLReason says why a node with state TTLs cannot run natively ("" without a TTL): the

@@ -35,7 +35,7 @@ func openIntervalStage(p *plan.IntervalJoin, options map[string]string) (*interv
 // other input can still join; the joined and padded rows are the output.
 func (s *intervalStage) ProcessBatch(b arrow.RecordBatch) error {
 	s.reset()
-	sb, err := s.read(b)
+	sb, err := s.read(b, false)
 	if err != nil {
 		return err
 	}

@@ -58,6 +58,7 @@ type inputBatch struct {
 	keys       []byte // the key rows, at keyOffsets
 	keyOffsets []int32
 	nullKeys   []bool // a NULL in a key the join filters nulls on
+	kinds      []int8 // the rows' RowKinds, nil when all insert
 }
 
 func (s *inputBatch) row(js *joinSide, r int) []byte {
@@ -102,8 +103,10 @@ func openJoinInputs(spec *plan.JoinSpec, leftTime, rightTime int, options map[st
 }
 
 // read reads a batch of one input, marked with its side (plan.JoinSideMetadata): its rows as
-// BinaryRowData, their keys and key groups.
-func (in *joinInputs) read(b arrow.RecordBatch) (*inputBatch, error) {
+// BinaryRowData (their RowKinds INSERT), their keys and key groups, and the RowKinds of a
+// changelog (a last catalog.RowKindColumn), which only a join reading changelogs takes
+// (changelog true).
+func (in *joinInputs) read(b arrow.RecordBatch, changelog bool) (*inputBatch, error) {
 	v, _ := b.Schema().Metadata().GetValue(plan.JoinSideMetadata)
 	sb := &inputBatch{}
 	switch v {
@@ -118,6 +121,18 @@ func (in *joinInputs) read(b arrow.RecordBatch) (*inputBatch, error) {
 	all := make([]int, len(js.types))
 	for i := range all {
 		all[i] = i
+	}
+	if fields := int(b.NumCols()); fields == len(js.types)+1 && b.Schema().Field(fields-1).Name == catalog.RowKindColumn {
+		col := b.Column(fields - 1)
+		switch {
+		case !changelog:
+			return nil, fmt.Errorf("%s: its %s input is a changelog (a %s column); it reads inserts only", in.what, v, catalog.RowKindColumn)
+		case col.DataType().ID() != arrow.INT8 || col.NullN() > 0:
+			return nil, fmt.Errorf("%s: the %s input's %s column is %s with %d NULLs, not INT8 NOT NULL", in.what, v, catalog.RowKindColumn, col.DataType(), col.NullN())
+		}
+		sb.kinds = column.Values[int8](col)
+		b = array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:fields-1], nil), b.Columns()[:fields-1], b.NumRows())
+		defer b.Release()
 	}
 	if err := checkBatchColumns(in.what+" "+v+" input", b, js.names, js.types, all); err != nil {
 		return nil, err

@@ -1,20 +1,36 @@
 package chain
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/join"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
 // regularJoinStage runs a regular join at the start of a chain. Its input is the batches of two
-// columnar exchanges, each batch marked with its side (plan.JoinSideMetadata): a batch's rows
-// join the other side's kept rows as they arrive and are kept for the other side's later rows;
-// the output rows carry their RowKinds (+I, and -D for a padded row an outer side retracts).
+// columnar exchanges, each batch marked with its side (plan.JoinSideMetadata) and, from a
+// changelog, carrying its rows' RowKinds: a batch's rows join the other side's kept rows as
+// they arrive and are kept for, or retracted from, the other side's later rows; the output rows
+// carry their RowKinds.
 type regularJoinStage struct {
 	*joinInputs
 	op       *join.RegularJoin
 	arrivals []join.Arrival
+	// uniqueKeys encodes the unique key rows of a side kept by unique key (nil otherwise).
+	uniqueKeys [2]*uniqueKeyRows
+}
+
+// uniqueKeyRows encodes an input's unique key columns as BinaryRowData, the identity its rows
+// are kept by.
+type uniqueKeyRows struct {
+	cols    []int
+	encoder *binaryrow.Encoder
+	offsets []int32
+	data    []byte
 }
 
 func openRegularJoinStage(p *plan.RegularJoin, options map[string]string) (*regularJoinStage, error) {
@@ -22,24 +38,74 @@ func openRegularJoinStage(p *plan.RegularJoin, options map[string]string) (*regu
 	if err != nil {
 		return nil, err
 	}
-	op, err := join.NewRegularJoin(join.RegularConfig{Type: p.Type, KeyGroups: in.keyGrp})
+	op, err := join.NewRegularJoin(join.RegularConfig{Type: p.Type, Layouts: p.Layouts, KeyGroups: in.keyGrp})
 	if err != nil {
 		return nil, err
 	}
-	return &regularJoinStage{joinInputs: in, op: op}, nil
+	s := &regularJoinStage{joinInputs: in, op: op}
+	for side, layout := range p.Layouts {
+		if layout != join.UniqueKey {
+			continue
+		}
+		u := &uniqueKeyRows{cols: p.UniqueKeys[side]}
+		types := make([]catalog.Type, len(u.cols))
+		for i, c := range u.cols {
+			if c < 0 || c >= len(in.sides[side].types) {
+				return nil, fmt.Errorf("join: unique key column %d of an input of %d fields", c, len(in.sides[side].types))
+			}
+			types[i] = in.sides[side].types[c]
+		}
+		if u.encoder, err = binaryrow.NewEncoder(types); err != nil {
+			return nil, fmt.Errorf("join: unique key: %w", err)
+		}
+		s.uniqueKeys[side] = u
+	}
+	return s, nil
 }
 
-// ProcessBatch joins the rows of one input's batch, in order, and keeps them.
+// encode writes the unique key rows of a batch's n rows.
+func (u *uniqueKeyRows) encode(cols []arrow.Array, n int) error {
+	keyCols := make([]arrow.Array, len(u.cols))
+	for i, c := range u.cols {
+		keyCols[i] = cols[c]
+	}
+	u.offsets = grown(u.offsets, n+1)
+	if err := u.encoder.Layout(keyCols, n, u.offsets); err != nil {
+		return fmt.Errorf("join: unique key: %w", err)
+	}
+	u.data = grown(u.data, int(u.offsets[n]))
+	if err := u.encoder.Encode(keyCols, nil, n, u.offsets, u.data); err != nil {
+		return fmt.Errorf("join: unique key: %w", err)
+	}
+	return nil
+}
+
+func (u *uniqueKeyRows) row(r int) []byte { return u.data[u.offsets[r]:u.offsets[r+1]:u.offsets[r+1]] }
+
+// ProcessBatch joins the rows of one input's batch, in order, and keeps or retracts them.
 func (s *regularJoinStage) ProcessBatch(b arrow.RecordBatch) error {
 	s.reset()
-	sb, err := s.read(b)
+	sb, err := s.read(b, true)
 	if err != nil {
 		return err
 	}
 	js := &s.sides[sb.side]
+	uk := s.uniqueKeys[sb.side]
+	if uk != nil {
+		if err := uk.encode(sb.cols, sb.n); err != nil {
+			return err
+		}
+	}
 	s.arrivals = s.arrivals[:0]
 	for r := 0; r < sb.n; r++ {
-		s.arrivals = append(s.arrivals, join.Arrival{KeyGroup: int(js.groups[r]), Key: sb.key(r), NullKey: sb.nullKeys[r], Row: sb.row(js, r)})
+		a := join.Arrival{KeyGroup: int(js.groups[r]), Key: sb.key(r), NullKey: sb.nullKeys[r], Row: sb.row(js, r)}
+		if sb.kinds != nil {
+			a.Kind = sb.kinds[r]
+		}
+		if uk != nil {
+			a.UniqueKey = uk.row(r)
+		}
+		s.arrivals = append(s.arrivals, a)
 	}
 	if err := s.op.Add(sb.side, s.arrivals, s.matchEach, s.collectChange); err != nil {
 		return err

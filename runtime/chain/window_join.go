@@ -30,7 +30,7 @@ func openJoinStage(p *plan.WindowJoin, options map[string]string) (*joinStage, e
 // ProcessBatch keeps the rows of one input's batch in their keys' windows (or drops them as late).
 func (s *joinStage) ProcessBatch(b arrow.RecordBatch) error {
 	s.reset()
-	sb, err := s.read(b)
+	sb, err := s.read(b, false)
 	if err != nil {
 		return err
 	}

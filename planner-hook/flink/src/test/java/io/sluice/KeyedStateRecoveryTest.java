@@ -57,6 +57,12 @@ class KeyedStateRecoveryTest {
                 ParityCase.nativeCase("regular-join", RegularJoinParityTest.SCHEMA,
                         WindowJoinParityTest.joinRows(13, 1500, "a", "b", "c", "d", "e", "g", "h", null),
                         "SELECT " + RegularJoinParityTest.BOTH + " FROM t L LEFT JOIN u R ON L.k = R.k AND L.v < R.v + 300")
+                        .asMultiset(),
+                // A changelog input kept by its unique key (k, i), joined on k.
+                ParityCase.nativeCase("regular-join-of-a-changelog", RegularJoinParityTest.SCHEMA,
+                        WindowJoinParityTest.joinRows(13, 1500, "a", "b", "c", "d", "e", "g", "h", null),
+                        "SELECT L.k, L.v, R.i AS ri, R.c FROM t L LEFT JOIN (SELECT k, i, COUNT(*) AS c FROM u GROUP BY k, i) R "
+                                + "ON L.k = R.k AND L.v < R.c * 100")
                         .asMultiset());
     }
 

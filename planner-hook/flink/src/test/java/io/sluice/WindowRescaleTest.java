@@ -88,7 +88,11 @@ class WindowRescaleTest {
                 OverAggregateParityTest.RANGE_2S), WindowAggregateParityTest.rows(2000), List.of());
         Job sessions = new Job("session windows", WindowAggregateParityTest.query(SessionWindowParityTest.session("k", "2"), "k",
                 WindowAggregateParityTest.AGGS), WindowAggregateParityTest.rows(2000), List.of());
-        for (Job j : List.of(agg, sessions, windowJoin, intervalJoin, groupAgg, retracting, dedup, topN, over)) {
+        // A changelog input (u aggregated per (k, i)) kept by its unique key, the join key.
+        Job changelogJoin = new Job("regular join of a changelog", "SELECT L.k, L.v, R.i AS ri, R.c FROM t L "
+                + "FULL JOIN (SELECT k, i, COUNT(*) AS c FROM u GROUP BY k, i) R ON L.k = R.k AND L.i = R.i",
+                windowJoin.rows(), windowJoin.ddl(), true);
+        for (Job j : List.of(agg, sessions, windowJoin, intervalJoin, groupAgg, retracting, dedup, topN, over, changelogJoin)) {
             for (int maxParallelism : new int[] {128, 3}) {
                 out.add(org.junit.jupiter.params.provider.Arguments.of(j, maxParallelism));
             }

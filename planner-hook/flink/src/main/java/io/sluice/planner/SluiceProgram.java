@@ -167,13 +167,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         for (RelNode rel : island) {
             if (isNativeJoin(rel)) {
                 long columnar = edges.exchangeSides().keySet().stream().filter(x -> rel.getInputs().contains(x)).count();
-                boolean insertOnly = rel.getInputs().stream()
-                        .allMatch(in -> ChangelogPlanUtils.isInsertOnly((StreamPhysicalRel) in));
                 if (columnar != 2) {
-                    String why = insertOnly
-                            ? "a native join reads both inputs through columnar exchanges from native chains "
-                                    + "('sluice.exchange.columnar'), and " + (2 - columnar) + " of its inputs cannot be one"
-                            : "a native join reads inputs that only insert (an input has updates or deletes)";
+                    // (Window and interval joins read inputs that only insert; a regular join's
+                    // changelogs cross too.)
+                    String why = "a native join reads both inputs through columnar exchanges from native chains "
+                            + "('sluice.exchange.columnar'), and " + (2 - columnar) + " of its inputs cannot be one";
                     Verdict v = new Verdict(false, verdict.nodes(), List.of(nodeName(rel) + ": " + why));
                     LAST.set(v);
                     if (config.get(SluiceOptions.LOG_FALLBACK_REASONS)) {
@@ -215,7 +213,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
      * Finds the hash (and single-subtask) exchanges that can carry Arrow batches: those between the last node of one
      * native chain and the first node of another that reads batches in Go (a window
      * aggregation, a group aggregation, a deduplication or a join), each the only consumer of
-     * the other. Into a group aggregation a changelog crosses too, its RowKinds in a column.
+     * the other. Into a group aggregation or a regular join a changelog crosses too, its
+     * RowKinds in a column.
      */
     private static void columnarExchanges(RelNode root, List<RelNode> island, Map<RelNode, List<RelNode>> chains, Edges edges) {
         Map<RelNode, Integer> consumers = new IdentityHashMap<>();
@@ -237,9 +236,11 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             boolean hash = type == org.apache.calcite.rel.RelDistribution.Type.HASH_DISTRIBUTED
                     || type == org.apache.calcite.rel.RelDistribution.Type.SINGLETON;
             // A changelog crosses as Arrow batches with a RowKind column into a group
-            // aggregation, which reads it; other consumers take only inserts as batches.
+            // aggregation or a regular join, which read it; other consumers take only inserts
+            // as batches.
             boolean insertOnly = in instanceof StreamPhysicalRel && ChangelogPlanUtils.isInsertOnly((StreamPhysicalRel) in);
-            if (hash && (insertOnly || consumer instanceof StreamPhysicalGroupAggregate)
+            boolean readsChangelog = consumer instanceof StreamPhysicalGroupAggregate || consumer instanceof StreamPhysicalJoin;
+            if (hash && (insertOnly || readsChangelog)
                     && up != null && up.get(up.size() - 1) == in && consumers.getOrDefault(in, 0) == 1
                     && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
                     && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate

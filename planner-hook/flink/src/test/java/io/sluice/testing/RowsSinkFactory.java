@@ -31,7 +31,10 @@ public class RowsSinkFactory implements DynamicTableSinkFactory {
     private static final Map<String, List<Row>> ROWS = new ConcurrentHashMap<>();
 
     static final ConfigOption<String> SINK_ID = ConfigOptions.key("sink-id").stringType().noDefaultValue();
-    /** 'changelog' = 'all' takes updates and deletes (rows keep their RowKinds); inserts only otherwise. */
+    /**
+     * 'changelog' = 'all' takes updates and deletes (rows keep their RowKinds); 'upsert' takes
+     * them without UPDATE_BEFORE (a table with a primary key); inserts only otherwise.
+     */
     static final ConfigOption<String> CHANGELOG = ConfigOptions.key("changelog").stringType().defaultValue("insert-only");
 
     /** The rows written under id so far (a copy). */
@@ -62,16 +65,23 @@ public class RowsSinkFactory implements DynamicTableSinkFactory {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         helper.validate();
         String changelog = helper.getOptions().get(CHANGELOG);
-        if (!changelog.equals("all") && !changelog.equals("insert-only")) {
-            throw new org.apache.flink.table.api.ValidationException("'changelog' must be 'all' or 'insert-only', not '" + changelog + "'");
+        ChangelogMode mode = switch (changelog) {
+            case "all" -> ChangelogMode.all();
+            case "upsert" -> ChangelogMode.upsert();
+            case "insert-only" -> ChangelogMode.insertOnly();
+            default -> throw new org.apache.flink.table.api.ValidationException(
+                    "'changelog' must be 'all', 'upsert' or 'insert-only', not '" + changelog + "'");
+        };
+        if (changelog.equals("upsert") && context.getCatalogTable().getResolvedSchema().getPrimaryKey().isEmpty()) {
+            throw new org.apache.flink.table.api.ValidationException("'changelog' = 'upsert' needs a primary key");
         }
-        return new TableSink(helper.getOptions().get(SINK_ID), context.getPhysicalRowDataType(), changelog.equals("all"));
+        return new TableSink(helper.getOptions().get(SINK_ID), context.getPhysicalRowDataType(), mode);
     }
 
-    private record TableSink(String id, org.apache.flink.table.types.DataType type, boolean changelog) implements DynamicTableSink {
+    private record TableSink(String id, org.apache.flink.table.types.DataType type, ChangelogMode mode) implements DynamicTableSink {
         @Override
         public ChangelogMode getChangelogMode(ChangelogMode requested) {
-            return changelog ? ChangelogMode.all() : ChangelogMode.insertOnly();
+            return mode;
         }
 
         @Override
@@ -82,7 +92,7 @@ public class RowsSinkFactory implements DynamicTableSinkFactory {
 
         @Override
         public DynamicTableSink copy() {
-            return new TableSink(id, type, changelog);
+            return new TableSink(id, type, mode);
         }
 
         @Override
