@@ -383,46 +383,29 @@ func (j *RegularJoin) semiAntiLeft(a *Arrival, k *regularKey, matched []int32, e
 // again (ANTI, +I).
 func (j *RegularJoin) semiAntiRight(a *Arrival, k *regularKey, matched []int32, emit ChangeEmit) error {
 	anti := j.cfg.Type == Anti
-	lefts := &k.sides[LeftSide]
+	// The left rows emitted (or retracted) are those whose association count is at, before it
+	// moves by delta.
+	at, delta, kind := int32(0), int32(1), a.Kind
 	if accumulates(a.Kind) {
 		j.addRecord(RightSide, &k.sides[RightSide], a, -1)
-		kind := a.Kind
 		if anti {
 			kind = KindDelete
 		}
-		for _, i := range matched {
-			rec := &lefts.recs[i]
-			if err := emitKept(rec, 0, kind, emit); err != nil {
-				return err
-			}
-			rec.assoc++
+	} else {
+		j.retractRecord(RightSide, &k.sides[RightSide], a)
+		at, delta = 1, -1
+		if anti {
+			kind = KindInsert
 		}
-		return nil
 	}
-	j.retractRecord(RightSide, &k.sides[RightSide], a)
-	kind := a.Kind
-	if anti {
-		kind = KindInsert
-	}
+	lefts := &k.sides[LeftSide]
 	for _, i := range matched {
 		rec := &lefts.recs[i]
-		if err := emitKept(rec, 1, kind, emit); err != nil {
+		// A left row comes out alone: as if padded on the right.
+		if err := padded(LeftSide, rec, at, kind, emit); err != nil {
 			return err
 		}
-		rec.assoc--
-	}
-	return nil
-}
-
-// emitKept emits every copy of a kept left row whose number of associations is at, as kind.
-func emitKept(rec *keptRecord, at int32, kind int8, emit ChangeEmit) error {
-	if rec.assoc != at {
-		return nil
-	}
-	for c := int32(0); c < rec.count; c++ {
-		if err := emit(kind, rec.row(), nil); err != nil {
-			return err
-		}
+		rec.assoc += delta
 	}
 	return nil
 }

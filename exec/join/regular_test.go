@@ -2,6 +2,7 @@ package join
 
 import (
 	"encoding/binary"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -279,6 +280,54 @@ func TestRegularJoinManyPairs(t *testing.T) {
 	for _, c := range out[1] {
 		if !strings.HasPrefix(c, "+I l") || strings.HasSuffix(c, "+-") {
 			t.Fatalf("unexpected change %q", c)
+		}
+	}
+}
+
+// BenchmarkRegularJoinChangelog joins a right input of 1000 keys, each kept by unique key and
+// updated (-U, +U) in every 1024-row batch, with 64 left rows inserted and deleted again over
+// the same keys (each joining its key's current right row).
+func BenchmarkRegularJoinChangelog(b *testing.B) {
+	j, err := NewRegularJoin(RegularConfig{Type: Left, Layouts: [2]Layout{NoUniqueKey, UniqueKey},
+		KeyGroups: keygroup.Range{Start: 0, End: 127}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	keys := make([][]byte, 1000)
+	for i := range keys {
+		keys[i] = []byte(fmt.Sprint("key", i))
+	}
+	emit := func(int8, []byte, []byte) error { return nil }
+	rights := make([][]byte, 2)
+	for v := range rights {
+		rights[v] = append(make([]byte, 40), byte(v))
+	}
+	left := make([]byte, 48)
+	rows := make([]Arrival, 1024)
+	b.ReportAllocs()
+	for n := 0; b.Loop(); n++ {
+		for i := 0; i < len(rows); i += 2 {
+			k := (n*512 + i/2) % len(keys)
+			a := Arrival{KeyGroup: k % 128, Key: keys[k], UniqueKey: keys[k]}
+			rows[i], rows[i+1] = a, a
+			rows[i].Kind, rows[i].Row = KindUpdateBefore, rights[n%2]
+			rows[i+1].Kind, rows[i+1].Row = KindUpdateAfter, rights[(n+1)%2]
+		}
+		if err := j.Add(RightSide, rows, matchAll, emit); err != nil {
+			b.Fatal(err)
+		}
+		for i := range rows {
+			k := (n*1024 + i) % len(keys)
+			rows[i] = Arrival{KeyGroup: k % 128, Key: keys[k], Row: left}
+		}
+		if err := j.Add(LeftSide, rows[:64], matchAll, emit); err != nil {
+			b.Fatal(err)
+		}
+		for i := range rows[:64] {
+			rows[i].Kind = KindDelete
+		}
+		if err := j.Add(LeftSide, rows[:64], matchAll, emit); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package chain
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -90,7 +91,26 @@ func TestWindowJoinChain(t *testing.T) {
 		if err := ch.ProcessBatch(unmarked); err == nil {
 			t.Errorf("%s: a batch without its side should be an error", c.island)
 		}
+		changelog := withKinds(sideBatch(t, plan.JoinSideLeft, [3]any{"a", int64(9000)}), catalog.RowKindColumn)
+		if err := ch.ProcessBatch(changelog); err == nil || !strings.Contains(err.Error(), "it reads inserts only") {
+			t.Errorf("%s: a changelog batch: %v", c.island, err)
+		}
+		misnamed := withKinds(sideBatch(t, plan.JoinSideLeft, [3]any{"a", int64(9000)}), "kind")
+		if err := ch.ProcessBatch(misnamed); err == nil || !strings.Contains(err.Error(), "a batch of 6 columns for an input of 5 fields") {
+			t.Errorf("%s: a batch with an extra column: %v", c.island, err)
+		}
 	}
+}
+
+// withKinds appends an int8 column (all +I) named name to a batch, keeping its metadata.
+func withKinds(b arrow.RecordBatch, name string) arrow.RecordBatch {
+	kb := array.NewInt8Builder(memory.DefaultAllocator)
+	for r := int64(0); r < b.NumRows(); r++ {
+		kb.Append(0)
+	}
+	meta := b.Schema().Metadata()
+	fields := append(b.Schema().Fields(), arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int8})
+	return array.NewRecordBatch(arrow.NewSchema(fields, &meta), append(b.Columns(), kb.NewArray()), b.NumRows())
 }
 
 // joinRows renders the chain's output rows as "id name | id name" ("-" for a NULL side).
