@@ -1,7 +1,9 @@
-// Package topn is Flink's Top-N (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) <= N) over
-// input that only inserts (AppendOnlyTopNFunction, and FastTop1Function for N = 1) on one subtask: per key a buffer of sort
-// keys in order, each with its rows in arrival order, as Flink's TopNBuffer keeps them, and the
-// changes Flink emits as rows enter, move within and leave the top N.
+// Package topn is Flink's Top-N (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) <= N) on
+// one subtask: over input that only inserts (AppendOnlyTopNFunction, and FastTop1Function for
+// N = 1) per key a buffer of sort keys in order, each with its rows in arrival order, as Flink's
+// TopNBuffer keeps them; over input with updates and deletes (RetractableTopNFunction) every
+// row, with the sort keys' counts; and the changes Flink emits as rows enter, move within and
+// leave the top N.
 package topn
 
 import (
@@ -30,6 +32,9 @@ type Config struct {
 	// OutputRankNumber says whether the output rows carry their rank.
 	OutputRankNumber     bool
 	GenerateUpdateBefore bool
+	// Retract selects RetractableTopNFunction, for input with updates and deletes (Flink's
+	// Retract strategy); otherwise the input only inserts.
+	Retract bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
 }
@@ -58,10 +63,12 @@ type entry struct {
 	rows    [][]byte
 }
 
-// buffer is TopNBuffer: the entries in sort-key order and the number of rows in them.
+// buffer is one key's state: TopNBuffer (the entries in sort-key order and the number of rows
+// in them), or a Retract Top-N's counts and rows.
 type buffer struct {
 	entries []entry
 	size    int64
+	retractState
 }
 
 // TopN is one subtask's Top-N.
@@ -105,15 +112,32 @@ func (t *TopN) Process(rows []Row) error {
 		if err != nil {
 			return err
 		}
-		if len(r.Row) == 0 || int8(r.Row[0]) != Insert {
+		if len(r.Row) == 0 || r.Row[0] > byte(Delete) {
+			return errors.New("top-n: a row without a RowKind")
+		}
+		if !t.cfg.Retract && int8(r.Row[0]) != Insert {
 			return errors.New("top-n: a row that is not an insert (this Top-N takes inserts only)")
 		}
 		b := m[string(r.Key)]
 		if b == nil {
 			b = &buffer{}
+			if t.cfg.Retract {
+				b.rows = map[string][][]byte{}
+			}
 			m[string(r.Key)] = b
 			t.keys++
 			t.bytes += int64(len(r.Key))
+		}
+		if t.cfg.Retract {
+			if err := t.retract(&b.retractState, r); err != nil {
+				return err
+			}
+			if len(b.counts) == 0 && len(b.rows) == 0 {
+				delete(m, string(r.Key))
+				t.keys--
+				t.bytes -= int64(len(r.Key))
+			}
+			continue
 		}
 		if t.cfg.RankStart == 1 && t.cfg.RankEnd == 1 {
 			t.top1(b, r)
@@ -275,14 +299,21 @@ func (t *TopN) StateBytes() int64 { return t.bytes }
 
 // State format of one key group (integers little-endian):
 //
-//	magic "SLTN" | version u16 | keys u32 |
-//	per key: key length u32, key row bytes, entries u32,
-//	         per entry: sort key length u32, sort key bytes, rows u32,
-//	                    per row: length u32, BinaryRowData bytes |
+//	magic "SLTN" | version u16 (2) | strategy u8 (0 append only, 1 retract) | keys u32 |
+//	per key: key length u32, key row bytes,
+//	         append only: entries u32,
+//	                      per entry: sort key length u32, sort key bytes, rows u32,
+//	                                 per row: length u32, BinaryRowData bytes
+//	         retract:     counts u32, per count: sort key length u32, sort key bytes, count i64;
+//	                      row lists u32 (in sort key order),
+//	                      per list: sort key length u32, sort key bytes, rows u32,
+//	                                per row: length u32, BinaryRowData bytes |
 //	CRC-32C of everything before, u32.
+//
+// Version 1 is version 2 of an append-only Top-N without the strategy byte.
 const (
 	stateMagic   = "SLTN"
-	stateVersion = 1
+	stateVersion = 2
 )
 
 // Snapshot serializes key group kg's buffers (nil when it holds none), keys in sorted order.
@@ -295,20 +326,46 @@ func (t *TopN) Snapshot(kg int) ([]byte, error) {
 		return nil, nil
 	}
 	keys := stateblob.SortedKeys(m)
-	b := binary.LittleEndian.AppendUint32(stateblob.Header(stateMagic, stateVersion), uint32(len(keys)))
+	b := append(stateblob.Header(stateMagic, stateVersion), boolByte(t.cfg.Retract))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
 	for _, key := range keys {
 		buf := m[key]
 		b = stateblob.AppendBytes(b, []byte(key))
+		if t.cfg.Retract {
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(buf.counts)))
+			for _, c := range buf.counts {
+				b = stateblob.AppendBytes(b, c.sortKey)
+				b = binary.LittleEndian.AppendUint64(b, uint64(c.count))
+			}
+			sortKeys := stateblob.SortedKeys(buf.rows)
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(sortKeys)))
+			for _, sk := range sortKeys {
+				b = appendRows(stateblob.AppendBytes(b, []byte(sk)), buf.rows[sk])
+			}
+			continue
+		}
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(buf.entries)))
 		for _, e := range buf.entries {
-			b = stateblob.AppendBytes(b, e.sortKey)
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(e.rows)))
-			for _, r := range e.rows {
-				b = stateblob.AppendBytes(b, r)
-			}
+			b = appendRows(stateblob.AppendBytes(b, e.sortKey), e.rows)
 		}
 	}
 	return stateblob.Seal(b), nil
+}
+
+// appendRows appends a number of rows and each row's length and bytes.
+func appendRows(b []byte, rows [][]byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(rows)))
+	for _, r := range rows {
+		b = stateblob.AppendBytes(b, r)
+	}
+	return b
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // Restore reads a key group's buffers written by Snapshot.
@@ -324,23 +381,42 @@ func (t *TopN) restore(kg int, blob []byte) error {
 	if err != nil {
 		return err
 	}
-	r, _, err := stateblob.Open(blob, stateMagic, "Top-N", stateVersion)
+	r, version, err := stateblob.Open(blob, stateMagic, "Top-N", 1, stateVersion)
 	if err != nil {
 		return err
+	}
+	retract := false
+	if version >= 2 {
+		retract = r.U8() == 1
+	}
+	if r.OK() && retract != t.cfg.Retract {
+		return fmt.Errorf("state of a Top-N %s restored into one %s", strategyName(retract), strategyName(t.cfg.Retract))
 	}
 	for n := r.U32(); n > 0 && r.OK(); n-- {
 		key := string(r.Bytes())
 		buf := &buffer{}
-		for e := r.U32(); e > 0 && r.OK(); e-- {
-			en := entry{sortKey: r.Bytes()}
-			for k := r.U32(); k > 0 && r.OK(); k-- {
-				row := r.Bytes()
-				en.rows = append(en.rows, row)
-				t.bytes += int64(len(row))
+		if retract {
+			buf.rows = map[string][][]byte{}
+			for c := r.U32(); c > 0 && r.OK(); c-- {
+				sc := sortCount{sortKey: r.Bytes(), count: int64(r.U64())}
+				if k := len(buf.counts); k > 0 && bytes.Compare(buf.counts[k-1].sortKey, sc.sortKey) >= 0 {
+					return fmt.Errorf("sort keys out of order")
+				}
+				buf.counts = append(buf.counts, sc)
+				t.bytes += int64(len(sc.sortKey))
 			}
-			buf.size += int64(len(en.rows))
-			t.bytes += int64(len(en.sortKey))
-			buf.entries = append(buf.entries, en)
+			for l := r.U32(); l > 0 && r.OK(); l-- {
+				sk := string(r.Bytes())
+				buf.rows[sk] = t.readRows(r)
+			}
+		} else {
+			for e := r.U32(); e > 0 && r.OK(); e-- {
+				en := entry{sortKey: r.Bytes()}
+				en.rows = t.readRows(r)
+				buf.size += int64(len(en.rows))
+				t.bytes += int64(len(en.sortKey))
+				buf.entries = append(buf.entries, en)
+			}
 		}
 		if _, dup := m[key]; dup {
 			return fmt.Errorf("key %q twice", key)
@@ -350,4 +426,22 @@ func (t *TopN) restore(kg int, blob []byte) error {
 		t.bytes += int64(len(key))
 	}
 	return r.End()
+}
+
+// readRows reads a number of rows and the rows.
+func (t *TopN) readRows(r *stateblob.Reader) [][]byte {
+	var rows [][]byte
+	for k := r.U32(); k > 0 && r.OK(); k-- {
+		row := r.Bytes()
+		rows = append(rows, row)
+		t.bytes += int64(len(row))
+	}
+	return rows
+}
+
+func strategyName(retract bool) string {
+	if retract {
+		return "over updates and deletes"
+	}
+	return "over inserts"
 }

@@ -16,7 +16,16 @@ import (
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
 
-// run feeds rows "key:price" of one key group, ordered by price descending (the sort key a
+// kindOf reads a row's kind prefix: none an insert, "-" a delete, "~" an update-before, "+" an
+// update-after.
+func kindOf(r string) (int8, string) {
+	if k := strings.IndexByte("~+-", r[0]); k >= 0 {
+		return int8(k + 1), r[1:]
+	}
+	return Insert, r
+}
+
+// run feeds rows "key:price" (with a kindOf prefix) of one key group, ordered by price descending (the sort key a
 // BIGINT), and lists the changes per call as "+I x:5" or, with rank numbers, "+I x:5 #1".
 func run(t *testing.T, op *TopN, calls ...string) [][]string {
 	t.Helper()
@@ -25,6 +34,7 @@ func run(t *testing.T, op *TopN, calls ...string) [][]string {
 		var rows []Row
 		var prices []int64
 		for _, r := range strings.Fields(call) {
+			_, r = kindOf(r)
 			_, p, _ := strings.Cut(r, ":")
 			var v int64
 			fmt.Sscan(p, &v)
@@ -39,8 +49,9 @@ func run(t *testing.T, op *TopN, calls ...string) [][]string {
 			t.Fatal(err)
 		}
 		for i, r := range strings.Fields(call) {
+			kind, r := kindOf(r)
 			k, _, _ := strings.Cut(r, ":")
-			rows = append(rows, Row{Key: []byte(k[:1]), SortKey: keys[i], Row: append([]byte{0}, r...)})
+			rows = append(rows, Row{Key: []byte(k[:1]), SortKey: keys[i], Row: append([]byte{byte(kind)}, r...)})
 		}
 		if err := op.Process(rows); err != nil {
 			t.Fatal(err)
@@ -97,6 +108,82 @@ func TestTopN(t *testing.T) {
 				t.Errorf("got %q\nwant %q", got, c.want)
 			}
 		})
+	}
+}
+
+// The top 2 by price of a changelog as RetractableTopNFunction emits it: a row entering pushes
+// the row past the end out (-D, or without rank numbers -U/+U down the ranks), a row leaving
+// lets the next row in (+I, or -U/+U up the ranks), an update is its retraction and its
+// accumulation; a retraction of a row never kept changes nothing (Flink only logs it).
+func TestRetractTopN(t *testing.T) {
+	kg := keygroup.Range{Start: 0, End: 0}
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		calls []string
+		want  [][]string
+	}{
+		{"without rank numbers", Config{RankStart: 1, RankEnd: 2, GenerateUpdateBefore: true},
+			[]string{"a1:5 a2:3 a3:4", "-a1:5", "~a3:4 +a4:8", "-a9:7"},
+			[][]string{{"+I a1:5", "+I a2:3", "-D a2:3", "+I a3:4"}, {"-D a1:5", "+I a2:3"}, {"-D a3:4", "+I a4:8"}, nil}},
+		{"with rank numbers", Config{RankStart: 1, RankEnd: 2, OutputRankNumber: true, GenerateUpdateBefore: true},
+			[]string{"a1:5 a2:3 a3:4", "-a1:5", "-a9:7", "-a3:4 -a2:3"},
+			[][]string{{"+I a1:5 #1", "+I a2:3 #2", "-U a2:3 #2", "+U a3:4 #2"},
+				{"-U a1:5 #1", "+U a3:4 #1", "-U a3:4 #2", "+U a2:3 #2"}, nil, {"-U a3:4 #1", "+U a2:3 #1", "-D a2:3 #2", "-D a2:3 #1"}}},
+		{"ties keep their arrival order", Config{RankStart: 1, RankEnd: 2, OutputRankNumber: true},
+			[]string{"a1:5 a2:5 a3:5", "-a1:5"},
+			[][]string{{"+I a1:5 #1", "+I a2:5 #2"}, {"+U a2:5 #1", "+U a3:5 #2"}}},
+		{"an offset", Config{RankStart: 2, RankEnd: 3, GenerateUpdateBefore: true},
+			[]string{"a1:5 a2:7 a3:6", "-a2:7"},
+			[][]string{{"+I a1:5", "-U a1:5", "+U a3:6", "+I a1:5"}, {"-U a3:6", "+U a1:5", "-D a1:5"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.cfg.KeyGroups, c.cfg.Retract = kg, true
+			op, err := New(c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := run(t, op, c.calls...); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+// A Retract Top-N's counts and rows (all of them, past the rank end too) restore into one that
+// goes on as the original; state of the other strategy is refused.
+func TestRetractTopNSnapshotRestore(t *testing.T) {
+	cfg := Config{RankStart: 1, RankEnd: 1, Retract: true, KeyGroups: keygroup.Range{Start: 0, End: 0}}
+	op, _ := New(cfg)
+	run(t, op, "a1:5 a2:3 a3:4")
+	blob, err := op.Snapshot(0)
+	if err != nil || blob == nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	restored, _ := New(cfg)
+	if err := restored.Restore(0, blob); err != nil {
+		t.Fatal(err)
+	}
+	if restored.StateBytes() != op.StateBytes() || restored.StateKeys() != op.StateKeys() {
+		t.Errorf("restored %d bytes %d keys, want %d %d", restored.StateBytes(), restored.StateKeys(), op.StateBytes(), op.StateKeys())
+	}
+	for _, o := range []*TopN{op, restored} {
+		if got, want := run(t, o, "-a1:5", "-a3:4 -a2:3"), [][]string{{"-D a1:5", "+I a3:4"}, {"-D a3:4", "+I a2:3", "-D a2:3"}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %q, want %q", got, want)
+		}
+		if o.StateKeys() != 0 {
+			t.Errorf("%d keys left after every row is retracted", o.StateKeys())
+		}
+	}
+	appendOnly, _ := New(Config{RankStart: 1, RankEnd: 1, KeyGroups: cfg.KeyGroups})
+	if err := appendOnly.Restore(0, blob); err == nil || !strings.Contains(err.Error(), "restored into one over inserts") {
+		t.Errorf("state of the other strategy: %v", err)
+	}
+	if _, err := New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := appendOnly.Process([]Row{{Key: []byte("a"), Row: []byte{byte(Delete)}}}); err == nil {
+		t.Error("an append-only Top-N should refuse a retraction")
 	}
 }
 

@@ -66,10 +66,10 @@ var kinds = []Kind{
 			"on processing time the first row (+I, once per key) or the last row (-U/+U; a row equal to the kept one, RowKind included as Flink's heap or copying state holds it, replaces it silently); the kept row of each key in state per key group. Not native yet: " +
 			"a state TTL (table.exec.state.ttl), mini-batches"},
 	{Type: RankType, compile: node(CompileRank), keyed: true,
-		Doc: "Top-N: ROW_NUMBER() OVER (PARTITION BY keys ORDER BY fields) in a constant range [start, N], of inputs that only insert, as Flink's AppendOnlyTopNFunction (FastTop1Function for the top 1: a row replaces the kept one when it sorts strictly first, -U/+U): " +
+		Doc: "Top-N: ROW_NUMBER() OVER (PARTITION BY keys ORDER BY fields) in a constant range [start, N]: of inputs that only insert as Flink's AppendOnlyTopNFunction (FastTop1Function for the top 1: a row replaces the kept one when it sorts strictly first, -U/+U): " +
 			"per key the sort keys in order with their rows in arrival order (TopNBuffer), a row pushed out of the top N deleted (-D), or with rank numbers or an offset each rank's row updated (-U/+U) as rows move down; " +
 			"sort fields of the types whose order Flink's comparator defines totally (not FLOAT/DOUBLE, whose NaN compares equal to every value); state per key group. " +
-			"Not native yet: inputs with updates or deletes (the update and retract strategies), a rank end from a column, ordering by processing time, a state TTL"},
+			"Over inputs with updates or deletes (Flink's Retract strategy) as RetractableTopNFunction: every row kept per key with each sort key's count, a row entering or leaving emitting the changes it makes to the top N (-D/+I, or with rank numbers -U/+U along the ranks). Not native yet: the UpdateFast strategy (an input with a unique key and monotonic sort fields), an offset over input with updates or deletes, a rank end from a column, ordering by processing time, a state TTL"},
 	{Type: OverAggregateType, compile: node(CompileOverAggregate), keyed: true,
 		Doc: "aggregates OVER (PARTITION BY keys ORDER BY an event-time attribute) on TIMESTAMP(3) and TIMESTAMP_LTZ(3) attributes, of inputs that only insert: " +
 			"ROWS and RANGE frames from UNBOUNDED PRECEDING, N PRECEDING rows or an INTERVAL PRECEDING up to the current row; each row waits in state per key group until the watermark passes its time, " +

@@ -23,8 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * only insert, against stock Flink's AppendOnlyTopNFunction: rows entering the top N, pushed out
  * (-D) or, with rank numbers or an offset, moving down a rank (-U/+U), compared row by row in
  * Flink's order at parallelism 1 and as final tables at parallelism 2; the top 1 as Flink's
- * FastTop1Function (-U/+U when a row sorts strictly first). What is not native yet (FLOAT/DOUBLE
- * sort keys, retracting inputs) falls back with its reason.
+ * FastTop1Function (-U/+U when a row sorts strictly first). Over changelogs, against Flink's
+ * RetractableTopNFunction: rows leaving let the next rows in. What is not native yet
+ * (FLOAT/DOUBLE sort keys, the UpdateFast strategy) falls back with its reason.
  */
 class TopNParityTest {
     @RegisterExtension
@@ -58,10 +59,29 @@ class TopNParityTest {
                 topNCase("top1-ties", topN("k", "i DESC", "rn <= 1", true)),
                 topNCase("top3-ties", topN("k", "i DESC", "rn <= 3", true)),
                 topNCase("top1-two-keys", topN("k, i", "v ASC, ts DESC", "rn = 1", true)),
-                // Top-N of an aggregation's changelog: Flink's retract strategy.
-                topNCase("retracting-input", "SELECT k, c, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY c DESC) AS rn "
+                // Top-N of an aggregation whose count only grows: Flink's UpdateFast strategy.
+                topNCase("monotonic-updating-input", "SELECT k, c, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY c DESC) AS rn "
                         + "FROM (SELECT k, i, COUNT(*) AS c FROM t GROUP BY k, i)) WHERE rn <= 2")
-                        .expecting(Expectation.fallback("strategy")));
+                        .expecting(Expectation.fallback("UpdateFast strategy")),
+                // Top-N of changelogs whose sort fields move both ways: Flink's Retract strategy
+                // (RetractableTopNFunction), every row kept, rows coming back into the top N.
+                topNCase("retract-rank-numbers", retractTopN("s DESC", "rn <= 2", true)),
+                topNCase("retract", retractTopN("s DESC", "rn <= 2", false)),
+                topNCase("retract-ascending-nulls-last", retractTopN("s ASC NULLS LAST", "rn <= 3", true)),
+                topNCase("retract-offset", retractTopN("s DESC", "rn BETWEEN 2 AND 3", false))
+                        .expecting(Expectation.fallback("an offset")),
+                topNCase("retract-top1", retractTopN("s DESC", "rn = 1", true)),
+                topNCase("retract-rank-numbers", retractTopN("s DESC", "rn <= 2", true)).withParallelism(2).asMultiset(),
+                // The last row per (k, i) (-U/+U as it changes), ranked per k by v.
+                topNCase("retract-deduplicated-input", "SELECT k, i, v, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k "
+                        + "ORDER BY v DESC) AS rn FROM (SELECT k, i, v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k, i "
+                        + "ORDER BY ts DESC) AS r1 FROM t) WHERE r1 = 1)) WHERE rn <= 2"));
+    }
+
+    /** A Top-N per k of t's sums per (k, i), which go up and down (v has negative values). */
+    static String retractTopN(String order, String range, boolean rankNumber) {
+        return "SELECT k, i, s" + (rankNumber ? ", rn" : "") + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY "
+                + order + ") AS rn FROM (SELECT k, i, SUM(v) AS s FROM t GROUP BY k, i)) WHERE " + range;
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,0 +1,309 @@
+package topn
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+)
+
+// retractState is one partition key's state in Flink's RetractableTopNFunction: every sort key
+// in order with its number of rows (its treeMap), and every sort key's rows in arrival order
+// (its dataState). Both are kept, as there, even where they disagree (state that Flink calls
+// stale: a retraction of a row it never held).
+type retractState struct {
+	counts []sortCount
+	rows   map[string][][]byte
+}
+
+type sortCount struct {
+	sortKey []byte
+	count   int64
+}
+
+// find returns the index of a sort key in the counts, or where it would go.
+func (s *retractState) find(sortKey []byte) (int, bool) {
+	i := sort.Search(len(s.counts), func(i int) bool { return bytes.Compare(s.counts[i].sortKey, sortKey) >= 0 })
+	return i, i < len(s.counts) && bytes.Equal(s.counts[i].sortKey, sortKey)
+}
+
+// staled drops counts[i] whose sort key has no rows (RetractableTopNFunction#processStateStaled,
+// which only logs with its lenient handling).
+func (t *TopN) staled(s *retractState, i int) {
+	t.bytes -= int64(len(s.counts[i].sortKey))
+	s.counts = append(s.counts[:i], s.counts[i+1:]...)
+}
+
+// retract is RetractableTopNFunction#processElement: an accumulating row (+I, +U) counts at its
+// sort key, emits the changes it makes to the top N and joins its sort key's rows; a retracting
+// row (-U, -D) emits the changes its leaving makes, then leaves the counts and its sort key's
+// rows.
+func (t *TopN) retract(s *retractState, r Row) error {
+	kind := int8(r.Row[0])
+	row := append([]byte(nil), r.Row...)
+	row[0] = byte(Insert) // the kind erased, as Flink keeps rows
+	withNumber := t.cfg.OutputRankNumber || t.cfg.RankStart > 1
+	if kind == Insert || kind == UpdateAfter {
+		if i, ok := s.find(r.SortKey); ok {
+			s.counts[i].count++
+		} else {
+			s.counts = append(s.counts, sortCount{})
+			copy(s.counts[i+1:], s.counts[i:])
+			s.counts[i] = sortCount{sortKey: append([]byte(nil), r.SortKey...), count: 1}
+			t.bytes += int64(len(r.SortKey))
+		}
+		var err error
+		if withNumber {
+			t.emitRetractWithRowNumber(s, r.SortKey, row)
+		} else {
+			err = t.emitRetractWithoutRowNumber(s, r.SortKey, row)
+		}
+		s.rows[string(r.SortKey)] = append(s.rows[string(r.SortKey)], row)
+		t.bytes += int64(len(row))
+		return err
+	}
+	var removed bool
+	var err error
+	if withNumber {
+		removed = t.retractWithRowNumber(s, r.SortKey, row)
+	} else {
+		removed, err = t.retractWithoutRowNumber(s, r.SortKey, row)
+	}
+	if i, ok := s.find(r.SortKey); ok {
+		if s.counts[i].count--; s.counts[i].count == 0 {
+			t.staled(s, i)
+		}
+	}
+	if !removed {
+		if rows, ok := s.rows[string(r.SortKey)]; ok {
+			t.removeRow(s, r.SortKey, rows, row)
+		}
+	}
+	return err
+}
+
+// removeRow takes the first of a sort key's rows equal to row out of its list (the list
+// dropped when empty), and returns the list.
+func (t *TopN) removeRow(s *retractState, sortKey []byte, rows [][]byte, row []byte) [][]byte {
+	for j, cur := range rows {
+		if bytes.Equal(cur, row) {
+			t.bytes -= int64(len(cur))
+			rows = append(rows[:j], rows[j+1:]...)
+			break
+		}
+	}
+	t.setRows(s, sortKey, rows)
+	return rows
+}
+
+// setRows stores a sort key's rows, or drops its list when empty.
+func (t *TopN) setRows(s *retractState, sortKey []byte, rows [][]byte) {
+	if len(rows) == 0 {
+		delete(s.rows, string(sortKey))
+		return
+	}
+	s.rows[string(sortKey)] = rows
+}
+
+// emitUpdate emits a row leaving a rank (-U, when Flink generates them) and one taking it (+U),
+// when the rank is in range.
+func (t *TopN) emitUpdate(before, after []byte, rank int64) {
+	if t.cfg.GenerateUpdateBefore {
+		t.emitRanked(UpdateBefore, before, rank)
+	}
+	t.emitRanked(UpdateAfter, after, rank)
+}
+
+// emitRetractWithRowNumber is RetractableTopNFunction#emitRecordsWithRowNumber: the new row
+// takes the last rank of its sort key, every row after it moves down a rank (-U/+U), and the last
+// of them takes a new rank (+I) while it is in range.
+func (t *TopN) emitRetractWithRowNumber(s *retractState, sortKey, input []byte) {
+	end := t.cfg.RankEnd
+	var rank int64
+	var current []byte
+	found := false
+	for i := 0; i < len(s.counts) && rank <= end; i++ {
+		e := s.counts[i]
+		switch {
+		case !found && bytes.Equal(e.sortKey, sortKey):
+			rank += e.count
+			current, found = input, true
+		case found:
+			rows, ok := s.rows[string(e.sortKey)]
+			if !ok {
+				t.staled(s, i)
+				i--
+				continue
+			}
+			for j := 0; j < len(rows) && rank <= end; j++ {
+				t.emitUpdate(rows[j], current, rank)
+				current = rows[j]
+				rank++
+			}
+		default:
+			rank += e.count
+		}
+	}
+	if rank <= end {
+		t.emitRanked(Insert, current, rank)
+	}
+}
+
+// emitRetractWithoutRowNumber is RetractableTopNFunction#emitRecordsWithoutRowNumber: a new row
+// within the top N is inserted, and the row it pushes past the rank end deleted.
+func (t *TopN) emitRetractWithoutRowNumber(s *retractState, sortKey, input []byte) error {
+	end := t.cfg.RankEnd
+	var rank int64
+	found := false
+	var toCollect, toDelete []byte
+	for i := 0; i < len(s.counts) && rank <= end; i++ {
+		e := s.counts[i]
+		switch {
+		case !found && bytes.Equal(e.sortKey, sortKey):
+			rank += e.count
+			if rank >= t.cfg.RankStart && rank <= end {
+				toCollect = input
+			}
+			found = true
+		case found:
+			rows, ok := s.rows[string(e.sortKey)]
+			if !ok {
+				t.staled(s, i)
+				i--
+				continue
+			}
+			if last := rank + e.count; last <= end {
+				rank = last
+				continue
+			}
+			at := end - rank
+			if at >= int64(len(rows)) {
+				return fmt.Errorf("top-n: the row at rank %d of a sort key with %d rows (its state disagrees with itself)", end+1, len(rows))
+			}
+			toDelete = rows[at]
+			i = len(s.counts) // break
+		default:
+			rank += e.count
+		}
+	}
+	if toDelete != nil {
+		t.emit(Delete, toDelete, 0)
+	}
+	if toCollect != nil {
+		t.emit(Insert, input, 0)
+	}
+	return nil
+}
+
+// retractWithRowNumber is RetractableTopNFunction#retractRecordWithRowNumber: the retracted row
+// leaves its sort key's rows, every row after it moves up a rank (-U/+U), and the last rank they
+// held is deleted (-D). It reports whether the row was found (and taken out of its rows).
+func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool {
+	end := t.cfg.RankEnd
+	var rank int64
+	var prev []byte
+	found := false
+	for i := 0; i < len(s.counts) && rank <= end; i++ {
+		e := s.counts[i]
+		switch {
+		case !found && bytes.Equal(e.sortKey, sortKey):
+			rows, ok := s.rows[string(e.sortKey)]
+			if !ok {
+				t.staled(s, i)
+				i--
+				continue
+			}
+			for j := 0; j < len(rows) && rank <= end; {
+				cur := rows[j]
+				switch {
+				case !found && bytes.Equal(cur, input):
+					prev, found = cur, true
+					t.bytes -= int64(len(cur))
+					rows = append(rows[:j], rows[j+1:]...)
+					rank++
+					continue
+				case found:
+					t.emitUpdate(prev, cur, rank)
+					prev = cur
+				}
+				rank++
+				j++
+			}
+			t.setRows(s, e.sortKey, rows)
+		case found:
+			rows, ok := s.rows[string(e.sortKey)]
+			if !ok {
+				t.staled(s, i)
+				i--
+				continue
+			}
+			for j := 0; j < len(rows) && rank <= end; j++ {
+				t.emitUpdate(prev, rows[j], rank)
+				prev = rows[j]
+				rank++
+			}
+		default:
+			rank += e.count
+		}
+	}
+	if rank <= end && (found || prev != nil) {
+		t.emitRanked(Delete, prev, rank)
+	}
+	return found
+}
+
+// retractWithoutRowNumber is RetractableTopNFunction#retractRecordWithoutRowNumber: a retracted
+// row within the top N is deleted, and the row that moves up into the rank end inserted. It
+// reports whether the row was found (and taken out of its rows).
+func (t *TopN) retractWithoutRowNumber(s *retractState, sortKey, input []byte) (bool, error) {
+	end := t.cfg.RankEnd
+	next := int64(1) // the next rank
+	found := false
+	for i := 0; i < len(s.counts) && next <= end; i++ {
+		e := s.counts[i]
+		switch {
+		case !found && bytes.Equal(e.sortKey, sortKey):
+			rows, ok := s.rows[string(e.sortKey)]
+			if !ok {
+				t.staled(s, i)
+				i--
+				continue
+			}
+			for j := 0; j < len(rows) && next <= end; {
+				cur := rows[j]
+				if !found && bytes.Equal(cur, input) {
+					t.emitRanked(Delete, cur, next)
+					found = true
+					t.bytes -= int64(len(cur))
+					rows = append(rows[:j], rows[j+1:]...)
+					continue // the next row takes this rank
+				}
+				if found && next == end {
+					t.emitRanked(Insert, cur, next)
+				}
+				next++
+				j++
+			}
+			t.setRows(s, e.sortKey, rows)
+		case found:
+			if last := next + e.count - 1; last < end {
+				next = last + 1
+				continue
+			}
+			rows, ok := s.rows[string(e.sortKey)]
+			if !ok {
+				t.staled(s, i)
+				i--
+				continue
+			}
+			at := end - next
+			if at >= int64(len(rows)) {
+				return found, fmt.Errorf("top-n: the row at rank %d of a sort key with %d rows (its state disagrees with itself)", end, len(rows))
+			}
+			t.emit(Insert, rows[at], 0)
+			i = len(s.counts) // break
+		default:
+			next += e.count
+		}
+	}
+	return found, nil
+}
