@@ -33,6 +33,22 @@ func (t *TopN) staled(s *retractState, i int) {
 	s.counts = append(s.counts[:i], s.counts[i+1:]...)
 }
 
+// rowsAt returns the rows of counts[i]'s sort key; without any the entry is stale and dropped
+// (ok false: the caller goes on with the entry now at i).
+func (t *TopN) rowsAt(s *retractState, i int) ([][]byte, bool) {
+	rows, ok := s.rows[string(s.counts[i].sortKey)]
+	if !ok {
+		t.staled(s, i)
+	}
+	return rows, ok
+}
+
+// dropRow takes row j out of rows.
+func (t *TopN) dropRow(rows [][]byte, j int) [][]byte {
+	t.bytes -= int64(len(rows[j]))
+	return append(rows[:j], rows[j+1:]...)
+}
+
 // retract is RetractableTopNFunction#processElement: an accumulating row (+I, +U) counts at its
 // sort key, emits the changes it makes to the top N and joins its sort key's rows; a retracting
 // row (-U, -D) emits the changes its leaving makes, then leaves the counts and its sort key's
@@ -82,17 +98,15 @@ func (t *TopN) retract(s *retractState, r Row) error {
 }
 
 // removeRow takes the first of a sort key's rows equal to row out of its list (the list
-// dropped when empty), and returns the list.
-func (t *TopN) removeRow(s *retractState, sortKey []byte, rows [][]byte, row []byte) [][]byte {
+// dropped when empty).
+func (t *TopN) removeRow(s *retractState, sortKey []byte, rows [][]byte, row []byte) {
 	for j, cur := range rows {
 		if bytes.Equal(cur, row) {
-			t.bytes -= int64(len(cur))
-			rows = append(rows[:j], rows[j+1:]...)
+			rows = t.dropRow(rows, j)
 			break
 		}
 	}
 	t.setRows(s, sortKey, rows)
-	return rows
 }
 
 // setRows stores a sort key's rows, or drops its list when empty.
@@ -128,9 +142,8 @@ func (t *TopN) emitRetractWithRowNumber(s *retractState, sortKey, input []byte) 
 			rank += e.count
 			current, found = input, true
 		case found:
-			rows, ok := s.rows[string(e.sortKey)]
+			rows, ok := t.rowsAt(s, i)
 			if !ok {
-				t.staled(s, i)
 				i--
 				continue
 			}
@@ -165,9 +178,8 @@ func (t *TopN) emitRetractWithoutRowNumber(s *retractState, sortKey, input []byt
 			}
 			found = true
 		case found:
-			rows, ok := s.rows[string(e.sortKey)]
+			rows, ok := t.rowsAt(s, i)
 			if !ok {
-				t.staled(s, i)
 				i--
 				continue
 			}
@@ -206,9 +218,8 @@ func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool
 		e := s.counts[i]
 		switch {
 		case !found && bytes.Equal(e.sortKey, sortKey):
-			rows, ok := s.rows[string(e.sortKey)]
+			rows, ok := t.rowsAt(s, i)
 			if !ok {
-				t.staled(s, i)
 				i--
 				continue
 			}
@@ -217,8 +228,7 @@ func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool
 				switch {
 				case !found && bytes.Equal(cur, input):
 					prev, found = cur, true
-					t.bytes -= int64(len(cur))
-					rows = append(rows[:j], rows[j+1:]...)
+					rows = t.dropRow(rows, j)
 					rank++
 					continue
 				case found:
@@ -230,9 +240,8 @@ func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool
 			}
 			t.setRows(s, e.sortKey, rows)
 		case found:
-			rows, ok := s.rows[string(e.sortKey)]
+			rows, ok := t.rowsAt(s, i)
 			if !ok {
-				t.staled(s, i)
 				i--
 				continue
 			}
@@ -245,7 +254,7 @@ func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool
 			rank += e.count
 		}
 	}
-	if rank <= end && (found || prev != nil) {
+	if rank <= end && found { // (Flink logs a stale state when the row is not found)
 		t.emitRanked(Delete, prev, rank)
 	}
 	return found
@@ -262,9 +271,8 @@ func (t *TopN) retractWithoutRowNumber(s *retractState, sortKey, input []byte) (
 		e := s.counts[i]
 		switch {
 		case !found && bytes.Equal(e.sortKey, sortKey):
-			rows, ok := s.rows[string(e.sortKey)]
+			rows, ok := t.rowsAt(s, i)
 			if !ok {
-				t.staled(s, i)
 				i--
 				continue
 			}
@@ -273,8 +281,7 @@ func (t *TopN) retractWithoutRowNumber(s *retractState, sortKey, input []byte) (
 				if !found && bytes.Equal(cur, input) {
 					t.emitRanked(Delete, cur, next)
 					found = true
-					t.bytes -= int64(len(cur))
-					rows = append(rows[:j], rows[j+1:]...)
+					rows = t.dropRow(rows, j)
 					continue // the next row takes this rank
 				}
 				if found && next == end {
@@ -289,9 +296,8 @@ func (t *TopN) retractWithoutRowNumber(s *retractState, sortKey, input []byte) (
 				next = last + 1
 				continue
 			}
-			rows, ok := s.rows[string(e.sortKey)]
+			rows, ok := t.rowsAt(s, i)
 			if !ok {
-				t.staled(s, i)
 				i--
 				continue
 			}

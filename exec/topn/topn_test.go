@@ -69,17 +69,35 @@ func run(t *testing.T, op *TopN, calls ...string) [][]string {
 	return out
 }
 
+// topNCase is a Top-N's configuration, the calls run through it and the changes wanted per call.
+type topNCase struct {
+	name  string
+	cfg   Config
+	calls []string
+	want  [][]string
+}
+
+// checkTopN runs each case through a new Top-N of one key group (the Retract strategy or not).
+func checkTopN(t *testing.T, retract bool, cases []topNCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.cfg.KeyGroups, c.cfg.Retract = keygroup.Range{Start: 0, End: 0}, retract
+			op, err := New(c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := run(t, op, c.calls...); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
 // The top 2 by price as AppendOnlyTopNFunction emits it: without rank numbers a row pushed out
 // is deleted (not when it is the row that came in); with them each rank's row is updated as
 // rows move down, ties keep their arrival order, and a row past the end leaves the buffer.
 func TestTopN(t *testing.T) {
-	kg := keygroup.Range{Start: 0, End: 0}
-	for _, c := range []struct {
-		name  string
-		cfg   Config
-		calls []string
-		want  [][]string
-	}{
+	checkTopN(t, false, []topNCase{
 		{"without rank numbers", Config{RankStart: 1, RankEnd: 2, GenerateUpdateBefore: true},
 			[]string{"a1:5 a2:3 a3:4", "a4:1 a5:9 b1:1"},
 			[][]string{{"+I a1:5", "+I a2:3", "-D a2:3", "+I a3:4"}, {"-D a3:4", "+I a5:9", "+I b1:1"}}},
@@ -97,18 +115,7 @@ func TestTopN(t *testing.T) {
 			// Ranks 2 and 3 only: a1 comes in at rank 1 (nothing), moves to 2 (+I), and to 3 as a3
 			// takes rank 2.
 			[][]string{{"+I a1:5", "-U a1:5", "+U a3:6", "+I a1:5"}}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			c.cfg.KeyGroups = kg
-			op, err := New(c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := run(t, op, c.calls...); !reflect.DeepEqual(got, c.want) {
-				t.Errorf("got %q\nwant %q", got, c.want)
-			}
-		})
-	}
+	})
 }
 
 // The top 2 by price of a changelog as RetractableTopNFunction emits it: a row entering pushes
@@ -116,13 +123,7 @@ func TestTopN(t *testing.T) {
 // lets the next row in (+I, or -U/+U up the ranks), an update is its retraction and its
 // accumulation; a retraction of a row never kept changes nothing (Flink only logs it).
 func TestRetractTopN(t *testing.T) {
-	kg := keygroup.Range{Start: 0, End: 0}
-	for _, c := range []struct {
-		name  string
-		cfg   Config
-		calls []string
-		want  [][]string
-	}{
+	checkTopN(t, true, []topNCase{
 		{"without rank numbers", Config{RankStart: 1, RankEnd: 2, GenerateUpdateBefore: true},
 			[]string{"a1:5 a2:3 a3:4", "-a1:5", "~a3:4 +a4:8", "-a9:7"},
 			[][]string{{"+I a1:5", "+I a2:3", "-D a2:3", "+I a3:4"}, {"-D a1:5", "+I a2:3"}, {"-D a3:4", "+I a4:8"}, nil}},
@@ -136,18 +137,7 @@ func TestRetractTopN(t *testing.T) {
 		{"an offset", Config{RankStart: 2, RankEnd: 3, GenerateUpdateBefore: true},
 			[]string{"a1:5 a2:7 a3:6", "-a2:7"},
 			[][]string{{"+I a1:5", "-U a1:5", "+U a3:6", "+I a1:5"}, {"-U a3:6", "+U a1:5", "-D a1:5"}}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			c.cfg.KeyGroups, c.cfg.Retract = kg, true
-			op, err := New(c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := run(t, op, c.calls...); !reflect.DeepEqual(got, c.want) {
-				t.Errorf("got %q\nwant %q", got, c.want)
-			}
-		})
-	}
+	})
 }
 
 // A Retract Top-N's counts and rows (all of them, past the rank end too) restore into one that

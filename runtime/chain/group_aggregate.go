@@ -4,11 +4,9 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
-	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
@@ -75,15 +73,11 @@ func (s *groupAggStage) ProcessBatch(b arrow.RecordBatch) error {
 	for i := range all {
 		all[i] = i
 	}
-	var kinds []int8
-	fields := int(b.NumCols())
-	if fields == len(s.plan.InTypes)+1 && b.Schema().Field(fields-1).Name == catalog.RowKindColumn {
-		col := b.Column(fields - 1)
-		if col.DataType().ID() != arrow.INT8 || col.NullN() > 0 {
-			return fmt.Errorf("group aggregate: the batch's %s column is %s with %d NULLs, not INT8 NOT NULL", catalog.RowKindColumn, col.DataType(), col.NullN())
-		}
-		kinds = column.Values[int8](col)
-		b = array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:fields-1], nil), b.Columns()[:fields-1], b.NumRows())
+	b, kinds, split, err := splitRowKinds("group aggregate", b, len(s.plan.InTypes))
+	if err != nil {
+		return err
+	}
+	if split {
 		defer b.Release()
 	}
 	if err := checkBatchColumns("group aggregate", b, s.plan.InNames, s.plan.InTypes, all); err != nil {

@@ -122,18 +122,17 @@ func (in *joinInputs) read(b arrow.RecordBatch, changelog bool) (*inputBatch, er
 	for i := range all {
 		all[i] = i
 	}
-	if fields := int(b.NumCols()); fields == len(js.types)+1 && b.Schema().Field(fields-1).Name == catalog.RowKindColumn {
-		col := b.Column(fields - 1)
-		switch {
-		case !changelog:
-			return nil, fmt.Errorf("%s: its %s input is a changelog (a %s column); it reads inserts only", in.what, v, catalog.RowKindColumn)
-		case col.DataType().ID() != arrow.INT8 || col.NullN() > 0:
-			return nil, fmt.Errorf("%s: the %s input's %s column is %s with %d NULLs, not INT8 NOT NULL", in.what, v, catalog.RowKindColumn, col.DataType(), col.NullN())
-		}
-		sb.kinds = column.Values[int8](col)
-		b = array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:fields-1], nil), b.Columns()[:fields-1], b.NumRows())
+	b, kinds, split, err := splitRowKinds(in.what+" "+v+" input", b, len(js.types))
+	switch {
+	case err != nil:
+		return nil, err
+	case split && !changelog:
+		b.Release()
+		return nil, fmt.Errorf("%s: its %s input is a changelog (a %s column); it reads inserts only", in.what, v, catalog.RowKindColumn)
+	case split:
 		defer b.Release()
 	}
+	sb.kinds = kinds
 	if err := checkBatchColumns(in.what+" "+v+" input", b, js.names, js.types, all); err != nil {
 		return nil, err
 	}
