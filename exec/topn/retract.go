@@ -118,22 +118,38 @@ func (t *TopN) setRows(s *retractState, sortKey []byte, rows [][]byte) {
 	s.rows[string(sortKey)] = rows
 }
 
-// emitUpdate emits a row leaving a rank (-U, when Flink generates them) and one taking it (+U),
-// when the rank is in range.
-func (t *TopN) emitUpdate(before, after []byte, rank int64) {
-	if t.cfg.GenerateUpdateBefore {
-		t.emitRanked(UpdateBefore, before, rank)
+// emitKept emits a kept row at a rank (RetractableTopNFunction's collect* with a rank): when
+// the rank is in range, and an UPDATE_BEFORE only when Flink generates them. Without rank
+// numbers Flink's createOutputRow sets the kind on the row object itself; where that object is
+// the one state keeps (shared: every row on the heap backend, on RocksDB only the rows of a list
+// written back afterwards), the kept row keeps the kind, and a later retraction, whose kind
+// Flink erases to INSERT before comparing, no longer finds it.
+func (t *TopN) emitKept(kind int8, row []byte, rank int64, shared bool) {
+	if rank < t.cfg.RankStart || rank > t.cfg.RankEnd || (kind == UpdateBefore && !t.cfg.GenerateUpdateBefore) {
+		return
 	}
-	t.emitRanked(UpdateAfter, after, rank)
+	if shared && !t.cfg.OutputRankNumber {
+		row[0] = byte(kind)
+	}
+	t.emit(kind, row, rank)
+}
+
+// emitUpdate emits a row leaving a rank (-U) and one taking it (+U), each whose rows state
+// shares (emitKept).
+func (t *TopN) emitUpdate(before, after []byte, rank int64, beforeShared, afterShared bool) {
+	t.emitKept(UpdateBefore, before, rank, beforeShared)
+	t.emitKept(UpdateAfter, after, rank, afterShared)
 }
 
 // emitRetractWithRowNumber is RetractableTopNFunction#emitRecordsWithRowNumber: the new row
 // takes the last rank of its sort key, every row after it moves down a rank (-U/+U), and the last
-// of them takes a new rank (+I) while it is in range.
+// of them takes a new rank (+I) while it is in range. The new row joins state after it; other
+// lists are written back only on the heap backend.
 func (t *TopN) emitRetractWithRowNumber(s *retractState, sortKey, input []byte) {
 	end := t.cfg.RankEnd
 	var rank int64
 	var current []byte
+	currentShared := true
 	found := false
 	for i := 0; i < len(s.counts) && rank <= end; i++ {
 		e := s.counts[i]
@@ -148,8 +164,8 @@ func (t *TopN) emitRetractWithRowNumber(s *retractState, sortKey, input []byte) 
 				continue
 			}
 			for j := 0; j < len(rows) && rank <= end; j++ {
-				t.emitUpdate(rows[j], current, rank)
-				current = rows[j]
+				t.emitUpdate(rows[j], current, rank, t.cfg.HeapState, currentShared)
+				current, currentShared = rows[j], t.cfg.HeapState
 				rank++
 			}
 		default:
@@ -157,7 +173,7 @@ func (t *TopN) emitRetractWithRowNumber(s *retractState, sortKey, input []byte) 
 		}
 	}
 	if rank <= end {
-		t.emitRanked(Insert, current, rank)
+		t.emitKept(Insert, current, rank, currentShared)
 	}
 }
 
@@ -206,9 +222,10 @@ func (t *TopN) emitRetractWithoutRowNumber(s *retractState, sortKey, input []byt
 	return nil
 }
 
-// retractWithRowNumber is RetractableTopNFunction#retractRecordWithRowNumber: the retracted row
-// leaves its sort key's rows, every row after it moves up a rank (-U/+U), and the last rank they
-// held is deleted (-D). It reports whether the row was found (and taken out of its rows).
+// retractWithRowNumber is RetractableTopNFunction#retractRecordWithRowNumber: the retracted
+// row leaves its sort key's rows, every row after it moves up a rank (-U/+U), and the last rank
+// they held is deleted (-D). Its sort key's list is written back after its loop; later lists only
+// on the heap backend. It reports whether the row was found (and taken out of its rows).
 func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool {
 	end := t.cfg.RankEnd
 	var rank int64
@@ -232,7 +249,7 @@ func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool
 					rank++
 					continue
 				case found:
-					t.emitUpdate(prev, cur, rank)
+					t.emitUpdate(prev, cur, rank, true, true)
 					prev = cur
 				}
 				rank++
@@ -246,7 +263,7 @@ func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool
 				continue
 			}
 			for j := 0; j < len(rows) && rank <= end; j++ {
-				t.emitUpdate(prev, rows[j], rank)
+				t.emitUpdate(prev, rows[j], rank, t.cfg.HeapState, t.cfg.HeapState)
 				prev = rows[j]
 				rank++
 			}
@@ -255,7 +272,7 @@ func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool
 		}
 	}
 	if rank <= end && found { // (Flink logs a stale state when the row is not found)
-		t.emitRanked(Delete, prev, rank)
+		t.emitKept(Delete, prev, rank, t.cfg.HeapState)
 	}
 	return found
 }
@@ -279,13 +296,13 @@ func (t *TopN) retractWithoutRowNumber(s *retractState, sortKey, input []byte) (
 			for j := 0; j < len(rows) && next <= end; {
 				cur := rows[j]
 				if !found && bytes.Equal(cur, input) {
-					t.emitRanked(Delete, cur, next)
+					t.emitKept(Delete, cur, next, true)
 					found = true
 					rows = t.dropRow(rows, j)
 					continue // the next row takes this rank
 				}
 				if found && next == end {
-					t.emitRanked(Insert, cur, next)
+					t.emitKept(Insert, cur, next, true)
 				}
 				next++
 				j++

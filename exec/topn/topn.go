@@ -35,6 +35,10 @@ type Config struct {
 	// Retract selects RetractableTopNFunction, for input with updates and deletes (Flink's
 	// Retract strategy); otherwise the input only inserts.
 	Retract bool
+	// HeapState says Flink's keyed state holds the kept row objects themselves (its heap
+	// backend) rather than serialized copies; a Retract Top-N with an offset and without rank
+	// numbers changes them (emitKept).
+	HeapState bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
 }

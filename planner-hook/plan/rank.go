@@ -83,11 +83,6 @@ func CompileRank(n *IslandNode, options map[string]string) (*Rank, []string, err
 	case p.RankStart < 1 || p.RankEnd < p.RankStart:
 		return nil, nil, fmt.Errorf("rank %s: rank range [%d, %d]", n.Name, p.RankStart, p.RankEnd)
 	}
-	if p.Retract && p.RankStart > 1 {
-		// Its changes differ from RetractableTopNFunction's in a parity case (TopNParityTest
-		// retract-offset): not native until they match.
-		reasons = append(reasons, "a Top-N with an offset (a rank start above 1) over input with updates or deletes is not supported natively yet")
-	}
 	if why, err := stateTTLReason(j.State, options, "a Top-N"); err != nil {
 		return nil, nil, fmt.Errorf("rank %s: %w", n.Name, err)
 	} else if why != "" {

@@ -37,7 +37,7 @@ func openTopNStage(p *plan.Rank, options map[string]string) (*topNStage, error) 
 		return nil, fmt.Errorf("top-n: %w", err)
 	}
 	op, err := topn.New(topn.Config{RankStart: p.RankStart, RankEnd: p.RankEnd, OutputRankNumber: p.OutputRankNumber,
-		GenerateUpdateBefore: p.GenerateUpdateBefore, Retract: p.Retract, KeyGroups: kgs})
+		GenerateUpdateBefore: p.GenerateUpdateBefore, Retract: p.Retract, HeapState: options[plan.OptHeapState] == "true", KeyGroups: kgs})
 	if err != nil {
 		return nil, err
 	}

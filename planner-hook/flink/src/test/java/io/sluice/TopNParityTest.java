@@ -68,8 +68,12 @@ class TopNParityTest {
                 topNCase("retract-rank-numbers", retractTopN("s DESC", "rn <= 2", true)),
                 topNCase("retract", retractTopN("s DESC", "rn <= 2", false)),
                 topNCase("retract-ascending-nulls-last", retractTopN("s ASC NULLS LAST", "rn <= 3", true)),
-                topNCase("retract-offset", retractTopN("s DESC", "rn BETWEEN 2 AND 3", false))
-                        .expecting(Expectation.fallback("an offset")),
+                // Flink sets the kind of the rows it emits on the kept rows (heap state keeps them,
+                // RocksDB only those it writes back), and later retractions miss them.
+                topNCase("retract-offset", retractTopN("s DESC", "rn BETWEEN 2 AND 3", false)),
+                topNCase("retract-offset-rocksdb", retractTopN("s DESC", "rn BETWEEN 2 AND 3", false))
+                        .with("state.backend.type", "rocksdb"),
+                topNCase("retract-offset-rank-numbers", retractTopN("s DESC", "rn BETWEEN 2 AND 3", true)),
                 topNCase("retract-top1", retractTopN("s DESC", "rn = 1", true)),
                 topNCase("retract-rank-numbers", retractTopN("s DESC", "rn <= 2", true)).withParallelism(2).asMultiset(),
                 // The last row per (k, i) (-U/+U as it changes), ranked per k by v.
