@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -71,7 +72,7 @@ func newDistinctAccumulator(c Call) (Accumulator, error) {
 	case c.Func == Count && intLike:
 		return &distinctAcc[int64]{resultType: resultType{c.Result}, arg: c.Arg, read: int64Reader(c.Arg), bytes: 8}, nil
 	case c.Func == Count && (c.Arg.IsString() || c.Arg.IsBinary()):
-		return &distinctAcc[string]{resultType: resultType{c.Result}, arg: c.Arg, read: stringReader, bytes: 24}, nil
+		return &distinctAcc[string]{resultType: resultType{c.Result}, arg: c.Arg, read: ownedStringReader, bytes: 24}, nil
 	case c.Func == Count && (k == catalog.Float || k == catalog.Double):
 		// Flink's view is keyed by the boxed value: Double#equals compares doubleToLongBits, so
 		// every NaN is one value and 0.0 and -0.0 are two.
@@ -149,6 +150,14 @@ func decimalReader(a arrow.Array) func(int) string {
 	}
 }
 
+// ownedStringReader reads strings and binaries copied out of the batch, for values kept past it
+// (stringReader's share the batch's buffers, which are recycled).
+func ownedStringReader(a arrow.Array) func(int) string {
+	read := stringReader(a)
+	return func(r int) string { return strings.Clone(read(r)) }
+}
+
+// stringReader reads strings and binaries sharing the batch's buffers.
 func stringReader(a arrow.Array) func(int) string {
 	switch s := a.(type) {
 	case *array.String:
