@@ -1,10 +1,10 @@
 package agg
 
 import (
-	"fmt"
-
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -36,6 +36,14 @@ type GroupConfig struct {
 	Retractions bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
+	// StateTTL is the state's time to live in milliseconds (0: none), as Flink's StateTtlConfig
+	// for GroupAggFunction's state: a key's state written at t is gone from t + StateTTL on
+	// (OnCreateAndWrite, NeverReturnExpired, processing time), and every update is emitted,
+	// equal results too, so that downstream state is kept alive.
+	StateTTL int64
+	// Now is the processing time in epoch milliseconds for the state TTL (nil: the wall clock),
+	// read once per batch.
+	Now func() int64
 }
 
 // GroupInput is a batch of input rows of a group aggregation.
@@ -90,11 +98,13 @@ type GroupAggregate struct {
 	groups     []map[string]int32 // per key group of the range: key row -> slot
 	// Per slot: the number of rows aggregated into it, and whether its key has state. A key a
 	// batch touches has a slot while the batch runs, without state while it has no rows.
-	rows  []int64
-	live  []bool
-	slots int32
-	free  []int32
-	keys  int64
+	rows []int64
+	live []bool
+	// written is each slot's last write of its state (processing time, with a state TTL).
+	written []int64
+	slots   int32
+	free    []int32
+	keys    int64
 	// Per batch: each row's slot, occurrence of its key, the key's previous row in the
 	// batch (-1 for none) and the snapshot slots of its results before and after (-1: none).
 	slotOf, occ, prevRow  []int32
@@ -119,7 +129,23 @@ func NewGroupAggregate(cfg GroupConfig) (*GroupAggregate, error) {
 	g := &GroupAggregate{cfg: cfg, groups: make([]map[string]int32, cfg.KeyGroups.Len()), lastOf: map[int32]int32{}}
 	for _, c := range cfg.Calls {
 		if c.Distinct {
-			return nil, fmt.Errorf("group aggregate: %s(DISTINCT) is not supported natively yet", c.Func)
+			if cfg.Retractions && !c.Retract {
+				return nil, fmt.Errorf("group aggregate: %s(DISTINCT) over input with retractions must retract", c.Func)
+			}
+			a, err := NewGroupDistinct(c, cfg.Retractions)
+			if err != nil {
+				return nil, fmt.Errorf("group aggregate: %w", err)
+			}
+			d := a.(interface {
+				Retractor
+				Copy(dst, src int32)
+			})
+			if cfg.Retractions {
+				g.accs, g.retractors, g.copyResult = append(g.accs, d), append(g.retractors, d), append(g.copyResult, d.CopyResult)
+			} else {
+				g.accs, g.retractors, g.copyResult = append(g.accs, d), append(g.retractors, nil), append(g.copyResult, d.Copy)
+			}
+			continue
 		}
 		if cfg.Retractions && c.Retract {
 			r, err := NewRetractor(c)
@@ -171,7 +197,20 @@ func (g *GroupAggregate) reserve(n int) {
 	for _, a := range g.accs {
 		a.Grow(size)
 	}
-	g.rows, g.live = grown(g.rows, size), grown(g.live, size)
+	g.rows, g.live, g.written = grown(g.rows, size), grown(g.live, size), grown(g.written, size)
+}
+
+// now is the processing time of a batch, for the state TTL.
+func (g *GroupAggregate) now() int64 {
+	if g.cfg.Now != nil {
+		return g.cfg.Now()
+	}
+	return time.Now().UnixMilli()
+}
+
+// expired says whether state written at written is gone at now (TtlUtils#expired).
+func (g *GroupAggregate) expired(written, now int64) bool {
+	return g.cfg.StateTTL > 0 && written <= now-g.cfg.StateTTL
 }
 
 // snapshot copies slot s's results into a new snapshot slot.
@@ -214,6 +253,10 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 	clear(g.lastOf)
 	g.touched, g.snapshots = g.touched[:0], g.snapshots[:0]
 	g.reserve(3 * n) // at most a new key and two snapshots per row
+	var now int64
+	if g.cfg.StateTTL > 0 {
+		now = g.now()
+	}
 	rounds := 0
 	for r := 0; r < n; r++ {
 		m, err := g.group(int(in.KeyGroups[r]))
@@ -232,6 +275,9 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 			g.occ[r], g.prevRow[r] = g.occ[last]+1, last
 		} else {
 			g.touched = append(g.touched, int32(r))
+			if ok && g.live[s] && g.expired(g.written[s], now) {
+				g.expire(s)
+			}
 		}
 		g.lastOf[s] = int32(r)
 		rounds = max(rounds, int(g.occ[r])+1)
@@ -266,6 +312,7 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 	g.free = append(g.free, g.snapshots...)
 	for _, r := range g.touched {
 		s := g.slotOf[r]
+		g.written[s] = now
 		if !g.live[s] {
 			m, _ := g.group(int(in.KeyGroups[r]))
 			delete(m, string(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]]))
@@ -276,6 +323,16 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 		}
 	}
 	return ch, nil
+}
+
+// expire takes slot s's state away (its time to live has passed): the key is then new to the
+// batch.
+func (g *GroupAggregate) expire(s int32) {
+	g.live[s] = false
+	g.keys--
+	for _, a := range g.accs {
+		a.Reset(s)
+	}
 }
 
 // runRound aggregates the rows sel of a round (each of a different key) and records each
@@ -392,8 +449,13 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 		}
 	}
 	differs := make([]bool, len(updates))
+	if g.cfg.StateTTL > 0 {
+		for u := range differs {
+			differs[u] = true
+		}
+	}
 	for _, a := range g.accs {
-		if len(updates) == 0 {
+		if len(updates) == 0 || g.cfg.StateTTL > 0 {
 			break
 		}
 		before, err := a.Result(mem, befores)
@@ -487,13 +549,16 @@ func valuesEqual(a arrow.Array, i int, b arrow.Array, j int) bool {
 //
 //	magic "SLGA" | version u16 | calls u16 | keys u32 |
 //	per key: key length u32, key row bytes, rows aggregated i64 (version 2),
-//	each call's accumulator (GroupAccumulator.Encode) |
+//	         last write in epoch ms i64 (version 3; kept for the state TTL),
+//	each call's accumulator (GroupAccumulator.Encode; a DISTINCT call's is its inner call's,
+//	then values u32 and per value its bytes and count i64) |
 //	CRC-32C of everything before, u32.
 //
-// Version 1 (no row counts) is read for aggregations of input without retractions.
+// Version 1 (no row counts) is read for aggregations of input without retractions; keys of
+// versions 1 and 2 restore as written at the restore.
 const (
 	groupStateMagic   = "SLGA"
-	groupStateVersion = 2
+	groupStateVersion = 3
 )
 
 // Snapshot serializes key group kg's accumulators (nil when it has no keys), keys in sorted
@@ -502,6 +567,17 @@ func (g *GroupAggregate) Snapshot(kg int) ([]byte, error) {
 	m, err := g.group(kg)
 	if err != nil {
 		return nil, err
+	}
+	if g.cfg.StateTTL > 0 {
+		// Keys whose time to live has passed are dropped (Flink's cleanup of expired state).
+		now := g.now()
+		for k, s := range m {
+			if g.expired(g.written[s], now) {
+				g.expire(s)
+				delete(m, k)
+				g.free = append(g.free, s)
+			}
+		}
 	}
 	if len(m) == 0 {
 		return nil, nil
@@ -513,6 +589,7 @@ func (g *GroupAggregate) Snapshot(kg int) ([]byte, error) {
 	for _, k := range keys {
 		b = stateblob.AppendBytes(b, []byte(k))
 		b = binary.LittleEndian.AppendUint64(b, uint64(g.rows[m[k]]))
+		b = binary.LittleEndian.AppendUint64(b, uint64(g.written[m[k]]))
 		for _, a := range g.accs {
 			b = a.Encode(b, m[k])
 		}
@@ -545,21 +622,25 @@ func (g *GroupAggregate) restore(kg int, blob []byte) error {
 	}
 	n := r.U32()
 	g.reserve(int(min(n, uint32(len(blob)))))
+	now := g.now()
 	for ; n > 0 && r.OK(); n-- {
 		key := string(r.Bytes())
 		if _, ok := m[key]; ok {
 			return fmt.Errorf("key %q twice", key)
 		}
-		rows := int64(1)
+		rows, written := int64(1), now
 		if version >= 2 {
 			rows = int64(r.U64())
+		}
+		if version >= 3 {
+			written = int64(r.U64())
 		}
 		if !r.OK() {
 			break
 		}
 		s := g.alloc()
 		m[key] = s
-		g.live[s], g.rows[s] = true, rows
+		g.live[s], g.rows[s], g.written[s] = true, rows, written
 		g.keys++
 		for _, a := range g.accs {
 			a.Reset(s)

@@ -71,7 +71,9 @@ func NewRetractor(c Call) (Retractor, error) {
 		}
 		return r, nil
 	case Sum:
-		if !c.Result.Equal(c.Arg.WithNullable(true)) {
+		// A NOT NULL result (of a NOT NULL argument without a filter) is never NULL: its number
+		// of values is the group's number of rows, and a group without rows is deleted.
+		if !c.Result.WithNullable(true).Equal(c.Arg.WithNullable(true)) {
 			return nil, unsupported
 		}
 		acc, _ = catalog.Numeric[interface {
@@ -80,7 +82,7 @@ func NewRetractor(c Call) (Retractor, error) {
 		}](k, &sumRetractAcc[int8]{}, &sumRetractAcc[int16]{}, &sumRetractAcc[int32]{}, &sumRetractAcc[int64]{},
 			&sumRetractAcc[float32]{}, &sumRetractAcc[float64]{})
 	case Min, Max:
-		if !c.Result.Equal(c.Arg.WithNullable(true)) {
+		if !c.Result.WithNullable(true).Equal(c.Arg.WithNullable(true)) {
 			return nil, unsupported
 		}
 		max := c.Func == Max

@@ -39,6 +39,8 @@ type GroupAggregate struct {
 	GenerateUpdateBefore bool
 	// Retractions says the input has updates and deletes (Flink's needRetraction).
 	Retractions bool
+	// StateTTL is the state's time to live in milliseconds (0: none).
+	StateTTL int64
 }
 
 // CompileGroupAggregate decodes a group aggregation node. Reasons say why it cannot run
@@ -70,10 +72,8 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 	if options[OptMiniBatch] == "true" && j.Configuration["table.exec.mini-batch.enabled"] == "" {
 		reasons = append(reasons, "mini-batch group aggregation (table.exec.mini-batch.enabled) is not supported natively yet")
 	}
-	if why, err := stateTTLReason(j.State, options, "a group aggregation"); err != nil {
+	if p.StateTTL, err = stateTTL(j.State, options); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
-	} else if why != "" {
-		reasons = append(reasons, why)
 	}
 	for _, k := range j.Grouping {
 		if k < 0 || k >= len(p.InTypes) {
@@ -97,9 +97,6 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 		case why != "":
 			reasons = append(reasons, why)
 			continue
-		case call.Distinct:
-			reasons = append(reasons, fmt.Sprintf("group aggregate %s: %s(DISTINCT) is not supported natively yet", c.Name, call.Func))
-			continue
 		case call.Func == agg.FirstValue || call.Func == agg.LastValue:
 			reasons = append(reasons, fmt.Sprintf("group aggregate %s: %s outside windows is not supported natively yet", c.Name, call.Func))
 			continue
@@ -113,9 +110,17 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 		}
 		call.DistinctGroup = -1
 		call.Retract = j.NeedRetraction && j.AggCallNeedRetractions[i]
-		if call.Retract {
+		switch {
+		case call.Distinct && p.StateTTL > 0:
+			// Flink's MapView of the distinct values expires value by value.
+			err = fmt.Errorf("%s(DISTINCT) with a state TTL is not supported natively yet", call.Func)
+		case call.Distinct && j.NeedRetraction && !call.Retract:
+			err = fmt.Errorf("%s(DISTINCT) that Flink's planner found needs no retraction is not supported natively yet", call.Func)
+		case call.Distinct:
+			_, err = agg.NewGroupDistinct(call, call.Retract)
+		case call.Retract:
 			_, err = agg.NewRetractor(call)
-		} else {
+		default:
 			_, err = agg.NewAccumulator(call)
 		}
 		if err != nil {

@@ -106,38 +106,3 @@ func smallestKey(keys [][]int) []int {
 	}
 	return best
 }
-
-// stateTTLReason says why a node with state TTLs cannot run natively ("" without a TTL): the
-// TTLs of its state metadata, or without any, table.exec.state.ttl (as Flink's
-// StateMetadata#getStateTtlForOneInputOperator falls back to it).
-func stateTTLReason(states []stateJSON, options map[string]string, what string) (string, error) {
-	for _, s := range states {
-		ttl, err := flinkDuration(s.TTL)
-		if err != nil {
-			return "", err
-		}
-		if ttl != 0 {
-			return fmt.Sprintf("%s with a state TTL (%s) is not supported natively yet", what, s.TTL), nil
-		}
-	}
-	if len(states) == 0 && options[OptStateTTL] != "" && options[OptStateTTL] != "0" {
-		return fmt.Sprintf("%s with a state TTL (table.exec.state.ttl = %s ms) is not supported natively yet", what, options[OptStateTTL]), nil
-	}
-	return "", nil
-}
-
-// stateJSON is a node's state metadata.
-type stateJSON struct {
-	TTL string `json:"ttl"`
-}
-
-// flinkDuration reads the amount of a duration as Flink's plans write it ("0 ms", "1 h"); only
-// whether it is 0 matters to the callers.
-func flinkDuration(s string) (int64, error) {
-	var amount int64
-	var unit string
-	if k, err := fmt.Sscanf(s, "%d %s", &amount, &unit); k != 2 || err != nil || amount < 0 {
-		return 0, fmt.Errorf("state TTL %q is not a Flink duration", s)
-	}
-	return amount, nil
-}

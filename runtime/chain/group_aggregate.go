@@ -36,7 +36,7 @@ func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*grou
 		return nil, fmt.Errorf("group aggregate: %w", err)
 	}
 	op, err := agg.NewGroupAggregate(agg.GroupConfig{Calls: p.Calls, GenerateUpdateBefore: p.GenerateUpdateBefore,
-		Retractions: p.Retractions, KeyGroups: kgs})
+		Retractions: p.Retractions, KeyGroups: kgs, StateTTL: p.StateTTL})
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * parallelism 1, as multisets at parallelism 2. Over inputs with updates and deletes (an
  * aggregation of an aggregation, of an outer join) -U/-D rows are retracted, MIN and MAX keep
  * their values' counts, and a key whose rows are all retracted is deleted (-D). What is not
- * native yet (DISTINCT, retracting MIN/MAX of strings, state TTL, mini-batches) falls back with
+ * native yet (retracting MIN/MAX of strings, DISTINCT with a state TTL, mini-batches) falls back with
  * its reason.
  */
 class GroupAggregateParityTest {
@@ -65,8 +65,15 @@ class GroupAggregateParityTest {
                         "SELECT s, COUNT(*) AS c, SUM(l) AS sl, MAX(d) AS md FROM t GROUP BY s"),
                 group("all-aggregates", "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k")
                         .withParallelism(2),
-                group("distinct", "SELECT k, COUNT(DISTINCT v) AS dv FROM t GROUP BY k")
-                        .expecting(Expectation.fallback("DISTINCT")),
+                group("distinct", "SELECT k, COUNT(DISTINCT v) AS dv, SUM(DISTINCT i) AS si, COUNT(DISTINCT d) AS dd, "
+                        + "AVG(DISTINCT v) AS av, MAX(DISTINCT i) AS mi, COUNT(DISTINCT CAST(ts AS DATE)) AS days FROM t GROUP BY k"),
+                group("distinct-filters", "SELECT i, COUNT(DISTINCT k) AS dk, COUNT(DISTINCT k) FILTER (WHERE v > 0) AS dkp, "
+                        + "SUM(DISTINCT v) FILTER (WHERE d < 1) AS sv, COUNT(*) AS c FROM t GROUP BY i"),
+                group("retracting-distinct", "SELECT MOD(c, 3) AS m, COUNT(DISTINCT k) AS dk, COUNT(DISTINCT sv) AS dsv, "
+                        + "SUM(DISTINCT si) AS ssi, COUNT(DISTINCT ad) AS dad, MIN(DISTINCT mnd) AS mnd, "
+                        + "COUNT(DISTINCT k) FILTER (WHERE sv > 0) AS dkp FROM (" + INNER + ") GROUP BY MOD(c, 3)"),
+                group("retracting-distinct", "SELECT MOD(c, 3) AS m, COUNT(DISTINCT k) AS dk, SUM(DISTINCT sv) AS ssv "
+                        + "FROM (" + INNER + ") GROUP BY MOD(c, 3)").withParallelism(2).asMultiset(),
                 // Over the changelog of an inner aggregation: each inner update retracts the old
                 // row and adds the new one, so outer keys empty (-D) as counts move on.
                 group("retracting-input", "SELECT c, COUNT(*) AS n FROM (SELECT k, COUNT(*) AS c FROM t GROUP BY k) GROUP BY c"),
@@ -82,10 +89,18 @@ class GroupAggregateParityTest {
                         "SELECT L.k, COUNT(*) AS c, COUNT(R.v) AS cr, SUM(R.v) AS sr, MIN(R.d) AS mr, MAX(R.i) AS xr "
                                 + "FROM t L LEFT JOIN u R ON L.k = R.k AND L.v < R.v + 300 GROUP BY L.k")
                         .withDdl(RegularJoinParityTest.RIGHT_TABLE).asMultiset(),
+                // c is a BIGINT NOT NULL: the sums and extremes of it are NOT NULL too.
+                group("retracting-not-null", "SELECT MOD(c, 3) AS m, SUM(c) AS sc, SUM(CAST(c AS INT)) AS si, "
+                        + "MIN(c) AS mn, MAX(c) AS mx, AVG(c) AS ac FROM (" + INNER + ") GROUP BY MOD(c, 3)"),
                 group("retracting-string-min", "SELECT c, MIN(k) AS mk FROM (SELECT k, COUNT(*) AS c FROM t GROUP BY k) GROUP BY c")
                         .expecting(Expectation.fallback("MIN(VARCHAR(2147483647)) over input with retractions")),
-                group("state-ttl", "SELECT k, COUNT(*) AS c FROM t GROUP BY k").with("table.exec.state.ttl", "1 h")
-                        .expecting(Expectation.fallback("state TTL")),
+                // With a state TTL every update is emitted, equal results too (none expires here).
+                group("state-ttl", "SELECT k, COUNT(*) AS c FROM t GROUP BY k").with("table.exec.state.ttl", "1 h"),
+                group("state-ttl-equal-results", "SELECT k, MAX(v) AS mx FROM t GROUP BY k").with("table.exec.state.ttl", "1 h"),
+                group("state-ttl-retracting", "SELECT c, COUNT(*) AS n, MAX(sv) AS mx FROM (" + INNER + ") GROUP BY c")
+                        .with("table.exec.state.ttl", "1 h"),
+                group("state-ttl-distinct", "SELECT k, COUNT(DISTINCT v) AS dv FROM t GROUP BY k").with("table.exec.state.ttl", "1 h")
+                        .expecting(Expectation.fallback("DISTINCT) with a state TTL")),
                 // Flink would write RocksDB's heap timers to the raw keyed state native state takes.
                 group("rocksdb-heap-timers", "SELECT k, COUNT(*) AS c FROM t GROUP BY k").with("state.backend.type", "rocksdb")
                         .with("state.backend.rocksdb.timer-service.factory", "HEAP")

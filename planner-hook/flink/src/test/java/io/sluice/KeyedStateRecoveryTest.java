@@ -39,6 +39,11 @@ class KeyedStateRecoveryTest {
                 ParityCase.nativeCase("retracting-group-aggregate", GroupAggregateParityTest.SCHEMA, WindowAggregateParityTest.rows(1500),
                         "SELECT c, " + GroupAggregateParityTest.OVER_INNER + " FROM (" + GroupAggregateParityTest.INNER + ") GROUP BY c")
                         .asMultiset(),
+                // Distinct values counted per key in state, retracted as the inner counts change.
+                ParityCase.nativeCase("retracting-distinct-group-aggregate", GroupAggregateParityTest.SCHEMA,
+                        WindowAggregateParityTest.rows(1500), "SELECT MOD(c, 3) AS m, COUNT(DISTINCT k) AS dk, "
+                                + "SUM(DISTINCT sv) AS ssv FROM (" + GroupAggregateParityTest.INNER + ") GROUP BY MOD(c, 3)")
+                        .asMultiset(),
                 atScale(WindowJoinParityTest.join("window-join", "FULL", WindowJoinParityTest.HOP, WindowJoinParityTest.BOTH,
                         " AND L.v < R.v + 100")),
                 atScale(IntervalJoinParityTest.join("interval-join", "FULL", IntervalJoinParityTest.WITHIN_2S,
