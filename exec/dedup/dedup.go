@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/keytimer"
@@ -43,6 +44,13 @@ type Config struct {
 	HeapState bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
+	// StateTTL is the state's time to live in milliseconds (0: none), as the StateTtlConfig of
+	// Flink's deduplication functions (not the insert-only variant): a key's state written at t
+	// is gone from t + StateTTL on, and a last row equal to the kept one is emitted all the same.
+	StateTTL int64
+	// Now is the processing time in epoch milliseconds for the state TTL (nil: the wall clock),
+	// read once per call.
+	Now func() int64
 }
 
 // Row is one input row: its key group, key row bytes, BinaryRowData bytes and event time (epoch
@@ -62,6 +70,8 @@ type keyState struct {
 	emitted bool
 	// kind is the kept row's RowKind as Flink's state holds it (last row on processing time).
 	kind byte
+	// written is the processing time of the state's last write (with a state TTL).
+	written int64
 }
 
 // Deduplicate is one subtask's deduplication, replaying Flink's functions: RowTimeDeduplicateFunction
@@ -77,8 +87,10 @@ type Deduplicate struct {
 	watermark   int64
 	lateDropped int64
 	keys, bytes int64
-	out         []byte
-	offsets     []int32
+	// stamp is the processing time of the current call (with a state TTL).
+	stamp   int64
+	out     []byte
+	offsets []int32
 }
 
 // New returns an empty deduplication.
@@ -88,6 +100,9 @@ func New(cfg Config) (*Deduplicate, error) {
 	}
 	if cfg.InsertOnly && (cfg.KeepLast || !cfg.RowTime) {
 		return nil, errors.New("deduplicate: only event-time keep-first deduplication has an insert-only variant")
+	}
+	if cfg.InsertOnly && cfg.StateTTL > 0 {
+		return nil, errors.New("deduplicate: the insert-only variant takes no state TTL")
 	}
 	return &Deduplicate{cfg: cfg, groups: make([]map[string]*keyState, cfg.KeyGroups.Len()), watermark: math.MinInt64}, nil
 }
@@ -118,9 +133,32 @@ func (d *Deduplicate) emit(kind byte, row []byte) {
 	d.offsets = append(d.offsets, int32(len(d.out)))
 }
 
+// now is the processing time of a call, for the state TTL.
+func (d *Deduplicate) now() int64 {
+	if d.cfg.Now != nil {
+		return d.cfg.Now()
+	}
+	return time.Now().UnixMilli()
+}
+
+// expired says whether state written at written is gone at now (TtlUtils#expired).
+func (d *Deduplicate) expired(written, now int64) bool {
+	return d.cfg.StateTTL > 0 && written <= now-d.cfg.StateTTL
+}
+
+// drop takes a key's state away.
+func (d *Deduplicate) drop(m map[string]*keyState, key string, k *keyState) {
+	delete(m, key)
+	d.keys--
+	d.bytes -= int64(len(key) + len(k.row))
+}
+
 // Process runs rows through the deduplication, in order.
 func (d *Deduplicate) Process(rows []Row) error {
 	d.reset()
+	if d.cfg.StateTTL > 0 {
+		d.stamp = d.now()
+	}
 	for _, r := range rows {
 		m, err := d.group(r.KeyGroup)
 		if err != nil {
@@ -130,6 +168,10 @@ func (d *Deduplicate) Process(rows []Row) error {
 			return fmt.Errorf("deduplicate: a row that is not an insert (Flink's deduplication takes inserts only)")
 		}
 		k := m[string(r.Key)]
+		if k != nil && d.expired(k.written, d.stamp) {
+			d.drop(m, string(r.Key), k)
+			k = nil
+		}
 		switch {
 		case !d.cfg.RowTime && d.cfg.KeepLast:
 			d.lastOnProcTime(m, k, r)
@@ -163,7 +205,7 @@ func (d *Deduplicate) lastOnProcTime(m map[string]*keyState, k *keyState, r Row)
 		d.emit(insert, r.Row)
 		return
 	}
-	if k.kind == insert && string(k.row[1:]) == string(r.Row[1:]) {
+	if d.cfg.StateTTL == 0 && k.kind == insert && string(k.row[1:]) == string(r.Row[1:]) {
 		d.replace(k, r) // the kept row is the new one, still an insert
 		k.kind = insert
 		return
@@ -181,7 +223,7 @@ func (d *Deduplicate) lastOnProcTime(m map[string]*keyState, k *keyState, r Row)
 
 // store keeps a new key (with its row when keep is set).
 func (d *Deduplicate) store(m map[string]*keyState, r Row, keep bool) *keyState {
-	k := &keyState{emitted: !keep}
+	k := &keyState{emitted: !keep, written: d.stamp}
 	if keep {
 		k.row, k.rowtime = append([]byte(nil), r.Row...), r.Rowtime
 		d.bytes += int64(len(r.Row))
@@ -196,7 +238,7 @@ func (d *Deduplicate) store(m map[string]*keyState, r Row, keep bool) *keyState 
 // emitted, or copied out, before).
 func (d *Deduplicate) replace(k *keyState, r Row) {
 	d.bytes += int64(len(r.Row) - len(k.row))
-	k.row, k.rowtime = append(k.row[:0], r.Row...), r.Rowtime
+	k.row, k.rowtime, k.written = append(k.row[:0], r.Row...), r.Rowtime, d.stamp
 }
 
 // deduplicateOnRowTime is RowTimeDeduplicateFunctionHelper#deduplicateOnRowTime: a row replaces
@@ -298,13 +340,15 @@ func (d *Deduplicate) StateBytes() int64 { return d.bytes }
 //	magic "SLDD" | version u16 | keys u32 |
 //	per key: key length u32, key row bytes, emitted u8, the kept row's RowKind u8,
 //	         row length u32 (0: none),
-//	         BinaryRowData bytes, rowtime i64 |
+//	         BinaryRowData bytes, rowtime i64,
+//	         last write in epoch ms i64 (version 2; kept for the state TTL) |
 //	CRC-32C of everything before, u32.
 //
-// Waiting rows have their timers, so timers are not stored: a restore registers them.
+// Waiting rows have their timers, so timers are not stored: a restore registers them. Keys of
+// version 1 restore as written at the restore.
 const (
 	stateMagic   = "SLDD"
-	stateVersion = 1
+	stateVersion = 2
 )
 
 // Snapshot serializes key group kg's state (nil when it holds no keys), keys in sorted order.
@@ -312,6 +356,15 @@ func (d *Deduplicate) Snapshot(kg int) ([]byte, error) {
 	m, err := d.group(kg)
 	if err != nil {
 		return nil, err
+	}
+	if d.cfg.StateTTL > 0 {
+		// Keys whose time to live has passed are dropped (Flink's cleanup of expired state).
+		now := d.now()
+		for key, k := range m {
+			if d.expired(k.written, now) {
+				d.drop(m, key, k)
+			}
+		}
 	}
 	if len(m) == 0 {
 		return nil, nil
@@ -327,6 +380,7 @@ func (d *Deduplicate) Snapshot(kg int) ([]byte, error) {
 		}
 		b = stateblob.AppendBytes(append(b, emitted, k.kind), k.row)
 		b = binary.LittleEndian.AppendUint64(b, uint64(k.rowtime))
+		b = binary.LittleEndian.AppendUint64(b, uint64(k.written))
 	}
 	return stateblob.Seal(b), nil
 }
@@ -344,7 +398,7 @@ func (d *Deduplicate) restore(kg int, blob []byte) error {
 	if err != nil {
 		return err
 	}
-	r, _, err := stateblob.Open(blob, stateMagic, "deduplication", stateVersion)
+	r, version, err := stateblob.Open(blob, stateMagic, "deduplication", 1, stateVersion)
 	if err != nil {
 		return err
 	}
@@ -353,6 +407,10 @@ func (d *Deduplicate) restore(kg int, blob []byte) error {
 		k := &keyState{emitted: r.U8() == 1, kind: r.U8()}
 		row := r.Bytes()
 		k.rowtime = int64(r.U64())
+		k.written = d.now()
+		if version >= 2 {
+			k.written = int64(r.U64())
+		}
 		if !r.OK() {
 			break
 		}

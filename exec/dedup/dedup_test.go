@@ -131,3 +131,81 @@ func BenchmarkDeduplicateLastRow(b *testing.B) {
 		}
 	}
 }
+
+// With a state TTL (100 ms here) a key's state is gone 100 ms after its last write: its next row
+// is a first row again (+I); the last row on processing time is written by every row and emits
+// equal rows all the same; the first row's state is written once; an event-time row kept or
+// not writes only when it replaces the kept one. Snapshots leave expired keys out.
+func TestDeduplicateStateTTL(t *testing.T) {
+	kg := keygroup.Range{Start: 0, End: 0}
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		at    []int64
+		steps []step
+		want  [][]string
+	}{
+		{"processing-time last row", Config{KeepLast: true, GenerateUpdateBefore: true, GenerateInsert: true},
+			[]int64{1000, 1099, 1198, 1298}, []step{"a@0", "a@0", "a@1", "a@2"},
+			[][]string{{"+I a@0"}, {"-U a@0", "+U a@0"}, {"-U a@0", "+U a@1"}, {"+I a@2"}}},
+		{"processing-time first row", Config{},
+			[]int64{1000, 1099, 1100}, []step{"a@0", "a@1", "a@2"},
+			[][]string{{"+I a@0"}, nil, {"+I a@2"}}},
+		{"event-time last row", Config{KeepLast: true, RowTime: true, GenerateUpdateBefore: true, GenerateInsert: true},
+			[]int64{1000, 1050, 1099, 1100}, []step{"a@5", "a@3", "a@5", "a@4"},
+			[][]string{{"+I a@5"}, nil, {"-U a@5", "+U a@5"}, nil}},
+		{"event-time last row, expired", Config{KeepLast: true, RowTime: true, GenerateUpdateBefore: true, GenerateInsert: true},
+			[]int64{1000, 1050, 1100}, []step{"a@5", "a@3", "a@4"},
+			[][]string{{"+I a@5"}, nil, {"+I a@4"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var clock int64
+			c.cfg.KeyGroups, c.cfg.StateTTL, c.cfg.Now = kg, 100, func() int64 { return clock }
+			d, err := New(c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][]string
+			for i, s := range c.steps {
+				clock = c.at[i]
+				got = append(got, run(t, d, []step{s})...)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+			// Everything expires 100 ms after the last step: the snapshot is empty.
+			clock = c.at[len(c.at)-1] + 100
+			if blob, err := d.Snapshot(0); err != nil || blob != nil || d.StateKeys() != 0 {
+				t.Errorf("snapshot after expiry: %d bytes, %d keys, %v", len(blob), d.StateKeys(), err)
+			}
+		})
+	}
+	if _, err := New(Config{RowTime: true, InsertOnly: true, StateTTL: 100, KeyGroups: kg}); err == nil {
+		t.Error("the insert-only variant took a state TTL")
+	}
+}
+
+// Write times restore with the state: a restored key expires when the original would.
+func TestDeduplicateStateTTLRestore(t *testing.T) {
+	var clock int64 = 1000
+	cfg := Config{KeepLast: true, GenerateUpdateBefore: true, GenerateInsert: true, StateTTL: 100,
+		KeyGroups: keygroup.Range{Start: 0, End: 0}, Now: func() int64 { return clock }}
+	d, _ := New(cfg)
+	run(t, d, []step{"a@0"})
+	clock = 1050
+	run(t, d, []step{"b@0"})
+	blob, err := d.Snapshot(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored, _ := New(cfg)
+	if err := restored.Restore(0, blob); err != nil {
+		t.Fatal(err)
+	}
+	clock = 1100 // a expired, b not
+	for _, op := range []*Deduplicate{d, restored} {
+		if got, want := run(t, op, []step{"a@1 b@1"}), [][]string{{"+I a@1", "-U b@0", "+U b@1"}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}

@@ -37,6 +37,8 @@ type Deduplicate struct {
 	// for the watermark).
 	InsertOnly                           bool
 	GenerateUpdateBefore, GenerateInsert bool
+	// StateTTL is the state's time to live in milliseconds (0: none).
+	StateTTL int64
 }
 
 // CompileDeduplicate decodes a deduplication node. Reasons say why it cannot run natively; err
@@ -60,10 +62,12 @@ func CompileDeduplicate(n *IslandNode, options map[string]string) (*Deduplicate,
 		(options[OptMiniBatch] == "true" && j.Configuration["table.exec.mini-batch.enabled"] == "") {
 		reasons = append(reasons, "mini-batch deduplication (table.exec.mini-batch.enabled) is not supported natively yet")
 	}
-	if why, err := stateTTLReason(j.State, options, "a deduplication"); err != nil {
+	if p.StateTTL, err = stateTTL(j.State, options); err != nil {
 		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)
-	} else if why != "" {
-		reasons = append(reasons, why)
+	}
+	if p.InsertOnly && p.StateTTL > 0 {
+		// RowTimeDeduplicateKeepFirstRowFunction's rows wait for timers while their state expires.
+		reasons = append(reasons, fmt.Sprintf("an insert-only event-time deduplication with a state TTL (%d ms) is not supported natively yet", p.StateTTL))
 	}
 	if j.IsRowtime {
 		for i, t := range p.InTypes {

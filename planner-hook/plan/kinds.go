@@ -63,8 +63,8 @@ var kinds = []Kind{
 		Doc: "ROW_NUMBER() OVER (PARTITION BY keys ORDER BY a time attribute) = 1 without mini-batches, of inputs that only insert, as Flink's deduplicate functions: " +
 			"on event time (a TIMESTAMP(3) or TIMESTAMP_LTZ(3) attribute) the last row (a row as late or later replaces the kept one: +I, then -U/+U) or the first row " +
 			"(insert-only: a key's earliest row waits until the watermark passes its time and is emitted once, late rows dropped; or, where Flink plans it, with updates when an earlier row comes); " +
-			"on processing time the first row (+I, once per key) or the last row (-U/+U; a row equal to the kept one, RowKind included as Flink's heap or copying state holds it, replaces it silently); the kept row of each key in state per key group. Not native yet: " +
-			"a state TTL (table.exec.state.ttl), mini-batches"},
+			"on processing time the first row (+I, once per key) or the last row (-U/+U; a row equal to the kept one, RowKind included as Flink's heap or copying state holds it, replaces it silently); the kept row of each key in state per key group. A state TTL as the functions' StateTtlConfig: a key's state is gone a TTL after its last write (its next row is a first row again), and a last row equal to the kept one is emitted. Not native yet: " +
+			"a state TTL on the insert-only event-time first row, mini-batches"},
 	{Type: RankType, compile: node(CompileRank), keyed: true,
 		Doc: "Top-N: ROW_NUMBER() OVER (PARTITION BY keys ORDER BY fields) in a constant range [start, N]: of inputs that only insert as Flink's AppendOnlyTopNFunction (FastTop1Function for the top 1: a row replaces the kept one when it sorts strictly first, -U/+U): " +
 			"per key the sort keys in order with their rows in arrival order (TopNBuffer), a row pushed out of the top N deleted (-D), or with rank numbers or an offset each rank's row updated (-U/+U) as rows move down; " +

@@ -28,7 +28,7 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 	}
 	op, err := dedup.New(dedup.Config{KeepLast: p.KeepLast, RowTime: p.RowtimeCol >= 0, InsertOnly: p.InsertOnly,
 		GenerateUpdateBefore: p.GenerateUpdateBefore, GenerateInsert: p.GenerateInsert,
-		HeapState: options[plan.OptHeapState] == "true", KeyGroups: kgs})
+		HeapState: options[plan.OptHeapState] == "true", KeyGroups: kgs, StateTTL: p.StateTTL})
 	if err != nil {
 		return nil, err
 	}

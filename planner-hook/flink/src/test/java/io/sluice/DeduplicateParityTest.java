@@ -64,8 +64,16 @@ class DeduplicateParityTest {
                 ParityCase.nativeCase("proctime-last-repeats-rocksdb", PROCTIME_SCHEMA, WindowAggregateParityTest.rows(),
                         "SELECT k, i FROM (SELECT k, i, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM t) WHERE rn = 1")
                         .with("state.backend.type", "rocksdb"),
-                dedupCase("state-ttl", dedup("k", "ts DESC")).with("table.exec.state.ttl", "1 h")
-                        .expecting(Expectation.fallback("state TTL")));
+                // With a state TTL (none expires here) a last row equal to the kept one is
+                // emitted all the same.
+                dedupCase("state-ttl", dedup("k", "ts DESC")).with("table.exec.state.ttl", "1 h"),
+                ParityCase.nativeCase("state-ttl-proctime-last-repeats", PROCTIME_SCHEMA, WindowAggregateParityTest.rows(),
+                        "SELECT k, i FROM (SELECT k, i, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM t) WHERE rn = 1")
+                        .with("table.exec.state.ttl", "1 h"),
+                ParityCase.nativeCase("state-ttl-proctime-first", PROCTIME_SCHEMA, WindowAggregateParityTest.rows(), dedup("k", "pt"))
+                        .with("table.exec.state.ttl", "1 h"),
+                dedupCase("state-ttl-rowtime-first-insert-only", dedup("k", "ts ASC")).with("table.exec.state.ttl", "1 h")
+                        .expecting(Expectation.fallback("insert-only event-time deduplication with a state TTL")));
     }
 
     @ParameterizedTest(name = "{0}")
