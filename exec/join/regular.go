@@ -2,6 +2,7 @@ package join
 
 import (
 	"fmt"
+	"time"
 	"unsafe"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
@@ -59,6 +60,13 @@ type RegularConfig struct {
 	Layouts [2]Layout
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
+	// StateTTL is each input's state time to live in milliseconds (left, right; 0: none), as
+	// the StateTtlConfig of Flink's join state views: a kept row written at t (added, its count
+	// or its number of associations changed) is gone from t + StateTTL on.
+	StateTTL [2]int64
+	// Now is the processing time in epoch milliseconds for the state TTL (nil: the wall clock),
+	// read once per Add.
+	Now func() int64
 }
 
 // RegularJoin is Flink's streaming join (StreamingJoinOperator with JoinHelper, or
@@ -79,11 +87,15 @@ type RegularJoin struct {
 	pairs pairList
 	// Arrivals of the run being replayed that left their key without rows.
 	emptied []int32
+	// stamp is the processing time of the current Add (with a state TTL).
+	stamp int64
 }
 
 type regularKey struct {
 	nullKey bool
 	sides   [2]recordSet
+	// purged is the processing time its expired rows were last taken out at (with a TTL).
+	purged int64
 }
 
 func (k *regularKey) empty() bool { return len(k.sides[0].recs) == 0 && len(k.sides[1].recs) == 0 }
@@ -101,6 +113,8 @@ type keptRecord struct {
 	data  []byte
 	split int32 // where the row starts in data
 	count int32
+	// written is the processing time of the record's last write (with a state TTL).
+	written int64
 	// assoc is the row's number of associations on an outer side (-1 on an inner one).
 	assoc int32
 }
@@ -177,6 +191,10 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 		}
 	}
 	other := 1 - side
+	ttl := j.cfg.StateTTL[0] > 0 || j.cfg.StateTTL[1] > 0
+	if ttl {
+		j.stamp = j.now()
+	}
 	for from := 0; from < len(rows); {
 		j.log = j.log[:0]
 		j.pairs.reset()
@@ -188,6 +206,10 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 			k, err := j.key(r.KeyGroup, r.Key, r.NullKey)
 			if err != nil {
 				return err
+			}
+			if ttl && k.purged != j.stamp {
+				// Expired rows are gone before the key's first row of the call looks.
+				j.purge(k, j.stamp)
 			}
 			// A NULL key matches nothing (JoinConditionWithNullFilters).
 			if !r.NullKey {
@@ -209,6 +231,37 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 	}
 	return nil
 }
+
+// now is the processing time of an Add, for the state TTL.
+func (j *RegularJoin) now() int64 {
+	if j.cfg.Now != nil {
+		return j.cfg.Now()
+	}
+	return time.Now().UnixMilli()
+}
+
+// purge takes the rows whose time to live has passed at now out of both sides of a key (Flink's
+// state never returns them).
+func (j *RegularJoin) purge(k *regularKey, now int64) {
+	k.purged = now
+	for side := range k.sides {
+		ttl := j.cfg.StateTTL[side]
+		if ttl <= 0 {
+			continue
+		}
+		s := &k.sides[side]
+		for i := 0; i < len(s.recs); {
+			if s.recs[i].written <= now-ttl {
+				j.removeRecord(Side(side), s, int32(i))
+				continue // the last record moved to i
+			}
+			i++
+		}
+	}
+}
+
+// touch records a write of a kept record (its state entry put again).
+func (j *RegularJoin) touch(rec *keptRecord) { rec.written = j.stamp }
 
 // replay takes each row's matched records and applies JoinHelper#processJoin
 // (StreamingSemiAntiJoinOperator's processElement1/2 for a SEMI or ANTI join).
@@ -312,6 +365,7 @@ func (j *RegularJoin) accumulate(side Side, a *Arrival, k *regularKey, matched [
 					return err
 				}
 				rec.assoc++
+				j.touch(rec)
 			}
 		}
 		if err := joined(side, a.Row, others, matched, kind, emit); err != nil {
@@ -354,6 +408,7 @@ func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []in
 				return err
 			}
 			rec.assoc--
+			j.touch(rec)
 		}
 	}
 	return nil
@@ -406,6 +461,7 @@ func (j *RegularJoin) semiAntiRight(a *Arrival, k *regularKey, matched []int32, 
 			return err
 		}
 		rec.assoc += delta
+		j.touch(rec)
 	}
 	return nil
 }
@@ -436,10 +492,12 @@ func (j *RegularJoin) addRecord(side Side, s *recordSet, a *Arrival, assoc int32
 		if j.cfg.Layouts[side] == NoUniqueKey {
 			rec.count++
 			rec.assoc = assoc
+			j.touch(rec)
 			return
 		}
 		j.bytes -= int64(len(rec.data))
 		*rec = newRecord(j.cfg.Layouts[side], id, a.Row, assoc)
+		j.touch(rec)
 		j.bytes += int64(len(rec.data))
 		// The index's key must not keep the replaced bytes alive.
 		delete(s.index, string(id))
@@ -447,6 +505,7 @@ func (j *RegularJoin) addRecord(side Side, s *recordSet, a *Arrival, assoc int32
 		return
 	}
 	rec := newRecord(j.cfg.Layouts[side], id, a.Row, assoc)
+	j.touch(&rec)
 	s.index[j.recordIdentity(side, &rec)] = int32(len(s.recs))
 	s.recs = append(s.recs, rec)
 	j.bytes += int64(len(rec.data))
@@ -485,8 +544,14 @@ func (j *RegularJoin) retractRecord(side Side, s *recordSet, a *Arrival) {
 	}
 	if rec := &s.recs[i]; j.cfg.Layouts[side] == NoUniqueKey && rec.count > 1 {
 		rec.count--
+		j.touch(rec)
 		return
 	}
+	j.removeRecord(side, s, i)
+}
+
+// removeRecord takes record i off a side (the last record moves to i).
+func (j *RegularJoin) removeRecord(side Side, s *recordSet, i int32) {
 	j.bytes -= int64(len(s.recs[i].data))
 	delete(s.index, j.recordIdentity(side, &s.recs[i]))
 	last := int32(len(s.recs) - 1)

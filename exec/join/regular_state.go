@@ -7,18 +7,20 @@ import (
 
 // State format of one key group of a regular join (integers little-endian):
 //
-//	magic "SLRJ" | version u16 (2) | join type u8 | keys u32 | left layout u8 | right layout u8 |
+//	magic "SLRJ" | version u16 (3) | join type u8 | keys u32 | left layout u8 | right layout u8 |
 //	per key: key length u32, key row bytes, null key u8,
 //	         per input (left, right): rows u32,
 //	                                  per row: count i32, associations i32,
+//	                                           last write in epoch ms i64 (version 3),
 //	                                           [unique key length u32, unique key row bytes: a UniqueKey side]
 //	                                           length u32, BinaryRowData bytes |
 //	CRC-32C of everything before, u32.
 //
-// Version 1 (joins of inputs that only insert) has no layouts, which are NoUniqueKey.
+// Version 1 (joins of inputs that only insert) has no layouts, which are NoUniqueKey; rows of
+// versions 1 and 2 restore as written at the restore.
 const (
 	regularStateMagic   = "SLRJ"
-	regularStateVersion = 2
+	regularStateVersion = 3
 )
 
 // Snapshot serializes the state of key group kg (which this subtask must own); nil when the
@@ -29,6 +31,18 @@ func (j *RegularJoin) Snapshot(kg int) ([]byte, error) {
 		return nil, fmt.Errorf("regular join snapshot: key group %d outside %v", kg, j.cfg.KeyGroups)
 	}
 	g := j.groups[kg-j.cfg.KeyGroups.Start]
+	if j.cfg.StateTTL[0] > 0 || j.cfg.StateTTL[1] > 0 {
+		// Rows whose time to live has passed are dropped (Flink's cleanup of expired state).
+		now := j.now()
+		for key, k := range g {
+			j.purge(k, now)
+			if k.empty() {
+				delete(g, key)
+				j.keys--
+				j.bytes -= int64(len(key))
+			}
+		}
+	}
 	if len(g) == 0 {
 		return nil, nil
 	}
@@ -43,6 +57,7 @@ func (j *RegularJoin) Snapshot(kg int) ([]byte, error) {
 				r := &s.recs[i]
 				b = binary.LittleEndian.AppendUint32(b, uint32(r.count))
 				b = binary.LittleEndian.AppendUint32(b, uint32(r.assoc))
+				b = binary.LittleEndian.AppendUint64(b, uint64(r.written))
 				if j.cfg.Layouts[side] == UniqueKey {
 					b = binary.LittleEndian.AppendUint32(b, uint32(r.split))
 					b = append(b, r.data[:r.split]...)
@@ -73,6 +88,7 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 		return err
 	}
 	keys := r.U32()
+	now := j.now()
 	layouts := [2]Layout{NoUniqueKey, NoUniqueKey}
 	if version >= 2 {
 		layouts = [2]Layout{Layout(r.U8()), Layout(r.U8())}
@@ -93,6 +109,10 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 			for m := r.U32(); m > 0 && r.OK(); m-- {
 				a := Arrival{}
 				count, assoc := int32(r.U32()), int32(r.U32())
+				written := now
+				if version >= 3 {
+					written = int64(r.U64())
+				}
 				if layouts[side] == UniqueKey {
 					a.UniqueKey = r.Take(int(r.U32()))
 				}
@@ -108,6 +128,7 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 				}
 				j.addRecord(Side(side), s, &a, assoc)
 				s.recs[len(s.recs)-1].count = count
+				s.recs[len(s.recs)-1].written = written
 			}
 		}
 	}

@@ -331,3 +331,77 @@ func BenchmarkRegularJoinChangelog(b *testing.B) {
 		}
 	}
 }
+
+// With state TTLs (per input, 100 ms here) a kept row is gone 100 ms after its last write: it
+// joins nothing more and a retraction of it is ignored; a left outer row's write is its number
+// of associations changing, so a right row joining it keeps it alive. Snapshots leave expired
+// rows out, and restored rows keep their write times.
+func TestRegularJoinStateTTL(t *testing.T) {
+	var clock int64
+	newJoin := func(typ Type, ttl [2]int64) *RegularJoin {
+		j, err := NewRegularJoin(RegularConfig{Type: typ, KeyGroups: keygroup.Range{Start: 0, End: 3},
+			StateTTL: ttl, Now: func() int64 { return clock }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	for _, c := range []struct {
+		name  string
+		typ   Type
+		ttl   [2]int64
+		at    []int64
+		steps []regularEvent
+		want  [][]string
+	}{
+		{"inner: an expired row joins nothing", Inner, [2]int64{100, 100}, []int64{1000, 1050, 1100, 1149},
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("l", "k:l2"), rowsOf("r", "k:r1"), rowsOf("l", "-D k:l2")},
+			[][]string{nil, nil, {"+I l2+r1"}, {"-D l2+r1"}}},
+		{"inner: a retraction of an expired row still retracts its joins", Inner, [2]int64{100, 0}, []int64{1000, 1000, 1100},
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1"), rowsOf("l", "-D k:l1", "k:l3")},
+			[][]string{nil, {"+I l1+r1"}, {"-D l1+r1", "+I l3+r1"}}},
+		{"left: associations keep an outer row alive", Left, [2]int64{100, 1000}, []int64{1000, 1090, 1180, 1280},
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1"), rowsOf("r", "k:r2"), rowsOf("r", "k:r3")},
+			[][]string{{"+I l1+-"}, {"-D l1+-", "+I l1+r1"}, {"+I l1+r2"}, nil}},
+		{"one side without a TTL", Inner, [2]int64{0, 100}, []int64{1000, 1000, 5000},
+			[]regularEvent{rowsOf("l", "k:l1"), rowsOf("r", "k:r1"), rowsOf("r", "k:r2")},
+			[][]string{nil, {"+I l1+r1"}, {"+I l1+r2"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			j := newJoin(c.typ, c.ttl)
+			var got [][]string
+			for i, ev := range c.steps {
+				clock = c.at[i]
+				got = append(got, runRegular(t, j, matchAll, ev)[0])
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+	// A snapshot at 1100 leaves l1 (written at 1000) out; r1 (1050) restores with its time.
+	j := newJoin(Inner, [2]int64{100, 100})
+	clock = 1000
+	runRegular(t, j, matchAll, rowsOf("l", "k:l1"))
+	clock = 1050
+	runRegular(t, j, matchAll, rowsOf("r", "k:r1"))
+	clock = 1100
+	blob, err := j.Snapshot(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := newJoin(Inner, [2]int64{100, 100})
+	if err := restored.Restore(1, blob); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []*RegularJoin{j, restored} {
+		clock = 1149
+		if got, want := runRegular(t, op, matchAll, rowsOf("l", "k:l2")), [][]string{{"+I l2+r1"}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("at 1149: got %q, want %q", got, want)
+		}
+		clock = 1150 // r1 expired
+		if got, want := runRegular(t, op, matchAll, rowsOf("l", "k:l3")), [][]string{nil}; !reflect.DeepEqual(got, want) {
+			t.Errorf("at 1150: got %q, want %q", got, want)
+		}
+	}
+}

@@ -27,6 +27,8 @@ type RegularJoin struct {
 	// columns of the unique key a UniqueKey side keeps its rows by.
 	Layouts    [2]join.Layout
 	UniqueKeys [2][]int
+	// StateTTL is each input's state time to live in milliseconds (left, right; 0: none).
+	StateTTL [2]int64
 }
 
 // CompileRegularJoin decodes a regular join node. Reasons say why it cannot run natively; err
@@ -54,11 +56,11 @@ func CompileRegularJoin(n *IslandNode, options map[string]string) (*RegularJoin,
 		// Flink then runs MiniBatchStreamingJoinOperator, which replays its buffers side by side.
 		reasons = append(reasons, "a mini-batch regular join (table.exec.mini-batch.enabled) is not supported natively yet")
 	}
-	if why, err := stateTTLReason(j.State, options, "a regular join"); err != nil {
+	ttls, err := inputStateTTLs(j.State, 2, options)
+	if err != nil {
 		return nil, nil, fmt.Errorf("join %s: %w", n.Name, err)
-	} else if why != "" {
-		reasons = append(reasons, why)
 	}
+	p.StateTTL = [2]int64{ttls[0], ttls[1]}
 	return p, reasons, nil
 }
 

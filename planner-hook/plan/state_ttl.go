@@ -8,7 +8,8 @@ import (
 
 // stateJSON is a node's state metadata.
 type stateJSON struct {
-	TTL string `json:"ttl"`
+	Index int    `json:"index"`
+	TTL   string `json:"ttl"`
 }
 
 // stateTTL is a node's state TTL in milliseconds (0 for none): the TTLs of its state metadata
@@ -31,6 +32,34 @@ func stateTTL(states []stateJSON, options map[string]string) (int64, error) {
 		ttl = ms
 	}
 	return ttl, nil
+}
+
+// inputStateTTLs are the state TTLs in milliseconds of a node with n inputs, by input (Flink's
+// StateMetadata#getStateTtlForMultiInputOperator): its state metadata's, or without any,
+// table.exec.state.ttl for every input.
+func inputStateTTLs(states []stateJSON, n int, options map[string]string) ([]int64, error) {
+	ttls := make([]int64, n)
+	if len(states) == 0 {
+		ttl, err := stateTTL(nil, options)
+		for i := range ttls {
+			ttls[i] = ttl
+		}
+		return ttls, err
+	}
+	if len(states) != n {
+		return nil, fmt.Errorf("%d state entries for %d inputs", len(states), n)
+	}
+	for _, s := range states {
+		if s.Index < 0 || s.Index >= n {
+			return nil, fmt.Errorf("state entry of input %d of %d", s.Index, n)
+		}
+		ms, err := flinkDurationMillis(s.TTL)
+		if err != nil {
+			return nil, err
+		}
+		ttls[s.Index] = ms
+	}
+	return ttls, nil
 }
 
 // stateTTLReason says why a node with a state TTL cannot run natively ("" without one).

@@ -38,7 +38,7 @@ func openRegularJoinStage(p *plan.RegularJoin, options map[string]string) (*regu
 	if err != nil {
 		return nil, err
 	}
-	op, err := join.NewRegularJoin(join.RegularConfig{Type: p.Type, Layouts: p.Layouts, KeyGroups: in.keyGrp})
+	op, err := join.NewRegularJoin(join.RegularConfig{Type: p.Type, Layouts: p.Layouts, KeyGroups: in.keyGrp, StateTTL: p.StateTTL})
 	if err != nil {
 		return nil, err
 	}

@@ -89,6 +89,13 @@ class RegularJoinParityTest {
                 // NOT IN is null-aware: Flink's condition has no equality keys.
                 joinCase("anti-not-in", "SELECT L.k, L.v FROM t L WHERE L.k NOT IN (SELECT R.k FROM u R WHERE R.v > 0)")
                         .expecting(Expectation.fallback("equality keys")),
+                // State TTLs (none expires here): the table config's for both inputs, and a
+                // STATE_TTL hint per input; into an aggregation with the same TTL.
+                join("state-ttl", "FULL", " AND L.v < R.v + 300").with("table.exec.state.ttl", "1 h"),
+                joinCase("state-ttl-hint", "SELECT /*+ STATE_TTL('L' = '1 h', 'R' = '2 d') */ " + BOTH
+                        + " FROM t L LEFT JOIN u R ON L.k = R.k"),
+                joinCase("state-ttl-changelog-into-aggregate", "SELECT L.k, COUNT(*) AS c, SUM(R.c) AS sc FROM t L LEFT JOIN "
+                        + AGG_U + " R ON L.k = R.k GROUP BY L.k").with("table.exec.state.ttl", "1 h"),
                 join("mini-batch", "LEFT", "").with("table.exec.mini-batch.enabled", "true")
                         .with("table.exec.mini-batch.allow-latency", "1 s").with("table.exec.mini-batch.size", "100")
                         .expecting(Expectation.fallback("mini-batch")),
