@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,6 +13,7 @@ import (
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/stateblob"
+	"github.com/sluice-project/sluice/exec/statettl"
 )
 
 // RowKinds as Flink's RowKind#toByteValue.
@@ -36,14 +36,11 @@ type GroupConfig struct {
 	Retractions bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
-	// StateTTL is the state's time to live in milliseconds (0: none), as Flink's StateTtlConfig
-	// for GroupAggFunction's state: a key's state written at t is gone from t + StateTTL on
-	// (OnCreateAndWrite, NeverReturnExpired, processing time), and every update is emitted,
-	// equal results too, so that downstream state is kept alive.
-	StateTTL int64
-	// Now is the processing time in epoch milliseconds for the state TTL (nil: the wall clock),
-	// read once per batch.
-	Now func() int64
+	// StateTTL is the state's time to live, as Flink's StateTtlConfig for GroupAggFunction's
+	// state: a key's state is gone a TTL after its last write, and every update is emitted,
+	// equal results too, so that downstream state is kept alive. Its clock is read once per
+	// batch.
+	StateTTL statettl.TTL
 }
 
 // GroupInput is a batch of input rows of a group aggregation.
@@ -200,19 +197,6 @@ func (g *GroupAggregate) reserve(n int) {
 	g.rows, g.live, g.written = grown(g.rows, size), grown(g.live, size), grown(g.written, size)
 }
 
-// now is the processing time of a batch, for the state TTL.
-func (g *GroupAggregate) now() int64 {
-	if g.cfg.Now != nil {
-		return g.cfg.Now()
-	}
-	return time.Now().UnixMilli()
-}
-
-// expired says whether state written at written is gone at now (TtlUtils#expired).
-func (g *GroupAggregate) expired(written, now int64) bool {
-	return g.cfg.StateTTL > 0 && written <= now-g.cfg.StateTTL
-}
-
 // snapshot copies slot s's results into a new snapshot slot.
 func (g *GroupAggregate) snapshot(s int32) int32 {
 	d := g.alloc()
@@ -254,8 +238,8 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 	g.touched, g.snapshots = g.touched[:0], g.snapshots[:0]
 	g.reserve(3 * n) // at most a new key and two snapshots per row
 	var now int64
-	if g.cfg.StateTTL > 0 {
-		now = g.now()
+	if g.cfg.StateTTL.Enabled() {
+		now = g.cfg.StateTTL.Now()
 	}
 	rounds := 0
 	for r := 0; r < n; r++ {
@@ -275,7 +259,7 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 			g.occ[r], g.prevRow[r] = g.occ[last]+1, last
 		} else {
 			g.touched = append(g.touched, int32(r))
-			if ok && g.live[s] && g.expired(g.written[s], now) {
+			if ok && g.live[s] && g.cfg.StateTTL.Expired(g.written[s], now) {
 				g.expire(s)
 			}
 		}
@@ -449,13 +433,13 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 		}
 	}
 	differs := make([]bool, len(updates))
-	if g.cfg.StateTTL > 0 {
+	if g.cfg.StateTTL.Enabled() {
 		for u := range differs {
 			differs[u] = true
 		}
 	}
 	for _, a := range g.accs {
-		if len(updates) == 0 || g.cfg.StateTTL > 0 {
+		if len(updates) == 0 || g.cfg.StateTTL.Enabled() {
 			break
 		}
 		before, err := a.Result(mem, befores)
@@ -568,11 +552,11 @@ func (g *GroupAggregate) Snapshot(kg int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.cfg.StateTTL > 0 {
+	if g.cfg.StateTTL.Enabled() {
 		// Keys whose time to live has passed are dropped (Flink's cleanup of expired state).
-		now := g.now()
+		now := g.cfg.StateTTL.Now()
 		for k, s := range m {
-			if g.expired(g.written[s], now) {
+			if g.cfg.StateTTL.Expired(g.written[s], now) {
 				g.expire(s)
 				delete(m, k)
 				g.free = append(g.free, s)
@@ -622,7 +606,7 @@ func (g *GroupAggregate) restore(kg int, blob []byte) error {
 	}
 	n := r.U32()
 	g.reserve(int(min(n, uint32(len(blob)))))
-	now := g.now()
+	now := g.cfg.StateTTL.Now()
 	for ; n > 0 && r.OK(); n-- {
 		key := string(r.Bytes())
 		if _, ok := m[key]; ok {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/statettl"
 )
 
 // groupBatch is a batch of (key, value) rows, keys in key group 0 ("-" for a NULL value), each
@@ -70,6 +71,23 @@ func render(t *testing.T, in *GroupInput, ch *Changes) []string {
 	return out
 }
 
+// checkBatches runs groupBatch batches through g and checks the changes of each.
+func checkBatches(t *testing.T, g *GroupAggregate, batches, want [][]string) {
+	t.Helper()
+	for i, rows := range batches {
+		in, release := groupBatch(rows...)
+		ch, err := g.Process(memory.DefaultAllocator, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := render(t, in, ch); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("batch %d: got %q, want %q", i, got, want[i])
+		}
+		ch.Release()
+		release()
+	}
+}
+
 func newGroup(t *testing.T, updateBefore bool) *GroupAggregate {
 	return newGroupOf(t, updateBefore, false)
 }
@@ -78,9 +96,16 @@ func newGroup(t *testing.T, updateBefore bool) *GroupAggregate {
 func newGroupOf(t *testing.T, updateBefore, retractions bool) *GroupAggregate {
 	t.Helper()
 	long := catalog.BigIntType(true)
-	g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: CountStar, Result: catalog.BigIntType(false), Retract: retractions},
+	return newGroupCalls(t, []Call{{Func: CountStar, Result: catalog.BigIntType(false), Retract: retractions},
 		{Func: Sum, Arg: long, Result: long, Retract: retractions}, {Func: Max, Arg: long, Result: long, Retract: retractions}},
-		GenerateUpdateBefore: updateBefore, Retractions: retractions, KeyGroups: keygroup.Range{Start: 0, End: 0}})
+		updateBefore, retractions)
+}
+
+// newGroupCalls returns a group aggregation of calls over key group 0.
+func newGroupCalls(t *testing.T, calls []Call, updateBefore, retractions bool) *GroupAggregate {
+	t.Helper()
+	g, err := NewGroupAggregate(GroupConfig{Calls: calls, GenerateUpdateBefore: updateBefore, Retractions: retractions,
+		KeyGroups: keygroup.Range{Start: 0, End: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,21 +131,7 @@ func TestGroupAggregateChanges(t *testing.T) {
 			[][]string{{"k=5", "k=-", "k=1", "k=7"}},
 			[][]string{{"+I k 1 5 5", "-U k 1 5 5", "+U k 2 5 5", "-U k 2 5 5", "+U k 3 6 5", "-U k 3 6 5", "+U k 4 13 7"}}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			g := newGroup(t, c.updateBefore)
-			for i, rows := range c.batches {
-				in, release := groupBatch(rows...)
-				ch, err := g.Process(memory.DefaultAllocator, in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := render(t, in, ch); !reflect.DeepEqual(got, c.want[i]) {
-					t.Errorf("batch %d: got %q, want %q", i, got, c.want[i])
-				}
-				ch.Release()
-				release()
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkBatches(t, newGroup(t, c.updateBefore), c.batches, c.want) })
 	}
 }
 
@@ -146,18 +157,7 @@ func TestGroupAggregateRetractions(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := newGroupOf(t, true, true)
-			for i, rows := range c.batches {
-				in, release := groupBatch(rows...)
-				ch, err := g.Process(memory.DefaultAllocator, in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := render(t, in, ch); !reflect.DeepEqual(got, c.want[i]) {
-					t.Errorf("batch %d: got %q, want %q", i, got, c.want[i])
-				}
-				ch.Release()
-				release()
-			}
+			checkBatches(t, g, c.batches, c.want)
 			if got := g.StateKeys(); got != int64(len(g.groups[0])) {
 				t.Errorf("%d keys counted, %d in state", got, len(g.groups[0]))
 			}
@@ -241,8 +241,16 @@ func TestGroupAggregateSnapshotRestore(t *testing.T) {
 // The state of an aggregation over retractions (row counts, MAX's values with their counts)
 // restores into one that goes on as the original.
 func TestGroupAggregateRetractionsSnapshotRestore(t *testing.T) {
-	g := newGroupOf(t, true, true)
-	in, release := groupBatch("a=5", "a=7", "a=7", "b=1")
+	checkRestore(t, func() *GroupAggregate { return newGroupOf(t, true, true) }, []string{"a=5", "a=7", "a=7", "b=1"},
+		[]string{"-U a=7", "-D a=7", "-D b=1"}, []string{"-U a 3 19 7", "+U a 2 12 7", "-U a 2 12 7", "+U a 1 5 5", "-D b 1 1 1"})
+}
+
+// checkRestore runs the rows first through a new aggregation, restores its snapshot into
+// another, and checks that next gives the changes want in both.
+func checkRestore(t *testing.T, newAgg func() *GroupAggregate, first, next, want []string) {
+	t.Helper()
+	g := newAgg()
+	in, release := groupBatch(first...)
 	defer release()
 	ch, err := g.Process(memory.DefaultAllocator, in)
 	if err != nil {
@@ -253,19 +261,18 @@ func TestGroupAggregateRetractionsSnapshotRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	restored := newGroupOf(t, true, true)
+	restored := newAgg()
 	if err := restored.Restore(0, blob); err != nil {
 		t.Fatal(err)
 	}
-	next, release2 := groupBatch("-U a=7", "-D a=7", "-D b=1")
+	nextIn, release2 := groupBatch(next...)
 	defer release2()
 	for _, op := range []*GroupAggregate{g, restored} {
-		ch, err := op.Process(memory.DefaultAllocator, next)
+		ch, err := op.Process(memory.DefaultAllocator, nextIn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"-U a 3 19 7", "+U a 2 12 7", "-U a 2 12 7", "+U a 1 5 5", "-D b 1 1 1"}
-		if got := render(t, next, ch); !reflect.DeepEqual(got, want) {
+		if got := render(t, nextIn, ch); !reflect.DeepEqual(got, want) {
 			t.Errorf("got %q, want %q", got, want)
 		}
 		ch.Release()
@@ -311,14 +318,9 @@ func benchmarkGroupAggregate(b *testing.B, keys int) {
 func newDistinctGroup(t *testing.T, retractions bool) *GroupAggregate {
 	t.Helper()
 	long := catalog.BigIntType(true)
-	g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: CountStar, Result: catalog.BigIntType(false), Retract: retractions},
+	return newGroupCalls(t, []Call{{Func: CountStar, Result: catalog.BigIntType(false), Retract: retractions},
 		{Func: Count, Arg: long, Result: catalog.BigIntType(false), Distinct: true, Retract: retractions},
-		{Func: Sum, Arg: long, Result: long, Distinct: true, Retract: retractions}},
-		GenerateUpdateBefore: true, Retractions: retractions, KeyGroups: keygroup.Range{Start: 0, End: 0}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+		{Func: Sum, Arg: long, Result: long, Distinct: true, Retract: retractions}}, true, retractions)
 }
 
 // DISTINCT calls count each value per key (Flink's MapView of counts): a value reaches the
@@ -344,55 +346,14 @@ func TestGroupAggregateDistinct(t *testing.T) {
 		{"a key's last row retracted clears its counts", true, [][]string{{"a=1", "-D a=5", "a=5"}},
 			[][]string{{"+I a 1 1 1", "-D a 1 1 1", "+I a 1 1 5"}}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			g := newDistinctGroup(t, c.retractions)
-			for i, rows := range c.batches {
-				in, release := groupBatch(rows...)
-				ch, err := g.Process(memory.DefaultAllocator, in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := render(t, in, ch); !reflect.DeepEqual(got, c.want[i]) {
-					t.Errorf("batch %d: got %q, want %q", i, got, c.want[i])
-				}
-				ch.Release()
-				release()
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkBatches(t, newDistinctGroup(t, c.retractions), c.batches, c.want) })
 	}
 }
 
 // The value counts of DISTINCT calls restore with the key's accumulators.
 func TestGroupAggregateDistinctSnapshotRestore(t *testing.T) {
-	g := newDistinctGroup(t, true)
-	in, release := groupBatch("a=5", "a=7", "a=7", "b=1")
-	defer release()
-	ch, err := g.Process(memory.DefaultAllocator, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch.Release()
-	blob, err := g.Snapshot(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	restored := newDistinctGroup(t, true)
-	if err := restored.Restore(0, blob); err != nil {
-		t.Fatal(err)
-	}
-	next, release2 := groupBatch("-U a=7", "-D a=7", "b=1")
-	defer release2()
-	for _, op := range []*GroupAggregate{g, restored} {
-		ch, err := op.Process(memory.DefaultAllocator, next)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []string{"-U a 3 2 12", "+U a 2 2 12", "-U a 2 2 12", "+U a 1 1 5", "-U b 1 1 1", "+U b 2 1 1"}
-		if got := render(t, next, ch); !reflect.DeepEqual(got, want) {
-			t.Errorf("got %q, want %q", got, want)
-		}
-		ch.Release()
-	}
+	checkRestore(t, func() *GroupAggregate { return newDistinctGroup(t, true) }, []string{"a=5", "a=7", "a=7", "b=1"},
+		[]string{"-U a=7", "-D a=7", "b=1"}, []string{"-U a 3 2 12", "+U a 2 2 12", "-U a 2 2 12", "+U a 1 1 5", "-U b 1 1 1", "+U b 2 1 1"})
 }
 
 // With a state TTL, as GroupAggFunction with StateTtlConfig: every update is emitted, equal
@@ -405,7 +366,7 @@ func TestGroupAggregateStateTTL(t *testing.T) {
 		g, err := NewGroupAggregate(GroupConfig{Calls: []Call{{Func: CountStar, Result: catalog.BigIntType(false), Retract: true},
 			{Func: Max, Arg: long, Result: long, Retract: true}, {Func: Max, Arg: long, Result: long, Retract: true}},
 			GenerateUpdateBefore: true, Retractions: true, KeyGroups: keygroup.Range{Start: 0, End: 0},
-			StateTTL: 100, Now: func() int64 { return clock }})
+			StateTTL: statettl.TTL{Millis: 100, Clock: func() int64 { return clock }}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,11 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/keytimer"
 	"github.com/sluice-project/sluice/exec/stateblob"
+	"github.com/sluice-project/sluice/exec/statettl"
 )
 
 // RowKinds as Flink's RowKind#toByteValue.
@@ -44,13 +44,11 @@ type Config struct {
 	HeapState bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
-	// StateTTL is the state's time to live in milliseconds (0: none), as the StateTtlConfig of
-	// Flink's deduplication functions (not the insert-only variant): a key's state written at t
-	// is gone from t + StateTTL on, and a last row equal to the kept one is emitted all the same.
-	StateTTL int64
-	// Now is the processing time in epoch milliseconds for the state TTL (nil: the wall clock),
-	// read once per call.
-	Now func() int64
+	// StateTTL is the state's time to live, as the StateTtlConfig of Flink's deduplication
+	// functions (not the insert-only variant): a key's state is gone a TTL after its last
+	// write, and a last row equal to the kept one is emitted all the same. Its clock is read
+	// once per call.
+	StateTTL statettl.TTL
 }
 
 // Row is one input row: its key group, key row bytes, BinaryRowData bytes and event time (epoch
@@ -101,7 +99,7 @@ func New(cfg Config) (*Deduplicate, error) {
 	if cfg.InsertOnly && (cfg.KeepLast || !cfg.RowTime) {
 		return nil, errors.New("deduplicate: only event-time keep-first deduplication has an insert-only variant")
 	}
-	if cfg.InsertOnly && cfg.StateTTL > 0 {
+	if cfg.InsertOnly && cfg.StateTTL.Enabled() {
 		return nil, errors.New("deduplicate: the insert-only variant takes no state TTL")
 	}
 	return &Deduplicate{cfg: cfg, groups: make([]map[string]*keyState, cfg.KeyGroups.Len()), watermark: math.MinInt64}, nil
@@ -133,19 +131,6 @@ func (d *Deduplicate) emit(kind byte, row []byte) {
 	d.offsets = append(d.offsets, int32(len(d.out)))
 }
 
-// now is the processing time of a call, for the state TTL.
-func (d *Deduplicate) now() int64 {
-	if d.cfg.Now != nil {
-		return d.cfg.Now()
-	}
-	return time.Now().UnixMilli()
-}
-
-// expired says whether state written at written is gone at now (TtlUtils#expired).
-func (d *Deduplicate) expired(written, now int64) bool {
-	return d.cfg.StateTTL > 0 && written <= now-d.cfg.StateTTL
-}
-
 // drop takes a key's state away.
 func (d *Deduplicate) drop(m map[string]*keyState, key string, k *keyState) {
 	delete(m, key)
@@ -156,8 +141,8 @@ func (d *Deduplicate) drop(m map[string]*keyState, key string, k *keyState) {
 // Process runs rows through the deduplication, in order.
 func (d *Deduplicate) Process(rows []Row) error {
 	d.reset()
-	if d.cfg.StateTTL > 0 {
-		d.stamp = d.now()
+	if d.cfg.StateTTL.Enabled() {
+		d.stamp = d.cfg.StateTTL.Now()
 	}
 	for _, r := range rows {
 		m, err := d.group(r.KeyGroup)
@@ -168,7 +153,7 @@ func (d *Deduplicate) Process(rows []Row) error {
 			return fmt.Errorf("deduplicate: a row that is not an insert (Flink's deduplication takes inserts only)")
 		}
 		k := m[string(r.Key)]
-		if k != nil && d.expired(k.written, d.stamp) {
+		if k != nil && d.cfg.StateTTL.Expired(k.written, d.stamp) {
 			d.drop(m, string(r.Key), k)
 			k = nil
 		}
@@ -205,7 +190,7 @@ func (d *Deduplicate) lastOnProcTime(m map[string]*keyState, k *keyState, r Row)
 		d.emit(insert, r.Row)
 		return
 	}
-	if d.cfg.StateTTL == 0 && k.kind == insert && string(k.row[1:]) == string(r.Row[1:]) {
+	if !d.cfg.StateTTL.Enabled() && k.kind == insert && string(k.row[1:]) == string(r.Row[1:]) {
 		d.replace(k, r) // the kept row is the new one, still an insert
 		k.kind = insert
 		return
@@ -357,11 +342,11 @@ func (d *Deduplicate) Snapshot(kg int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.cfg.StateTTL > 0 {
+	if d.cfg.StateTTL.Enabled() {
 		// Keys whose time to live has passed are dropped (Flink's cleanup of expired state).
-		now := d.now()
+		now := d.cfg.StateTTL.Now()
 		for key, k := range m {
-			if d.expired(k.written, now) {
+			if d.cfg.StateTTL.Expired(k.written, now) {
 				d.drop(m, key, k)
 			}
 		}
@@ -407,7 +392,7 @@ func (d *Deduplicate) restore(kg int, blob []byte) error {
 		k := &keyState{emitted: r.U8() == 1, kind: r.U8()}
 		row := r.Bytes()
 		k.rowtime = int64(r.U64())
-		k.written = d.now()
+		k.written = d.cfg.StateTTL.Now()
 		if version >= 2 {
 			k.written = int64(r.U64())
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/statettl"
 )
 
 // step is one call: rows "key@time" (each row's bytes are a kind byte then "key@time"), or a
@@ -160,7 +161,7 @@ func TestDeduplicateStateTTL(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var clock int64
-			c.cfg.KeyGroups, c.cfg.StateTTL, c.cfg.Now = kg, 100, func() int64 { return clock }
+			c.cfg.KeyGroups, c.cfg.StateTTL = kg, statettl.TTL{Millis: 100, Clock: func() int64 { return clock }}
 			d, err := New(c.cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -180,7 +181,7 @@ func TestDeduplicateStateTTL(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(Config{RowTime: true, InsertOnly: true, StateTTL: 100, KeyGroups: kg}); err == nil {
+	if _, err := New(Config{RowTime: true, InsertOnly: true, StateTTL: statettl.TTL{Millis: 100}, KeyGroups: kg}); err == nil {
 		t.Error("the insert-only variant took a state TTL")
 	}
 }
@@ -188,8 +189,8 @@ func TestDeduplicateStateTTL(t *testing.T) {
 // Write times restore with the state: a restored key expires when the original would.
 func TestDeduplicateStateTTLRestore(t *testing.T) {
 	var clock int64 = 1000
-	cfg := Config{KeepLast: true, GenerateUpdateBefore: true, GenerateInsert: true, StateTTL: 100,
-		KeyGroups: keygroup.Range{Start: 0, End: 0}, Now: func() int64 { return clock }}
+	cfg := Config{KeepLast: true, GenerateUpdateBefore: true, GenerateInsert: true,
+		StateTTL: statettl.TTL{Millis: 100, Clock: func() int64 { return clock }}, KeyGroups: keygroup.Range{Start: 0, End: 0}}
 	d, _ := New(cfg)
 	run(t, d, []step{"a@0"})
 	clock = 1050

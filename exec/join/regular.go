@@ -2,10 +2,10 @@ package join
 
 import (
 	"fmt"
-	"time"
 	"unsafe"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/statettl"
 )
 
 // RowKinds of a regular join's input and output, as Flink's RowKind#toByteValue.
@@ -60,13 +60,10 @@ type RegularConfig struct {
 	Layouts [2]Layout
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
-	// StateTTL is each input's state time to live in milliseconds (left, right; 0: none), as
-	// the StateTtlConfig of Flink's join state views: a kept row written at t (added, its count
-	// or its number of associations changed) is gone from t + StateTTL on.
-	StateTTL [2]int64
-	// Now is the processing time in epoch milliseconds for the state TTL (nil: the wall clock),
-	// read once per Add.
-	Now func() int64
+	// StateTTL is each input's state time to live (left, right), as the StateTtlConfig of
+	// Flink's join state views: a kept row is gone a TTL after its last write (added, its count
+	// or its number of associations changed). The clock is the left one's, read once per Add.
+	StateTTL [2]statettl.TTL
 }
 
 // RegularJoin is Flink's streaming join (StreamingJoinOperator with JoinHelper, or
@@ -191,9 +188,9 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 		}
 	}
 	other := 1 - side
-	ttl := j.cfg.StateTTL[0] > 0 || j.cfg.StateTTL[1] > 0
+	ttl := j.cfg.StateTTL[0].Enabled() || j.cfg.StateTTL[1].Enabled()
 	if ttl {
-		j.stamp = j.now()
+		j.stamp = j.cfg.StateTTL[0].Now()
 	}
 	for from := 0; from < len(rows); {
 		j.log = j.log[:0]
@@ -232,26 +229,18 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 	return nil
 }
 
-// now is the processing time of an Add, for the state TTL.
-func (j *RegularJoin) now() int64 {
-	if j.cfg.Now != nil {
-		return j.cfg.Now()
-	}
-	return time.Now().UnixMilli()
-}
-
 // purge takes the rows whose time to live has passed at now out of both sides of a key (Flink's
 // state never returns them).
 func (j *RegularJoin) purge(k *regularKey, now int64) {
 	k.purged = now
 	for side := range k.sides {
 		ttl := j.cfg.StateTTL[side]
-		if ttl <= 0 {
+		if !ttl.Enabled() {
 			continue
 		}
 		s := &k.sides[side]
 		for i := 0; i < len(s.recs); {
-			if s.recs[i].written <= now-ttl {
+			if ttl.Expired(s.recs[i].written, now) {
 				j.removeRecord(Side(side), s, int32(i))
 				continue // the last record moved to i
 			}

@@ -31,9 +31,9 @@ func (j *RegularJoin) Snapshot(kg int) ([]byte, error) {
 		return nil, fmt.Errorf("regular join snapshot: key group %d outside %v", kg, j.cfg.KeyGroups)
 	}
 	g := j.groups[kg-j.cfg.KeyGroups.Start]
-	if j.cfg.StateTTL[0] > 0 || j.cfg.StateTTL[1] > 0 {
+	if j.cfg.StateTTL[0].Enabled() || j.cfg.StateTTL[1].Enabled() {
 		// Rows whose time to live has passed are dropped (Flink's cleanup of expired state).
-		now := j.now()
+		now := j.cfg.StateTTL[0].Now()
 		for key, k := range g {
 			j.purge(k, now)
 			if k.empty() {
@@ -88,7 +88,7 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 		return err
 	}
 	keys := r.U32()
-	now := j.now()
+	now := j.cfg.StateTTL[0].Now()
 	layouts := [2]Layout{NoUniqueKey, NoUniqueKey}
 	if version >= 2 {
 		layouts = [2]Layout{Layout(r.U8()), Layout(r.U8())}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/stateblob"
+	"github.com/sluice-project/sluice/exec/statettl"
 )
 
 // regularEvent is a batch of rows of one side ("l" or "r"), each "key:row" (an insert),
@@ -339,8 +340,9 @@ func BenchmarkRegularJoinChangelog(b *testing.B) {
 func TestRegularJoinStateTTL(t *testing.T) {
 	var clock int64
 	newJoin := func(typ Type, ttl [2]int64) *RegularJoin {
+		now := func() int64 { return clock }
 		j, err := NewRegularJoin(RegularConfig{Type: typ, KeyGroups: keygroup.Range{Start: 0, End: 3},
-			StateTTL: ttl, Now: func() int64 { return clock }})
+			StateTTL: [2]statettl.TTL{{Millis: ttl[0], Clock: now}, {Millis: ttl[1], Clock: now}}})
 		if err != nil {
 			t.Fatal(err)
 		}

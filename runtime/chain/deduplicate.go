@@ -8,6 +8,7 @@ import (
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/dedup"
+	"github.com/sluice-project/sluice/exec/statettl"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
@@ -28,7 +29,7 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 	}
 	op, err := dedup.New(dedup.Config{KeepLast: p.KeepLast, RowTime: p.RowtimeCol >= 0, InsertOnly: p.InsertOnly,
 		GenerateUpdateBefore: p.GenerateUpdateBefore, GenerateInsert: p.GenerateInsert,
-		HeapState: options[plan.OptHeapState] == "true", KeyGroups: kgs, StateTTL: p.StateTTL})
+		HeapState: options[plan.OptHeapState] == "true", KeyGroups: kgs, StateTTL: statettl.TTL{Millis: p.StateTTL}})
 	if err != nil {
 		return nil, err
 	}

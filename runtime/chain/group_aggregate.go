@@ -11,6 +11,7 @@ import (
 	"github.com/sluice-project/sluice/exec/bufpool"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/statettl"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
@@ -36,7 +37,7 @@ func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*grou
 		return nil, fmt.Errorf("group aggregate: %w", err)
 	}
 	op, err := agg.NewGroupAggregate(agg.GroupConfig{Calls: p.Calls, GenerateUpdateBefore: p.GenerateUpdateBefore,
-		Retractions: p.Retractions, KeyGroups: kgs, StateTTL: p.StateTTL})
+		Retractions: p.Retractions, KeyGroups: kgs, StateTTL: statettl.TTL{Millis: p.StateTTL}})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/join"
+	"github.com/sluice-project/sluice/exec/statettl"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
@@ -38,7 +39,7 @@ func openRegularJoinStage(p *plan.RegularJoin, options map[string]string) (*regu
 	if err != nil {
 		return nil, err
 	}
-	op, err := join.NewRegularJoin(join.RegularConfig{Type: p.Type, Layouts: p.Layouts, KeyGroups: in.keyGrp, StateTTL: p.StateTTL})
+	op, err := join.NewRegularJoin(join.RegularConfig{Type: p.Type, Layouts: p.Layouts, KeyGroups: in.keyGrp, StateTTL: [2]statettl.TTL{{Millis: p.StateTTL[0]}, {Millis: p.StateTTL[1]}}})
 	if err != nil {
 		return nil, err
 	}
