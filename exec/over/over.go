@@ -40,6 +40,10 @@ type Config struct {
 	// per row time. The first version registers one timer per key at the next watermark (never
 	// below 0) and processes every row the watermark passed when it fires.
 	TimerPerTimestamp bool
+	// ProcTime orders rows by processing time (ProcTimeUnboundedPrecedingFunction, and for a
+	// bounded ROWS frame ProcTimeRowsBoundedPrecedingFunction): each row is aggregated and
+	// emitted as it arrives (EmitProcTime).
+	ProcTime bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
 }
@@ -254,6 +258,57 @@ func (o *Over) Process(rows []Row) error {
 		}
 	}
 	return nil
+}
+
+// EmitProcTime aggregates rows on processing time, in order: each row accumulates into its
+// key's accumulators (a bounded ROWS frame first retracts its oldest row once it holds
+// Preceding rows) and comes out with the result. It returns nil for no rows.
+func (o *Over) EmitProcTime(mem memory.Allocator, rows []Row, decode Decoder) (*Fired, error) {
+	if !o.cfg.ProcTime {
+		return nil, fmt.Errorf("over aggregate: rows on processing time into an event-time aggregation")
+	}
+	o.pass++
+	o.decode, o.steps, o.retractRows, o.accRows, o.freed = o.decode[:0], o.steps[:0], o.retractRows[:0], o.accRows[:0], o.freed[:0]
+	for _, r := range rows {
+		m, err := o.group(r.KeyGroup)
+		if err != nil {
+			return nil, err
+		}
+		if len(r.Row) == 0 || r.Row[0] != byte(agg.Insert) {
+			return nil, fmt.Errorf("over aggregate: a row that is not an insert (Flink's OVER aggregation takes inserts only)")
+		}
+		key := string(r.Key)
+		k := m[key]
+		if k == nil {
+			k = o.newKey(m, key)
+		}
+		s := o.newStep(k)
+		row := stored{row: append([]byte(nil), r.Row...)}
+		if o.cfg.Bounded {
+			if k.count >= o.cfg.Preceding {
+				old := &k.window[0]
+				o.retractRows = append(o.retractRows, o.decoded(old))
+				s.retract++
+				o.bytes -= int64(len(old.row))
+				k.window[0] = stored{}
+				k.window = k.window[1:]
+			} else {
+				k.count++
+			}
+		}
+		o.accRows = append(o.accRows, o.decoded(&row))
+		s.acc++
+		if o.cfg.Bounded {
+			k.window = append(k.window, row)
+			o.bytes += int64(len(row.row))
+		}
+	}
+	if len(o.steps) == 0 {
+		return nil, nil
+	}
+	f, err := o.aggregate(mem, decode)
+	o.release()
+	return f, err
 }
 
 // Fired is what a watermark fired: the decoded rows it read (Batch), the rows it emits (Rows,

@@ -203,3 +203,69 @@ func BenchmarkRowsFrame(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
 }
+
+// On processing time every row is aggregated and emitted as it arrives, in order: an unbounded
+// frame accumulates, a ROWS frame of N rows (Preceding N) retracts its oldest row first once
+// full; its rows restore from a snapshot with the frame.
+func TestOverProcTime(t *testing.T) {
+	emit := func(o *Over, rows string) string {
+		t.Helper()
+		var in []Row
+		for _, r := range strings.Fields(rows) {
+			key, _, _ := strings.Cut(r, "@")
+			in = append(in, Row{Key: []byte(key), Row: append([]byte{byte(agg.Insert)}, r...)})
+		}
+		f, err := o.EmitProcTime(memory.DefaultAllocator, in, decode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == nil {
+			return ""
+		}
+		defer f.Release()
+		var out []string
+		sums, vals := f.Values[0].(*array.Int64), f.Batch.Column(0).(*array.Int64)
+		for i, r := range f.Rows {
+			out = append(out, fmt.Sprintf("%d:%d", vals.Value(int(r)), sums.Value(i)))
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		calls []string
+		want  []string
+	}{
+		{"unbounded", Config{ProcTime: true}, []string{"a@0=5 b@0=1 a@0=2", "a@0=4"}, []string{"5:5 1:1 2:7", "4:11"}},
+		{"rows 2", Config{ProcTime: true, Rows: true, Bounded: true, Preceding: 2},
+			[]string{"a@0=5 a@0=2 b@0=1 a@0=4", "a@0=10 a@0=1"}, []string{"5:5 2:7 1:1 4:6", "10:14 1:11"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := New(sumConfig(c.cfg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, call := range c.calls[:1] {
+				if got := emit(o, call); got != c.want[i] {
+					t.Errorf("call %d: got %q, want %q", i, got, c.want[i])
+				}
+			}
+			blob, err := o.Snapshot(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			restored, _ := New(sumConfig(c.cfg))
+			if err := restored.Restore(0, blob); err != nil {
+				t.Fatal(err)
+			}
+			for _, op := range []*Over{o, restored} {
+				if got := emit(op, c.calls[1]); got != c.want[1] {
+					t.Errorf("after the snapshot: got %q, want %q", got, c.want[1])
+				}
+			}
+		})
+	}
+	if _, err := (&Over{}).EmitProcTime(memory.DefaultAllocator, nil, decode); err == nil {
+		t.Error("an event-time aggregation took rows on processing time")
+	}
+}

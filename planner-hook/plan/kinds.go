@@ -76,7 +76,7 @@ var kinds = []Kind{
 			"then comes out with its frame's aggregates (ROWS: each row its own result, in arrival order within a time; RANGE: the rows of a time one result), as Flink's RowTime*PrecedingFunction " +
 			"(both unbounded OVER versions; late rows dropped: at or before the watermark, or on bounded frames at or before the key's last fired time, which is 0 for a new key, so that rows at or before the epoch are dropped as in Flink; a bounded RANGE frame's cleanup timers); " +
 			"COUNT(*), COUNT, SUM, $SUM0, MIN, MAX, AVG as the group aggregation takes them (bounded frames retract, as the *WithRetract functions). " +
-			"Not native yet: processing time, ordering by other columns, FILTER, DISTINCT, constant arguments, floating-point SUM/AVG over a bounded RANGE frame (Flink retracts in its state backend's map order), a state TTL"},
+			"On processing time, as ProcTimeUnboundedPrecedingFunction (ROWS and RANGE) and ProcTimeRowsBoundedPrecedingFunction: each row aggregated and emitted as it arrives, a bounded ROWS frame retracting its oldest row once full. Not native yet: bounded RANGE frames on processing time, a ROWS frame of the current row alone on processing time (Flink's loses its oldest time), ordering by other columns, FILTER, DISTINCT, constant arguments, floating-point SUM/AVG over a bounded RANGE frame (Flink retracts in its state backend's map order), a state TTL"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase), keyed: true,

@@ -60,9 +60,11 @@ type OverAggregate struct {
 	OutTypes []catalog.Type
 	KeyCols  []int
 	KeyTypes []catalog.Type
-	// RowtimeCol is the event-time attribute the rows are ordered by.
+	// RowtimeCol is the event-time attribute the rows are ordered by (-1 on processing time).
 	RowtimeCol int
-	Calls      []agg.Call
+	// ProcTime orders the rows by processing time: by their arrival.
+	ProcTime bool
+	Calls    []agg.Call
 	// ArgCols holds each call's argument column (-1 for COUNT(*)).
 	ArgCols []int
 	// Rows is a ROWS frame, otherwise RANGE; Bounded a frame from a bounded PRECEDING, with
@@ -118,8 +120,10 @@ func CompileOverAggregate(n *IslandNode, options map[string]string) (*OverAggreg
 		p.RowtimeCol = order
 	case t.TimeAttr == catalog.Rowtime:
 		reasons = append(reasons, fmt.Sprintf("an OVER aggregation ordered by a %s event-time attribute is not supported natively", t))
+	case t.TimeAttr == catalog.Proctime && g.OrderBy.Fields[0].IsAscending:
+		p.ProcTime = true
 	case t.TimeAttr == catalog.Proctime:
-		reasons = append(reasons, "an OVER aggregation on processing time is not supported natively yet")
+		reasons = append(reasons, "an OVER aggregation ordered by processing time descending is not supported natively")
 	default:
 		reasons = append(reasons, "an OVER aggregation ordered by a column that is not a time attribute is not supported natively yet")
 	}
@@ -143,6 +147,15 @@ func CompileOverAggregate(n *IslandNode, options map[string]string) (*OverAggreg
 		}
 	default:
 		reasons = append(reasons, fmt.Sprintf("an OVER frame from %s is not supported natively", g.LowerBound.Kind))
+	}
+	switch {
+	case p.ProcTime && p.Bounded && !p.Rows:
+		// ProcTimeRangeBoundedPrecedingFunction emits a millisecond's rows on a timer.
+		reasons = append(reasons, "a bounded RANGE OVER frame on processing time is not supported natively yet")
+	case p.ProcTime && p.Bounded && p.Preceding == 1:
+		// ProcTimeRowsBoundedPrecedingFunction loses its oldest time when its one row is
+		// retracted (smallestTsState becomes Long.MAX_VALUE), and skips every other retraction.
+		reasons = append(reasons, "a ROWS OVER frame of the current row alone on processing time is not supported natively")
 	}
 	for _, k := range spec.Partition.Fields {
 		if k < 0 || k >= len(p.InTypes) {

@@ -35,13 +35,16 @@ func openOverStage(p *plan.OverAggregate, options map[string]string) (*overStage
 		return nil, fmt.Errorf("over aggregate: %w", err)
 	}
 	op, err := over.New(over.Config{Calls: p.Calls, ArgCols: p.ArgCols, Rows: p.Rows, Bounded: p.Bounded,
-		Preceding: p.Preceding, TimerPerTimestamp: p.Version != 1, KeyGroups: kgs})
+		Preceding: p.Preceding, TimerPerTimestamp: p.Version != 1, ProcTime: p.ProcTime, KeyGroups: kgs})
 	if err != nil {
 		return nil, err
 	}
 	mem := bufpool.New()
 	s := &overStage{plan: p, op: op, mem: mem}
-	cols := append(append([]int(nil), p.KeyCols...), p.RowtimeCol)
+	cols := append([]int(nil), p.KeyCols...)
+	if !p.ProcTime {
+		cols = append(cols, p.RowtimeCol)
+	}
 	if s.in, err = newKeyedRows("over aggregate", p.InNames, p.InTypes, p.KeyCols, p.KeyTypes, cols, maxP, mem); err != nil {
 		return nil, err
 	}
@@ -69,9 +72,21 @@ func (s *overStage) ProcessBatch(b arrow.RecordBatch) error {
 
 // run hands a batch's rows to the aggregation.
 func (s *overStage) run(b *keyedBatch) error {
+	s.rows = s.rows[:0]
+	if s.plan.ProcTime {
+		for r := 0; r < b.N; r++ {
+			s.rows = append(s.rows, over.Row{KeyGroup: int(b.Groups[r]), Key: b.Key(r), Row: b.Row(r)})
+		}
+		f, err := s.op.EmitProcTime(s.mem, s.rows, s.decode)
+		clear(s.rows)
+		if err != nil || f == nil {
+			return err
+		}
+		defer f.Release()
+		return s.emit(f)
+	}
 	t := b.Col(s.plan.RowtimeCol)
 	times := column.Values[int64](t)
-	s.rows = s.rows[:0]
 	for r := 0; r < b.N; r++ {
 		row := over.Row{KeyGroup: int(b.Groups[r]), Key: b.Key(r), Row: b.Row(r)}
 		if t.IsValid(r) {
@@ -84,16 +99,26 @@ func (s *overStage) run(b *keyedBatch) error {
 	return err
 }
 
+// decode decodes kept rows into a batch of the input's columns.
+func (s *overStage) decode(rows [][]byte) (arrow.RecordBatch, error) {
+	return decodeRows(s.in.decoder, rows)
+}
+
 func (s *overStage) resetOutput() { s.out, s.outOffs = s.out[:0], append(s.outOffs[:0], 0) }
 
 // AdvanceWatermark fires the rows whose time the watermark passed, with their aggregates.
 func (s *overStage) AdvanceWatermark(w int64) error {
 	s.resetOutput()
-	f, err := s.op.AdvanceWatermark(s.mem, w, func(rows [][]byte) (arrow.RecordBatch, error) { return decodeRows(s.in.decoder, rows) })
+	f, err := s.op.AdvanceWatermark(s.mem, w, s.decode)
 	if err != nil || f == nil {
 		return err
 	}
 	defer f.Release()
+	return s.emit(f)
+}
+
+// emit encodes the rows an aggregation emits, each with its aggregate values.
+func (s *overStage) emit(f *over.Fired) error {
 	taken, err := column.TakeBatch(f.Batch, f.Rows, s.mem)
 	if err != nil {
 		return fmt.Errorf("over aggregate: %w", err)

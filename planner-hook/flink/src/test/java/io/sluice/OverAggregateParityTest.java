@@ -41,6 +41,12 @@ class OverAggregateParityTest {
         return "SELECT k, v, d, i, ts, " + aggs + " FROM t WINDOW w AS (" + window + ")";
     }
 
+    /** An OVER aggregation on processing time, compared in order. */
+    static ParityCase procTimeCase(String name, String aggs, String window) {
+        return ParityCase.nativeCase(name, DeduplicateParityTest.PROCTIME_SCHEMA, WindowAggregateParityTest.rows(),
+                "SELECT k, v, d, i, ts, " + aggs + " FROM t WINDOW w AS (" + window + ")");
+    }
+
     static ParityCase overCase(String name, String aggs, String window) {
         return ParityCase.nativeCase(name, SCHEMA, WindowAggregateParityTest.rows(), over(aggs, window)).asMultiset();
     }
@@ -121,9 +127,19 @@ class OverAggregateParityTest {
                         .expecting(Expectation.fallback("state backend's map order")),
                 overCase("bounded-string-min", "MIN(k) OVER w AS mnk", ROWS_3)
                         .expecting(Expectation.fallback("with retractions")),
-                ParityCase.nativeCase("proctime", DeduplicateParityTest.PROCTIME_SCHEMA, WindowAggregateParityTest.rows(),
-                        "SELECT k, v, COUNT(*) OVER (PARTITION BY k ORDER BY pt ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t")
-                        .expecting(Expectation.fallback("processing time")),
+                // Processing time: each row aggregated and emitted as it arrives (the order of the
+                // source at parallelism 1); RANGE unbounded is the same function as ROWS.
+                procTimeCase("proctime-unbounded-rows", AGGS + ", " + DOUBLE_AGGS + ", MAX(k) OVER w AS mxk",
+                        "PARTITION BY k ORDER BY pt ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"),
+                procTimeCase("proctime-unbounded-range", AGGS, "PARTITION BY k ORDER BY pt RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"),
+                procTimeCase("proctime-rows-3-preceding", AGGS + ", " + DOUBLE_AGGS, "PARTITION BY k ORDER BY pt ROWS BETWEEN 3 PRECEDING AND CURRENT ROW"),
+                procTimeCase("proctime-rows-3-preceding", AGGS, "PARTITION BY k ORDER BY pt ROWS BETWEEN 3 PRECEDING AND CURRENT ROW")
+                        .withParallelism(2).asMultiset(),
+                procTimeCase("proctime-no-partition", AGGS, "ORDER BY pt ROWS BETWEEN 2 PRECEDING AND CURRENT ROW"),
+                procTimeCase("proctime-rows-0-preceding", AGGS, "PARTITION BY k ORDER BY pt ROWS BETWEEN 0 PRECEDING AND CURRENT ROW")
+                        .expecting(Expectation.fallback("current row alone on processing time")),
+                procTimeCase("proctime-range-2s", AGGS, "PARTITION BY k ORDER BY pt RANGE BETWEEN INTERVAL '2' SECOND PRECEDING AND CURRENT ROW")
+                        .expecting(Expectation.fallback("bounded RANGE OVER frame on processing time")),
                 overCase("state-ttl", AGGS, ROWS_3).with("table.exec.state.ttl", "1 h")
                         .expecting(Expectation.fallback("state TTL")));
     }
