@@ -267,8 +267,7 @@ func (o *Over) EmitProcTime(mem memory.Allocator, rows []Row, decode Decoder) (*
 	if !o.cfg.ProcTime {
 		return nil, fmt.Errorf("over aggregate: rows on processing time into an event-time aggregation")
 	}
-	o.pass++
-	o.decode, o.steps, o.retractRows, o.accRows, o.freed = o.decode[:0], o.steps[:0], o.retractRows[:0], o.accRows[:0], o.freed[:0]
+	o.beginPass()
 	for _, r := range rows {
 		m, err := o.group(r.KeyGroup)
 		if err != nil {
@@ -285,16 +284,7 @@ func (o *Over) EmitProcTime(mem memory.Allocator, rows []Row, decode Decoder) (*
 		s := o.newStep(k)
 		row := stored{row: append([]byte(nil), r.Row...)}
 		if o.cfg.Bounded {
-			if k.count >= o.cfg.Preceding {
-				old := &k.window[0]
-				o.retractRows = append(o.retractRows, o.decoded(old))
-				s.retract++
-				o.bytes -= int64(len(old.row))
-				k.window[0] = stored{}
-				k.window = k.window[1:]
-			} else {
-				k.count++
-			}
+			o.slideRows(k, s)
 		}
 		o.accRows = append(o.accRows, o.decoded(&row))
 		s.acc++
@@ -342,8 +332,7 @@ func (o *Over) AdvanceWatermark(mem memory.Allocator, w int64, decode Decoder) (
 		return nil, nil
 	}
 	o.watermark = w
-	o.pass++
-	o.decode, o.steps, o.retractRows, o.accRows, o.freed = o.decode[:0], o.steps[:0], o.retractRows[:0], o.accRows[:0], o.freed[:0]
+	o.beginPass()
 	for len(o.timers) > 0 && o.timers[0].At <= w {
 		t := heap.Pop(&o.timers).(keytimer.Timer)
 		m, err := o.group(t.KeyGroup)
@@ -367,6 +356,12 @@ func (o *Over) AdvanceWatermark(mem memory.Allocator, w int64, decode Decoder) (
 	f, err := o.aggregate(mem, decode)
 	o.release()
 	return f, err
+}
+
+// beginPass starts a firing (or a call on processing time): no steps or decoded rows yet.
+func (o *Over) beginPass() {
+	o.pass++
+	o.decode, o.steps, o.retractRows, o.accRows, o.freed = o.decode[:0], o.steps[:0], o.retractRows[:0], o.accRows[:0], o.freed[:0]
 }
 
 // release frees the slots of the keys cleaned up by the firing.
@@ -491,20 +486,31 @@ func (o *Over) emitRows(k *keyState, ts int64) {
 	delete(k.pending, ts)
 	for i := range rows {
 		s := o.newStep(k)
-		if k.count >= o.cfg.Preceding {
-			old := &k.window[0]
-			o.retractRows = append(o.retractRows, o.decoded(old))
-			s.retract++
-			o.bytes -= int64(len(old.row))
-			k.window[0] = stored{}
-			k.window = k.window[1:]
-		} else {
-			k.count++
-		}
+		o.slideRows(k, s)
 		o.accRows = append(o.accRows, o.decoded(&rows[i]))
 		s.acc++
 		k.window = append(k.window, rows[i])
 	}
+}
+
+// slideRows makes room in a bounded ROWS frame for step s's row: once the frame holds
+// Preceding rows the step retracts the oldest, otherwise the frame counts one more.
+func (o *Over) slideRows(k *keyState, s *step) {
+	if k.count < o.cfg.Preceding {
+		k.count++
+		return
+	}
+	o.retractOldest(k, s)
+}
+
+// retractOldest makes step s retract the frame's oldest row, which leaves the frame.
+func (o *Over) retractOldest(k *keyState, s *step) {
+	old := &k.window[0]
+	o.retractRows = append(o.retractRows, o.decoded(old))
+	s.retract++
+	o.bytes -= int64(len(old.row))
+	k.window[0] = stored{}
+	k.window = k.window[1:]
 }
 
 // emitRange is RowTimeRangeBoundedPrecedingFunction#onTimer: the rows older than the frame
@@ -517,12 +523,7 @@ func (o *Over) emitRange(k *keyState, ts int64) {
 	delete(k.pending, ts)
 	s := o.newStep(k)
 	for len(k.window) > 0 && ts-k.window[0].ts > o.cfg.Preceding {
-		old := &k.window[0]
-		o.retractRows = append(o.retractRows, o.decoded(old))
-		s.retract++
-		o.bytes -= int64(len(old.row))
-		k.window[0] = stored{}
-		k.window = k.window[1:]
+		o.retractOldest(k, s)
 	}
 	for i := range rows {
 		o.accRows = append(o.accRows, o.decoded(&rows[i]))
