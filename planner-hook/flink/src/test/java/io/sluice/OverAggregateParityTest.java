@@ -139,7 +139,7 @@ class OverAggregateParityTest {
                 procTimeCase("proctime-rows-0-preceding", AGGS, "PARTITION BY k ORDER BY pt ROWS BETWEEN 0 PRECEDING AND CURRENT ROW")
                         .expecting(Expectation.fallback("current row alone on processing time")),
                 procTimeCase("proctime-range-2s", AGGS, "PARTITION BY k ORDER BY pt RANGE BETWEEN INTERVAL '2' SECOND PRECEDING AND CURRENT ROW")
-                        .expecting(Expectation.fallback("bounded RANGE OVER frame on processing time")),
+                        .expecting(Expectation.fallbackTimerDriven("bounded RANGE OVER frame on processing time")),
                 overCase("state-ttl", AGGS, ROWS_3).with("table.exec.state.ttl", "1 h")
                         .expecting(Expectation.fallback("state TTL")));
     }

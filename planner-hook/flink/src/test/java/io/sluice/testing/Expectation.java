@@ -10,8 +10,16 @@ package io.sluice.testing;
  *     {@link Run#EDGE}, text the edge notes contain
  * @param failure null when both engines must produce the same rows; otherwise both must fail,
  *     and Sluice's failure (its message or a cause's) contains this text ("" for any failure)
+ * @param rowsDefined false for a fallback whose rows stock Flink itself does not determine (they
+ *     depend on when processing-time timers fire against the end of a bounded input): both runs
+ *     are stock Flink, so only the verdict and the absence of native batches are checked
  */
-public record Expectation(Run run, String reason, String failure) {
+public record Expectation(Run run, String reason, String failure, boolean rowsDefined) {
+
+    /** An expectation whose rows both engines must match. */
+    public Expectation(Run run, String reason, String failure) {
+        this(run, reason, failure, true);
+    }
 
     /** How Sluice must run a case's job. */
     public enum Run {
@@ -33,6 +41,14 @@ public record Expectation(Run run, String reason, String failure) {
         return new Expectation(Run.FALLBACK, reason, null);
     }
 
+    /**
+     * The job falls back with a reason containing {@code reason}, and its rows depend on when
+     * stock Flink's processing-time timers fire, so two runs of stock Flink may differ.
+     */
+    public static Expectation fallbackTimerDriven(String reason) {
+        return new Expectation(Run.FALLBACK, reason, null, false);
+    }
+
     /** The island runs natively; an edge stays Flink's with a note containing {@code note}. */
     public static Expectation edge(String note) {
         return new Expectation(Run.EDGE, note, null);
@@ -40,7 +56,7 @@ public record Expectation(Run run, String reason, String failure) {
 
     /** The same run, with both engines failing and Sluice's failure containing {@code text}. */
     public Expectation failing(String text) {
-        return new Expectation(run, reason, text);
+        return new Expectation(run, reason, text, rowsDefined);
     }
 
     /** Whether the island must run natively (fully, or with an edge left to Flink). */
@@ -60,6 +76,9 @@ public record Expectation(Run run, String reason, String failure) {
             case FALLBACK -> "fallback (" + reason + ")";
             case EDGE -> "native, an edge on Flink (" + reason + ")";
         };
+        if (!rowsDefined) {
+            s += ", rows timed by processing-time timers";
+        }
         return fails() ? s + ", both fail (" + failure + ")" : s;
     }
 }
