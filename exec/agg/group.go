@@ -55,6 +55,10 @@ type GroupInput struct {
 	// Args holds each call's argument column (nil for COUNT(*)), Filters each call's FILTER
 	// column (nil for none).
 	Args, Filters []arrow.Array
+	// Bundle says the rows are a finished mini-batch bundle, each key's rows together and the
+	// keys in the bundle's order: every key's rows are aggregated into its state and the key
+	// then emits once, as MiniBatchGroupAggFunction#finishBundle (see ProcessBundle).
+	Bundle bool
 }
 
 // Changes are what a group aggregation emits for a batch, in order: per change its RowKind,
@@ -262,6 +266,12 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 			if ok && g.live[s] && g.cfg.StateTTL.Expired(g.written[s], now) {
 				g.expire(s)
 			}
+			if in.Bundle && !g.live[s] && onlyRetractions(in, r) {
+				// MiniBatchGroupAggFunction returns from finishBundle at a key without
+				// state whose rows all retract: the bundle's later keys are dropped too.
+				n = r
+				break
+			}
 		}
 		g.lastOf[s] = int32(r)
 		rounds = max(rounds, int(g.occ[r])+1)
@@ -284,7 +294,7 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 		fill[j]++
 	}
 	for j := 0; j < rounds; j++ {
-		if err := g.runRound(mem, in, g.round[g.roundStart[j]:g.roundStart[j+1]], rounds == 1); err != nil {
+		if err := g.runRound(mem, in, g.round[g.roundStart[j]:g.roundStart[j+1]], rounds == 1 && n == in.N); err != nil {
 			return nil, err
 		}
 	}
@@ -307,6 +317,21 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 		}
 	}
 	return ch, nil
+}
+
+// onlyRetractions says whether the rows of a bundle's key from its first row r on (up to the
+// next key's) all retract.
+func onlyRetractions(in *GroupInput, r int) bool {
+	if in.Kinds == nil {
+		return false
+	}
+	key := string(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]])
+	for ; r < in.N && string(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]]) == key; r++ {
+		if !isRetraction(in.Kinds[r]) {
+			return false
+		}
+	}
+	return true
 }
 
 // expire takes slot s's state away (its time to live has passed): the key is then new to the
@@ -340,6 +365,10 @@ func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []in
 			g.rows[s], g.live[s] = 0, true
 			g.keys++
 			g.change[r] = int32(Insert)
+		case g.prevRow[r] >= 0 && in.Bundle:
+			// The key's change over the whole bundle comes out at its last row.
+			p := g.prevRow[r]
+			g.change[r], g.before[r], g.change[p] = g.change[p], g.before[p], noChange
 		case g.prevRow[r] >= 0:
 			g.change[r], g.before[r] = int32(UpdateAfter), g.after[g.prevRow[r]]
 		default:
@@ -363,6 +392,8 @@ func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []in
 		s := g.slotOf[r]
 		switch {
 		case g.change[r] == noChange:
+		case in.Bundle && g.lastOf[s] != r:
+			// A bundle's key is judged after its last row: its count may pass through 0.
 		case g.cfg.Retractions && g.rows[s] == 0:
 			// The key's last row was retracted: Flink deletes its result and its state.
 			g.live[s] = false

@@ -74,8 +74,16 @@ func render(t *testing.T, in *GroupInput, ch *Changes) []string {
 // checkBatches runs groupBatch batches through g and checks the changes of each.
 func checkBatches(t *testing.T, g *GroupAggregate, batches, want [][]string) {
 	t.Helper()
+	checkInputs(t, g, batches, want, false)
+}
+
+// checkInputs runs groupBatch batches (bundles when bundle is set) through g and checks the
+// changes of each.
+func checkInputs(t *testing.T, g *GroupAggregate, batches, want [][]string, bundle bool) {
+	t.Helper()
 	for i, rows := range batches {
 		in, release := groupBatch(rows...)
+		in.Bundle = bundle
 		ch, err := g.Process(memory.DefaultAllocator, in)
 		if err != nil {
 			t.Fatal(err)
@@ -464,5 +472,43 @@ func TestGroupDistinctOwnsStrings(t *testing.T) {
 			t.Errorf("retract %v: COUNT(DISTINCT) of ab, ab, cd, ab = %d, want 2", retract, got)
 		}
 		res.Release()
+	}
+}
+
+// The changes of COUNT(*), SUM(v), MAX(v) per key of mini-batch bundles, as
+// MiniBatchGroupAggFunction#finishBundle emits them: each key once for all its rows (rows of a
+// key together, keys in the bundle's order), its count judged after its last row, leading
+// retractions of a key without state dropped, and the bundle cut short at a key without state
+// whose rows all retract.
+func TestGroupAggregateBundles(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		retractions  bool
+		updateBefore bool
+		bundles      [][]string
+		want         [][]string
+	}{
+		{name: "each key once", updateBefore: true,
+			bundles: [][]string{{"b=1", "b=2", "a=5", "c=-"}, {"a=1", "a=2", "b=0"}},
+			want:    [][]string{{"+I b 2 3 2", "+I a 1 5 5", "+I c 1 - -"}, {"-U a 1 5 5", "+U a 3 8 5", "-U b 2 3 2", "+U b 3 3 2"}}},
+		{name: "NULLs change the count alone",
+			bundles: [][]string{{"a=5"}, {"a=-", "a=-"}},
+			want:    [][]string{{"+I a 1 5 5"}, {"+U a 3 5 5"}}},
+		{name: "count through zero keeps the key", retractions: true, updateBefore: true,
+			bundles: [][]string{{"a=5"}, {"-D a=5", "-D a=5", "a=7", "a=7"}},
+			want:    [][]string{{"+I a 1 5 5"}, {"-U a 1 5 5", "+U a 1 9 7"}}},
+		{name: "last row retracted deletes", retractions: true,
+			bundles: [][]string{{"a=5", "b=1"}, {"-D a=5", "b=2"}},
+			want:    [][]string{{"+I a 1 5 5", "+I b 1 1 1"}, {"-D a 1 5 5", "+U b 2 3 2"}}},
+		{name: "leading retractions of a new key dropped", retractions: true,
+			bundles: [][]string{{"-U a=5", "-D a=1", "a=2", "b=3"}},
+			want:    [][]string{{"+I a 1 2 2", "+I b 1 3 3"}}},
+		{name: "new key of retractions only cuts the bundle", retractions: true,
+			bundles: [][]string{{"a=1", "-U b=5", "-D b=1", "c=3"}, {"c=4", "a=1"}},
+			want:    [][]string{{"+I a 1 1 1"}, {"+I c 1 4 4", "+U a 2 2 1"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			checkInputs(t, newGroupOf(t, c.updateBefore, c.retractions), c.bundles, c.want, true)
+		})
 	}
 }

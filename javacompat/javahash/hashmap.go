@@ -49,6 +49,16 @@ func (m *HashMap) Reset() {
 	m.size, m.threshold = 0, 0
 }
 
+// Clear is HashMap#clear: the entries go, the table keeps its capacity (so a map refilled
+// after a clear iterates as one that grew to that capacity, not as a new map).
+func (m *HashMap) Clear() {
+	for i := range m.table {
+		m.table[i] = none
+	}
+	m.nodes = m.nodes[:0]
+	m.size = 0
+}
+
 // spread is HashMap#hash: the hash code's high half folded into the low half.
 func spread(code int32) int32 { return code ^ int32(uint32(code)>>16) }
 

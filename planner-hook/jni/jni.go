@@ -251,6 +251,12 @@ func Java_io_sluice_jni_NativeLib_routeRows(env *C.JNIEnv, _ C.jclass, spec C.jb
 	}
 }
 
+//export Java_io_sluice_jni_NativeLib_miniBatchWatermark
+func Java_io_sluice_jni_NativeLib_miniBatchWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, watermark C.jlong, outData, outOffsets C.jobject) C.jlong {
+	defer guard(env, "miniBatchWatermark")
+	return chainCall(env, h, outData, outOffsets, func(p *chain.Chain) error { return p.MiniBatchWatermark(int64(watermark)) })
+}
+
 //export Java_io_sluice_jni_NativeLib_advanceWatermark
 func Java_io_sluice_jni_NativeLib_advanceWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong, watermark C.jlong, outData, outOffsets C.jobject) C.jlong {
 	defer guard(env, "advanceWatermark")

@@ -9,8 +9,8 @@ import (
 	"github.com/sluice-project/sluice/exec/agg"
 )
 
-// GroupAggregateType is the exec node of a GROUP BY aggregation outside windows (without
-// mini-batches).
+// GroupAggregateType is the exec node of a GROUP BY aggregation outside windows in one phase
+// (with or without mini-batches).
 const GroupAggregateType = "stream-exec-group-aggregate_1"
 
 // groupAggJSON is StreamExecGroupAggregate's JSON.
@@ -41,6 +41,10 @@ type GroupAggregate struct {
 	Retractions bool
 	// StateTTL is the state's time to live in milliseconds (0: none).
 	StateTTL int64
+	// MiniBatchSize is the number of rows of a bundle (0: no mini-batches): rows are then
+	// buffered per key and aggregated key by key when the bundle is finished, as Flink's
+	// MiniBatchGroupAggFunction.
+	MiniBatchSize int64
 }
 
 // CompileGroupAggregate decodes a group aggregation node. Reasons say why it cannot run
@@ -66,11 +70,8 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 	if j.NeedRetraction && len(j.AggCallNeedRetractions) != len(j.AggCalls) {
 		return nil, nil, fmt.Errorf("group aggregate %s: %d retraction flags for %d calls", n.Name, len(j.AggCallNeedRetractions), len(j.AggCalls))
 	}
-	if j.Configuration["table.exec.mini-batch.enabled"] == "true" {
-		reasons = append(reasons, "mini-batch group aggregation (table.exec.mini-batch.enabled) is not supported natively yet")
-	}
-	if options[OptMiniBatch] == "true" && j.Configuration["table.exec.mini-batch.enabled"] == "" {
-		reasons = append(reasons, "mini-batch group aggregation (table.exec.mini-batch.enabled) is not supported natively yet")
+	if p.MiniBatchSize, err = miniBatchSize(j.Configuration, options); err != nil {
+		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
 	}
 	if p.StateTTL, err = stateTTL(j.State, options); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)

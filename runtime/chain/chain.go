@@ -3,6 +3,7 @@ package chain
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -49,7 +50,11 @@ type Chain struct {
 	// a Calc, feeding a native sink): no rows were encoded.
 	outBatch arrow.RecordBatch
 	stages   []Pipeline
-	interval int64
+	// miniBatchAt is the number of stages before the chain's mini-batch assigner (-1 for
+	// none): event-time watermarks stop there, except the final one, and the mini-batch
+	// watermarks the Java operator emits by the clock (MiniBatchWatermark) start there.
+	miniBatchAt int
+	interval    int64
 	// Watermark assigner state (WatermarkAssignerOperator's currentWatermark, lastWatermark).
 	current, last int64
 	// forwarded is the last watermark the chain emitted.
@@ -71,7 +76,7 @@ type Chain struct {
 
 // openChain opens each node of a multi-node island and chains them.
 func openChain(is *plan.Island) (*Chain, error) {
-	c := &Chain{rowMapping: true, forwarded: -1 << 63}
+	c := &Chain{rowMapping: true, forwarded: -1 << 63, miniBatchAt: -1}
 	if len(is.Nodes) == 0 {
 		return nil, fmt.Errorf("chain: the island has no nodes")
 	}
@@ -135,6 +140,14 @@ func openChain(is *plan.Island) (*Chain, error) {
 			if c.scanRows, err = binaryrow.NewEncoder(types); err != nil {
 				return nil, fmt.Errorf("chain node 0 (%s): %w", is.Nodes[i].Name, err)
 			}
+			continue
+		}
+		if _, ok := node.(*plan.MiniBatchAssigner); ok {
+			// Rows pass unchanged; the Java operator owns the assigner's clock and timer.
+			if c.miniBatchAt >= 0 {
+				return nil, fmt.Errorf("chain node %d (%s): a second mini-batch assigner", i, is.Nodes[i].Name)
+			}
+			c.miniBatchAt = len(c.stages)
 			continue
 		}
 		p, err := openStage(node, is.Options)
@@ -290,8 +303,29 @@ func (c *Chain) NextProcessingTimer() int64 {
 }
 
 // watermark moves event time through the stages from stage k on (a stage's output rows go on
-// through the later stages), then records the watermark the chain forwards.
+// through the later stages), then records the watermark the chain forwards. A mini-batch
+// assigner at or after stage k stops every watermark but the final one, as
+// ProcTimeMiniBatchAssignerOperator#processWatermark (the stages before it keep no event time).
 func (c *Chain) watermark(k int, w int64) error {
+	if c.miniBatchAt >= k && w != math.MaxInt64 {
+		return nil
+	}
+	return c.forward(k, w)
+}
+
+// MiniBatchWatermark emits a watermark of the chain's mini-batch assigner (the start of a new
+// interval of processing time): it finishes the bundles of the stages after the assigner,
+// whose output rows come out before it.
+func (c *Chain) MiniBatchWatermark(w int64) error {
+	c.reset()
+	if c.miniBatchAt < 0 {
+		return fmt.Errorf("chain: no mini-batch assigner to emit a watermark")
+	}
+	return c.forward(c.miniBatchAt, w)
+}
+
+// forward moves a watermark through the stages from stage k on and records it.
+func (c *Chain) forward(k int, w int64) error {
 	for ; k < len(c.stages); k++ {
 		st, ok := c.stages[k].(EventTimePipeline)
 		if !ok {

@@ -27,8 +27,13 @@ type groupAggStage struct {
 	assigner *keygroup.Assigner
 	encoder  *binaryrow.Encoder
 	groups   []int32
-	out      []byte
-	offsets  []int32
+	// bundle buffers the rows of a mini-batch (nil without mini-batches).
+	bundle  *groupBundle
+	out     []byte
+	offsets []int32
+	// encoded holds the rows of one run before they are appended to out.
+	encoded        []byte
+	encodedOffsets []int32
 }
 
 func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*groupAggStage, error) {
@@ -51,6 +56,11 @@ func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*grou
 	}
 	if s.encoder, err = binaryrow.NewEncoder(p.OutTypes); err != nil {
 		return nil, fmt.Errorf("group aggregate: %w", err)
+	}
+	if p.MiniBatchSize > 0 {
+		if s.bundle, err = newGroupBundle(p, mem); err != nil {
+			return nil, fmt.Errorf("group aggregate: %w", err)
+		}
 	}
 	return s, nil
 }
@@ -87,7 +97,8 @@ func (s *groupAggStage) ProcessBatch(b arrow.RecordBatch) error {
 	return s.aggregate(b.Columns(), kinds, int(b.NumRows()))
 }
 
-// aggregate aggregates n rows (kinds nil: all inserts).
+// aggregate aggregates n rows (kinds nil: all inserts), or with mini-batches adds them to the
+// bundle, which is finished after every row that fills it.
 func (s *groupAggStage) aggregate(cols []arrow.Array, kinds []int8, n int) error {
 	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
 	if n == 0 {
@@ -102,7 +113,15 @@ func (s *groupAggStage) aggregate(cols []arrow.Array, kinds []int8, n int) error
 		return fmt.Errorf("group aggregate: %w", err)
 	}
 	keyRows, keyOffsets := s.assigner.KeyRows()
+	if s.bundle != nil {
+		return s.bundle.add(s, cols, kinds, n, keyRows, keyOffsets)
+	}
 	in := &agg.GroupInput{N: n, Kinds: kinds, KeyGroups: s.groups, Keys: keyRows, KeyOffsets: keyOffsets}
+	return s.run(in, cols)
+}
+
+// run aggregates in, whose input columns are cols, and appends the changes as output rows.
+func (s *groupAggStage) run(in *agg.GroupInput, cols []arrow.Array) error {
 	for i := range s.plan.Calls {
 		var arg, filter arrow.Array
 		if c := s.plan.ArgCols[i]; c >= 0 {
@@ -124,29 +143,43 @@ func (s *groupAggStage) aggregate(cols []arrow.Array, kinds []int8, n int) error
 	}
 	var taken []arrow.Array
 	defer func() { releaseArrays(taken) }()
-	for _, k := range keys {
-		t, err := column.TakeOrNull(k, ch.Rows, s.mem)
+	for _, k := range s.plan.KeyCols {
+		t, err := column.TakeOrNull(cols[k], ch.Rows, s.mem)
 		if err != nil {
 			return fmt.Errorf("group aggregate: %w", err)
 		}
 		taken = append(taken, t)
 	}
 	fields := append(append([]arrow.Array(nil), taken...), ch.Values...)
-	if s.out, s.offsets, err = encodeRows(s.encoder, fields, ch.Kinds, m, s.out, s.offsets); err != nil {
+	if s.encoded, s.encodedOffsets, err = encodeRows(s.encoder, fields, ch.Kinds, m, s.encoded, s.encodedOffsets); err != nil {
 		return fmt.Errorf("group aggregate: %w", err)
+	}
+	base := int32(len(s.out))
+	s.out = append(s.out, s.encoded...)
+	for _, o := range s.encodedOffsets[1:] {
+		s.offsets = append(s.offsets, base+o)
 	}
 	return nil
 }
 
-// AdvanceWatermark has nothing to fire: a group aggregation passes watermarks on.
+// AdvanceWatermark finishes the mini-batch bundle (AbstractMapBundleOperator#processWatermark);
+// without mini-batches there is nothing to fire and the watermark passes on.
 func (s *groupAggStage) AdvanceWatermark(int64) error {
 	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
+	if s.bundle != nil {
+		return s.bundle.finish(s)
+	}
 	return nil
 }
 
-// PrepareCheckpoint has nothing to flush: every row's change is emitted as it is aggregated.
+// PrepareCheckpoint finishes the mini-batch bundle before a checkpoint barrier
+// (AbstractMapBundleOperator#prepareSnapshotPreBarrier); without mini-batches every row's
+// change was emitted as it was aggregated.
 func (s *groupAggStage) PrepareCheckpoint() error {
 	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
+	if s.bundle != nil {
+		return s.bundle.finish(s)
+	}
 	return nil
 }
 

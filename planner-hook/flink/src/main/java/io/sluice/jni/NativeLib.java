@@ -120,6 +120,13 @@ public final class NativeLib {
     public static native long advanceWatermark(long handle, long watermark, ByteBuffer outData, ByteBuffer outOffsets);
 
     /**
+     * Emits a watermark of a chain's mini-batch assigner (the start of a new interval of
+     * processing time): the mini-batch operators after it finish their bundles, and their rows
+     * are written before the watermark, as {@link #advanceWatermark} writes them.
+     */
+    public static native long miniBatchWatermark(long handle, long watermark, ByteBuffer outData, ByteBuffer outOffsets);
+
+    /**
      * Flushes a window pipeline's buffer before a checkpoint barrier and writes the rows that
      * the flush produces (the partial aggregates of a local phase; none otherwise).
      */

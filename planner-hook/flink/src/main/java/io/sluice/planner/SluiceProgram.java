@@ -34,6 +34,8 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalJ
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacySink;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacyTableSourceScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalMiniBatchAssigner;
+import org.apache.flink.table.planner.plan.trait.MiniBatchIntervalTraitDef;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalSink;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalTableSourceScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalValues;
@@ -355,6 +357,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-calc_1";
         } else if (rel instanceof StreamPhysicalWatermarkAssigner) {
             return "stream-exec-watermark-assigner_1";
+        } else if (rel instanceof StreamPhysicalMiniBatchAssigner) {
+            return "stream-exec-mini-batch-assigner_1";
         } else if (rel instanceof StreamPhysicalWindowAggregate) {
             return "stream-exec-window-aggregate_1";
         } else if (rel instanceof StreamPhysicalLocalWindowAggregate) {
@@ -404,7 +408,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             entries.add(entryOf.get(rel));
             types.add(nodeType(rel));
             descriptions.add(((FlinkPhysicalRel) rel).getRelDetailedDescription());
-            rowMapping &= rel instanceof StreamPhysicalCalc || rel instanceof StreamPhysicalWatermarkAssigner;
+            rowMapping &= rel instanceof StreamPhysicalCalc || rel instanceof StreamPhysicalWatermarkAssigner
+                    || rel instanceof StreamPhysicalMiniBatchAssigner;
             requireWatermark |= rel instanceof StreamPhysicalRel && ((StreamPhysicalRel) rel).requireWatermark();
         }
         int[] stateKeys = null;
@@ -473,9 +478,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         boolean batchRecords = batchOut || exchangeKeys != null;
         boolean procTime = bottom instanceof StreamPhysicalWindowAggregate
                 && !((StreamPhysicalWindowAggregate) bottom).windowing().isRowtime();
+        long miniBatchInterval = chain.stream()
+                .filter(r -> r instanceof StreamPhysicalMiniBatchAssigner)
+                .mapToLong(r -> r.getTraitSet().getTrait(MiniBatchIntervalTraitDef.INSTANCE()).getMiniBatchInterval().getInterval())
+                .findFirst().orElse(0);
         ChainShape shape = new ChainShape(
                 types, watermarkAssigner, stateKeys != null, rowMapping && !batchRecords, 0, batchInput, batchRecords,
-                exchangeKeys != null, procTime);
+                exchangeKeys != null, procTime, miniBatchInterval);
         NativeChain nativeChain = new NativeChain(
                 top.getRowType(), IslandPlan.toJson(serde, entries, chainOptions), shape, stateKeys, descriptions, requireWatermark);
         if (inputs.size() == 2) {
@@ -537,6 +546,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         // from the table config (a regular join's node does not persist them).
         m.put(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED.key(),
                 String.valueOf(config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED)));
+        m.put(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE.key(),
+                String.valueOf(config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE)));
         m.put(ExecutionConfigOptions.IDLE_STATE_RETENTION.key(),
                 String.valueOf(config.get(ExecutionConfigOptions.IDLE_STATE_RETENTION).toMillis()));
         // The interval join's cleanup slack, which Flink reads from the table config.

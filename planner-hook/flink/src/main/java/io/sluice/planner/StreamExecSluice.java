@@ -98,7 +98,8 @@ public class StreamExecSluice extends ExecNodeBase<RowData>
         ChainShape runtimeShape = new ChainShape(
                 shape.nodeTypes(), shape.watermarkAssigner(), shape.keyed(), shape.rowMapping(),
                 shape.watermarkAssigner() ? config.get(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT).toMillis() : 0,
-                shape.batchInput(), shape.batchOutput(), shape.exchangeOutput(), shape.procTime());
+                shape.batchInput(), shape.batchOutput(), shape.exchangeOutput(), shape.procTime(),
+                shape.miniBatchInterval());
         NativeChainOperator operator = new NativeChainOperator(
                 islandJson,
                 inputType,

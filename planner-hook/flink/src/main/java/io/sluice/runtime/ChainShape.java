@@ -20,8 +20,12 @@ import java.util.List;
  *     target channel
  * @param procTime the chain starts with a processing-time window aggregation: rows carry their
  *     arrival times into Go, and windows fire on processing-time timers
+ * @param miniBatchInterval the interval in ms of the chain's mini-batch assigner on processing
+ *     time (0: none), whose clock and timer live in the Java operator as in Flink's
+ *     ProcTimeMiniBatchAssignerOperator
  */
 public record ChainShape(
         List<String> nodeTypes, boolean watermarkAssigner, boolean keyed, boolean rowMapping, long idleTimeout,
-        boolean batchInput, boolean batchOutput, boolean exchangeOutput, boolean procTime)
+        boolean batchInput, boolean batchOutput, boolean exchangeOutput, boolean procTime,
+        long miniBatchInterval)
         implements Serializable {}

@@ -114,6 +114,8 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     private transient int arrivalCount;
     private transient long lastArrival;
     private transient long registeredTimer;
+    /** The mini-batch assigner's last watermark (ProcTimeMiniBatchAssignerOperator#currentWatermark). */
+    private transient long miniBatchWatermark;
     private transient StreamRecord<RowData> reuse;
     private transient StreamRecord<RowData> batchRecord;
     /**
@@ -306,6 +308,12 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             registeredTimer = Long.MAX_VALUE;
             scheduleWindowTimer(); // windows restored from a checkpoint
         }
+        if (shape.miniBatchInterval() > 0) {
+            // ProcTimeMiniBatchAssignerOperator#open.
+            miniBatchWatermark = 0;
+            long now = getProcessingTimeService().getCurrentProcessingTime();
+            getProcessingTimeService().registerTimer(now + shape.miniBatchInterval(), this::onMiniBatchTimer);
+        }
         if (shape.watermarkAssigner()) {
             currentStatus = WatermarkStatus.ACTIVE;
             lastIdleCheckProcessedElements = -1;
@@ -345,6 +353,9 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
                 emitWatermarkStatus(WatermarkStatus.ACTIVE);
             }
         }
+        if (shape.miniBatchInterval() > 0) {
+            nextMiniBatch();
+        }
         Object value = ((StreamRecord<?>) element).getValue();
         if (value instanceof NativeBatch batch) {
             processBatch(batch, element);
@@ -365,6 +376,29 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
             ProcessingTimeService time = getProcessingTimeService();
             time.registerTimer(time.getCurrentProcessingTime() + flushDelayMillis(), t -> flush());
         }
+    }
+
+    /**
+     * The mini-batch assigner's clock (ProcTimeMiniBatchAssignerOperator#processElement): when
+     * processing time has entered a new interval, the rows before go through the chain, then
+     * the interval's start goes out as a watermark, finishing the bundles after the assigner.
+     */
+    private void nextMiniBatch() {
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        long batch = now - now % shape.miniBatchInterval();
+        if (batch > miniBatchWatermark) {
+            flush();
+            miniBatchWatermark = batch;
+            emit(NativeLib.miniBatchWatermark(handle, batch, out.data(), out.offsets()), false);
+        }
+    }
+
+    /** ProcTimeMiniBatchAssignerOperator#onProcessingTime: a watermark each interval, rows or not. */
+    private void onMiniBatchTimer(long timestamp) {
+        nextMiniBatch();
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        long batch = now - now % shape.miniBatchInterval();
+        getProcessingTimeService().registerTimer(batch + shape.miniBatchInterval(), this::onMiniBatchTimer);
     }
 
     /**
@@ -604,6 +638,10 @@ public class NativeChainOperator extends AbstractStreamOperator<RowData>
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         flush();
+        if (mark.getTimestamp() == Long.MAX_VALUE) {
+            // The final watermark passes a mini-batch assigner, which emits nothing after it.
+            miniBatchWatermark = Long.MAX_VALUE;
+        }
         if (shape.watermarkAssigner() && mark.getTimestamp() == Long.MAX_VALUE
                 && shape.idleTimeout() > 0 && currentStatus.equals(WatermarkStatus.IDLE)) {
             // As WatermarkAssignerOperator: the final watermark must not meet an idle output.

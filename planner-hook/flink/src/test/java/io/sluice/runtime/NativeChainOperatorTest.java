@@ -41,7 +41,7 @@ class NativeChainOperatorTest {
     static OneInputStreamOperatorTestHarness<RowData, RowData> harness(int batchRows, long maxDelay) throws Exception {
         NativeChainOperator op = new NativeChainOperator(
                 ISLAND.getBytes(StandardCharsets.UTF_8), TYPE, TYPE,
-                new ChainShape(java.util.List.of("stream-exec-calc_1"), false, false, true, 0, false, false, false, false),
+                new ChainShape(java.util.List.of("stream-exec-calc_1"), false, false, true, 0, false, false, false, false, 0),
                 batchRows, maxDelay, 0, 0, 0, 0);
         OneInputStreamOperatorTestHarness<RowData, RowData> h = new OneInputStreamOperatorTestHarness<>(op);
         h.setup(new RowDataSerializer(TYPE));
