@@ -29,12 +29,12 @@ type groupBundle struct {
 	kinds  []int8
 	rowKey []int32
 	// keyGroup is each bundle key's key group.
-	keyGroup []int32
+	keyGroup  []int32
 	changelog bool
 	// Scratch of finish.
-	order, start, fill, sel []int32
-	keyRows                 []byte
-	keyOffsets, groups      []int32
+	order, place, start, sel []int32
+	keyRows                  []byte
+	keyOffsets, groups       []int32
 }
 
 func newGroupBundle(p *plan.GroupAggregate, mem memory.Allocator) (*groupBundle, error) {
@@ -116,7 +116,8 @@ func (b *groupBundle) finish(s *groupAggStage) error {
 	// The rows by key: a counting sort of the rows by their key's place in the order.
 	b.order = b.keys.Order(b.order[:0])
 	keys := len(b.order)
-	place := grown(b.fill, keys)[:keys]
+	b.place = grown(b.place, keys)[:keys]
+	place := b.place
 	for i, k := range b.order {
 		place[k] = int32(i)
 	}
@@ -135,7 +136,6 @@ func (b *groupBundle) finish(s *groupAggStage) error {
 		b.sel[next[p]] = int32(r)
 		next[p]++
 	}
-	b.fill = place
 	in := &agg.GroupInput{N: n, Bundle: true}
 	if b.changelog {
 		in.Kinds = make([]int8, n)
