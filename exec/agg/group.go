@@ -115,6 +115,7 @@ type GroupAggregate struct {
 	lastOf                map[int32]int32 // slot -> the batch's last row of its key
 	touched               []int32         // the batch's first row of each key
 	snapshots             []int32
+	buffers               []int32 // MergeBundle: each key's buffer slot
 	adds, subtract        []int32
 	filtered              []int32
 }

@@ -9,9 +9,13 @@ import (
 	"github.com/sluice-project/sluice/exec/agg"
 )
 
-// GroupAggregateType is the exec node of a GROUP BY aggregation outside windows in one phase
-// (with or without mini-batches).
-const GroupAggregateType = "stream-exec-group-aggregate_1"
+// The exec nodes of GROUP BY aggregations outside windows: in one phase (with or without
+// mini-batches), and the local and global phase Flink plans with mini-batches.
+const (
+	GroupAggregateType       = "stream-exec-group-aggregate_1"
+	LocalGroupAggregateType  = "stream-exec-local-group-aggregate_1"
+	GlobalGroupAggregateType = "stream-exec-global-group-aggregate_1"
+)
 
 // groupAggJSON is StreamExecGroupAggregate's JSON.
 type groupAggJSON struct {
@@ -23,10 +27,18 @@ type groupAggJSON struct {
 	NeedRetraction         bool              `json:"needRetraction"`
 	State                  []stateJSON       `json:"state"`
 	OutputType             json.RawMessage   `json:"outputType"`
+	// The global phase's: the local phase's input row type, which the calls' arguments refer
+	// to, and the place of the COUNT(*) Flink adds for retractions.
+	LocalAggInputRowType json.RawMessage `json:"localAggInputRowType"`
+	IndexOfCountStar     *int            `json:"indexOfCountStar"`
 }
 
-// GroupAggregate is a compiled group aggregation.
+// GroupAggregate is a compiled group aggregation of one phase.
 type GroupAggregate struct {
+	// Phase is OnePhase, or the local or global phase of a two-phase aggregation: the local
+	// phase aggregates each bundle's rows per key into partial accumulators (its output: the
+	// keys, then every call's accumulator fields), the global one merges them into its state.
+	Phase    AggregatePhase
 	InNames  []string
 	InTypes  []catalog.Type
 	OutTypes []catalog.Type
@@ -34,8 +46,9 @@ type GroupAggregate struct {
 	KeyTypes []catalog.Type
 	Calls    []agg.Call
 	// ArgCols holds each call's argument column (-1 for COUNT(*)), FilterCols its FILTER
-	// column (-1 for none).
-	ArgCols, FilterCols  []int
+	// column (-1 for none); in the global phase FieldCols holds each call's first accumulator
+	// field column instead (and no call has a filter: the local phase applied it).
+	ArgCols, FilterCols, FieldCols []int
 	GenerateUpdateBefore bool
 	// Retractions says the input has updates and deletes (Flink's needRetraction).
 	Retractions bool
@@ -47,14 +60,14 @@ type GroupAggregate struct {
 	MiniBatchSize int64
 }
 
-// CompileGroupAggregate decodes a group aggregation node. Reasons say why it cannot run
-// natively; err reports malformed input.
-func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggregate, []string, error) {
+// CompileGroupAggregate decodes a group aggregation node of the given phase. Reasons say why it
+// cannot run natively; err reports malformed input.
+func CompileGroupAggregate(n *IslandNode, phase AggregatePhase, options map[string]string) (*GroupAggregate, []string, error) {
 	var j groupAggJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
 	}
-	p := &GroupAggregate{GenerateUpdateBefore: j.GenerateUpdateBefore, Retractions: j.NeedRetraction}
+	p := &GroupAggregate{Phase: phase, GenerateUpdateBefore: j.GenerateUpdateBefore, Retractions: j.NeedRetraction}
 	var err error
 	if p.InNames, p.InTypes, err = n.RowFields(); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
@@ -73,8 +86,34 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 	if p.MiniBatchSize, err = miniBatchSize(j.Configuration, options); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
 	}
+	argTypes := p.InTypes
+	if phase != OnePhase {
+		if p.MiniBatchSize == 0 {
+			// Flink plans two phases only with mini-batches, and refuses them without.
+			return nil, nil, fmt.Errorf("group aggregate %s: a two-phase aggregation without mini-batches", n.Name)
+		}
+		if j.NeedRetraction {
+			reasons = append(reasons, "a two-phase group aggregation of input with retractions is not supported natively yet")
+		}
+	}
+	if phase == GlobalPhase {
+		// The calls' arguments refer to the local phase's input.
+		t, err := catalog.ParseType(j.LocalAggInputRowType)
+		if err != nil {
+			return nil, nil, fmt.Errorf("group aggregate %s local input type: %w", n.Name, err)
+		}
+		if _, argTypes, err = RowFields(t); err != nil {
+			return nil, nil, fmt.Errorf("group aggregate %s local input type: %w", n.Name, err)
+		}
+		if j.IndexOfCountStar != nil && *j.IndexOfCountStar >= 0 && !j.NeedRetraction {
+			return nil, nil, fmt.Errorf("group aggregate %s: a COUNT(*) for retractions at %d over input without retractions", n.Name, *j.IndexOfCountStar)
+		}
+	}
 	if p.StateTTL, err = stateTTL(j.State, options); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
+	}
+	if phase == LocalPhase {
+		p.StateTTL = 0 // the local phase keeps no state
 	}
 	for _, k := range j.Grouping {
 		if k < 0 || k >= len(p.InTypes) {
@@ -90,7 +129,7 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 		p.KeyTypes = append(p.KeyTypes, t)
 	}
 	for i, c := range j.AggCalls {
-		call, argCol, why, err := decodeAggCall(c, p.InTypes)
+		call, argCol, why, err := decodeAggCall(c, argTypes)
 		if err != nil {
 			return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
 		}
@@ -103,7 +142,7 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 			continue
 		}
 		filterCol := -1
-		if c.FilterArg >= 0 {
+		if c.FilterArg >= 0 && phase != GlobalPhase {
 			if c.FilterArg >= len(p.InTypes) || p.InTypes[c.FilterArg].Kind != catalog.Boolean {
 				return nil, nil, fmt.Errorf("group aggregate %s: FILTER column %d is not a BOOLEAN input field", n.Name, c.FilterArg)
 			}
@@ -112,6 +151,9 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 		call.DistinctGroup = -1
 		call.Retract = j.NeedRetraction && j.AggCallNeedRetractions[i]
 		switch {
+		case call.Distinct && phase != OnePhase:
+			// The partial accumulators would carry each key's distinct values (a MapView).
+			err = fmt.Errorf("%s(DISTINCT) in a two-phase aggregation is not supported natively yet", call.Func)
 		case call.Distinct && p.StateTTL > 0:
 			// Flink's MapView of the distinct values expires value by value.
 			err = fmt.Errorf("%s(DISTINCT) with a state TTL is not supported natively yet", call.Func)
@@ -132,14 +174,45 @@ func CompileGroupAggregate(n *IslandNode, options map[string]string) (*GroupAggr
 		p.ArgCols = append(p.ArgCols, argCol)
 		p.FilterCols = append(p.FilterCols, filterCol)
 	}
-	if len(reasons) == 0 {
-		want := append([]catalog.Type(nil), p.KeyTypes...)
+	if len(reasons) > 0 {
+		return p, reasons, nil
+	}
+	// The partial accumulators: keys, then every call's accumulator fields.
+	partials := append([]catalog.Type(nil), p.KeyTypes...)
+	if phase != OnePhase {
 		for _, c := range p.Calls {
-			want = append(want, c.Result)
+			a, err := agg.NewAccumulator(c)
+			if err != nil {
+				return p, []string{fmt.Sprintf("group aggregate %s: %v", n.Name, err)}, nil
+			}
+			if phase == GlobalPhase {
+				p.FieldCols = append(p.FieldCols, len(partials))
+			}
+			partials = append(partials, a.FieldTypes()...)
 		}
-		if why := sameKinds("group aggregate output", p.OutTypes, want); why != "" {
-			reasons = append(reasons, why)
+	}
+	switch phase {
+	case LocalPhase:
+		if why := sameKinds("local group aggregate output", p.OutTypes, partials); why != "" {
+			return p, []string{why}, nil
 		}
+		return p, nil, nil
+	case GlobalPhase:
+		for i, k := range p.KeyCols {
+			if k != i {
+				return p, []string{fmt.Sprintf("global grouping %v is not the leading fields of the partial aggregates", p.KeyCols)}, nil
+			}
+		}
+		if why := sameKinds("partial aggregates", p.InTypes, partials); why != "" {
+			return p, []string{why}, nil
+		}
+	}
+	want := append([]catalog.Type(nil), p.KeyTypes...)
+	for _, c := range p.Calls {
+		want = append(want, c.Result)
+	}
+	if why := sameKinds("group aggregate output", p.OutTypes, want); why != "" {
+		reasons = append(reasons, why)
 	}
 	return p, reasons, nil
 }

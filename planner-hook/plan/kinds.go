@@ -57,7 +57,7 @@ var kinds = []Kind{
 		Doc: "joins whose condition bounds the difference of the two inputs' event-time attributes (l.ts BETWEEN r.ts - INTERVAL ... AND r.ts + INTERVAL ...), on equality keys, with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER; a row joins the other side's cached rows of its interval as it arrives and stays cached while rows of the other side can still join it; per key, cleanup timers remove the rows the watermark has passed and pad an outer side's rows that never joined, step by step as Flink's RowTimeIntervalJoin (table.exec.interval-join.min-cleanup-interval included), and the watermarks it forwards are held back by the larger relative bound; TIMESTAMP(3) and TIMESTAMP_LTZ(3) time attributes; both inputs arrive through columnar exchanges keyed by the join keys. Not native yet: joins without equality keys, processing time, bounds of negative size (Flink plans no join then)"},
 	{Type: RegularJoinType, compile: node(CompileRegularJoin), keyed: true,
 		Doc: "joins on equality keys without time bounds, of inputs that insert, update and delete (changelogs, also upserts without UPDATE_BEFORE under an upsert sink), with a condition on both rows: INNER, LEFT, RIGHT and FULL OUTER, SEMI and ANTI (IN/EXISTS and NOT EXISTS subqueries); each input keeps its rows per key as Flink's JoinInputSideSpec decides from its upsert keys (distinct rows with their counts without one, one row per join key when the join key contains one, else one row per unique key), with their numbers of associations on an outer side or a SEMI/ANTI join's left side, in state per key group; every row joins the other side's kept rows as it arrives and is then kept (+I, +U) or retracted (-U, -D), an inner join forwarding its kind, an outer side's row that joins nothing coming out NULL-padded (+I), retracted (-D) when a row first joins it and padded again when its last join is retracted, as Flink's StreamingJoinOperator and JoinHelper (a SEMI join emits or retracts a left row as its matches come and go, an ANTI join the reverse, as StreamingSemiAntiJoinOperator); both inputs arrive through columnar exchanges keyed by the join keys, a changelog with its RowKinds. State TTLs per input (table.exec.state.ttl or STATE_TTL hints) as the state views' StateTtlConfig: a kept row is gone a TTL after its last write (added, its count or, on an outer side, its number of associations changed). Not native yet: joins without equality keys (NOT IN), mini-batch joins"},
-	{Type: GroupAggregateType, compile: node(CompileGroupAggregate), keyed: true,
+	{Type: GroupAggregateType, compile: groupAggregate(OnePhase), keyed: true,
 		Doc: "GROUP BY aggregations outside windows: COUNT(*), COUNT, SUM, $SUM0, MIN, MAX, AVG on the types the window aggregation takes, FILTER clauses, with or without grouping keys; one accumulator row per key in state per key group, and per input row the change Flink's GroupAggFunction emits (+I for a key's first row, -U/+U for a later one whose result differs, nothing when it stays equal), rows carrying their RowKind. Over inputs with updates or deletes (an aggregation of an aggregation, of an outer join) -U/-D rows are retracted as Flink's *WithRetract functions retract them (SUM with a count of its values, MIN/MAX with a count per value), each key counts its rows, and a key whose rows are all retracted is deleted (-D of its last result). DISTINCT calls (also with FILTER clauses) on integer-like, floating-point, DECIMAL, string and binary values count each value per key as Flink's DistinctAggCodeGen does (a value reaches the inner function when its count goes from 0 to 1 and leaves it when it returns to 0). A state TTL (table.exec.state.ttl or the node's state hint) as GroupAggFunction's StateTtlConfig: a key's state is gone a TTL after its last write (its next row inserts, a retraction of it is dropped), and every update is emitted, equal results too. With mini-batches in one phase (table.optimizer.agg-phase-strategy ONE_PHASE) as KeyedMapBundleOperator over MiniBatchGroupAggFunction: rows buffered per key until the bundle holds table.exec.mini-batch.size rows, a watermark of the mini-batch assigner comes or a checkpoint barrier, then aggregated key by key in the order of Flink's HashMap of BinaryRowData keys (which keeps its capacity from bundle to bundle), each key emitting once for all its rows, its count judged after its last row, leading retractions of a key without state dropped, and the rest of the bundle dropped at a key without state whose rows all retract, as Flink does. Not native yet: FIRST_VALUE/LAST_VALUE, retracting SUM/AVG of DECIMAL and MIN/MAX of DECIMAL, strings, bytes and booleans, DISTINCT with a state TTL, two-phase mini-batch aggregation (local/global) and incremental aggregation"},
 	{Type: DeduplicateType, compile: node(CompileDeduplicate), keyed: true,
 		Doc: "ROW_NUMBER() OVER (PARTITION BY keys ORDER BY a time attribute) = 1 without mini-batches, of inputs that only insert, as Flink's deduplicate functions: " +
@@ -79,6 +79,10 @@ var kinds = []Kind{
 			"On processing time, as ProcTimeUnboundedPrecedingFunction (ROWS and RANGE) and ProcTimeRowsBoundedPrecedingFunction: each row aggregated and emitted as it arrives, a bounded ROWS frame retracting its oldest row once full. Not native yet: bounded RANGE frames on processing time, a ROWS frame of the current row alone on processing time (Flink's loses its oldest time), ordering by other columns, FILTER, DISTINCT, constant arguments, floating-point SUM/AVG over a bounded RANGE frame (Flink retracts in its state backend's map order), a state TTL"},
 	{Type: MiniBatchAssignerType, compile: node(CompileMiniBatchAssigner),
 		Doc: "mini-batches on processing time (table.exec.mini-batch.enabled, allow-latency, size): rows pass unchanged, and a watermark at the start of the current interval goes out before the first row of each new interval and on a timer each interval, upstream watermarks stopping here except the final one, as Flink's ProcTimeMiniBatchAssignerOperator; its watermarks finish the bundles of the mini-batch operators after it. Not native yet: event-time mini-batches (RowTime mode, under a window aggregation)"},
+	{Type: LocalGroupAggregateType, compile: groupAggregate(LocalPhase),
+		Doc: "local phase of Flink's two-phase group aggregation with mini-batches (MapBundleOperator over MiniBatchLocalGroupAggFunction), of input that only inserts: each bundle's rows aggregated per key into partial accumulators, emitted per key in the order of Flink's HashMap when the bundle is finished; the aggregates of the one-phase aggregation, FILTER clauses; no state. Not native yet: input with retractions, DISTINCT"},
+	{Type: GlobalGroupAggregateType, compile: groupAggregate(GlobalPhase), keyed: true,
+		Doc: "global phase of Flink's two-phase group aggregation (KeyedMapBundleOperator over MiniBatchGlobalGroupAggFunction): each bundle's partial accumulators merged per key into a buffer, the buffer merged into the key's state, and the key's change emitted (+I, -U/+U when its result differs, or with a state TTL always), keys in the order of Flink's HashMap; state per key group in Flink's checkpoints"},
 	{Type: LocalWindowAggregateType, compile: windowAggregate(LocalPhase),
 		Doc: "local phase of Flink's two-phase window aggregation (same windows and aggregates); no state"},
 	{Type: GlobalWindowAggregateType, compile: windowAggregate(GlobalPhase), keyed: true,
@@ -118,8 +122,15 @@ func wrap[T Node](c T, reasons []string, err error) (Node, []string, error) {
 	return c, reasons, nil
 }
 
+// groupAggregate compiles a group aggregation of one phase.
+func groupAggregate(phase AggregatePhase) func(*IslandNode, map[string]string) (Node, []string, error) {
+	return func(n *IslandNode, options map[string]string) (Node, []string, error) {
+		return wrap(CompileGroupAggregate(n, phase, options))
+	}
+}
+
 // windowAggregate compiles a window aggregation of one phase.
-func windowAggregate(phase WindowPhase) func(*IslandNode, map[string]string) (Node, []string, error) {
+func windowAggregate(phase AggregatePhase) func(*IslandNode, map[string]string) (Node, []string, error) {
 	return func(n *IslandNode, options map[string]string) (Node, []string, error) {
 		return wrap(CompileWindowAggregate(n, phase, options))
 	}
@@ -219,7 +230,15 @@ func (*WindowJoin) ExecType() string { return WindowJoinType }
 func (*IntervalJoin) ExecType() string { return IntervalJoinType }
 
 // ExecType implements Node.
-func (*GroupAggregate) ExecType() string { return GroupAggregateType }
+func (g *GroupAggregate) ExecType() string {
+	switch g.Phase {
+	case LocalPhase:
+		return LocalGroupAggregateType
+	case GlobalPhase:
+		return GlobalGroupAggregateType
+	}
+	return GroupAggregateType
+}
 
 // ExecType implements Node.
 func (*RegularJoin) ExecType() string { return RegularJoinType }

@@ -94,7 +94,7 @@ const (
 
 // WindowAggregate is a decoded window aggregation.
 type WindowAggregate struct {
-	Phase    WindowPhase
+	Phase    AggregatePhase
 	InNames  []string
 	InTypes  []catalog.Type
 	OutTypes []catalog.Type
@@ -108,12 +108,13 @@ type WindowAggregate struct {
 	Props      []WindowProperty
 }
 
-// WindowPhase says which of Flink's window aggregate nodes a plan is.
-type WindowPhase int
+// AggregatePhase says which of Flink's aggregate nodes a plan is (of a window aggregation or
+// a group aggregation).
+type AggregatePhase int
 
 // The phases: one-phase aggregation, and the local and global phase of a two-phase one.
 const (
-	OnePhase WindowPhase = iota
+	OnePhase AggregatePhase = iota
 	LocalPhase
 	GlobalPhase
 )
@@ -127,7 +128,7 @@ var internalName = regexp.MustCompile(`^\$(.+)\$\d+$`)
 
 // CompileWindowAggregate decodes a window aggregation node of the given phase. Reasons say why
 // it cannot run natively; err reports malformed input.
-func CompileWindowAggregate(n *IslandNode, phase WindowPhase, options map[string]string) (p *WindowAggregate, reasons []string, err error) {
+func CompileWindowAggregate(n *IslandNode, phase AggregatePhase, options map[string]string) (p *WindowAggregate, reasons []string, err error) {
 	var j windowAggJSON
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("window aggregate %s: %w", n.Name, err)

@@ -172,7 +172,11 @@ func openChain(is *plan.Island) (*Chain, error) {
 			}
 			c.interval = int64(iv)
 			continue
-		case *WindowPipeline, *groupAggStage:
+		case *groupAggStage:
+			if i != 0 && s.plan.Phase != plan.LocalPhase {
+				return nil, fmt.Errorf("chain node %d (%s): a keyed aggregation must start its chain", i, is.Nodes[i].Name)
+			}
+		case *WindowPipeline:
 			if i != 0 {
 				return nil, fmt.Errorf("chain node %d (%s): a keyed aggregation must start its chain", i, is.Nodes[i].Name)
 			}

@@ -15,13 +15,15 @@ import (
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
-// groupAggStage runs a group aggregation at the start of a chain: a columnar exchange's batches
-// (or, after Flink's row exchange, rows with their RowKinds) keyed by the grouping keys; each
-// input row's change to its key's result is an output row (+I, -U, +U, -D), in the input's
-// order.
+// groupAggStage runs a group aggregation: in one phase or in the global phase at the start of
+// a chain, reading a columnar exchange's batches (or, after Flink's row exchange, rows with
+// their RowKinds) keyed by the grouping keys, each input row's change to its key's result an
+// output row (+I, -U, +U, -D) in the input's order, or with mini-batches each bundle key's;
+// in the local phase anywhere in a chain, each bundle's partial accumulators per key.
 type groupAggStage struct {
 	plan     *plan.GroupAggregate
-	op       *agg.GroupAggregate
+	op       *agg.GroupAggregate      // one phase and global phase
+	local    *agg.LocalGroupAggregate // local phase
 	mem      memory.Allocator
 	decoder  *binaryrow.Decoder
 	assigner *keygroup.Assigner
@@ -37,17 +39,25 @@ type groupAggStage struct {
 }
 
 func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*groupAggStage, error) {
-	maxP, kgs, err := keyedRuntime(options)
-	if err != nil {
-		return nil, fmt.Errorf("group aggregate: %w", err)
-	}
-	op, err := agg.NewGroupAggregate(agg.GroupConfig{Calls: p.Calls, GenerateUpdateBefore: p.GenerateUpdateBefore,
-		Retractions: p.Retractions, KeyGroups: kgs, StateTTL: statettl.TTL{Millis: p.StateTTL}})
-	if err != nil {
-		return nil, err
-	}
 	mem := bufpool.New()
-	s := &groupAggStage{plan: p, op: op, mem: mem}
+	s := &groupAggStage{plan: p, mem: mem}
+	var err error
+	maxP := localKeyGroups
+	if p.Phase == plan.LocalPhase {
+		// No state: the key rows only order the bundle.
+		if s.local, err = agg.NewLocalGroupAggregate(p.Calls); err != nil {
+			return nil, err
+		}
+	} else {
+		var kgs keygroup.Range
+		if maxP, kgs, err = keyedRuntime(options); err != nil {
+			return nil, fmt.Errorf("group aggregate: %w", err)
+		}
+		if s.op, err = agg.NewGroupAggregate(agg.GroupConfig{Calls: p.Calls, GenerateUpdateBefore: p.GenerateUpdateBefore,
+			Retractions: p.Retractions, KeyGroups: kgs, StateTTL: statettl.TTL{Millis: p.StateTTL}}); err != nil {
+			return nil, err
+		}
+	}
 	if s.decoder, err = binaryrow.NewDecoder(p.InNames, p.InTypes, mem); err != nil {
 		return nil, fmt.Errorf("group aggregate: %w", err)
 	}
@@ -61,9 +71,15 @@ func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*grou
 		if s.bundle, err = newGroupBundle(p, mem); err != nil {
 			return nil, fmt.Errorf("group aggregate: %w", err)
 		}
+	} else if p.Phase != plan.OnePhase {
+		return nil, fmt.Errorf("group aggregate: a %s without mini-batches", p.ExecType())
 	}
 	return s, nil
 }
+
+// localKeyGroups is the number of key groups the local phase computes its key rows with: any
+// number would do, the key groups are not used.
+const localKeyGroups = 128
 
 // Process aggregates rows of Flink's row exchange, with their RowKinds.
 func (s *groupAggStage) Process(data []byte, offsets []int32) error {
@@ -137,21 +153,28 @@ func (s *groupAggStage) run(in *agg.GroupInput, cols []arrow.Array) error {
 		return err
 	}
 	defer ch.Release()
-	m := len(ch.Kinds)
-	if m == 0 {
+	if len(ch.Kinds) == 0 {
 		return nil
 	}
+	return s.emit(cols, ch.Rows, ch.Values, ch.Kinds)
+}
+
+// emit appends output rows: the key columns of cols at rows, then the values (one column per
+// aggregate, or the partial accumulators' fields); kinds nil for inserts.
+func (s *groupAggStage) emit(cols []arrow.Array, rows []int32, values []arrow.Array, kinds []int8) error {
+	m := len(rows)
 	var taken []arrow.Array
 	defer func() { releaseArrays(taken) }()
 	for _, k := range s.plan.KeyCols {
-		t, err := column.TakeOrNull(cols[k], ch.Rows, s.mem)
+		t, err := column.TakeOrNull(cols[k], rows, s.mem)
 		if err != nil {
 			return fmt.Errorf("group aggregate: %w", err)
 		}
 		taken = append(taken, t)
 	}
-	fields := append(append([]arrow.Array(nil), taken...), ch.Values...)
-	if s.encoded, s.encodedOffsets, err = encodeRows(s.encoder, fields, ch.Kinds, m, s.encoded, s.encodedOffsets); err != nil {
+	fields := append(append([]arrow.Array(nil), taken...), values...)
+	var err error
+	if s.encoded, s.encodedOffsets, err = encodeRows(s.encoder, fields, kinds, m, s.encoded, s.encodedOffsets); err != nil {
 		return fmt.Errorf("group aggregate: %w", err)
 	}
 	base := int32(len(s.out))
@@ -189,17 +212,37 @@ func (s *groupAggStage) Output() ([]byte, []int32, []int32) { return s.out, s.of
 // InitializeWatermark does nothing: a group aggregation has no event time.
 func (s *groupAggStage) InitializeWatermark(int64) {}
 
-// Snapshot serializes one key group of the aggregation's state.
-func (s *groupAggStage) Snapshot(kg int) ([]byte, error) { return s.op.Snapshot(kg) }
+// Snapshot serializes one key group of the aggregation's state (the local phase has none).
+func (s *groupAggStage) Snapshot(kg int) ([]byte, error) {
+	if s.op == nil {
+		return nil, nil
+	}
+	return s.op.Snapshot(kg)
+}
 
 // Restore loads one key group of the aggregation's state.
-func (s *groupAggStage) Restore(kg int, blob []byte) error { return s.op.Restore(kg, blob) }
+func (s *groupAggStage) Restore(kg int, blob []byte) error {
+	if s.op == nil {
+		return fmt.Errorf("local group aggregate: no state to restore")
+	}
+	return s.op.Restore(kg, blob)
+}
 
 // LateDropped is 0: a group aggregation drops no row.
 func (s *groupAggStage) LateDropped() int64 { return 0 }
 
 // StateBytes estimates the memory of the accumulators.
-func (s *groupAggStage) StateBytes() int64 { return s.op.StateBytes() }
+func (s *groupAggStage) StateBytes() int64 {
+	if s.op == nil {
+		return 0
+	}
+	return s.op.StateBytes()
+}
 
 // StateKeys is the number of keys in state.
-func (s *groupAggStage) StateKeys() int64 { return s.op.StateKeys() }
+func (s *groupAggStage) StateKeys() int64 {
+	if s.op == nil {
+		return 0
+	}
+	return s.op.StateKeys()
+}

@@ -13,11 +13,13 @@ import (
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
-// groupBundle buffers the rows of a one-phase group aggregation with mini-batches (Flink's
-// KeyedMapBundleOperator over MiniBatchGroupAggFunction): copies of the columns the
-// aggregation reads, each row's RowKind and key, until the bundle is full (after the row that
-// brings it to table.exec.mini-batch.size), a watermark comes, or a checkpoint barrier. The
-// finished bundle is aggregated key by key in the order of Flink's HashMap.
+// groupBundle buffers the rows of a group aggregation with mini-batches (Flink's
+// KeyedMapBundleOperator over MiniBatchGroupAggFunction in one phase, MapBundleOperator over
+// MiniBatchLocalGroupAggFunction and KeyedMapBundleOperator over MiniBatchGlobalGroupAggFunction
+// in two): copies of the columns the aggregation reads, each row's RowKind and key, until the
+// bundle is full (after the row that brings it to table.exec.mini-batch.size), a watermark
+// comes, or a checkpoint barrier. The finished bundle is aggregated key by key in the order of
+// Flink's HashMap.
 type groupBundle struct {
 	keys *bundle.Bundle
 	mem  memory.Allocator
@@ -45,6 +47,12 @@ func newGroupBundle(p *plan.GroupAggregate, mem memory.Allocator) (*groupBundle,
 	b := &groupBundle{keys: keys, mem: mem, used: make([]bool, len(p.InTypes)), parts: make([][]arrow.Array, len(p.InTypes))}
 	for _, c := range p.KeyCols {
 		b.used[c] = true
+	}
+	if p.Phase == plan.GlobalPhase {
+		for c := len(p.KeyCols); c < len(p.InTypes); c++ {
+			b.used[c] = true // the partial accumulators
+		}
+		return b, nil
 	}
 	for i := range p.Calls {
 		if c := p.ArgCols[i]; c >= 0 {
@@ -104,27 +112,38 @@ func (b *groupBundle) keep(cols []arrow.Array, from, to int) error {
 	return nil
 }
 
-// finish aggregates the bundle's rows key by key, in the order of Flink's HashMap, each key's
-// rows in arrival order, and empties the bundle.
+// finish aggregates the bundle's rows key by key, in the order of Flink's HashMap, and empties
+// the bundle.
 func (b *groupBundle) finish(s *groupAggStage) error {
-	n := len(b.rowKey)
-	if n == 0 {
+	if len(b.rowKey) == 0 {
 		b.keys.Clear()
 		return nil
 	}
 	defer b.clear()
-	// The rows by key: a counting sort of the rows by their key's place in the order.
+	// place is each key's place in the order.
 	b.order = b.keys.Order(b.order[:0])
-	keys := len(b.order)
-	b.place = grown(b.place, keys)[:keys]
-	place := b.place
+	b.place = grown(b.place, len(b.order))[:len(b.order)]
 	for i, k := range b.order {
-		place[k] = int32(i)
+		b.place[k] = int32(i)
 	}
+	switch s.plan.Phase {
+	case plan.LocalPhase:
+		return b.finishLocal(s)
+	case plan.GlobalPhase:
+		return b.finishGlobal(s)
+	}
+	return b.finishOnePhase(s)
+}
+
+// finishOnePhase runs the bundle's rows, each key's together in arrival order, keys in order,
+// through the aggregation (MiniBatchGroupAggFunction#finishBundle).
+func (b *groupBundle) finishOnePhase(s *groupAggStage) error {
+	n, keys := len(b.rowKey), len(b.order)
+	// The rows by key: a counting sort of the rows by their key's place.
 	b.start = grown(b.start, keys+1)[:keys+1]
 	clear(b.start)
 	for _, k := range b.rowKey {
-		b.start[place[k]+1]++
+		b.start[b.place[k]+1]++
 	}
 	for i := 1; i <= keys; i++ {
 		b.start[i] += b.start[i-1]
@@ -132,7 +151,7 @@ func (b *groupBundle) finish(s *groupAggStage) error {
 	b.sel = grown(b.sel, n)[:n]
 	next := append([]int32(nil), b.start[:keys]...)
 	for r, k := range b.rowKey {
-		p := place[k]
+		p := b.place[k]
 		b.sel[next[p]] = int32(r)
 		next[p]++
 	}
@@ -151,8 +170,106 @@ func (b *groupBundle) finish(s *groupAggStage) error {
 		b.groups = append(b.groups, b.keyGroup[k])
 	}
 	in.Keys, in.KeyOffsets, in.KeyGroups = b.keyRows, b.keyOffsets, b.groups
+	cols, err := b.columns(b.sel)
+	defer releaseArrays(cols)
+	if err != nil {
+		return err
+	}
+	return s.run(in, cols)
+}
+
+// finishLocal aggregates the bundle's rows into each key's partial accumulators and emits
+// them, keys in order (MiniBatchLocalGroupAggFunction#finishBundle).
+func (b *groupBundle) finishLocal(s *groupAggStage) error {
+	cols, err := b.columns(nil)
+	defer releaseArrays(cols)
+	if err != nil {
+		return err
+	}
+	groups := b.keyPlaces()
+	args, filters := make([]arrow.Array, len(s.plan.Calls)), make([]arrow.Array, len(s.plan.Calls))
+	for i := range s.plan.Calls {
+		if c := s.plan.ArgCols[i]; c >= 0 {
+			args[i] = cols[c]
+		}
+		if c := s.plan.FilterCols[i]; c >= 0 {
+			filters[i] = cols[c]
+		}
+	}
+	fields, err := s.local.Aggregate(s.mem, len(b.order), groups, args, filters)
+	if err != nil {
+		return err
+	}
+	defer releaseArrays(fields)
+	return s.emit(cols, b.firstRows(), fields, nil)
+}
+
+// finishGlobal merges the bundle's partial accumulators into the keys' state and emits the
+// keys' changes (MiniBatchGlobalGroupAggFunction#finishBundle).
+func (b *groupBundle) finishGlobal(s *groupAggStage) error {
+	cols, err := b.columns(nil)
+	defer releaseArrays(cols)
+	if err != nil {
+		return err
+	}
+	in := &agg.PartialBundle{RowKey: b.keyPlaces()}
+	b.keyRows, b.keyOffsets, b.groups = b.keyRows[:0], append(b.keyOffsets[:0], 0), b.groups[:0]
+	for _, k := range b.order {
+		b.keyRows = append(b.keyRows, b.keys.Key(k)...)
+		b.keyOffsets = append(b.keyOffsets, int32(len(b.keyRows)))
+		b.groups = append(b.groups, b.keyGroup[k])
+	}
+	in.Keys, in.KeyOffsets, in.KeyGroups = b.keyRows, b.keyOffsets, b.groups
+	for i, c := range s.plan.FieldCols {
+		end := len(s.plan.InTypes)
+		if i+1 < len(s.plan.FieldCols) {
+			end = s.plan.FieldCols[i+1]
+		}
+		in.Fields = append(in.Fields, cols[c:end])
+	}
+	ch, err := s.op.MergeBundle(s.mem, in)
+	if err != nil {
+		return err
+	}
+	defer ch.Release()
+	if len(ch.Kinds) == 0 {
+		return nil
+	}
+	first := b.firstRows()
+	rows := make([]int32, len(ch.Rows))
+	for i, k := range ch.Rows {
+		rows[i] = first[k]
+	}
+	return s.emit(cols, rows, ch.Values, ch.Kinds)
+}
+
+// keyPlaces returns each row's key's place in the order.
+func (b *groupBundle) keyPlaces() []int32 {
+	groups := make([]int32, len(b.rowKey))
+	for r, k := range b.rowKey {
+		groups[r] = b.place[k]
+	}
+	return groups
+}
+
+// firstRows returns the first row of each key, keys in order.
+func (b *groupBundle) firstRows() []int32 {
+	first := make([]int32, len(b.order))
+	for i := range first {
+		first[i] = -1
+	}
+	for r, k := range b.rowKey {
+		if p := b.place[k]; first[p] < 0 {
+			first[p] = int32(r)
+		}
+	}
+	return first
+}
+
+// columns returns the bundle's used columns (nil for the others), each of its rows in arrival
+// order, or taken at sel when sel is not nil. The caller releases them.
+func (b *groupBundle) columns(sel []int32) ([]arrow.Array, error) {
 	cols := make([]arrow.Array, len(b.used))
-	defer func() { releaseArrays(cols) }()
 	for c, used := range b.used {
 		if !used {
 			continue
@@ -164,17 +281,21 @@ func (b *groupBundle) finish(s *groupAggStage) error {
 		} else {
 			var err error
 			if whole, err = array.Concatenate(b.parts[c], b.mem); err != nil {
-				return fmt.Errorf("group aggregate bundle: %w", err)
+				return cols, fmt.Errorf("group aggregate bundle: %w", err)
 			}
 		}
-		taken, err := column.TakeOrNull(whole, b.sel, b.mem)
+		if sel == nil {
+			cols[c] = whole
+			continue
+		}
+		taken, err := column.TakeOrNull(whole, sel, b.mem)
 		whole.Release()
 		if err != nil {
-			return fmt.Errorf("group aggregate bundle: %w", err)
+			return cols, fmt.Errorf("group aggregate bundle: %w", err)
 		}
 		cols[c] = taken
 	}
-	return s.run(in, cols)
+	return cols, nil
 }
 
 // clear empties the bundle.

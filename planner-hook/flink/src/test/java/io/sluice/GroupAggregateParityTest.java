@@ -26,8 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * parallelism 1, as multisets at parallelism 2. Over inputs with updates and deletes (an
  * aggregation of an aggregation, of an outer join) -U/-D rows are retracted, MIN and MAX keep
  * their values' counts, and a key whose rows are all retracted is deleted (-D). With mini-batches
- * in one phase each bundle's keys emit once, in the order of Flink's HashMap. What is not
- * native yet (retracting MIN/MAX of strings, DISTINCT with a state TTL, two-phase mini-batches) falls back with
+ * each bundle's keys emit once, in the order of Flink's HashMap, in one phase or in two (a local
+ * phase's partial accumulators merged by the global phase). What is not
+ * native yet (retracting MIN/MAX of strings, DISTINCT with a state TTL, two phases over retractions or with DISTINCT) falls back with
  * its reason.
  */
 class GroupAggregateParityTest {
@@ -62,6 +63,11 @@ class GroupAggregateParityTest {
                 .with("table.optimizer.agg-phase-strategy", "ONE_PHASE");
     }
 
+    /** A case with mini-batches of {@code size} rows in two phases (local and global aggregation). */
+    static ParityCase twoPhase(String name, String query, int size) {
+        return miniBatch(name, query, size).with("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+    }
+
     static List<ParityCase> cases() {
         return List.of(
                 miniBatch("mini-batch-all-aggregates", "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k", 7),
@@ -75,9 +81,21 @@ class GroupAggregateParityTest {
                 miniBatch("mini-batch-retracting", "SELECT c, " + OVER_INNER + " FROM (" + INNER + ") GROUP BY c", 6),
                 miniBatch("mini-batch-retracting-input", "SELECT c, COUNT(*) AS n FROM (SELECT k, COUNT(*) AS c FROM t GROUP BY k) GROUP BY c", 3),
                 miniBatch("mini-batch-state-ttl", "SELECT k, MAX(v) AS mx FROM t GROUP BY k", 4).with("table.exec.state.ttl", "1 h"),
-                miniBatch("mini-batch-two-phase", "SELECT k, COUNT(*) AS c, SUM(v) AS sv FROM t GROUP BY k", 7)
-                        .with("table.optimizer.agg-phase-strategy", "TWO_PHASE")
-                        .expecting(Expectation.fallback("stream-exec-local-group-aggregate_1 is not supported natively yet")),
+                twoPhase("two-phase-all-aggregates", "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k", 7),
+                twoPhase("two-phase-unchanged-results", "SELECT k, MAX(v) AS mx, MIN(d) AS mn FROM t GROUP BY k", 3),
+                twoPhase("two-phase-filters", "SELECT k, " + WindowAggregateParityTest.FILTERED + " FROM t GROUP BY k", 11),
+                twoPhase("two-phase-two-keys", "SELECT k, i, COUNT(*) AS c, SUM(d) AS sd, AVG(v) AS av FROM t GROUP BY k, i", 50),
+                twoPhase("two-phase-no-grouping", "SELECT COUNT(*) AS c, SUM(v) AS sv, MIN(d) AS mn, AVG(d) AS ad FROM t", 13),
+                twoPhase("two-phase-all-aggregates", "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k", 9)
+                        .withParallelism(2),
+                twoPhase("two-phase-state-ttl", "SELECT k, MAX(v) AS mx FROM t GROUP BY k", 4).with("table.exec.state.ttl", "1 h"),
+                // The default strategy (AUTO) plans two phases with mini-batches.
+                miniBatch("mini-batch-auto", "SELECT k, COUNT(*) AS c, SUM(v) AS sv FROM t GROUP BY k", 7)
+                        .with("table.optimizer.agg-phase-strategy", "AUTO"),
+                twoPhase("two-phase-distinct", "SELECT k, COUNT(DISTINCT v) AS dv FROM t GROUP BY k", 7)
+                        .expecting(Expectation.fallback("(DISTINCT) in a two-phase aggregation")),
+                twoPhase("two-phase-retracting", "SELECT c, COUNT(*) AS n, SUM(sv) AS s FROM (" + INNER + ") GROUP BY c", 7)
+                        .expecting(Expectation.fallback("two-phase group aggregation of input with retractions")),
                 group("all-aggregates", "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k"),
                 // MAX alone: rows below a key's maximum change nothing, and Flink emits nothing.
                 group("unchanged-results", "SELECT k, MAX(v) AS mx FROM t GROUP BY k"),
@@ -144,8 +162,8 @@ class GroupAggregateParityTest {
 
     /**
      * The mini-batch cases run what they claim: Flink plans a mini-batch assigner on processing
-     * time before a one-phase aggregation, and the bundles make a shorter changelog than the
-     * same aggregation row by row.
+     * time before a one-phase aggregation, the bundles make a shorter changelog than the same
+     * aggregation row by row, and TWO_PHASE (and AUTO) plan a local and a global phase.
      */
     @Test
     void miniBatchesBundleRows() {
@@ -157,6 +175,10 @@ class GroupAggregateParityTest {
         int bundled = ParityHarness.collect(ParityHarness.newEnv(c, true), query).rows().size();
         int perRow = ParityHarness.collect(ParityHarness.newEnv(group("per-row", query), true), query).rows().size();
         assertTrue(bundled < perRow, "bundled changelog " + bundled + " rows, row by row " + perRow);
+        String twoPhase = ParityHarness.newEnv(twoPhase("two-phase", query, 7), false).explainSql(query);
+        assertTrue(twoPhase.contains("LocalGroupAggregate(groupBy=[k]") && twoPhase.contains("GlobalGroupAggregate(groupBy=[k]"), twoPhase);
+        String auto = ParityHarness.newEnv(c.with("table.optimizer.agg-phase-strategy", "AUTO"), false).explainSql(query);
+        assertTrue(auto.contains("LocalGroupAggregate(groupBy=[k]"), auto);
     }
 
     /**

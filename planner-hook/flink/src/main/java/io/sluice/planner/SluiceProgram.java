@@ -33,6 +33,8 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalI
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalJoin;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacySink;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacyTableSourceScan;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalGroupAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalMiniBatchAssigner;
 import org.apache.flink.table.planner.plan.trait.MiniBatchIntervalTraitDef;
@@ -246,7 +248,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                     && up != null && up.get(up.size() - 1) == in && consumers.getOrDefault(in, 0) == 1
                     && down != null && down.get(0) == consumer && consumers.getOrDefault(exchange, 0) == 1
                     && (consumer instanceof StreamPhysicalWindowAggregate || consumer instanceof StreamPhysicalGlobalWindowAggregate
-                            || consumer instanceof StreamPhysicalGroupAggregate || consumer instanceof StreamPhysicalRank
+                            || consumer instanceof StreamPhysicalGroupAggregate || consumer instanceof StreamPhysicalGlobalGroupAggregate
+                            || consumer instanceof StreamPhysicalRank
                             || consumer instanceof StreamPhysicalOverAggregate
                             || isNativeJoin(consumer))
                     && !edges.batchOutput().containsKey(up)) {
@@ -290,6 +293,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 || rel instanceof StreamPhysicalWindowAggregate
                 || rel instanceof StreamPhysicalGlobalWindowAggregate
                 || rel instanceof StreamPhysicalGroupAggregate
+                || rel instanceof StreamPhysicalGlobalGroupAggregate
                 || rel instanceof StreamPhysicalRank
                 || rel instanceof StreamPhysicalOverAggregate
                 || isNativeJoin(rel);
@@ -375,6 +379,10 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return "stream-exec-join_1";
         } else if (rel instanceof StreamPhysicalGroupAggregate) {
             return "stream-exec-group-aggregate_1";
+        } else if (rel instanceof StreamPhysicalLocalGroupAggregate) {
+            return "stream-exec-local-group-aggregate_1";
+        } else if (rel instanceof StreamPhysicalGlobalGroupAggregate) {
+            return "stream-exec-global-group-aggregate_1";
         } else if (rel instanceof StreamPhysicalRank) {
             // Flink plans ROW_NUMBER() = 1 on a time attribute as a deduplication.
             return org.apache.flink.table.planner.plan.utils.RankUtil.canConvertToDeduplicate((StreamPhysicalRank) rel)
@@ -417,6 +425,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             stateKeys = ((StreamPhysicalWindowAggregate) bottom).grouping();
         } else if (bottom instanceof StreamPhysicalGroupAggregate) {
             stateKeys = ((StreamPhysicalGroupAggregate) bottom).grouping();
+        } else if (bottom instanceof StreamPhysicalGlobalGroupAggregate) {
+            // The partial aggregates lead with the grouping keys.
+            stateKeys = ((StreamPhysicalGlobalGroupAggregate) bottom).grouping();
         } else if (bottom instanceof StreamPhysicalRank) {
             stateKeys = ((StreamPhysicalRank) bottom).partitionKey().toArray();
         } else if (bottom instanceof StreamPhysicalOverAggregate) {

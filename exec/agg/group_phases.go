@@ -1,0 +1,165 @@
+package agg
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// LocalGroupAggregate is the local phase of Flink's two-phase group aggregation
+// (MiniBatchLocalGroupAggFunction): the rows of a finished bundle are aggregated per key into
+// fresh accumulators, whose fields are the phase's output; it keeps no state.
+type LocalGroupAggregate struct {
+	accs     []Accumulator
+	all      []int32
+	filtered []int32
+}
+
+// NewLocalGroupAggregate returns the local phase of calls.
+func NewLocalGroupAggregate(calls []Call) (*LocalGroupAggregate, error) {
+	l := &LocalGroupAggregate{}
+	for _, c := range calls {
+		if c.Distinct {
+			return nil, fmt.Errorf("local group aggregate: %s(DISTINCT) is not supported", c.Func)
+		}
+		a, err := NewAccumulator(c)
+		if err != nil {
+			return nil, fmt.Errorf("local group aggregate: %w", err)
+		}
+		l.accs = append(l.accs, a)
+	}
+	return l, nil
+}
+
+// Aggregate aggregates a bundle's rows into keys accumulators, row r into groups[r] (rows in
+// arrival order), each call reading args[i] where filters[i] (nil: every row) is true, and
+// returns every call's accumulator fields of the keys 0 to keys-1, in order.
+func (l *LocalGroupAggregate) Aggregate(mem memory.Allocator, keys int, groups []int32, args, filters []arrow.Array) ([]arrow.Array, error) {
+	l.all = l.all[:0]
+	for k := range keys {
+		l.all = append(l.all, int32(k))
+	}
+	var fields []arrow.Array
+	for i, a := range l.accs {
+		a.Grow(keys)
+		for _, k := range l.all {
+			a.Reset(k)
+		}
+		gs := groups
+		if filters[i] != nil {
+			l.filtered = FilterGroups(l.filtered[:0], groups, filters[i])
+			gs = l.filtered
+		}
+		a.Accumulate(args[i], gs)
+		f, err := a.Fields(mem, l.all)
+		if err != nil {
+			releaseArrays(fields)
+			return nil, fmt.Errorf("local group aggregate: %w", err)
+		}
+		fields = append(fields, f...)
+	}
+	return fields, nil
+}
+
+// PartialBundle is a finished bundle of the global phase: partial accumulators of the local
+// phase, each row of one of the bundle's keys.
+type PartialBundle struct {
+	// RowKey holds each row's key, a number below len(KeyGroups); the keys are numbered in the
+	// bundle's order (Flink's HashMap iteration), rows come in arrival order.
+	RowKey []int32
+	// KeyGroups and the key rows (BinaryRowData bytes at KeyOffsets) of the keys.
+	KeyGroups  []int32
+	Keys       []byte
+	KeyOffsets []int32
+	// Fields holds every call's accumulator field columns.
+	Fields [][]arrow.Array
+}
+
+// MergeBundle is MiniBatchGlobalGroupAggFunction for one finished bundle: each key's partial
+// accumulators are merged, in arrival order, into a fresh buffer, the buffer into the key's
+// state, and the key's change comes out (+I for a key without state, -U/+U when its result
+// differs, or always with a state TTL), keys in the bundle's order; the changes' Rows are key
+// numbers. The aggregation must be of input without retractions, without DISTINCT calls.
+func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*Changes, error) {
+	keys := len(in.KeyGroups)
+	if g.cfg.Retractions {
+		return nil, fmt.Errorf("global group aggregate: input with retractions is not supported")
+	}
+	merging := make([]Accumulator, len(g.accs))
+	for i, a := range g.accs {
+		m, ok := a.(Accumulator)
+		if !ok {
+			return nil, fmt.Errorf("global group aggregate: call %d cannot merge partial accumulators", i)
+		}
+		merging[i] = m
+	}
+	if len(in.Fields) != len(g.accs) {
+		return nil, fmt.Errorf("global group aggregate: fields of %d calls for %d", len(in.Fields), len(g.accs))
+	}
+	var now int64
+	if g.cfg.StateTTL.Enabled() {
+		now = g.cfg.StateTTL.Now()
+	}
+	g.snapshots = g.snapshots[:0]
+	g.reserve(4 * keys) // per key: a new state slot, a buffer and two snapshots
+	g.slotOf = grown(g.slotOf, keys)[:keys]
+	g.before, g.after, g.change = grown(g.before, keys)[:keys], grown(g.after, keys)[:keys], grown(g.change, keys)[:keys]
+	g.buffers = grown(g.buffers, keys)[:keys]
+	buffers := g.buffers
+	for k := range keys {
+		m, err := g.group(int(in.KeyGroups[k]))
+		if err != nil {
+			return nil, err
+		}
+		key := in.Keys[in.KeyOffsets[k]:in.KeyOffsets[k+1]]
+		s, ok := m[string(key)]
+		if !ok {
+			s = g.alloc()
+			g.live[s] = false
+			m[string(key)] = s
+		} else if g.live[s] && g.cfg.StateTTL.Expired(g.written[s], now) {
+			g.expire(s)
+		}
+		g.slotOf[k] = s
+		b := g.alloc()
+		for _, a := range merging {
+			a.Reset(b)
+		}
+		buffers[k] = b
+	}
+	groups := make([]int32, len(in.RowKey))
+	for r, k := range in.RowKey {
+		groups[r] = buffers[k]
+	}
+	for i, a := range merging {
+		a.MergeFields(in.Fields[i], groups)
+	}
+	for k := range keys {
+		s := g.slotOf[k]
+		g.before[k], g.after[k] = -1, -1
+		if g.live[s] {
+			g.change[k], g.before[k] = int32(UpdateAfter), g.snapshot(s)
+		} else {
+			for _, a := range merging {
+				a.Reset(s)
+			}
+			g.rows[s], g.live[s] = 0, true
+			g.keys++
+			g.change[k] = int32(Insert)
+		}
+		for _, a := range merging {
+			a.Merge(s, buffers[k])
+		}
+		g.after[k] = g.snapshot(s)
+		g.written[s] = now
+	}
+	ch, err := g.changes(mem, keys)
+	for _, b := range buffers {
+		for _, a := range merging {
+			a.Reset(b) // lets go of what the buffers hold
+		}
+	}
+	g.free = append(append(g.free, g.snapshots...), buffers...)
+	return ch, err
+}
