@@ -49,7 +49,7 @@ type GroupAggregate struct {
 	// column (-1 for none); in the global phase FieldCols holds each call's first accumulator
 	// field column instead (and no call has a filter: the local phase applied it).
 	ArgCols, FilterCols, FieldCols []int
-	GenerateUpdateBefore bool
+	GenerateUpdateBefore           bool
 	// Retractions says the input has updates and deletes (Flink's needRetraction).
 	Retractions bool
 	// StateTTL is the state's time to live in milliseconds (0: none).
