@@ -2,11 +2,15 @@
 // batch's columns are released before the next batch is built, so the next batch reuses their
 // memory instead of asking the Go heap (and its garbage collector) again.
 //
-// A Pool is not safe for concurrent use; each pipeline (one task thread) owns one.
+// Each pipeline (one task thread) owns a Pool, but a Pool is safe for concurrent use: a batch
+// may be released on another goroutine than the one that built it (a sink ingesting its
+// buffered batches in the background, a C driver releasing exported arrays), and that release
+// frees the batch's buffers into its pool.
 package bufpool
 
 import (
 	"math/bits"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -17,6 +21,7 @@ const maxClass = 26
 // Pool recycles buffers by power-of-two size class. Allocated memory is zeroed, as Go's
 // allocator returns it.
 type Pool struct {
+	mu   sync.Mutex
 	free [maxClass + 1][][]byte
 }
 
@@ -36,12 +41,16 @@ func class(size int) int {
 func (p *Pool) Allocate(size int) []byte {
 	c := class(size)
 	if c <= maxClass {
+		p.mu.Lock()
 		if l := p.free[c]; len(l) > 0 {
 			b := l[len(l)-1][:size]
+			l[len(l)-1] = nil
 			p.free[c] = l[:len(l)-1]
+			p.mu.Unlock()
 			clear(b)
 			return b
 		}
+		p.mu.Unlock()
 		return make([]byte, size, 1<<c)
 	}
 	return make([]byte, size)
@@ -67,6 +76,8 @@ func (p *Pool) Reallocate(size int, b []byte) []byte {
 func (p *Pool) Free(b []byte) {
 	c := class(cap(b))
 	if c <= maxClass && cap(b) == 1<<c {
+		p.mu.Lock()
 		p.free[c] = append(p.free[c], b[:0])
+		p.mu.Unlock()
 	}
 }
