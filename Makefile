@@ -107,10 +107,12 @@ demo-calc: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.cli.Demo
 
-## bench: the window, Parquet, Iceberg, ADBC, window join and Calc benchmarks, stock Flink vs Sluice (each engine's runs in a JVM of their own); writes docs/benchmarks.md.
+## bench: the window, Parquet, Iceberg, ADBC, join, changelog and Calc benchmarks, stock Flink vs Sluice (each engine's runs in a JVM of their own); writes docs/benchmarks.md.
+## ONLY=join,group-agg,... measures just those sections in one run and merges them into the page.
+ONLY ?=
 bench: $(NATIVE) adbc-drivers postgres
 	$(MVN) -q test-compile
-	bin/sluice-java io.sluice.bench.Benchmarks docs/benchmarks.md
+	bin/sluice-java $(if $(ONLY),-Dsluice.bench.only=$(ONLY)) io.sluice.bench.Benchmarks docs/benchmarks.md
 
 ## fuzz: the differential expression fuzzer for DURATION (e.g. 10m, 2h) from SEED (default: the
 ## clock); shrunk mismatches are saved under testkit/fuzz/testdata/regressions.

@@ -29,43 +29,43 @@ public final class Benchmarks {
                 .append("to three times slower in their first full-size runs in a fresh JVM). All runs of a measurement submit their\n")
                 .append("jobs to one MiniCluster started in that JVM, as to a standing session cluster (io.sluice.bench.SessionCluster).\n");
         md.append("Every Sluice run is asserted native (a fallback fails the benchmark).\n\n");
-        if (only.isEmpty() || only.equals("window")) {
+        if (wants(only, "window")) {
             md.append(WindowBenchmark.section());
         }
-        if (only.isEmpty() || only.equals("parquet")) {
+        if (wants(only, "parquet")) {
             md.append(ParquetBenchmark.section());
         }
-        if (only.isEmpty() || only.equals("iceberg")) {
+        if (wants(only, "iceberg")) {
             md.append(IcebergBenchmark.section());
         }
-        if (only.isEmpty() || only.equals("adbc")) {
+        if (wants(only, "adbc")) {
             md.append(AdbcBenchmark.section());
         }
-        if (only.isEmpty() || only.equals("join")) {
+        if (wants(only, "join")) {
             md.append(JoinBenchmark.section());
         }
-        if (only.isEmpty() || only.equals("interval-join")) {
+        if (wants(only, "interval-join")) {
             md.append(JoinBenchmark.intervalSection());
         }
-        if (only.isEmpty() || only.equals("group-agg")) {
+        if (wants(only, "group-agg")) {
             md.append(ChangelogBenchmark.groupAggSection());
         }
-        if (only.isEmpty() || only.equals("regular-join")) {
+        if (wants(only, "regular-join")) {
             md.append(ChangelogBenchmark.joinAggSection());
         }
-        if (only.isEmpty() || only.equals("dedup")) {
+        if (wants(only, "dedup")) {
             md.append(ChangelogBenchmark.dedupSection());
         }
-        if (only.isEmpty() || only.equals("topn")) {
+        if (wants(only, "topn")) {
             md.append(ChangelogBenchmark.topNSection());
         }
-        if (only.isEmpty() || only.equals("over")) {
+        if (wants(only, "over")) {
             md.append(EventTimeBenchmark.overSection());
         }
-        if (only.isEmpty() || only.equals("session")) {
+        if (wants(only, "session")) {
             md.append(EventTimeBenchmark.sessionSection());
         }
-        if (only.isEmpty() || only.equals("calc")) {
+        if (wants(only, "calc")) {
             md.append(CalcBenchmark.section());
         }
         md.append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
@@ -94,9 +94,21 @@ public final class Benchmarks {
     }
 
     /**
+     * Whether a run measures the section {@code name}: every section when sluice.bench.only is
+     * empty, else those it lists (comma-separated, e.g. {@code join,group-agg}).
+     */
+    static boolean wants(String only, String name) {
+        return only.isEmpty() || java.util.Arrays.asList(only.split(",")).contains(name);
+    }
+
+    /**
      * The previous benchmark page with the sections of a partial run (sluice.bench.only)
      * replaced or added, and the partial run's machine line: other sections keep their numbers.
      */
+    /** When this run started (UTC, to the minute), to tell the sections of one partial run. */
+    static final String RUN_STARTED = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC)
+            .truncatedTo(java.time.temporal.ChronoUnit.MINUTES).toString();
+
     static String merge(String previous, String partial) {
         java.util.LinkedHashMap<String, String> sections = new java.util.LinkedHashMap<>();
         String head = splitSections(previous, sections);
@@ -109,7 +121,9 @@ public final class Benchmarks {
         String pageMachine = "(?ms)^Machine: .*\\z";
         sections.replaceAll((title, body) -> body.replaceAll(pageMachine, ""));
         fresh.forEach((title, body) -> sections.put(title, body.replaceAll(pageMachine, "").stripTrailing()
-                + "\n\nThis section was measured in a separate run (sluice.bench.only). " + partialMachine + "\n\n"));
+                + "\n\nThis section was measured in a separate run (sluice.bench.only=" + System.getProperty("sluice.bench.only", "")
+                + ", started " + RUN_STARTED + "; the sections whose note names the same start come from one run). "
+                + partialMachine + "\n\n"));
         StringBuilder sb = new StringBuilder(head);
         sections.values().forEach(sb::append);
         // Once every section names the run it came from, the page's machine line (of an older
