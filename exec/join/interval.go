@@ -9,8 +9,13 @@ import (
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
 
-// IntervalConfig configures an event-time interval join.
+// IntervalConfig configures an interval join.
 type IntervalConfig struct {
+	// ProcTime makes it a processing-time join (ProcTimeIntervalJoin): a row's time is the clock
+	// when it arrives (Arrival.Time), the operator time is the clock, and the cleanup timers fire
+	// on the clock (AdvanceProcessingTime). Otherwise times are event times and the operator time
+	// is the watermark (RowTimeIntervalJoin).
+	ProcTime bool
 	// Type is Inner, Left, Right or Full.
 	Type Type
 	// LeftLowerBound and LeftUpperBound bound a pair's left time minus its right time, in
@@ -23,10 +28,10 @@ type IntervalConfig struct {
 	KeyGroups keygroup.Range
 }
 
-// IntervalJoin is Flink's event-time interval join (RowTimeIntervalJoin over TimeIntervalJoin)
-// on one subtask. A row joins the rows of the other input's cache that lie in its interval as
+// IntervalJoin is Flink's interval join (RowTimeIntervalJoin or ProcTimeIntervalJoin over
+// TimeIntervalJoin) on one subtask. A row joins the rows of the other input's cache that lie in its interval as
 // it arrives, and stays in its own input's cache while rows of the other input can still join
-// it; per key, a cleanup timer on each cache removes the rows the watermark has passed
+// it; per key, a cleanup timer on each cache removes the rows the watermark (or the clock) has passed
 // (NULL-padding those of an outer side that never joined). Which rows are cached, joined and
 // removed follows TimeIntervalJoin step by step, including its subtask-wide expiration times.
 type IntervalJoin struct {
@@ -36,8 +41,11 @@ type IntervalJoin struct {
 	rel    [2]int64
 	groups []map[string]*intervalKey
 	timers timerHeap
-	// watermark is the timer service's current watermark.
+	// watermark is the timer service's current watermark (event time).
 	watermark int64
+	// clock is the latest processing time seen (processing time): of an arriving row, or of
+	// timers firing.
+	clock int64
 	// expiration[side] is the time up to which the side's caches have been cleaned
 	// (leftExpirationTime, rightExpirationTime): subtask-wide, and not part of the state.
 	expiration [2]int64
@@ -134,8 +142,14 @@ func NewIntervalJoin(cfg IntervalConfig) (*IntervalJoin, error) {
 }
 
 // OutputDelay is how far the join holds back the watermarks it forwards: a row may still join
-// and be emitted that long after the watermark passed it (getMaxOutputDelay).
-func (j *IntervalJoin) OutputDelay() int64 { return max(j.rel[LeftSide], j.rel[RightSide]) }
+// and be emitted that long after the watermark passed it (getMaxOutputDelay). A processing-time
+// join forwards watermarks as they come (Flink runs it in a plain KeyedCoProcessOperator).
+func (j *IntervalJoin) OutputDelay() int64 {
+	if j.cfg.ProcTime {
+		return 0
+	}
+	return max(j.rel[LeftSide], j.rel[RightSide])
+}
 
 // Watermark returns the join's current watermark.
 func (j *IntervalJoin) Watermark() int64 { return j.watermark }
@@ -154,8 +168,12 @@ func (j *IntervalJoin) outer(side Side) bool {
 	return j.cfg.Type == Right || j.cfg.Type == Full
 }
 
-// operatorTime is TimeIntervalJoin's operator time: the watermark, or 0 before a positive one.
+// operatorTime is TimeIntervalJoin's operator time: on event time the watermark, or 0 before a
+// positive one; on processing time the clock.
 func (j *IntervalJoin) operatorTime() int64 {
+	if j.cfg.ProcTime {
+		return j.clock
+	}
 	if j.watermark > 0 {
 		return j.watermark
 	}
@@ -174,7 +192,8 @@ func expirationTime(operatorTime, relativeSize int64) int64 {
 // each row joins the other input's cached rows of its interval (emitted through emit as left
 // and right rows, nil for a NULL-padded side), expired cached rows of that key are removed, and
 // the row is cached or, when no row can join it any more, padded if it joined nothing. match
-// evaluates the join condition on all candidate pairs of the batch at once.
+// evaluates the join condition on all candidate pairs of the batch at once. On processing time
+// each row's Time is the clock when it arrived, which is also the operator time for its steps.
 func (j *IntervalJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Emit) error {
 	for a := range rows {
 		if !j.cfg.KeyGroups.Contains(rows[a].KeyGroup) {
@@ -200,12 +219,15 @@ func (j *IntervalJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Em
 // of the rows it logged. A row's steps do not depend on whether earlier rows' pairs matched.
 func (j *IntervalJoin) logRows(side Side, rows []Arrival, from int) int {
 	other := 1 - side
-	opTime := j.operatorTime()
 	j.log = j.log[:0]
 	j.pairs.reset()
 	a := from
 	for ; a < len(rows) && (a == from || !j.pairs.full()); a++ {
 		r := &rows[a]
+		if j.cfg.ProcTime {
+			j.clock = max(j.clock, r.Time) // updateOperatorTime: the clock as the row arrives
+		}
+		opTime := j.operatorTime()
 		// The other input's rows in [lower, upper] join this one.
 		lower, upper := r.Time-j.rel[other], r.Time+j.rel[side]
 		k := j.key(r.KeyGroup, r.Key, r.NullKey)
@@ -364,13 +386,41 @@ func (j *IntervalJoin) register(k *intervalKey, side Side, kg int, key []byte, t
 // AdvanceWatermark moves the watermark to wm and fires the cleanup timers it passes (onTimer):
 // expired cached rows are removed, those of an outer side that never joined emitted padded,
 // and a cache with rows left gets a new timer.
+// A processing-time join has no event-time timers: the watermark changes nothing.
 func (j *IntervalJoin) AdvanceWatermark(wm int64, emit Emit) error {
 	if wm <= j.watermark {
 		return nil
 	}
 	j.watermark = wm
+	if j.cfg.ProcTime {
+		return nil
+	}
+	return j.fire(wm, emit)
+}
+
+// AdvanceProcessingTime fires the cleanup timers of a processing-time join due at t, the clock
+// (onTimer of processing-time timers, whose operator time is the clock), as AdvanceWatermark
+// fires them on event time.
+func (j *IntervalJoin) AdvanceProcessingTime(t int64, emit Emit) error {
+	if !j.cfg.ProcTime {
+		return fmt.Errorf("interval join: an event-time join has no processing-time timers")
+	}
+	j.clock = max(j.clock, t)
+	return j.fire(t, emit)
+}
+
+// NextTimer is the time of the earliest pending cleanup timer (MaxInt64: none).
+func (j *IntervalJoin) NextTimer() int64 {
+	if j.timers.Len() == 0 {
+		return math.MaxInt64
+	}
+	return j.timers[0].At
+}
+
+// fire runs the cleanup timers due at limit, in time order.
+func (j *IntervalJoin) fire(limit int64, emit Emit) error {
 	opTime := j.operatorTime()
-	for j.timers.Len() > 0 && j.timers[0].At <= wm {
+	for j.timers.Len() > 0 && j.timers[0].At <= limit {
 		t := heap.Pop(&j.timers).(timer)
 		k := j.groups[t.KeyGroup-j.cfg.KeyGroups.Start][t.Key]
 		if k == nil {

@@ -2,6 +2,7 @@ package join
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -12,7 +13,8 @@ import (
 )
 
 // intervalEvent is a step of an interval-join test: rows of one side ("l" or "r") with their
-// times, or a watermark ("w").
+// times (event times, or on processing time the clock when they arrive), a watermark ("w"), or
+// the clock firing processing-time timers ("p").
 type intervalEvent struct {
 	side  string
 	times []int64
@@ -23,6 +25,7 @@ func rowsAt(side string, times ...int64) intervalEvent {
 	return intervalEvent{side: side, times: times}
 }
 func watermark(wm int64) intervalEvent { return intervalEvent{side: "w", wm: wm} }
+func clockAt(t int64) intervalEvent    { return intervalEvent{side: "p", wm: t} }
 
 // runInterval feeds the events to a join of one key whose rows are named side+time ("l1000")
 // and returns what it emitted ("l1000+r500", "-" for a padded side), sorted, per event.
@@ -36,9 +39,12 @@ func runInterval(t *testing.T, j *IntervalJoin, match PairMatcher, events ...int
 			return nil
 		}
 		var err error
-		if ev.side == "w" {
+		switch ev.side {
+		case "w":
 			err = j.AdvanceWatermark(ev.wm, emit)
-		} else {
+		case "p":
+			err = j.AdvanceProcessingTime(ev.wm, emit)
+		default:
 			side := LeftSide
 			if ev.side == "r" {
 				side = RightSide
@@ -84,42 +90,68 @@ func TestIntervalJoinSteps(t *testing.T) {
 		typ          Type
 		lower, upper int64
 		minCleanUp   int64
+		procTime     bool // the clock drives the join (ProcTimeIntervalJoin): row times are arrivals
 		events       []intervalEvent
 		want         [][]string
 	}{
-		{"inner joins within the interval", Inner, -5000, 5000, 0,
+		{"inner joins within the interval", Inner, -5000, 5000, 0, false,
 			[]intervalEvent{rowsAt("l", 10000, 20000), rowsAt("r", 6000, 14000, 16000), watermark(40000)},
 			[][]string{nil, {"l10000+r14000", "l10000+r6000", "l20000+r16000"}, nil}},
-		{"left pads rows that never joined once the timer fires", Left, -5000, 5000, 0,
+		{"left pads rows that never joined once the timer fires", Left, -5000, 5000, 0, false,
 			[]intervalEvent{rowsAt("l", 10000, 20000), rowsAt("r", 12000), watermark(24999), watermark(25001)},
 			// l10000's timer (10000 + 5000 + 1) removes it at 24999, joined; l20000's fires at 25001.
 			[][]string{nil, {"l10000+r12000"}, nil, {"l20000+-"}}},
-		{"right pads rows that never joined", Right, -5000, 5000, 0,
+		{"right pads rows that never joined", Right, -5000, 5000, 0, false,
 			[]intervalEvent{rowsAt("r", 10000, 30000), rowsAt("l", 31000), watermark(1 << 62)},
 			[][]string{nil, {"l31000+r30000"}, {"-+r10000"}}},
-		{"full pads both sides", Full, 0, 0, 0,
+		{"full pads both sides", Full, 0, 0, 0, false,
 			[]intervalEvent{rowsAt("l", 1000, 2000), rowsAt("r", 2000, 3000), watermark(1 << 62)},
 			[][]string{nil, {"l2000+r2000"}, {"-+r3000", "l1000+-"}}},
-		{"a row the watermark passed joins what is cached, is padded at once", Left, -1000, 1000, 0,
+		{"a row the watermark passed joins what is cached, is padded at once", Left, -1000, 1000, 0, false,
 			[]intervalEvent{rowsAt("r", 9500), watermark(9000), rowsAt("l", 8000, 9000)},
 			[][]string{nil, nil, {"l8000+-", "l9000+r9500"}}},
-		{"an asymmetric interval", Inner, 1000, 3000, 0,
+		{"an asymmetric interval", Inner, 1000, 3000, 0, false,
 			[]intervalEvent{rowsAt("r", 5000), rowsAt("l", 5500, 6000, 8000, 8500), watermark(1 << 62)},
 			[][]string{nil, {"l6000+r5000", "l8000+r5000"}, nil}},
-		{"the timer pads expired rows", Left, -1000, 1000, 0,
+		{"the timer pads expired rows", Left, -1000, 1000, 0, false,
 			[]intervalEvent{rowsAt("l", 5000), watermark(7000), rowsAt("r", 8000)},
 			[][]string{nil, {"l5000+-"}, nil}},
-		{"a later row's eager clean pads expired rows before the timer", Left, -1000, 1000, 10000,
+		{"a later row's eager clean pads expired rows before the timer", Left, -1000, 1000, 10000, false,
 			[]intervalEvent{rowsAt("l", 5000), watermark(7000), rowsAt("r", 8000)},
 			// l5000's timer waits for 16001; the right row finds it expired (5000 <= 7000 - 1001).
 			[][]string{nil, nil, {"l5000+-"}}},
-		{"rows at time 0 or before are cleared unpadded", Left, -1000, 1000, 0,
+		{"rows at time 0 or before are cleared unpadded", Left, -1000, 1000, 0, false,
 			[]intervalEvent{rowsAt("l", -500, -100), watermark(600), watermark(1 << 62)},
 			// The timer of l-500 (501) pads it; l-100 is left, not after 0: dropped unpadded.
 			[][]string{nil, {"l-500+-"}, nil}},
+		// On processing time (ProcTimeIntervalJoin): rows take the clock when they arrive, the
+		// operator time is the clock, cleanup timers fire on the clock, watermarks change nothing.
+		{"rows within the interval of each other's arrival join", Inner, -1000, 1000, 0, true,
+			[]intervalEvent{rowsAt("l", 1000), rowsAt("r", 1500), rowsAt("r", 2500)},
+			// r2500 finds l1000 expired (1000 <= 2500 - 1000 - 1) and removes it.
+			[][]string{nil, {"l1000+r1500"}, nil}},
+		{"the clock fires the cleanup timer that pads a left row", Left, -1000, 1000, 0, true,
+			[]intervalEvent{rowsAt("l", 1000), clockAt(2000), watermark(1 << 62), clockAt(2001)},
+			// l1000's timer is at 1000 + 1000 + 1; a watermark fires nothing.
+			[][]string{nil, nil, nil, {"l1000+-"}}},
+		{"a right row later than every left one's interval expires the cache eagerly", Right, -1000, 1000, 0, true,
+			[]intervalEvent{rowsAt("r", 1000), rowsAt("l", 1200), rowsAt("l", 2600), clockAt(1 << 40)},
+			// l2600 cleans r1000 (joined, so no padding); the timer then pads nothing.
+			[][]string{nil, {"l1200+r1000"}, nil, nil}},
+		{"equal times: nothing is cached, every outer row padded at once", Full, 0, 0, 0, true,
+			[]intervalEvent{rowsAt("l", 1000, 1000), rowsAt("r", 1000), clockAt(1 << 40)},
+			[][]string{{"l1000+-", "l1000+-"}, {"-+r1000"}, nil}},
+		{"a left row never joins right rows that arrived before it", Left, -1000, 0, 0, true,
+			// Left rows are cached for 1 s; right rows are never cached (rightRelativeSize 0),
+			// so r1000 is gone when l1100 comes, and r1500 joins the cached l1100.
+			[]intervalEvent{rowsAt("r", 1000), rowsAt("l", 1100), rowsAt("r", 1500), clockAt(1 << 40)},
+			[][]string{nil, nil, {"l1100+r1500"}, nil}},
+		{"a right row joins the left rows cached before it", Right, -1000, 0, 0, true,
+			[]intervalEvent{rowsAt("l", 1000), rowsAt("r", 1500), rowsAt("r", 2500), clockAt(1 << 40)},
+			[][]string{nil, {"l1000+r1500"}, {"-+r2500"}, nil}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			j, err := NewIntervalJoin(IntervalConfig{Type: c.typ, LeftLowerBound: c.lower, LeftUpperBound: c.upper,
+			j, err := NewIntervalJoin(IntervalConfig{ProcTime: c.procTime, Type: c.typ, LeftLowerBound: c.lower, LeftUpperBound: c.upper,
 				MinCleanUpInterval: c.minCleanUp, KeyGroups: keygroup.Range{Start: 0, End: 3}})
 			if err != nil {
 				t.Fatal(err)
@@ -227,6 +259,51 @@ func mustSnapshotWindowJoin(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A processing-time join's timers survive a snapshot: the restored join fires them on the clock.
+func TestIntervalJoinProcTimeRestore(t *testing.T) {
+	cfg := IntervalConfig{ProcTime: true, Type: Left, LeftLowerBound: -1000, LeftUpperBound: 1000,
+		KeyGroups: keygroup.Range{Start: 0, End: 3}}
+	j, err := NewIntervalJoin(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runInterval(t, j, matchAll, rowsAt("l", 1000))
+	if got := j.NextTimer(); got != 2001 {
+		t.Fatalf("next timer %d, want 2001", got)
+	}
+	if d := j.OutputDelay(); d != 0 {
+		t.Errorf("a processing-time join delays watermarks by %d", d)
+	}
+	blob, err := j.Snapshot(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewIntervalJoin(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Restore(1, blob); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.NextTimer(); got != 2001 {
+		t.Fatalf("restored next timer %d, want 2001", got)
+	}
+	got := runInterval(t, r, matchAll, clockAt(5000))
+	if want := [][]string{{"l1000+-"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := r.NextTimer(); got != math.MaxInt64 {
+		t.Errorf("next timer %d after the cleanup, want none", got)
+	}
+	ev, err := NewIntervalJoin(IntervalConfig{Type: Inner, KeyGroups: keygroup.Range{End: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.AdvanceProcessingTime(1, func(l, r []byte) error { return nil }); err == nil {
+		t.Error("an event-time join took processing time")
+	}
 }
 
 func TestIntervalJoinConfig(t *testing.T) {

@@ -33,11 +33,14 @@ type intervalJoinJSON struct {
 }
 
 // IntervalJoin is a compiled interval join: left.time - right.time within
-// [LeftLowerBound, LeftUpperBound] milliseconds, on event time.
+// [LeftLowerBound, LeftUpperBound] milliseconds, on event time or on processing time.
 type IntervalJoin struct {
 	JoinSpec
 	LeftLowerBound, LeftUpperBound int64
 	LeftTime, RightTime            int
+	// ProcTime says the time attributes are processing times: each row's time is the clock
+	// when it arrives (ProcTimeIntervalJoin).
+	ProcTime bool
 	// MinCleanUpInterval is table.exec.interval-join.min-cleanup-interval in milliseconds.
 	MinCleanUpInterval int64
 }
@@ -61,10 +64,8 @@ func CompileIntervalJoin(n *IslandNode, options map[string]string) (*IntervalJoi
 	b := j.IntervalJoinSpec.WindowBounds
 	p.LeftLowerBound, p.LeftUpperBound = b.LeftLowerBound, b.LeftUpperBound
 	p.LeftTime, p.RightTime = b.LeftTimeIndex, b.RightTimeIndex
-	switch {
-	case !b.IsEventTime:
-		reasons = append(reasons, "processing-time interval joins are not supported natively")
-	case b.LeftUpperBound < b.LeftLowerBound:
+	p.ProcTime = !b.IsEventTime
+	if b.LeftUpperBound < b.LeftLowerBound {
 		// Flink then plans a union of filters and paddings, not a join.
 		reasons = append(reasons, fmt.Sprintf("an interval join with bounds [%d, %d] (of negative size) is not supported natively", b.LeftLowerBound, b.LeftUpperBound))
 	}

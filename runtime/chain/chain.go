@@ -271,23 +271,24 @@ func (c *Chain) appendRows(data []byte, offsets []int32, sel []int32) {
 }
 
 // SetArrivals gives the arrival times of the next batch's rows to the chain's processing-time
-// window aggregation.
+// stage.
 func (c *Chain) SetArrivals(runs []Arrival) error {
-	k := c.procTimeWindows()
+	k := c.procTimeStage()
 	if k == nil {
-		return fmt.Errorf("chain: no processing-time window aggregation to give arrival times to")
+		return fmt.Errorf("chain: no processing-time stage to give arrival times to")
 	}
 	k.SetArrivals(runs)
 	return nil
 }
 
-// AdvanceProcessingTime fires the processing-time windows due at t and runs their rows through
-// the later stages. No watermark comes out: processing time is not event time.
+// AdvanceProcessingTime fires the processing-time timers due at t (windows, a join's cleanups)
+// and runs their rows through the later stages. No watermark comes out: processing time is not
+// event time.
 func (c *Chain) AdvanceProcessingTime(t int64) error {
 	c.reset()
-	k := c.procTimeWindows()
+	k := c.procTimeStage()
 	if k == nil {
-		return fmt.Errorf("chain: no processing-time window aggregation")
+		return fmt.Errorf("chain: no processing-time stage")
 	}
 	if err := k.AdvanceProcessingTime(t); err != nil {
 		return err
@@ -297,10 +298,10 @@ func (c *Chain) AdvanceProcessingTime(t int64) error {
 }
 
 // NextProcessingTimer is the processing time (epoch milliseconds) at which the chain's
-// processing-time window aggregation fires next; MaxInt64 when nothing is pending or the chain
-// has no such aggregation.
+// processing-time stage fires next; MaxInt64 when nothing is pending or the chain has no such
+// stage.
 func (c *Chain) NextProcessingTimer() int64 {
-	if k := c.procTimeWindows(); k != nil {
+	if k := c.procTimeStage(); k != nil {
 		return k.NextTimer()
 	}
 	return 1<<63 - 1
@@ -750,10 +751,24 @@ func (c *Chain) keyed() keyedStage {
 	return nil
 }
 
-// procTimeWindows returns the chain's processing-time window aggregation, or nil.
-func (c *Chain) procTimeWindows() *WindowPipeline {
-	if w, ok := c.keyed().(*WindowPipeline); ok && w.ProcTime() {
-		return w
+// procTimeKeyed is a keyed stage that can run on processing time (a window aggregation, an
+// interval join): its rows take the clock when they arrive, and its timers fire on the clock.
+type procTimeKeyed interface {
+	keyedStage
+	// ProcTime reports whether the stage runs on processing time.
+	ProcTime() bool
+	// SetArrivals gives the arrival times of the next batch's rows.
+	SetArrivals(runs []Arrival)
+	// AdvanceProcessingTime fires the timers due at t; their rows are the stage's Output.
+	AdvanceProcessingTime(t int64) error
+	// NextTimer is the time of the earliest pending timer (MaxInt64: none).
+	NextTimer() int64
+}
+
+// procTimeStage returns the chain's keyed stage when it runs on processing time, or nil.
+func (c *Chain) procTimeStage() procTimeKeyed {
+	if k, ok := c.keyed().(procTimeKeyed); ok && k.ProcTime() {
+		return k
 	}
 	return nil
 }

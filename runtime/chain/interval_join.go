@@ -1,21 +1,27 @@
 package chain
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/sluice-project/sluice/exec/join"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
-// intervalStage runs an event-time interval join at the start of a chain. Its input is the
-// batches of two columnar exchanges, each batch marked with its side (plan.JoinSideMetadata):
-// a batch's rows join the other side's cached rows as they arrive, and watermarks fire the
-// cleanup timers (NULL-padded rows of an outer side). The watermarks it passes on are held
-// back by the join's output delay.
+// intervalStage runs an interval join at the start of a chain. Its input is the batches of two
+// columnar exchanges, each batch marked with its side (plan.JoinSideMetadata): a batch's rows
+// join the other side's cached rows as they arrive, and the cleanup timers (NULL-padded rows of
+// an outer side) fire on watermarks, whose forwarding is held back by the join's output delay,
+// or, on processing time, on the clock, rows taking the clock when they arrive.
 type intervalStage struct {
 	*joinInputs
+	plan     *plan.IntervalJoin
 	op       *join.IntervalJoin
 	arrivals []join.Arrival
+	// runs are the arrival times of the next batch's rows (processing time).
+	runs []Arrival
 }
 
 func openIntervalStage(p *plan.IntervalJoin, options map[string]string) (*intervalStage, error) {
@@ -23,12 +29,12 @@ func openIntervalStage(p *plan.IntervalJoin, options map[string]string) (*interv
 	if err != nil {
 		return nil, err
 	}
-	op, err := join.NewIntervalJoin(join.IntervalConfig{Type: p.Type, LeftLowerBound: p.LeftLowerBound,
+	op, err := join.NewIntervalJoin(join.IntervalConfig{ProcTime: p.ProcTime, Type: p.Type, LeftLowerBound: p.LeftLowerBound,
 		LeftUpperBound: p.LeftUpperBound, MinCleanUpInterval: p.MinCleanUpInterval, KeyGroups: in.keyGrp})
 	if err != nil {
 		return nil, err
 	}
-	return &intervalStage{joinInputs: in, op: op}, nil
+	return &intervalStage{joinInputs: in, plan: p, op: op}, nil
 }
 
 // ProcessBatch joins the rows of one input's batch, in order, and caches those that rows of the
@@ -40,12 +46,22 @@ func (s *intervalStage) ProcessBatch(b arrow.RecordBatch) error {
 		return err
 	}
 	js := &s.sides[sb.side]
-	times := s.times(sb)
+	var times []int64
+	procTime := s.plan.ProcTime
+	if procTime {
+		times, err = arrivalTimes(s.runs, sb.n)
+		s.runs = s.runs[:0]
+		if err != nil {
+			return fmt.Errorf("interval join: %w", err)
+		}
+	} else {
+		times = s.times(sb)
+	}
 	timeCol := sb.cols[js.time]
 	s.arrivals = s.arrivals[:0]
 	for r := 0; r < sb.n; r++ {
 		t := times[r]
-		if timeCol.IsNull(r) {
+		if !procTime && timeCol.IsNull(r) {
 			t = 0 // RowData#getLong of a NULL BinaryRowData field
 		}
 		s.arrivals = append(s.arrivals, join.Arrival{KeyGroup: int(js.groups[r]), Key: sb.key(r), NullKey: sb.nullKeys[r],
@@ -69,8 +85,32 @@ func (s *intervalStage) AdvanceWatermark(wm int64) error {
 }
 
 // WatermarkDelay is how far the join holds back the watermarks it forwards
-// (KeyedCoProcessOperatorWithWatermarkDelay).
+// (KeyedCoProcessOperatorWithWatermarkDelay; none on processing time).
 func (s *intervalStage) WatermarkDelay() int64 { return s.op.OutputDelay() }
+
+// ProcTime reports whether the join runs on processing time.
+func (s *intervalStage) ProcTime() bool { return s.plan.ProcTime }
+
+// SetArrivals gives the arrival times of the next batch's rows to a processing-time join.
+func (s *intervalStage) SetArrivals(runs []Arrival) { s.runs = append(s.runs[:0], runs...) }
+
+// AdvanceProcessingTime fires a processing-time join's cleanup timers due at t; the padded rows
+// they emit are the output.
+func (s *intervalStage) AdvanceProcessingTime(t int64) error {
+	s.reset()
+	if err := s.op.AdvanceProcessingTime(t, s.collect); err != nil {
+		return err
+	}
+	return s.encodeOutput()
+}
+
+// NextTimer is the time of a processing-time join's earliest cleanup timer (MaxInt64: none).
+func (s *intervalStage) NextTimer() int64 {
+	if !s.plan.ProcTime {
+		return math.MaxInt64
+	}
+	return s.op.NextTimer()
+}
 
 // PrepareCheckpoint has nothing to flush: rows are in state as they arrive.
 func (s *intervalStage) PrepareCheckpoint() error {

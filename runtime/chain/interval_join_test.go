@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"testing"
 
@@ -116,4 +118,63 @@ func timedRows(t *testing.T, ch *Chain) []string {
 		out = append(out, side(r, 0)+" | "+side(r, 3))
 	}
 	return out
+}
+
+// The same join on processing time: rows take the arrival times Java passes with each batch,
+// the cleanup timers fire on the clock (a LEFT join would pad there; this INNER one only drops
+// rows), and watermarks pass unchanged.
+func TestIntervalJoinChainProcTime(t *testing.T) {
+	opts := map[string]string{plan.OptMaxParallelism: "128", plan.OptKeyGroupStart: "0", plan.OptKeyGroupEnd: "127"}
+	island := bytes.Replace(islands.Read(t, "interval_join_event_time.json"), []byte(`"isEventTime": true`), []byte(`"isEventTime": false`), 1)
+	ch, err := Open(islands.WithOptions(t, island, opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rows' own ts values no longer matter: only the clock does.
+	process := func(at int64, b arrow.RecordBatch) []string {
+		t.Helper()
+		defer b.Release()
+		if err := ch.SetArrivals([]Arrival{{FirstRow: 0, Time: at}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ch.ProcessBatch(b); err != nil {
+			t.Fatal(err)
+		}
+		got := timedRows(t, ch)
+		sort.Strings(got)
+		return got
+	}
+	if got := process(100_000, timedBatch(plan.JoinSideLeft, [2]int64{1, 1}, [2]int64{2, 2})); len(got) != 0 {
+		t.Fatalf("first input joined %q", got)
+	}
+	if next := ch.NextProcessingTimer(); next != 100_000+5000+1 {
+		t.Errorf("next processing-time timer %d, want %d", next, 100_000+5000+1)
+	}
+	// 4 s later both left rows are still within 5 s: key 1 joins.
+	if got, want := process(104_000, timedBatch(plan.JoinSideRight, [2]int64{1, 3})), []string{"1 l1 | 1 r3"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := ch.AdvanceWatermark(1 << 40); err != nil {
+		t.Fatal(err)
+	}
+	if m := ch.Markers(); len(m) != 1 || m[0].Watermark != 1<<40 {
+		t.Errorf("markers %v, want the watermark passed unchanged", m)
+	}
+	if ch.StateKeys() == 0 {
+		t.Fatal("no keys in state")
+	}
+	// The clock passes both caches' cleanup timers (left rows at 105001, the right one at
+	// 109001): the state is empty and no timer is left.
+	if err := ch.AdvanceProcessingTime(110_000); err != nil {
+		t.Fatal(err)
+	}
+	if n := ch.StateKeys(); n != 0 {
+		t.Errorf("%d keys in state after the cleanups", n)
+	}
+	if next := ch.NextProcessingTimer(); next != math.MaxInt64 {
+		t.Errorf("next processing-time timer %d after the cleanups", next)
+	}
+	if err := ch.ProcessBatch(timedBatch(plan.JoinSideLeft, [2]int64{1, 5})); err == nil {
+		t.Error("a processing-time batch without arrival times should be an error")
+	}
 }

@@ -95,6 +95,27 @@ type Arrival struct {
 	Time     int64
 }
 
+// arrivalTimes spreads the arrival runs of a batch of n rows over its rows.
+func arrivalTimes(runs []Arrival, n int) ([]int64, error) {
+	if len(runs) == 0 || runs[0].FirstRow != 0 {
+		return nil, fmt.Errorf("processing time without the arrival times of its %d rows", n)
+	}
+	times := make([]int64, n)
+	for i, run := range runs {
+		end := int64(n)
+		if i+1 < len(runs) {
+			end = runs[i+1].FirstRow
+		}
+		if end < run.FirstRow || end > int64(n) {
+			return nil, fmt.Errorf("arrival run %d covers rows [%d, %d) of %d", i, run.FirstRow, end, n)
+		}
+		for r := run.FirstRow; r < end; r++ {
+			times[r] = run.Time
+		}
+	}
+	return times, nil
+}
+
 // SetArrivals gives the arrival times of the next batch's rows to a processing-time window.
 func (w *WindowPipeline) SetArrivals(runs []Arrival) {
 	w.arrivals = append(w.arrivals[:0], runs...)
@@ -105,23 +126,10 @@ func (w *WindowPipeline) procTimeInput(in *window.Input, n int) (func(), error) 
 	if !w.plan.Spec.ProcTime {
 		return func() {}, nil
 	}
-	runs := w.arrivals
+	times, err := arrivalTimes(w.arrivals, n)
 	w.arrivals = w.arrivals[:0]
-	if len(runs) == 0 || runs[0].FirstRow != 0 {
-		return nil, fmt.Errorf("window pipeline: processing-time window without the arrival times of its %d rows", n)
-	}
-	times := make([]int64, n)
-	for i, run := range runs {
-		end := int64(n)
-		if i+1 < len(runs) {
-			end = runs[i+1].FirstRow
-		}
-		if end < run.FirstRow || end > int64(n) {
-			return nil, fmt.Errorf("window pipeline: arrival run %d covers rows [%d, %d) of %d", i, run.FirstRow, end, n)
-		}
-		for r := run.FirstRow; r < end; r++ {
-			times[r] = run.Time
-		}
+	if err != nil {
+		return nil, fmt.Errorf("window pipeline: %w", err)
 	}
 	col, err := int64Column(w.mem, catalog.TimestampType(3, false), times)
 	if err != nil {

@@ -488,7 +488,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         }
         boolean batchRecords = batchOut || exchangeKeys != null;
         boolean procTime = bottom instanceof StreamPhysicalWindowAggregate
-                && !((StreamPhysicalWindowAggregate) bottom).windowing().isRowtime();
+                        && !((StreamPhysicalWindowAggregate) bottom).windowing().isRowtime()
+                // An interval join requires watermarks exactly when its bounds are on event time.
+                || bottom instanceof StreamPhysicalIntervalJoin && !((StreamPhysicalIntervalJoin) bottom).requireWatermark();
         long miniBatchInterval = chain.stream()
                 .filter(r -> r instanceof StreamPhysicalMiniBatchAssigner)
                 .mapToLong(r -> r.getTraitSet().getTrait(MiniBatchIntervalTraitDef.INSTANCE()).getMiniBatchInterval().getInterval())

@@ -18,8 +18,9 @@ import java.util.List;
  *     columnar exchange)
  * @param exchangeOutput the chain feeds a columnar hash exchange: its batches are split per
  *     target channel
- * @param procTime the chain starts with a processing-time window aggregation: rows carry their
- *     arrival times into Go, and windows fire on processing-time timers
+ * @param procTime the chain starts with a processing-time window aggregation or interval join:
+ *     rows carry their arrival times into Go, and windows fire (a join's caches are cleaned) on
+ *     processing-time timers
  * @param miniBatchInterval the interval in ms of the chain's mini-batch assigner on processing
  *     time (0: none), whose clock and timer live in the Java operator as in Flink's
  *     ProcTimeMiniBatchAssignerOperator
