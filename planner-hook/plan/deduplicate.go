@@ -39,6 +39,11 @@ type Deduplicate struct {
 	GenerateUpdateBefore, GenerateInsert bool
 	// StateTTL is the state's time to live in milliseconds (0: none).
 	StateTTL int64
+	// MiniBatchSize is the number of rows of a bundle (0: no mini-batches): rows are then
+	// buffered per key until the bundle is full or a mini-batch watermark or checkpoint barrier
+	// comes, and each key's buffered row is deduplicated when the bundle finishes, keys in the
+	// order of Flink's HashMap (KeyedMapBundleOperator over ProcTimeMiniBatchDeduplicate*).
+	MiniBatchSize int64
 }
 
 // CompileDeduplicate decodes a deduplication node. Reasons say why it cannot run natively; err
@@ -58,9 +63,12 @@ func CompileDeduplicate(n *IslandNode, options map[string]string) (*Deduplicate,
 		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)
 	}
 	var reasons []string
-	if j.Configuration["table.exec.mini-batch.enabled"] == "true" ||
-		(options[OptMiniBatch] == "true" && j.Configuration["table.exec.mini-batch.enabled"] == "") {
-		reasons = append(reasons, "mini-batch deduplication (table.exec.mini-batch.enabled) is not supported natively yet")
+	if p.MiniBatchSize, err = miniBatchSize(j.Configuration, options); err != nil {
+		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)
+	}
+	if p.MiniBatchSize > 0 && j.IsRowtime {
+		// RowTimeMiniBatch*DeduplicateFunction behind an event-time mini-batch assigner.
+		reasons = append(reasons, "mini-batch deduplication on event time (table.exec.mini-batch.enabled) is not supported natively yet")
 	}
 	if p.StateTTL, err = stateTTL(j.State, options); err != nil {
 		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)

@@ -14,12 +14,17 @@ import (
 
 // dedupStage runs a deduplication at the start of a chain: rows of Flink's row exchange or
 // batches of a columnar exchange, keyed by the partition keys; each key's kept row is held as
-// BinaryRowData bytes, which are also what it emits (with its RowKind).
+// BinaryRowData bytes, which are also what it emits (with its RowKind). With mini-batches the
+// rows wait in a bundle, deduplicated when it finishes.
 type dedupStage struct {
 	plan *plan.Deduplicate
 	op   *dedup.Deduplicate
 	in   *keyedRows
 	rows []dedup.Row
+	// bundle buffers the rows of a mini-batch (nil without mini-batches); out then gathers the
+	// rows of the bundles finished during a call.
+	bundle *dedupBundle
+	out    rowOutput
 }
 
 func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage, error) {
@@ -34,6 +39,14 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 		return nil, err
 	}
 	s := &dedupStage{plan: p, op: op}
+	if p.MiniBatchSize > 0 {
+		if p.RowtimeCol >= 0 {
+			return nil, fmt.Errorf("deduplicate: mini-batches on event time")
+		}
+		if s.bundle, err = newDedupBundle(p.MiniBatchSize, p.KeepLast); err != nil {
+			return nil, fmt.Errorf("deduplicate: %w", err)
+		}
+	}
 	cols := append([]int(nil), p.KeyCols...)
 	if p.RowtimeCol >= 0 {
 		cols = append(cols, p.RowtimeCol)
@@ -46,11 +59,15 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 
 // Process deduplicates rows of Flink's row exchange.
 func (s *dedupStage) Process(data []byte, offsets []int32) error {
+	s.out.reset()
 	return s.in.rows(data, offsets, s.run)
 }
 
 // ProcessBatch deduplicates a batch of a columnar exchange, encoding its rows for the state.
-func (s *dedupStage) ProcessBatch(b arrow.RecordBatch) error { return s.in.batch(b, s.run) }
+func (s *dedupStage) ProcessBatch(b arrow.RecordBatch) error {
+	s.out.reset()
+	return s.in.batch(b, s.run)
+}
 
 // run deduplicates a batch's rows.
 func (s *dedupStage) run(b *keyedBatch) error {
@@ -61,6 +78,16 @@ func (s *dedupStage) run(b *keyedBatch) error {
 			return fmt.Errorf("deduplicate: a NULL event-time attribute %s", s.plan.InNames[s.plan.RowtimeCol])
 		}
 		times = column.Values[int64](t)
+	}
+	if s.bundle != nil {
+		for r := 0; r < b.N; r++ {
+			if s.bundle.add(dedup.Row{KeyGroup: int(b.Groups[r]), Key: b.Key(r), Row: b.Row(r)}) {
+				if err := s.bundle.finish(s.op, &s.out); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
 	s.rows = s.rows[:0]
 	for r := 0; r < b.N; r++ {
@@ -76,14 +103,31 @@ func (s *dedupStage) run(b *keyedBatch) error {
 }
 
 // AdvanceWatermark fires the waiting rows whose time the watermark passed (event-time keep
-// first, insert-only).
-func (s *dedupStage) AdvanceWatermark(w int64) error { return s.op.AdvanceWatermark(w) }
+// first, insert-only); with mini-batches it finishes the bundle
+// (AbstractMapBundleOperator#processWatermark).
+func (s *dedupStage) AdvanceWatermark(w int64) error {
+	if s.bundle != nil {
+		s.out.reset()
+		return s.bundle.finish(s.op, &s.out)
+	}
+	return s.op.AdvanceWatermark(w)
+}
 
-// PrepareCheckpoint has nothing to flush: rows are in state as they arrive.
-func (s *dedupStage) PrepareCheckpoint() error { return s.op.Process(nil) }
+// PrepareCheckpoint has nothing to flush without mini-batches (rows are in state as they
+// arrive); with them it finishes the bundle (AbstractMapBundleOperator#prepareSnapshotPreBarrier).
+func (s *dedupStage) PrepareCheckpoint() error {
+	if s.bundle != nil {
+		s.out.reset()
+		return s.bundle.finish(s.op, &s.out)
+	}
+	return s.op.Process(nil)
+}
 
 // Output returns the rows of the last call with their RowKinds.
 func (s *dedupStage) Output() ([]byte, []int32, []int32) {
+	if s.bundle != nil {
+		return s.out.data, s.out.offsets, nil
+	}
 	data, offsets := s.op.Output()
 	return data, offsets, nil
 }

@@ -39,3 +39,25 @@ func outputDecoder(last *plan.IslandNode, compiled plan.Node) (*binaryrow.Decode
 	}
 	return binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
 }
+
+// rowOutput gathers the rows a stage emits in one call (BinaryRowData bytes, row i at
+// data[offsets[i]:offsets[i+1]]) from several emitting steps.
+type rowOutput struct {
+	data    []byte
+	offsets []int32
+}
+
+// reset forgets the rows of the last call.
+func (o *rowOutput) reset() { o.data, o.offsets = o.data[:0], append(o.offsets[:0], 0) }
+
+// append adds rows given as bytes and offsets (len(offsets) = rows + 1).
+func (o *rowOutput) append(data []byte, offsets []int32) {
+	if len(offsets) < 2 {
+		return
+	}
+	base := int32(len(o.data)) - offsets[0]
+	o.data = append(o.data, data[offsets[0]:offsets[len(offsets)-1]]...)
+	for _, off := range offsets[1:] {
+		o.offsets = append(o.offsets, base+off)
+	}
+}

@@ -41,6 +41,21 @@ class DeduplicateParityTest {
         return ParityCase.nativeCase(name, SCHEMA, WindowAggregateParityTest.rows(), query);
     }
 
+    /**
+     * A case with mini-batches of {@code size} rows (bundles finish on their size and at the end
+     * of input, never on the clock): KeyedMapBundleOperator over ProcTimeMiniBatchDeduplicate*,
+     * keys emitted in the order of Flink's HashMap.
+     */
+    static ParityCase miniBatch(String name, String query, int size) {
+        return ParityCase.nativeCase(name, PROCTIME_SCHEMA, WindowAggregateParityTest.rows(), query)
+                .with("table.exec.mini-batch.enabled", "true")
+                .with("table.exec.mini-batch.allow-latency", "100000 d")
+                .with("table.exec.mini-batch.size", String.valueOf(size));
+    }
+
+    static final String LAST_REPEATS =
+            "SELECT k, i FROM (SELECT k, i, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM t) WHERE rn = 1";
+
     static List<ParityCase> cases() {
         return List.of(
                 dedupCase("rowtime-last", dedup("k", "ts DESC")),
@@ -73,7 +88,20 @@ class DeduplicateParityTest {
                 ParityCase.nativeCase("state-ttl-proctime-first", PROCTIME_SCHEMA, WindowAggregateParityTest.rows(), dedup("k", "pt"))
                         .with("table.exec.state.ttl", "1 h"),
                 dedupCase("state-ttl-rowtime-first-insert-only", dedup("k", "ts ASC")).with("table.exec.state.ttl", "1 h")
-                        .expecting(Expectation.fallback("insert-only event-time deduplication with a state TTL")));
+                        .expecting(Expectation.fallback("insert-only event-time deduplication with a state TTL")),
+                miniBatch("mini-batch-proctime-first", dedup("k", "pt"), 5),
+                miniBatch("mini-batch-proctime-first", dedup("k, i", "pt"), 3).withParallelism(2),
+                miniBatch("mini-batch-proctime-last", dedup("k", "pt DESC"), 7),
+                miniBatch("mini-batch-proctime-last", dedup("k, i", "pt DESC"), 4).withParallelism(2),
+                miniBatch("mini-batch-proctime-last-repeats", LAST_REPEATS, 3),
+                miniBatch("mini-batch-proctime-last-repeats-rocksdb", LAST_REPEATS, 3).with("state.backend.type", "rocksdb"),
+                miniBatch("mini-batch-state-ttl-proctime-last", LAST_REPEATS, 6).with("table.exec.state.ttl", "1 h"),
+                miniBatch("mini-batch-proctime-last-into-aggregate", "SELECT i, COUNT(*) AS c, SUM(v) AS sv FROM ("
+                        + dedup("k", "pt DESC") + ") GROUP BY i", 5).with("table.optimizer.agg-phase-strategy", "ONE_PHASE"),
+                // RowTimeMiniBatchDeduplicateFunction sits behind an event-time mini-batch assigner.
+                dedupCase("mini-batch-rowtime-last", dedup("k", "ts DESC")).with("table.exec.mini-batch.enabled", "true")
+                        .with("table.exec.mini-batch.allow-latency", "1 s").with("table.exec.mini-batch.size", "5")
+                        .expecting(Expectation.fallback("mini-batch deduplication on event time")));
     }
 
     @ParameterizedTest(name = "{0}")
