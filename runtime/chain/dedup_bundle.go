@@ -15,8 +15,12 @@ import (
 type dedupBundle struct {
 	keys     *bundle.Bundle
 	keepLast bool
-	// Per bundle key: its buffered row (a copy: batches are borrowed) and key group.
-	rows   [][]byte
+	// data holds copies of the buffered rows (batches are borrowed), kept from bundle to bundle;
+	// a key's later row (keep last) is appended and the earlier one left unused until the
+	// bundle finishes.
+	data []byte
+	// Per bundle key: where its buffered row lies in data, and its key group.
+	spans  [][2]int32
 	groups []int32
 	// Scratch of finish.
 	order []int32
@@ -35,13 +39,20 @@ func newDedupBundle(size int64, keepLast bool) (*dedupBundle, error) {
 func (b *dedupBundle) add(r dedup.Row) bool {
 	k, full := b.keys.Add(r.Key)
 	switch {
-	case int(k) == len(b.rows):
-		b.rows = append(b.rows, append([]byte(nil), r.Row...))
+	case int(k) == len(b.spans):
+		b.spans = append(b.spans, b.keep(r.Row))
 		b.groups = append(b.groups, int32(r.KeyGroup))
 	case b.keepLast:
-		b.rows[k] = append(b.rows[k][:0], r.Row...)
+		b.spans[k] = b.keep(r.Row)
 	}
 	return full
+}
+
+// keep copies a row into data and returns where it lies.
+func (b *dedupBundle) keep(row []byte) [2]int32 {
+	start := int32(len(b.data))
+	b.data = append(b.data, row...)
+	return [2]int32{start, int32(len(b.data))}
 }
 
 // finish deduplicates the buffered rows, keys in the HashMap's order (finishBundle), through
@@ -53,13 +64,13 @@ func (b *dedupBundle) finish(op *dedup.Deduplicate, out *rowOutput) error {
 	b.order = b.keys.Order(b.order[:0])
 	b.batch = b.batch[:0]
 	for _, k := range b.order {
-		b.batch = append(b.batch, dedup.Row{KeyGroup: int(b.groups[k]), Key: b.keys.Key(k), Row: b.rows[k]})
+		span := b.spans[k]
+		b.batch = append(b.batch, dedup.Row{KeyGroup: int(b.groups[k]), Key: b.keys.Key(k), Row: b.data[span[0]:span[1]:span[1]]})
 	}
-	err := op.Process(b.batch)
+	err := op.Process(b.batch) // it copies what it keeps
 	clear(b.batch)
 	b.keys.Clear()
-	clear(b.rows)
-	b.rows, b.groups = b.rows[:0], b.groups[:0]
+	b.data, b.spans, b.groups = b.data[:0], b.spans[:0], b.groups[:0]
 	if err != nil {
 		return err
 	}
