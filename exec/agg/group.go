@@ -94,8 +94,10 @@ type GroupAggregate struct {
 	// retractors holds each call's accumulator as a Retractor (nil: retractions leave it as
 	// it is, a MIN or MAX Flink's planner found monotonic).
 	retractors []Retractor
-	// copyResult snapshots each call's result into another slot.
+	// copyResult snapshots each call's result into another slot; batchers holds the calls'
+	// accumulators that copy and compare results for many slots at once (nil for the others).
 	copyResult []func(dst, src int32)
+	batchers   []resultBatcher
 	groups     []map[string]int32 // per key group of the range: key row -> slot
 	// Per slot: the number of rows aggregated into it, and whether its key has state. A key a
 	// batch touches has a slot while the batch runs, without state while it has no rows.
@@ -112,12 +114,19 @@ type GroupAggregate struct {
 	before, after, change []int32
 	round                 []int32
 	roundStart, roundFill []int32
-	lastOf                map[int32]int32 // slot -> the batch's last row of its key
-	touched               []int32         // the batch's first row of each key
+	lastOf                []int32 // per slot: 1 + the batch's last row of its key (0: none)
+	touched               []int32 // the batch's first row of each key
+	marked                []int32 // the slots whose lastOf the batch set
 	snapshots             []int32
-	buffers               []int32 // MergeBundle: each key's buffer slot
-	adds, subtract        []int32
-	filtered              []int32
+	// The snapshots taken but not copied yet: slot snapDst[i] gets slot snapSrc[i]'s results.
+	snapDst, snapSrc []int32
+	// changes' buffers: the updates' rows and their before and after slots, whether each
+	// differs, and the changes' result slots.
+	updates, befores, afters, resultSlots []int32
+	differs                               []bool
+	buffers                               []int32 // MergeBundle: each key's buffer slot
+	adds, subtract                        []int32
+	filtered                              []int32
 }
 
 // noChange marks a row that emits nothing.
@@ -128,7 +137,7 @@ func NewGroupAggregate(cfg GroupConfig) (*GroupAggregate, error) {
 	if cfg.KeyGroups.End < cfg.KeyGroups.Start {
 		return nil, fmt.Errorf("group aggregate: key groups %v", cfg.KeyGroups)
 	}
-	g := &GroupAggregate{cfg: cfg, groups: make([]map[string]int32, cfg.KeyGroups.Len()), lastOf: map[int32]int32{}}
+	g := &GroupAggregate{cfg: cfg, groups: make([]map[string]int32, cfg.KeyGroups.Len())}
 	for _, c := range cfg.Calls {
 		if c.Distinct {
 			if cfg.Retractions && !c.Retract {
@@ -166,6 +175,10 @@ func NewGroupAggregate(cfg GroupConfig) (*GroupAggregate, error) {
 		}
 		g.accs, g.retractors, g.copyResult = append(g.accs, a), append(g.retractors, nil), append(g.copyResult, a.Copy)
 	}
+	for _, a := range g.accs {
+		b, _ := a.(resultBatcher)
+		g.batchers = append(g.batchers, b)
+	}
 	return g, nil
 }
 
@@ -200,16 +213,33 @@ func (g *GroupAggregate) reserve(n int) {
 		a.Grow(size)
 	}
 	g.rows, g.live, g.written = grown(g.rows, size), grown(g.live, size), grown(g.written, size)
+	g.lastOf = grown(g.lastOf, size)
 }
 
-// snapshot copies slot s's results into a new snapshot slot.
+// snapshot returns a new snapshot slot that gets slot s's results at the next copySnapshots,
+// before anything changes slot s.
 func (g *GroupAggregate) snapshot(s int32) int32 {
 	d := g.alloc()
-	for _, c := range g.copyResult {
-		c(d, s)
-	}
+	g.snapDst, g.snapSrc = append(g.snapDst, d), append(g.snapSrc, s)
 	g.snapshots = append(g.snapshots, d)
 	return d
+}
+
+// copySnapshots copies the results of the snapshots taken since the last call, call by call.
+func (g *GroupAggregate) copySnapshots() {
+	if len(g.snapDst) == 0 {
+		return
+	}
+	for i, c := range g.copyResult {
+		if b := g.batchers[i]; b != nil {
+			b.copyResults(g.snapDst, g.snapSrc)
+			continue
+		}
+		for j, d := range g.snapDst {
+			c(d, g.snapSrc[j])
+		}
+	}
+	g.snapDst, g.snapSrc = g.snapDst[:0], g.snapSrc[:0]
 }
 
 func (g *GroupAggregate) group(kg int) (map[string]int32, error) {
@@ -239,8 +269,11 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 	}
 	g.slotOf, g.occ, g.prevRow = grown(g.slotOf, n)[:n], grown(g.occ, n)[:n], grown(g.prevRow, n)[:n]
 	g.before, g.after, g.change = grown(g.before, n)[:n], grown(g.after, n)[:n], grown(g.change, n)[:n]
-	clear(g.lastOf)
-	g.touched, g.snapshots = g.touched[:0], g.snapshots[:0]
+	for _, s := range g.marked {
+		g.lastOf[s] = 0
+	}
+	g.touched, g.marked, g.snapshots = g.touched[:0], g.marked[:0], g.snapshots[:0]
+	g.snapDst, g.snapSrc = g.snapDst[:0], g.snapSrc[:0]
 	g.reserve(3 * n) // at most a new key and two snapshots per row
 	var now int64
 	if g.cfg.StateTTL.Enabled() {
@@ -260,10 +293,10 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 			m[string(key)] = s
 		}
 		g.slotOf[r], g.occ[r], g.prevRow[r] = s, 0, -1
-		if last, seen := g.lastOf[s]; seen {
+		if last := g.lastOf[s] - 1; last >= 0 {
 			g.occ[r], g.prevRow[r] = g.occ[last]+1, last
 		} else {
-			g.touched = append(g.touched, int32(r))
+			g.touched, g.marked = append(g.touched, int32(r)), append(g.marked, s)
 			if ok && g.live[s] && g.cfg.StateTTL.Expired(g.written[s], now) {
 				g.expire(s)
 			}
@@ -274,7 +307,7 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 				break
 			}
 		}
-		g.lastOf[s] = int32(r)
+		g.lastOf[s] = int32(r) + 1
 		rounds = max(rounds, int(g.occ[r])+1)
 	}
 	// The rows of each round, in row order (a counting sort by occurrence).
@@ -384,6 +417,7 @@ func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []in
 		}
 	}
 	g.adds, g.subtract = adds, subtract
+	g.copySnapshots()
 	for i := range g.accs {
 		if err := g.accumulate(mem, in, i, sel, whole); err != nil {
 			return err
@@ -393,7 +427,7 @@ func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []in
 		s := g.slotOf[r]
 		switch {
 		case g.change[r] == noChange:
-		case in.Bundle && g.lastOf[s] != r:
+		case in.Bundle && g.lastOf[s] != r+1:
 			// A bundle's key is judged after its last row: its count may pass through 0.
 		case g.cfg.Retractions && g.rows[s] == 0:
 			// The key's last row was retracted: Flink deletes its result and its state.
@@ -404,10 +438,15 @@ func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []in
 			} else {
 				g.change[r] = int32(Delete)
 			}
+		case g.lastOf[s] == r+1:
+			// The key's last row of the batch: its results stay in its slot until the
+			// changes are out.
+			g.after[r] = s
 		default:
 			g.after[r] = g.snapshot(s)
 		}
 	}
+	g.copySnapshots()
 	return nil
 }
 
@@ -458,21 +497,26 @@ func releaseArrays(as []arrow.Array) {
 // changes lists, in row order, the changes GroupAggHelper emits for the batch's rows: an
 // update whose result equals the one before emits nothing (without state TTL).
 func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) {
-	var updates, befores, afters []int32
+	updates, befores, afters := g.updates[:0], g.befores[:0], g.afters[:0]
 	for r := 0; r < n; r++ {
 		if g.change[r] == int32(UpdateAfter) {
 			updates, befores, afters = append(updates, int32(r)), append(befores, g.before[r]), append(afters, g.after[r])
 		}
 	}
-	differs := make([]bool, len(updates))
-	if g.cfg.StateTTL.Enabled() {
-		for u := range differs {
-			differs[u] = true
-		}
+	g.updates, g.befores, g.afters = updates, befores, afters
+	differs := grown(g.differs[:0], len(updates))[:len(updates)]
+	g.differs = differs
+	ttl := g.cfg.StateTTL.Enabled()
+	for u := range differs {
+		differs[u] = ttl
 	}
-	for _, a := range g.accs {
-		if len(updates) == 0 || g.cfg.StateTTL.Enabled() {
+	for i, a := range g.accs {
+		if len(updates) == 0 || ttl {
 			break
+		}
+		if b := g.batchers[i]; b != nil {
+			b.resultsDiffer(befores, afters, differs)
+			continue
 		}
 		before, err := a.Result(mem, befores)
 		if err != nil {
@@ -491,8 +535,9 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 		before.Release()
 		after.Release()
 	}
-	ch := &Changes{}
-	var slots []int32
+	out := n + len(updates)
+	ch := &Changes{Kinds: make([]int8, 0, out), Rows: make([]int32, 0, out)}
+	slots := g.resultSlots[:0]
 	u := 0
 	for r := 0; r < n; r++ {
 		switch int8(g.change[r]) {
@@ -513,6 +558,7 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 			ch.Kinds, ch.Rows, slots = append(ch.Kinds, UpdateAfter), append(ch.Rows, int32(r)), append(slots, g.after[r])
 		}
 	}
+	g.resultSlots = slots
 	for _, a := range g.accs {
 		v, err := a.Result(mem, slots)
 		if err != nil {

@@ -101,8 +101,8 @@ func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*
 	if g.cfg.StateTTL.Enabled() {
 		now = g.cfg.StateTTL.Now()
 	}
-	g.snapshots = g.snapshots[:0]
-	g.reserve(4 * keys) // per key: a new state slot, a buffer and two snapshots
+	g.snapshots, g.snapDst, g.snapSrc = g.snapshots[:0], g.snapDst[:0], g.snapSrc[:0]
+	g.reserve(3 * keys) // per key: a new state slot, a buffer and a snapshot
 	g.slotOf = grown(g.slotOf, keys)[:keys]
 	g.before, g.after, g.change = grown(g.before, keys)[:keys], grown(g.after, keys)[:keys], grown(g.change, keys)[:keys]
 	g.buffers = grown(g.buffers, keys)[:keys]
@@ -137,7 +137,6 @@ func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*
 	}
 	for k := range keys {
 		s := g.slotOf[k]
-		g.before[k], g.after[k] = -1, -1
 		if g.live[s] {
 			g.change[k], g.before[k] = int32(UpdateAfter), g.snapshot(s)
 		} else {
@@ -146,12 +145,18 @@ func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*
 			}
 			g.rows[s], g.live[s] = 0, true
 			g.keys++
-			g.change[k] = int32(Insert)
+			g.change[k], g.before[k] = int32(Insert), -1
 		}
+	}
+	g.copySnapshots()
+	for k := range keys {
+		s := g.slotOf[k]
 		for _, a := range merging {
 			a.Merge(s, buffers[k])
 		}
-		g.after[k] = g.snapshot(s)
+		// A bundle's keys are distinct: the key's results stay in its slot until the changes
+		// are out.
+		g.after[k] = s
 		g.written[s] = now
 	}
 	ch, err := g.changes(mem, keys)
