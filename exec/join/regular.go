@@ -97,12 +97,17 @@ type regularKey struct {
 
 func (k *regularKey) empty() bool { return len(k.sides[0].recs) == 0 && len(k.sides[1].recs) == 0 }
 
-// recordSet holds one input's rows of a key, indexed by their identity in the side's Layout
-// (the row, its unique key, or "" for the one row of a JoinKeyUnique side).
+// recordSet holds one input's rows of a key, found by their identity in the side's Layout
+// (the row, its unique key, or "" for the one row of a JoinKeyUnique side): by a scan while
+// the key has few rows (most keys: no map to allocate and for the collector to trace), by an
+// index once it has more than indexFrom.
 type recordSet struct {
-	index map[string]int32
+	index map[string]int32 // nil until the set has more than indexFrom rows
 	recs  []keptRecord
 }
+
+// indexFrom is the number of rows of a key's side up to which they are found by a scan.
+var indexFrom = 8 // a variable for the tests, which run both ways
 
 // keptRecord is a row a side keeps. data holds the row's identity (a UniqueKey side's unique
 // key row) followed by the row; the index's key shares its bytes.
@@ -472,11 +477,8 @@ func (j *RegularJoin) identity(side Side, a *Arrival) []byte {
 // outer side its number of associations set (for every copy). A new row is copied once: the
 // index's key and the record share the bytes (the batch's buffer is not kept).
 func (j *RegularJoin) addRecord(side Side, s *recordSet, a *Arrival, assoc int32) {
-	if s.index == nil {
-		s.index = map[string]int32{}
-	}
 	id := j.identity(side, a)
-	if i, ok := s.index[string(id)]; ok {
+	if i, ok := j.find(side, s, id); ok {
 		rec := &s.recs[i]
 		if j.cfg.Layouts[side] == NoUniqueKey {
 			rec.count++
@@ -485,19 +487,45 @@ func (j *RegularJoin) addRecord(side Side, s *recordSet, a *Arrival, assoc int32
 			return
 		}
 		j.bytes -= int64(len(rec.data))
+		if s.index != nil {
+			// The index's key must not keep the replaced bytes alive.
+			delete(s.index, string(id))
+		}
 		*rec = newRecord(j.cfg.Layouts[side], id, a.Row, assoc)
 		j.touch(rec)
 		j.bytes += int64(len(rec.data))
-		// The index's key must not keep the replaced bytes alive.
-		delete(s.index, string(id))
-		s.index[j.recordIdentity(side, rec)] = i
+		if s.index != nil {
+			s.index[j.recordIdentity(side, rec)] = i
+		}
 		return
 	}
 	rec := newRecord(j.cfg.Layouts[side], id, a.Row, assoc)
 	j.touch(&rec)
-	s.index[j.recordIdentity(side, &rec)] = int32(len(s.recs))
 	s.recs = append(s.recs, rec)
 	j.bytes += int64(len(rec.data))
+	switch {
+	case s.index != nil:
+		s.index[j.recordIdentity(side, &s.recs[len(s.recs)-1])] = int32(len(s.recs) - 1)
+	case len(s.recs) > indexFrom:
+		s.index = make(map[string]int32, 2*len(s.recs))
+		for i := range s.recs {
+			s.index[j.recordIdentity(side, &s.recs[i])] = int32(i)
+		}
+	}
+}
+
+// find returns the index of the record of a side whose identity is id.
+func (j *RegularJoin) find(side Side, s *recordSet, id []byte) (int32, bool) {
+	if s.index != nil {
+		i, ok := s.index[string(id)]
+		return i, ok
+	}
+	for i := range s.recs {
+		if j.recordIdentity(side, &s.recs[i]) == string(id) {
+			return int32(i), true
+		}
+	}
+	return 0, false
 }
 
 // newRecord copies a row (after its identity, on a UniqueKey side) into a record of its own.
@@ -527,7 +555,7 @@ func (j *RegularJoin) recordIdentity(side Side, rec *keptRecord) string {
 // retractRecord does: one copy of the equal row (NoUniqueKey), or the row of its identity; a
 // row not kept is ignored (Flink's views ignore it too).
 func (j *RegularJoin) retractRecord(side Side, s *recordSet, a *Arrival) {
-	i, ok := s.index[string(j.identity(side, a))]
+	i, ok := j.find(side, s, j.identity(side, a))
 	if !ok {
 		return
 	}
@@ -542,11 +570,15 @@ func (j *RegularJoin) retractRecord(side Side, s *recordSet, a *Arrival) {
 // removeRecord takes record i off a side (the last record moves to i).
 func (j *RegularJoin) removeRecord(side Side, s *recordSet, i int32) {
 	j.bytes -= int64(len(s.recs[i].data))
-	delete(s.index, j.recordIdentity(side, &s.recs[i]))
+	if s.index != nil {
+		delete(s.index, j.recordIdentity(side, &s.recs[i]))
+	}
 	last := int32(len(s.recs) - 1)
 	if i != last {
 		s.recs[i] = s.recs[last]
-		s.index[j.recordIdentity(side, &s.recs[i])] = i
+		if s.index != nil {
+			s.index[j.recordIdentity(side, &s.recs[i])] = i
+		}
 	}
 	s.recs[last] = keptRecord{}
 	s.recs = s.recs[:last]

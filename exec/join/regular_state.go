@@ -123,7 +123,7 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 				if count <= 0 || (count > 1 && layouts[side] != NoUniqueKey) {
 					return fmt.Errorf("a row kept %d times on a side kept by %s", count, layouts[side])
 				}
-				if _, dup := s.index[string(j.identity(Side(side), &a))]; dup {
+				if _, dup := j.find(Side(side), s, j.identity(Side(side), &a)); dup {
 					return fmt.Errorf("a row kept twice on one side of a key")
 				}
 				j.addRecord(Side(side), s, &a, assoc)

@@ -1,8 +1,10 @@
 package join
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -404,6 +406,49 @@ func TestRegularJoinStateTTL(t *testing.T) {
 		clock = 1150 // r1 expired
 		if got, want := runRegular(t, op, matchAll, rowsOf("l", "k:l3")), [][]string{nil}; !reflect.DeepEqual(got, want) {
 			t.Errorf("at 1150: got %q, want %q", got, want)
+		}
+	}
+}
+
+// Rows are found alike by a scan and by the index a side builds past indexFrom rows: random
+// inserts, updates and deletes over few keys, each side with many rows per key, emit the same
+// changes and leave the same state whatever the threshold.
+func TestRegularJoinScanAndIndexAgree(t *testing.T) {
+	defer func(from int) { indexFrom = from }(indexFrom)
+	kinds := []string{"+I", "+U", "-U", "-D"}
+	for _, typ := range []Type{Inner, Left, Full, Semi, Anti} {
+		for _, layouts := range [][2]Layout{{NoUniqueKey, NoUniqueKey}, {UniqueKey, NoUniqueKey}, {NoUniqueKey, JoinKeyUnique}} {
+			rng := rand.New(rand.NewPCG(uint64(typ), uint64(layouts[0])<<8|uint64(layouts[1])))
+			var events []regularEvent
+			for range 40 {
+				side := []string{"l", "r"}[rng.IntN(2)]
+				var rows []string
+				for range 1 + rng.IntN(12) {
+					// Rows repeat (copies), unique keys repeat (replacements).
+					rows = append(rows, fmt.Sprintf("%s k%d:%s%d@u%d", kinds[rng.IntN(4)], rng.IntN(2), side, rng.IntN(24), rng.IntN(16)))
+				}
+				events = append(events, rowsOf(side, rows...))
+			}
+			var outs [][][]string
+			var blobs [][]byte
+			for _, from := range []int{0, 8, 1 << 30} {
+				indexFrom = from
+				j := newRegular(t, typ, layouts[:]...)
+				outs = append(outs, runRegular(t, j, matchAll, events...))
+				blob, err := j.Snapshot(1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				blobs = append(blobs, blob)
+			}
+			for i := 1; i < len(outs); i++ {
+				if !reflect.DeepEqual(outs[i], outs[0]) || !bytes.Equal(blobs[i], blobs[0]) {
+					t.Fatalf("%v join of %v inputs: changes or state differ between an indexed and a scanned side", typ, layouts)
+				}
+			}
+			if len(blobs[0]) == 0 {
+				t.Fatalf("%v join of %v inputs keeps nothing: the case tests nothing", typ, layouts)
+			}
 		}
 	}
 }
