@@ -4,7 +4,6 @@
 package dedup
 
 import (
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -280,7 +279,7 @@ func (d *Deduplicate) waitForWatermark(m map[string]*keyState, k *keyState, r Ro
 	} else {
 		return
 	}
-	heap.Push(&d.timers, keytimer.Timer{At: r.Rowtime, KeyGroup: r.KeyGroup, Key: string(r.Key)})
+	d.timers.Add(keytimer.Timer{At: r.Rowtime, KeyGroup: r.KeyGroup, Key: string(r.Key)})
 }
 
 // AdvanceWatermark moves event time to w and fires the timers due: each key whose waiting row's
@@ -292,7 +291,7 @@ func (d *Deduplicate) AdvanceWatermark(w int64) error {
 	}
 	d.watermark = w
 	for len(d.timers) > 0 && d.timers[0].At <= w {
-		t := heap.Pop(&d.timers).(keytimer.Timer)
+		t := d.timers.Next()
 		m, err := d.group(t.KeyGroup)
 		if err != nil {
 			return err
@@ -406,7 +405,7 @@ func (d *Deduplicate) restore(kg int, blob []byte) error {
 			k.row = row
 			d.bytes += int64(len(row))
 			if d.cfg.InsertOnly && !k.emitted {
-				heap.Push(&d.timers, keytimer.Timer{At: k.rowtime, KeyGroup: kg, Key: key})
+				d.timers.Add(keytimer.Timer{At: k.rowtime, KeyGroup: kg, Key: key})
 			}
 		}
 		m[key] = k

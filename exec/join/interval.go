@@ -1,7 +1,6 @@
 package join
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"sort"
@@ -380,7 +379,7 @@ func (j *IntervalJoin) cache(k *intervalKey, side Side, t int64, row []byte) (*t
 func (j *IntervalJoin) register(k *intervalKey, side Side, kg int, key []byte, t int64) {
 	at := t + j.rel[side] + j.cfg.MinCleanUpInterval + 1
 	k.timer[side], k.hasTimer[side] = at, true
-	heap.Push(&j.timers, timer{At: at, KeyGroup: kg, Key: string(key)})
+	j.timers.Add(timer{At: at, KeyGroup: kg, Key: string(key)})
 }
 
 // AdvanceWatermark moves the watermark to wm and fires the cleanup timers it passes (onTimer):
@@ -421,7 +420,7 @@ func (j *IntervalJoin) NextTimer() int64 {
 func (j *IntervalJoin) fire(limit int64, emit Emit) error {
 	opTime := j.operatorTime()
 	for j.timers.Len() > 0 && j.timers[0].At <= limit {
-		t := heap.Pop(&j.timers).(timer)
+		t := j.timers.Next()
 		k := j.groups[t.KeyGroup-j.cfg.KeyGroups.Start][t.Key]
 		if k == nil {
 			continue

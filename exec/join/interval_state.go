@@ -1,7 +1,6 @@
 package join
 
 import (
-	"container/heap"
 	"encoding/binary"
 	"fmt"
 )
@@ -84,7 +83,7 @@ func (j *IntervalJoin) restore(kg int, blob []byte) error {
 			}
 			if set {
 				k.timer[side], k.hasTimer[side] = at, true
-				heap.Push(&j.timers, timer{At: at, KeyGroup: kg, Key: string(key)})
+				j.timers.Add(timer{At: at, KeyGroup: kg, Key: string(key)})
 			}
 		}
 	}

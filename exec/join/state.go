@@ -1,10 +1,10 @@
 package join
 
 import (
-	"container/heap"
+	"cmp"
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/sluice-project/sluice/exec/stateblob"
 )
@@ -38,14 +38,11 @@ func (j *WindowJoin) Snapshot(kg int) ([]byte, error) {
 	for _, key := range keys {
 		k := g[key]
 		b = appendKey(b, key, k.nullKey)
-		ends := make([]int64, 0, len(k.windows))
-		for e := range k.windows {
-			ends = append(ends, e)
-		}
-		sort.Slice(ends, func(x, y int) bool { return ends[x] < ends[y] })
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(ends)))
-		for _, e := range ends {
-			w := k.windows[e]
+		ws := slices.Clone(k.windows)
+		slices.SortFunc(ws, func(x, y keyWindow) int { return cmp.Compare(x.end, y.end) })
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(ws)))
+		for _, kw := range ws {
+			e, w := kw.end, &kw.rows
 			b = binary.LittleEndian.AppendUint64(b, uint64(e))
 			b = binary.LittleEndian.AppendUint32(b, uint32(len(w.left)))
 			b = binary.LittleEndian.AppendUint32(b, uint32(len(w.right)))
@@ -79,10 +76,13 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 	g := j.group(kg)
 	for n := r.U32(); n > 0 && r.OK(); n-- {
 		key := string(r.Bytes())
-		k := &keyState{nullKey: r.U8() == 1, windows: map[int64]*windowRows{}}
+		k := &keyState{nullKey: r.U8() == 1}
 		for w := r.U32(); w > 0 && r.OK(); w-- {
 			end := int64(r.U64())
-			rows := &windowRows{}
+			if k.window(end) >= 0 {
+				return fmt.Errorf("key %q holds the window ending at %d twice", key, end)
+			}
+			rows := windowRows{}
 			nl, nr := r.U32(), r.U32()
 			for i := uint32(0); i < nl+nr && r.OK(); i++ {
 				row := r.Bytes()
@@ -92,8 +92,8 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 					rows.right = append(rows.right, row)
 				}
 			}
-			k.windows[end] = rows
-			heap.Push(&j.timers, timer{At: end, KeyGroup: kg, Key: key})
+			k.windows = append(k.windows, keyWindow{end: end, rows: rows})
+			j.timers.Add(timer{At: end, KeyGroup: kg, Key: key})
 			for _, side := range [][][]byte{rows.left, rows.right} {
 				for _, r := range side {
 					j.bytes += int64(len(r))

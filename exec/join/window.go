@@ -5,9 +5,9 @@
 package join
 
 import (
-	"container/heap"
 	"fmt"
 	"github.com/sluice-project/sluice/exec/keytimer"
+	"slices"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/window"
@@ -84,7 +84,25 @@ type keyState struct {
 	// nullKey: the key has a NULL in a field the join filters nulls on, so no pair matches
 	// (JoinConditionWithNullFilters).
 	nullKey bool
-	windows map[int64]*windowRows
+	// windows holds the key's windows with rows: few at a time (one or two for TUMBLE, the
+	// size / slide of a HOP), found by a scan.
+	windows []keyWindow
+}
+
+// keyWindow is one window of a key and its rows.
+type keyWindow struct {
+	end  int64
+	rows windowRows
+}
+
+// window returns the index of the key's window ending at end, or -1.
+func (k *keyState) window(end int64) int {
+	for i := range k.windows {
+		if k.windows[i].end == end {
+			return i
+		}
+	}
+	return -1
 }
 
 type windowRows struct {
@@ -128,22 +146,22 @@ func (j *WindowJoin) Add(side Side, kg int, key []byte, nullKey bool, windowEnd 
 	var ks string
 	if !ok {
 		ks = string(key)
-		k = &keyState{nullKey: nullKey, windows: map[int64]*windowRows{}}
+		k = &keyState{nullKey: nullKey}
 		g[ks] = k
 		j.keys++
 		j.bytes += int64(len(key))
 	}
 	j.bytes += int64(len(row))
-	w, ok := k.windows[windowEnd]
-	if !ok {
-		w = &windowRows{}
-		k.windows[windowEnd] = w
+	i := k.window(windowEnd)
+	if i < 0 {
+		i = len(k.windows)
+		k.windows = append(k.windows, keyWindow{end: windowEnd})
 		if ks == "" {
 			ks = string(key)
 		}
-		heap.Push(&j.timers, timer{At: windowEnd, KeyGroup: kg, Key: ks})
+		j.timers.Add(timer{At: windowEnd, KeyGroup: kg, Key: ks})
 	}
-	if side == LeftSide {
+	if w := &k.windows[i].rows; side == LeftSide {
 		w.left = append(w.left, row)
 	} else {
 		w.right = append(w.right, row)
@@ -167,11 +185,12 @@ func (j *WindowJoin) AdvanceWatermark(wm int64, match Matcher, emit Emit) error 
 	}
 	j.watermark = wm
 	for j.timers.Len() > 0 && j.cfg.Zone.IsFired(j.timers[0].At, wm) {
-		t := heap.Pop(&j.timers).(timer)
+		t := j.timers.Next()
 		g := j.groups[t.KeyGroup-j.cfg.KeyGroups.Start]
 		k := g[t.Key]
-		w := k.windows[t.At]
-		delete(k.windows, t.At)
+		i := k.window(t.At)
+		w := k.windows[i].rows
+		k.windows = slices.Delete(k.windows, i, i+1)
 		for _, rows := range [][][]byte{w.left, w.right} {
 			for _, r := range rows {
 				j.bytes -= int64(len(r))

@@ -12,33 +12,63 @@ type Timer struct {
 	Key string
 }
 
-// Heap is a min-heap of timers for container/heap.
-type Heap []Timer
-
-// Len implements heap.Interface.
-func (h Heap) Len() int { return len(h) }
-
-// Less orders timers by time, then key group, then key.
-func (h Heap) Less(i, j int) bool {
-	if h[i].At != h[j].At {
-		return h[i].At < h[j].At
+// before orders timers by time, then key group, then key.
+func (t *Timer) before(u *Timer) bool {
+	if t.At != u.At {
+		return t.At < u.At
 	}
-	if h[i].KeyGroup != h[j].KeyGroup {
-		return h[i].KeyGroup < h[j].KeyGroup
+	if t.KeyGroup != u.KeyGroup {
+		return t.KeyGroup < u.KeyGroup
 	}
-	return h[i].Key < h[j].Key
+	return t.Key < u.Key
 }
 
-// Swap implements heap.Interface.
-func (h Heap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+// Heap is a min-heap of timers, its first element the next to fire. Its methods move timers
+// by value: no interface boxing, no allocation but the slice's growth.
+type Heap []Timer
 
-// Push implements heap.Interface.
-func (h *Heap) Push(x any) { *h = append(*h, x.(Timer)) }
+// Len is the number of timers.
+func (h Heap) Len() int { return len(h) }
 
-// Pop implements heap.Interface.
-func (h *Heap) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return t
+// Add adds a timer.
+func (h *Heap) Add(t Timer) {
+	*h = append(*h, t)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].before(&s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+// Next removes and returns the first timer; the heap must not be empty.
+func (h *Heap) Next() Timer {
+	s := *h
+	first := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s[last] = Timer{} // lets go of the key
+	s = s[:last]
+	*h = s
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(s) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(s) && s[r].before(&s[l]) {
+			m = r
+		}
+		if !s[m].before(&s[i]) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	return first
 }

@@ -6,7 +6,6 @@
 package over
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"slices"
@@ -201,7 +200,7 @@ func (o *Over) register(k *keyState, kg int, key string, at int64) {
 		return
 	}
 	k.timers[at] = struct{}{}
-	heap.Push(&o.timers, keytimer.Timer{At: at, KeyGroup: kg, Key: key})
+	o.timers.Add(keytimer.Timer{At: at, KeyGroup: kg, Key: key})
 }
 
 // Process takes input rows, in order: rows that are not late wait in state for the watermark.
@@ -334,7 +333,7 @@ func (o *Over) AdvanceWatermark(mem memory.Allocator, w int64, decode Decoder) (
 	o.watermark = w
 	o.beginPass()
 	for len(o.timers) > 0 && o.timers[0].At <= w {
-		t := heap.Pop(&o.timers).(keytimer.Timer)
+		t := o.timers.Next()
 		m, err := o.group(t.KeyGroup)
 		if err != nil {
 			return nil, err

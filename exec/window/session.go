@@ -1,7 +1,6 @@
 package window
 
 import (
-	"container/heap"
 	"encoding/binary"
 	"fmt"
 	"sort"
@@ -119,7 +118,7 @@ func (s *Sessions) keyState(kg int32, key []byte) *sessionKey {
 // register registers the event-time timer of a key's session, at its end - 1 (a timer of a
 // session merged away stays in the heap and is skipped when it pops).
 func (s *Sessions) register(k *sessionKey, end int64) {
-	heap.Push(&s.timers, keytimer.Timer{At: end - 1, KeyGroup: int(k.kg), Key: k.key})
+	s.timers.Add(keytimer.Timer{At: end - 1, KeyGroup: int(k.kg), Key: k.key})
 }
 
 // Process aggregates one batch of rows, in order.
@@ -258,7 +257,7 @@ func (s *Sessions) AdvanceWatermark(w int64) {
 	}
 	s.watermark = w
 	for len(s.timers) > 0 && s.timers[0].At <= w {
-		t := heap.Pop(&s.timers).(keytimer.Timer)
+		t := s.timers.Next()
 		m := s.keys[t.KeyGroup-s.spec.KeyGroups.Start]
 		k := m[t.Key]
 		if k == nil {
