@@ -1,6 +1,7 @@
 package join
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"fmt"
@@ -30,34 +31,61 @@ func (j *WindowJoin) Snapshot(kg int) ([]byte, error) {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return nil, fmt.Errorf("window join snapshot: key group %d outside %v", kg, j.cfg.KeyGroups)
 	}
-	g := j.groups[kg-j.cfg.KeyGroups.Start]
-	if len(g) == 0 {
+	// The key group's entries of every window, windows in order of their ends; then by key.
+	type kept struct {
+		w *joinWindow
+		e int32
+	}
+	var all []kept
+	for _, w := range j.windows {
+		order := w.sortedEntries()
+		from, _ := slices.BinarySearchFunc(order, int32(kg), func(e, kg int32) int { return cmp.Compare(w.entries[e].keyGroup, kg) })
+		for _, e := range order[from:] {
+			if w.entries[e].keyGroup != int32(kg) {
+				break
+			}
+			all = append(all, kept{w, e})
+		}
+	}
+	if len(all) == 0 {
 		return nil, nil
 	}
-	b, keys := blobHeader(stateMagic, stateVersion, j.cfg.Type, g)
-	for _, key := range keys {
-		k := g[key]
-		b = appendKey(b, key, k.nullKey)
-		ws := slices.Clone(k.windows)
-		slices.SortFunc(ws, func(x, y keyWindow) int { return cmp.Compare(x.end, y.end) })
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(ws)))
-		for _, kw := range ws {
-			e, w := kw.end, &kw.rows
-			b = binary.LittleEndian.AppendUint64(b, uint64(e))
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(w.left)))
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(w.right)))
-			for _, rows := range [][][]byte{w.left, w.right} {
+	slices.SortStableFunc(all, func(a, b kept) int { return bytes.Compare(a.w.keys.Key(a.e), b.w.keys.Key(b.e)) })
+	keys := 0
+	for i := range all {
+		if i == 0 || !bytes.Equal(all[i].w.keys.Key(all[i].e), all[i-1].w.keys.Key(all[i-1].e)) {
+			keys++
+		}
+	}
+	b := append(stateblob.Header(stateMagic, stateVersion), byte(j.cfg.Type))
+	b = binary.LittleEndian.AppendUint32(b, uint32(keys))
+	var lefts, rights [][]byte
+	for i := 0; i < len(all); {
+		key := all[i].w.keys.Key(all[i].e)
+		n := 1
+		for i+n < len(all) && bytes.Equal(all[i+n].w.keys.Key(all[i+n].e), key) {
+			n++
+		}
+		b = appendKey(b, string(key), all[i].w.entries[all[i].e].nullKey)
+		b = binary.LittleEndian.AppendUint32(b, uint32(n))
+		for _, k := range all[i : i+n] {
+			lefts, rights = k.w.rowsOf(lefts[:0], k.e, LeftSide), k.w.rowsOf(rights[:0], k.e, RightSide)
+			b = binary.LittleEndian.AppendUint64(b, uint64(k.w.end))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(lefts)))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(rights)))
+			for _, rows := range [][][]byte{lefts, rights} {
 				for _, r := range rows {
 					b = binary.LittleEndian.AppendUint32(b, uint32(len(r)))
 					b = append(b, r...)
 				}
 			}
 		}
+		i += n
 	}
 	return sealBlob(b), nil
 }
 
-// Restore reads a key group's state written by Snapshot and registers its windows' timers.
+// Restore reads a key group's state written by Snapshot.
 func (j *WindowJoin) Restore(kg int, blob []byte) error {
 	if err := j.restore(kg, blob); err != nil {
 		return fmt.Errorf("window join state of key group %d: %w", kg, err)
@@ -73,38 +101,31 @@ func (j *WindowJoin) restore(kg int, blob []byte) error {
 	if err != nil {
 		return err
 	}
-	g := j.group(kg)
 	for n := r.U32(); n > 0 && r.OK(); n-- {
-		key := string(r.Bytes())
-		k := &keyState{nullKey: r.U8() == 1}
-		for w := r.U32(); w > 0 && r.OK(); w-- {
-			end := int64(r.U64())
-			if k.window(end) >= 0 {
-				return fmt.Errorf("key %q holds the window ending at %d twice", key, end)
+		key := r.Bytes()
+		nullKey := r.U8() == 1
+		for windows := r.U32(); windows > 0 && r.OK(); windows-- {
+			w := j.window(int64(r.U64()))
+			e, added, err := w.entry(kg, key, nullKey)
+			if err != nil {
+				return err
 			}
-			rows := windowRows{}
+			if !added {
+				return fmt.Errorf("key %q holds the window ending at %d twice", key, w.end)
+			}
+			j.keys++
+			j.bytes += int64(len(key))
 			nl, nr := r.U32(), r.U32()
 			for i := uint32(0); i < nl+nr && r.OK(); i++ {
 				row := r.Bytes()
-				if i < nl {
-					rows.left = append(rows.left, row)
-				} else {
-					rows.right = append(rows.right, row)
+				side := LeftSide
+				if i >= nl {
+					side = RightSide
 				}
-			}
-			k.windows = append(k.windows, keyWindow{end: end, rows: rows})
-			j.timers.Add(timer{At: end, KeyGroup: kg, Key: key})
-			for _, side := range [][][]byte{rows.left, rows.right} {
-				for _, r := range side {
-					j.bytes += int64(len(r))
-				}
+				w.add(e, side, row)
+				j.bytes += int64(len(row))
 			}
 		}
-		if _, ok := g[key]; !ok {
-			j.keys++
-			j.bytes += int64(len(key))
-		}
-		g[key] = k
 	}
 	return r.End()
 }

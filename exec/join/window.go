@@ -5,11 +5,14 @@
 package join
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
-	"github.com/sluice-project/sluice/exec/keytimer"
 	"slices"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/keytable"
+	"github.com/sluice-project/sluice/exec/keytimer"
 	"github.com/sluice-project/sluice/exec/window"
 )
 
@@ -58,55 +61,60 @@ type WindowConfig struct {
 	KeyGroups keygroup.Range
 }
 
-// WindowJoin is the state and firing of a window join on one subtask.
+// WindowJoin is the state and firing of a window join on one subtask. Its state is kept per
+// window (open windows are few: one or two for TUMBLE, size / slide for HOP): the window's keys
+// in a keytable.Table, its rows' bytes in one arena, chained per key and input in arrival
+// order. Nothing of it is a Go pointer per key or row, so millions of waiting rows cost the
+// collector nothing, and a fired window is dropped whole.
 type WindowJoin struct {
-	cfg       WindowConfig
-	groups    []map[string]*keyState // per key group of the range
-	timers    timerHeap
+	cfg WindowConfig
+	// windows holds the windows with rows, in order of their ends.
+	windows   []*joinWindow
 	watermark int64
 	// LateLeft and LateRight count the rows dropped because their window had fired
 	// (leftNumLateRecordsDropped, rightNumLateRecordsDropped).
 	LateLeft, LateRight int64
 	matches             []bool
-	// bytes and keys measure the state: the rows' and keys' bytes, and the keys with rows.
+	lefts, rights       [][]byte
+	// bytes and keys measure the state: the rows' and keys' bytes, and the keys with rows
+	// (a key counted once per window it has rows in).
 	bytes int64
 	keys  int64
 }
 
 // StateBytes is the size of the rows and keys the join keeps (the memory it holds is larger by
-// its maps' overhead).
+// its tables' overhead).
 func (j *WindowJoin) StateBytes() int64 { return j.bytes }
 
-// StateKeys is the number of keys with rows in state.
+// StateKeys is the number of keys with rows in state, a key counted once per window.
 func (j *WindowJoin) StateKeys() int64 { return j.keys }
 
-type keyState struct {
+// joinWindow is one window's rows: per key (its id in keys) an entry, the rows in one arena.
+type joinWindow struct {
+	end     int64
+	keys    keytable.Table
+	entries []windowEntry
+	rows    []windowRow
+	data    []byte
+	// order holds the entry ids by key group, then key (the order the window's timers fire
+	// in), valid while sorted.
+	order  []int32
+	sorted bool
+}
+
+// windowEntry is one key's rows in a window: the first and last of each input's chain.
+type windowEntry struct {
+	keyGroup int32
 	// nullKey: the key has a NULL in a field the join filters nulls on, so no pair matches
 	// (JoinConditionWithNullFilters).
-	nullKey bool
-	// windows holds the key's windows with rows: few at a time (one or two for TUMBLE, the
-	// size / slide of a HOP), found by a scan.
-	windows []keyWindow
+	nullKey     bool
+	first, last [2]int32 // per input (-1: no rows)
 }
 
-// keyWindow is one window of a key and its rows.
-type keyWindow struct {
-	end  int64
-	rows windowRows
-}
-
-// window returns the index of the key's window ending at end, or -1.
-func (k *keyState) window(end int64) int {
-	for i := range k.windows {
-		if k.windows[i].end == end {
-			return i
-		}
-	}
-	return -1
-}
-
-type windowRows struct {
-	left, right [][]byte
+// windowRow is a row's bytes in its window's arena, and the next row of its key and input.
+type windowRow struct {
+	start, end int
+	next       int32
 }
 
 // NewWindowJoin returns an empty window join.
@@ -117,9 +125,7 @@ func NewWindowJoin(cfg WindowConfig) (*WindowJoin, error) {
 	if cfg.KeyGroups.End < cfg.KeyGroups.Start {
 		return nil, fmt.Errorf("window join: key groups %v", cfg.KeyGroups)
 	}
-	j := &WindowJoin{cfg: cfg, watermark: -1 << 63}
-	j.groups = make([]map[string]*keyState, cfg.KeyGroups.End-cfg.KeyGroups.Start+1)
-	return j, nil
+	return &WindowJoin{cfg: cfg, watermark: -1 << 63}, nil
 }
 
 // Watermark returns the join's current watermark.
@@ -127,8 +133,8 @@ func (j *WindowJoin) Watermark() int64 { return j.watermark }
 
 // Add keeps a row of one input in its key's window until the window fires; a row whose window
 // has fired is late and dropped (late true). key is the row's key row (BinaryRowData bytes) in
-// key group kg, which the join copies; nullKey says whether the key holds a NULL the join
-// filters on. The join keeps row as it is: the caller must not reuse its memory.
+// key group kg; nullKey says whether the key holds a NULL the join filters on. The join copies
+// the key and the row.
 func (j *WindowJoin) Add(side Side, kg int, key []byte, nullKey bool, windowEnd int64, row []byte) (late bool, err error) {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return false, fmt.Errorf("window join: key group %d outside %v", kg, j.cfg.KeyGroups)
@@ -141,69 +147,110 @@ func (j *WindowJoin) Add(side Side, kg int, key []byte, nullKey bool, windowEnd 
 		}
 		return true, nil
 	}
-	g := j.group(kg)
-	k, ok := g[string(key)] // no copy for a lookup
-	var ks string
-	if !ok {
-		ks = string(key)
-		k = &keyState{nullKey: nullKey}
-		g[ks] = k
+	w := j.window(windowEnd)
+	e, added, err := w.entry(kg, key, nullKey)
+	if err != nil {
+		return false, err
+	}
+	if added {
 		j.keys++
 		j.bytes += int64(len(key))
 	}
+	w.add(e, side, row)
 	j.bytes += int64(len(row))
-	i := k.window(windowEnd)
-	if i < 0 {
-		i = len(k.windows)
-		k.windows = append(k.windows, keyWindow{end: windowEnd})
-		if ks == "" {
-			ks = string(key)
-		}
-		j.timers.Add(timer{At: windowEnd, KeyGroup: kg, Key: ks})
-	}
-	if w := &k.windows[i].rows; side == LeftSide {
-		w.left = append(w.left, row)
-	} else {
-		w.right = append(w.right, row)
-	}
 	return false, nil
 }
 
-func (j *WindowJoin) group(kg int) map[string]*keyState {
-	i := kg - j.cfg.KeyGroups.Start
-	if j.groups[i] == nil {
-		j.groups[i] = map[string]*keyState{}
+// window returns the window ending at end, added in order when it has no rows yet.
+func (j *WindowJoin) window(end int64) *joinWindow {
+	i := len(j.windows)
+	for i > 0 && j.windows[i-1].end >= end {
+		if j.windows[i-1].end == end {
+			return j.windows[i-1]
+		}
+		i--
 	}
-	return j.groups[i]
+	w := &joinWindow{end: end}
+	j.windows = slices.Insert(j.windows, i, w)
+	return w
+}
+
+// entry returns the id of a key's entry, and whether it is new (added without rows).
+func (w *joinWindow) entry(kg int, key []byte, nullKey bool) (int32, bool, error) {
+	id, added := w.keys.Insert(key)
+	if added {
+		w.entries = append(w.entries, windowEntry{keyGroup: int32(kg), nullKey: nullKey, first: [2]int32{-1, -1}, last: [2]int32{-1, -1}})
+		w.sorted = false
+	} else if kept := w.entries[id].keyGroup; kept != int32(kg) {
+		return 0, false, fmt.Errorf("window join: a key of key group %d arrives in key group %d", kept, kg)
+	}
+	return id, added, nil
+}
+
+// add appends a row to an entry's rows of one input.
+func (w *joinWindow) add(e int32, side Side, row []byte) {
+	start := len(w.data)
+	w.data = append(w.data, row...)
+	r := int32(len(w.rows))
+	w.rows = append(w.rows, windowRow{start: start, end: len(w.data), next: -1})
+	en := &w.entries[e]
+	if en.last[side] < 0 {
+		en.first[side] = r
+	} else {
+		w.rows[en.last[side]].next = r
+	}
+	en.last[side] = r
+}
+
+// rowsOf appends an entry's rows of one input to dst, in arrival order.
+func (w *joinWindow) rowsOf(dst [][]byte, e int32, side Side) [][]byte {
+	for r := w.entries[e].first[side]; r >= 0; r = w.rows[r].next {
+		dst = append(dst, w.data[w.rows[r].start:w.rows[r].end:w.rows[r].end])
+	}
+	return dst
+}
+
+// sortedEntries returns the entry ids in firing order: by key group, then key bytes.
+func (w *joinWindow) sortedEntries() []int32 {
+	if !w.sorted {
+		w.order = w.order[:0]
+		for e := range w.entries {
+			w.order = append(w.order, int32(e))
+		}
+		slices.SortFunc(w.order, func(a, b int32) int {
+			if c := cmp.Compare(w.entries[a].keyGroup, w.entries[b].keyGroup); c != 0 {
+				return c
+			}
+			return bytes.Compare(w.keys.Key(a), w.keys.Key(b))
+		})
+		w.sorted = true
+	}
+	return w.order
 }
 
 // AdvanceWatermark moves the watermark to wm and fires the windows it passes, in order of
-// their ends: each one's rows are joined and its state is cleared.
+// their ends, each one's keys by key group and then key (the order of Flink's timers): each
+// key's rows are joined, and the window's state is gone.
 func (j *WindowJoin) AdvanceWatermark(wm int64, match Matcher, emit Emit) error {
 	if wm <= j.watermark {
 		return nil
 	}
 	j.watermark = wm
-	for j.timers.Len() > 0 && j.cfg.Zone.IsFired(j.timers[0].At, wm) {
-		t := j.timers.Next()
-		g := j.groups[t.KeyGroup-j.cfg.KeyGroups.Start]
-		k := g[t.Key]
-		i := k.window(t.At)
-		w := k.windows[i].rows
-		k.windows = slices.Delete(k.windows, i, i+1)
-		for _, rows := range [][][]byte{w.left, w.right} {
-			for _, r := range rows {
-				j.bytes -= int64(len(r))
+	for len(j.windows) > 0 && j.cfg.Zone.IsFired(j.windows[0].end, wm) {
+		w := j.windows[0]
+		j.windows[0] = nil
+		j.windows = j.windows[1:]
+		j.keys -= int64(len(w.entries))
+		j.bytes -= int64(len(w.data) + w.keys.Bytes())
+		for _, e := range w.sortedEntries() {
+			j.lefts, j.rights = w.rowsOf(j.lefts[:0], e, LeftSide), w.rowsOf(j.rights[:0], e, RightSide)
+			if err := j.join(w.entries[e].nullKey, j.lefts, j.rights, match, emit); err != nil {
+				return err
 			}
 		}
-		if len(k.windows) == 0 {
-			delete(g, t.Key)
-			j.keys--
-			j.bytes -= int64(len(t.Key))
-		}
-		if err := j.join(k.nullKey, w.left, w.right, match, emit); err != nil {
-			return err
-		}
+		// The emitted rows point into the window's arena, which stays theirs: it is not reused.
+		clear(j.lefts)
+		clear(j.rights)
 	}
 	return nil
 }

@@ -1,7 +1,12 @@
 package join
 
 import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -199,5 +204,99 @@ func TestWindowJoinStateRoundTrip(t *testing.T) {
 	}
 	if err := newJoin(t, Inner).Restore(1, blob); err == nil || !strings.Contains(err.Error(), "FULL join restored into a join of type INNER") {
 		t.Errorf("another join type: %v", err)
+	}
+}
+
+// Windows fire in order of their ends, each one's keys by key group and then key bytes (the
+// order of Flink's timers), each key's rows in arrival order; a key group's snapshot restores
+// into a join that snapshots it identically and fires the same rows.
+func TestWindowJoinFiringOrderAndSnapshots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 4))
+	j := newJoin(t, Full)
+	type add struct {
+		side Side
+		kg   int
+		key  string
+		end  int64
+		row  string
+	}
+	var adds []add
+	for i := range 400 {
+		k := rng.IntN(30)
+		a := add{Side(rng.IntN(2)), k % 4, fmt.Sprintf("k%d", k*7%30), int64(10 * (1 + rng.IntN(3))), fmt.Sprintf("%c%d", "lr"[0], i)}
+		if a.side == RightSide {
+			a.row = fmt.Sprintf("r%d", i)
+		}
+		adds = append(adds, a)
+		if _, err := j.Add(a.side, a.kg, []byte(a.key), a.key == "k0", a.end, []byte(a.row)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The expected order: per (end, key group, key), FULL OUTER JOIN's rows over all pairs.
+	slices.SortStableFunc(adds, func(a, b add) int {
+		return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.kg, b.kg), strings.Compare(a.key, b.key))
+	})
+	var want []string
+	for i := 0; i < len(adds); {
+		n := 1
+		for i+n < len(adds) && adds[i+n].end == adds[i].end && adds[i+n].key == adds[i].key {
+			n++
+		}
+		var ls, rs []string
+		for _, a := range adds[i : i+n] {
+			if a.side == LeftSide {
+				ls = append(ls, a.row)
+			} else {
+				rs = append(rs, a.row)
+			}
+		}
+		null := adds[i].key == "k0"
+		for _, l := range ls {
+			if null || len(rs) == 0 {
+				want = append(want, l+"+-")
+			}
+			for _, r := range rs {
+				if !null {
+					want = append(want, l+"+"+r)
+				}
+			}
+		}
+		if null || len(ls) == 0 {
+			for _, r := range rs {
+				want = append(want, "-+"+r)
+			}
+		}
+		i += n
+	}
+	restored := newJoin(t, Full)
+	for kg := 0; kg <= 3; kg++ {
+		blob, err := j.Snapshot(kg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := restored.Restore(kg, blob); err != nil {
+			t.Fatal(err)
+		}
+		if again, err := restored.Snapshot(kg); err != nil || !bytes.Equal(again, blob) {
+			t.Fatalf("key group %d snapshots differently after a restore: %v", kg, err)
+		}
+	}
+	if restored.StateKeys() != j.StateKeys() || restored.StateBytes() != j.StateBytes() {
+		t.Fatalf("restored %d keys, %d bytes; want %d, %d", restored.StateKeys(), restored.StateBytes(), j.StateKeys(), j.StateBytes())
+	}
+	for _, join := range []*WindowJoin{j, restored} {
+		var got []string
+		if err := join.AdvanceWatermark(100, matchAll, func(l, r []byte) error {
+			got = append(got, orDash(l)+"+"+orDash(r))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("fired %d rows %q..., want %d rows %q...", len(got), got[:min(8, len(got))], len(want), want[:min(8, len(want))])
+		}
+		if join.StateKeys() != 0 || join.StateBytes() != 0 {
+			t.Fatalf("fired state: %d keys, %d bytes left", join.StateKeys(), join.StateBytes())
+		}
 	}
 }
