@@ -29,6 +29,10 @@ type joinSide struct {
 	assigner *keygroup.Assigner
 	groups   []int32
 	offsets  []int32
+	// rowBuf holds the rows of the last batch when the join copies what it keeps of them
+	// (joinInputs.reuseRows); nullKeys the last batch's NULL-key flags.
+	rowBuf   []byte
+	nullKeys []bool
 }
 
 // joinInputs is what the join stages share: both inputs' batches read into rows, keys and key
@@ -47,6 +51,10 @@ type joinInputs struct {
 	identity      []int32
 	out           []byte
 	offsets       []int32
+	// reuseRows says the join copies what it keeps of a batch's rows (the window and regular
+	// joins; the interval join keeps them as they are): a batch's rows then reuse the last
+	// one's buffer instead of a new one per batch, which the Go collector would have to collect.
+	reuseRows bool
 }
 
 // inputBatch is a batch of one input read for a join.
@@ -143,7 +151,12 @@ func (in *joinInputs) read(b arrow.RecordBatch, changelog bool) (*inputBatch, er
 	if err := js.encoder.Layout(sb.cols, n, js.offsets); err != nil {
 		return nil, fmt.Errorf("%s: %w", in.what, err)
 	}
-	sb.rows = make([]byte, js.offsets[n])
+	if in.reuseRows {
+		js.rowBuf = grown(js.rowBuf, int(js.offsets[n]))
+		sb.rows = js.rowBuf[:js.offsets[n]]
+	} else {
+		sb.rows = make([]byte, js.offsets[n])
+	}
 	if err := js.encoder.Encode(sb.cols, nil, n, js.offsets, sb.rows); err != nil {
 		return nil, fmt.Errorf("%s: %w", in.what, err)
 	}
@@ -156,7 +169,9 @@ func (in *joinInputs) read(b arrow.RecordBatch, changelog bool) (*inputBatch, er
 		return nil, fmt.Errorf("%s: %w", in.what, err)
 	}
 	sb.keys, sb.keyOffsets = js.assigner.KeyRows() // the join copies a key when it keeps it
-	sb.nullKeys = make([]bool, n)
+	js.nullKeys = grown(js.nullKeys, n)
+	sb.nullKeys = js.nullKeys[:n]
+	clear(sb.nullKeys)
 	for i, c := range keyCols {
 		if in.spec.FilterNulls[i] && c.NullN() > 0 {
 			for r := 0; r < n; r++ {

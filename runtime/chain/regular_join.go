@@ -43,6 +43,7 @@ func openRegularJoinStage(p *plan.RegularJoin, options map[string]string) (*regu
 	if err != nil {
 		return nil, err
 	}
+	in.reuseRows = true // RegularJoin keeps copies of the rows it keeps
 	s := &regularJoinStage{joinInputs: in, op: op}
 	for side, layout := range p.Layouts {
 		if layout != join.UniqueKey {

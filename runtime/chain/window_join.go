@@ -24,6 +24,7 @@ func openJoinStage(p *plan.WindowJoin, options map[string]string) (*joinStage, e
 	if err != nil {
 		return nil, err
 	}
+	in.reuseRows = true // WindowJoin.Add copies the rows into its windows' arenas
 	return &joinStage{joinInputs: in, op: op}, nil
 }
 
