@@ -42,6 +42,17 @@ func randomColumn(rng *rand.Rand, typ catalog.Type, n int) arrow.Array {
 	return b.NewArray()
 }
 
+// results returns an accumulator's results for groups, released when the test ends.
+func results(t *testing.T, a GroupAccumulator, groups []int32) arrow.Array {
+	t.Helper()
+	r, err := a.Result(memory.DefaultAllocator, groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Release)
+	return r
+}
+
 // The batched copies and comparisons of results agree with Result and valuesEqual, for every
 // accumulator that batches them, over states with NULL, equal, NaN and signed-zero results.
 func TestResultBatchersAgreeWithResults(t *testing.T) {
@@ -93,7 +104,6 @@ func TestResultBatchersAgreeWithResults(t *testing.T) {
 			}{fmt.Sprintf("%s(%s) retracting", c.Func, typ), r.(acc), true, typ})
 		}
 	}
-	mem := memory.DefaultAllocator
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -124,16 +134,8 @@ func TestResultBatchersAgreeWithResults(t *testing.T) {
 			}
 			differs := make([]bool, len(x))
 			a.resultsDiffer(x, y, differs)
-			rx, err := a.Result(mem, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rx.Release()
-			ry, err := a.Result(mem, y)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ry.Release()
+			rx := results(t, a, x)
+			ry := results(t, a, y)
 			equalPairs := 0
 			for u := range x {
 				if want := !valuesEqual(rx, u, ry, u); differs[u] != want {
@@ -152,16 +154,8 @@ func TestResultBatchersAgreeWithResults(t *testing.T) {
 				src[g], dst[g] = g, groups+g
 			}
 			a.copyResults(dst, src)
-			rs, err := a.Result(mem, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rs.Release()
-			rd, err := a.Result(mem, dst)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Release()
+			rs := results(t, a, src)
+			rd := results(t, a, dst)
 			for g := range groups {
 				if fmt.Sprint(valueAt(rs, g)) != fmt.Sprint(valueAt(rd, g)) {
 					t.Fatalf("group %d copied as %v, want %v", g, valueAt(rd, g), valueAt(rs, g))
