@@ -30,9 +30,9 @@ type groupAggStage struct {
 	encoder  *binaryrow.Encoder
 	groups   []int32
 	// bundle buffers the rows of a mini-batch (nil without mini-batches).
-	bundle  *groupBundle
-	out     []byte
-	offsets []int32
+	bundle *groupBundle
+	// out gathers the rows of one call.
+	out rowOutput
 	// encoded holds the rows of one run before they are appended to out.
 	encoded        []byte
 	encodedOffsets []int32
@@ -116,7 +116,7 @@ func (s *groupAggStage) ProcessBatch(b arrow.RecordBatch) error {
 // aggregate aggregates n rows (kinds nil: all inserts), or with mini-batches adds them to the
 // bundle, which is finished after every row that fills it.
 func (s *groupAggStage) aggregate(cols []arrow.Array, kinds []int8, n int) error {
-	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
+	s.out.reset()
 	if n == 0 {
 		return nil
 	}
@@ -177,18 +177,14 @@ func (s *groupAggStage) emit(cols []arrow.Array, rows []int32, values []arrow.Ar
 	if s.encoded, s.encodedOffsets, err = encodeRows(s.encoder, fields, kinds, m, s.encoded, s.encodedOffsets); err != nil {
 		return fmt.Errorf("group aggregate: %w", err)
 	}
-	base := int32(len(s.out))
-	s.out = append(s.out, s.encoded...)
-	for _, o := range s.encodedOffsets[1:] {
-		s.offsets = append(s.offsets, base+o)
-	}
+	s.out.append(s.encoded, s.encodedOffsets)
 	return nil
 }
 
 // AdvanceWatermark finishes the mini-batch bundle (AbstractMapBundleOperator#processWatermark);
 // without mini-batches there is nothing to fire and the watermark passes on.
 func (s *groupAggStage) AdvanceWatermark(int64) error {
-	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
+	s.out.reset()
 	if s.bundle != nil {
 		return s.bundle.finish(s)
 	}
@@ -199,7 +195,7 @@ func (s *groupAggStage) AdvanceWatermark(int64) error {
 // (AbstractMapBundleOperator#prepareSnapshotPreBarrier); without mini-batches every row's
 // change was emitted as it was aggregated.
 func (s *groupAggStage) PrepareCheckpoint() error {
-	s.out, s.offsets = s.out[:0], append(s.offsets[:0], 0)
+	s.out.reset()
 	if s.bundle != nil {
 		return s.bundle.finish(s)
 	}
@@ -207,7 +203,7 @@ func (s *groupAggStage) PrepareCheckpoint() error {
 }
 
 // Output returns the changes of the last call as rows with their RowKinds.
-func (s *groupAggStage) Output() ([]byte, []int32, []int32) { return s.out, s.offsets, nil }
+func (s *groupAggStage) Output() ([]byte, []int32, []int32) { return s.out.data, s.out.offsets, nil }
 
 // InitializeWatermark does nothing: a group aggregation has no event time.
 func (s *groupAggStage) InitializeWatermark(int64) {}

@@ -22,6 +22,8 @@ type intervalStage struct {
 	arrivals []join.Arrival
 	// runs are the arrival times of the next batch's rows (processing time).
 	runs []Arrival
+	// arrivalBuf holds the arrival times of a batch's rows (processing time), reused.
+	arrivalBuf []int64
 }
 
 func openIntervalStage(p *plan.IntervalJoin, options map[string]string) (*intervalStage, error) {
@@ -49,11 +51,12 @@ func (s *intervalStage) ProcessBatch(b arrow.RecordBatch) error {
 	var times []int64
 	procTime := s.plan.ProcTime
 	if procTime {
-		times, err = arrivalTimes(s.runs, sb.n)
+		times, err = arrivalTimes(s.arrivalBuf, s.runs, sb.n)
 		s.runs = s.runs[:0]
 		if err != nil {
 			return fmt.Errorf("interval join: %w", err)
 		}
+		s.arrivalBuf = times // read into the arrivals below, not kept
 	} else {
 		times = s.times(sb)
 	}

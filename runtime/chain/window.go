@@ -83,6 +83,7 @@ type WindowPipeline struct {
 	cols    []int // input columns to decode
 	// arrivals are the arrival times of the next batch's rows (processing-time windows).
 	arrivals []Arrival
+	times    []int64 // the arrival times of a batch's rows, reused
 
 	out     []byte
 	offsets []int32
@@ -95,12 +96,13 @@ type Arrival struct {
 	Time     int64
 }
 
-// arrivalTimes spreads the arrival runs of a batch of n rows over its rows.
-func arrivalTimes(runs []Arrival, n int) ([]int64, error) {
+// arrivalTimes spreads the arrival runs of a batch of n rows over its rows, in dst's memory
+// when it has room (the caller's buffer, reused from batch to batch).
+func arrivalTimes(dst []int64, runs []Arrival, n int) ([]int64, error) {
 	if len(runs) == 0 || runs[0].FirstRow != 0 {
 		return nil, fmt.Errorf("processing time without the arrival times of its %d rows", n)
 	}
-	times := make([]int64, n)
+	times := grown(dst, n)[:n]
 	for i, run := range runs {
 		end := int64(n)
 		if i+1 < len(runs) {
@@ -126,12 +128,13 @@ func (w *WindowPipeline) procTimeInput(in *window.Input, n int) (func(), error) 
 	if !w.plan.Spec.ProcTime {
 		return func() {}, nil
 	}
-	times, err := arrivalTimes(w.arrivals, n)
+	times, err := arrivalTimes(w.times, w.arrivals, n)
 	w.arrivals = w.arrivals[:0]
 	if err != nil {
 		return nil, fmt.Errorf("window pipeline: %w", err)
 	}
-	col, err := int64Column(w.mem, catalog.TimestampType(3, false), times)
+	w.times = times
+	col, err := int64Column(w.mem, catalog.TimestampType(3, false), times) // copies them
 	if err != nil {
 		return nil, err
 	}
