@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
+	"github.com/sluice-project/sluice/exec/keytimer"
 )
 
 // IntervalConfig configures an interval join.
@@ -39,7 +40,7 @@ type IntervalJoin struct {
 	// rightRelativeSize = upper bound.
 	rel    [2]int64
 	groups []map[string]*intervalKey
-	timers timerHeap
+	timers keytimer.Heap
 	// watermark is the timer service's current watermark (event time).
 	watermark int64
 	// clock is the latest processing time seen (processing time): of an arriving row, or of
@@ -379,7 +380,7 @@ func (j *IntervalJoin) cache(k *intervalKey, side Side, t int64, row []byte) (*t
 func (j *IntervalJoin) register(k *intervalKey, side Side, kg int, key []byte, t int64) {
 	at := t + j.rel[side] + j.cfg.MinCleanUpInterval + 1
 	k.timer[side], k.hasTimer[side] = at, true
-	j.timers.Add(timer{At: at, KeyGroup: kg, Key: string(key)})
+	j.timers.Add(keytimer.Timer{At: at, KeyGroup: kg, Key: string(key)})
 }
 
 // AdvanceWatermark moves the watermark to wm and fires the cleanup timers it passes (onTimer):

@@ -3,6 +3,8 @@ package join
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/sluice-project/sluice/exec/keytimer"
 )
 
 // State format of one key group of an interval join (integers little-endian):
@@ -83,7 +85,7 @@ func (j *IntervalJoin) restore(kg int, blob []byte) error {
 			}
 			if set {
 				k.timer[side], k.hasTimer[side] = at, true
-				j.timers.Add(timer{At: at, KeyGroup: kg, Key: string(key)})
+				j.timers.Add(keytimer.Timer{At: at, KeyGroup: kg, Key: string(key)})
 			}
 		}
 	}

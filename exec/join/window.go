@@ -12,7 +12,6 @@ import (
 
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/keytable"
-	"github.com/sluice-project/sluice/exec/keytimer"
 	"github.com/sluice-project/sluice/exec/window"
 )
 
@@ -366,8 +365,3 @@ func (j *WindowJoin) leftRow(left []byte, l int, rights [][]byte, at func(l, r i
 	}
 	return nil
 }
-
-// timer is a key's timer: a window's end, an interval join's cleanup time.
-type timer = keytimer.Timer
-
-type timerHeap = keytimer.Heap
