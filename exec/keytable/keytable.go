@@ -12,6 +12,7 @@ package keytable
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 )
 
 // Slot values besides 1 + id.
@@ -176,6 +177,19 @@ func (t *Table) compact() {
 		arena = append(arena, t.arena[start:start+int(n)]...)
 	}
 	t.arena, t.dead = arena, 0
+}
+
+// SortedIDs appends the keys' ids to dst in the order of their bytes (a snapshot's order, so
+// that equal state gives equal bytes).
+func (t *Table) SortedIDs(dst []int32) []int32 {
+	from := len(dst)
+	for id, n := range t.lens {
+		if n >= 0 {
+			dst = append(dst, int32(id))
+		}
+	}
+	slices.SortFunc(dst[from:], func(a, b int32) int { return bytes.Compare(t.Key(a), t.Key(b)) })
+	return dst
 }
 
 // Reset empties the table, keeping its memory for the keys to come.

@@ -3,6 +3,7 @@ package keytable
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,6 +138,10 @@ func TestTableWithDeletesAgreesWithMap(t *testing.T) {
 	}
 	if tab.Len() != len(ref) || tab.Bytes() != size || tab.IDs() != len(byID)+len(free) {
 		t.Fatalf("%d keys of %d bytes under %d ids, want %d of %d under %d", tab.Len(), tab.Bytes(), tab.IDs(), len(ref), size, len(byID)+len(free))
+	}
+	ids := tab.SortedIDs(nil)
+	if len(ids) != len(ref) || !slices.IsSortedFunc(ids, func(a, b int32) int { return strings.Compare(byID[a], byID[b]) }) {
+		t.Fatalf("SortedIDs gives %d ids, want the %d keys' in order", len(ids), len(ref))
 	}
 	if len(tab.arena) > 2*size+compactFrom {
 		t.Fatalf("the arena holds %d bytes for %d live ones: deleted keys were not compacted", len(tab.arena), size)
