@@ -98,7 +98,7 @@ type GroupAggregate struct {
 	// accumulators that copy and compare results for many slots at once (nil for the others).
 	copyResult []func(dst, src int32)
 	batchers   []resultBatcher
-	groups     []map[string]int32 // per key group of the range: key row -> slot
+	groups     []groupKeys // per key group of the range
 	// Per slot: the number of rows aggregated into it, and whether its key has state. A key a
 	// batch touches has a slot while the batch runs, without state while it has no rows.
 	rows []int64
@@ -137,7 +137,7 @@ func NewGroupAggregate(cfg GroupConfig) (*GroupAggregate, error) {
 	if cfg.KeyGroups.End < cfg.KeyGroups.Start {
 		return nil, fmt.Errorf("group aggregate: key groups %v", cfg.KeyGroups)
 	}
-	g := &GroupAggregate{cfg: cfg, groups: make([]map[string]int32, cfg.KeyGroups.Len())}
+	g := &GroupAggregate{cfg: cfg, groups: make([]groupKeys, cfg.KeyGroups.Len())}
 	for _, c := range cfg.Calls {
 		if c.Distinct {
 			if cfg.Retractions && !c.Retract {
@@ -242,15 +242,18 @@ func (g *GroupAggregate) copySnapshots() {
 	g.snapDst, g.snapSrc = g.snapDst[:0], g.snapSrc[:0]
 }
 
-func (g *GroupAggregate) group(kg int) (map[string]int32, error) {
+func (g *GroupAggregate) group(kg int) (*groupKeys, error) {
 	if !g.cfg.KeyGroups.Contains(kg) {
 		return nil, fmt.Errorf("group aggregate: key group %d outside %v", kg, g.cfg.KeyGroups)
 	}
-	i := kg - g.cfg.KeyGroups.Start
-	if g.groups[i] == nil {
-		g.groups[i] = map[string]int32{}
-	}
-	return g.groups[i], nil
+	return &g.groups[kg-g.cfg.KeyGroups.Start], nil
+}
+
+// newSlot is a new key's slot, without state until rows are aggregated into it.
+func (g *GroupAggregate) newSlot() int32 {
+	s := g.alloc()
+	g.live[s] = false
+	return s
 }
 
 // isRetraction says whether a RowKind retracts (UPDATE_BEFORE, DELETE).
@@ -285,13 +288,7 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 		if err != nil {
 			return nil, err
 		}
-		key := in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]]
-		s, ok := m[string(key)]
-		if !ok {
-			s = g.alloc()
-			g.live[s] = false
-			m[string(key)] = s
-		}
+		s, ok := m.slot(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]], g.newSlot)
 		g.slotOf[r], g.occ[r], g.prevRow[r] = s, 0, -1
 		if last := g.lastOf[s] - 1; last >= 0 {
 			g.occ[r], g.prevRow[r] = g.occ[last]+1, last
@@ -343,7 +340,7 @@ func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes
 		g.written[s] = now
 		if !g.live[s] {
 			m, _ := g.group(int(in.KeyGroups[r]))
-			delete(m, string(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]]))
+			m.remove(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]])
 			for _, a := range g.accs {
 				a.Reset(s) // lets go of what the accumulators hold
 			}
@@ -633,27 +630,28 @@ func (g *GroupAggregate) Snapshot(kg int) ([]byte, error) {
 	if g.cfg.StateTTL.Enabled() {
 		// Keys whose time to live has passed are dropped (Flink's cleanup of expired state).
 		now := g.cfg.StateTTL.Now()
-		for k, s := range m {
-			if g.cfg.StateTTL.Expired(g.written[s], now) {
+		for id := range int32(m.table.IDs()) {
+			if s := m.slots[id]; m.table.Live(id) && g.cfg.StateTTL.Expired(g.written[s], now) {
 				g.expire(s)
-				delete(m, k)
+				m.table.Delete(id)
 				g.free = append(g.free, s)
 			}
 		}
 	}
-	if len(m) == 0 {
+	if m.table.Len() == 0 {
 		return nil, nil
 	}
-	keys := stateblob.SortedKeys(m)
+	ids := m.table.SortedIDs(nil)
 	b := stateblob.Header(groupStateMagic, groupStateVersion)
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(g.accs)))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
-	for _, k := range keys {
-		b = stateblob.AppendBytes(b, []byte(k))
-		b = binary.LittleEndian.AppendUint64(b, uint64(g.rows[m[k]]))
-		b = binary.LittleEndian.AppendUint64(b, uint64(g.written[m[k]]))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(ids)))
+	for _, id := range ids {
+		s := m.slots[id]
+		b = stateblob.AppendBytes(b, m.table.Key(id))
+		b = binary.LittleEndian.AppendUint64(b, uint64(g.rows[s]))
+		b = binary.LittleEndian.AppendUint64(b, uint64(g.written[s]))
 		for _, a := range g.accs {
-			b = a.Encode(b, m[k])
+			b = a.Encode(b, s)
 		}
 	}
 	return stateblob.Seal(b), nil
@@ -686,8 +684,8 @@ func (g *GroupAggregate) restore(kg int, blob []byte) error {
 	g.reserve(int(min(n, uint32(len(blob)))))
 	now := g.cfg.StateTTL.Now()
 	for ; n > 0 && r.OK(); n-- {
-		key := string(r.Bytes())
-		if _, ok := m[key]; ok {
+		key := r.Bytes()
+		if _, ok := m.table.Find(key); ok {
 			return fmt.Errorf("key %q twice", key)
 		}
 		rows, written := int64(1), now
@@ -700,8 +698,7 @@ func (g *GroupAggregate) restore(kg int, blob []byte) error {
 		if !r.OK() {
 			break
 		}
-		s := g.alloc()
-		m[key] = s
+		s, _ := m.slot(key, g.alloc)
 		g.live[s], g.rows[s], g.written[s] = true, rows, written
 		g.keys++
 		for _, a := range g.accs {

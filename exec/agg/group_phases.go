@@ -112,13 +112,8 @@ func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*
 		if err != nil {
 			return nil, err
 		}
-		key := in.Keys[in.KeyOffsets[k]:in.KeyOffsets[k+1]]
-		s, ok := m[string(key)]
-		if !ok {
-			s = g.alloc()
-			g.live[s] = false
-			m[string(key)] = s
-		} else if g.live[s] && g.cfg.StateTTL.Expired(g.written[s], now) {
+		s, ok := m.slot(in.Keys[in.KeyOffsets[k]:in.KeyOffsets[k+1]], g.newSlot)
+		if ok && g.live[s] && g.cfg.StateTTL.Expired(g.written[s], now) {
 			g.expire(s)
 		}
 		g.slotOf[k] = s

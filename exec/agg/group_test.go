@@ -166,8 +166,8 @@ func TestGroupAggregateRetractions(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			g := newGroupOf(t, true, true)
 			checkBatches(t, g, c.batches, c.want)
-			if got := g.StateKeys(); got != int64(len(g.groups[0])) {
-				t.Errorf("%d keys counted, %d in state", got, len(g.groups[0]))
+			if got := g.StateKeys(); got != int64(g.groups[0].table.Len()) {
+				t.Errorf("%d keys counted, %d in state", got, g.groups[0].table.Len())
 			}
 		})
 	}
