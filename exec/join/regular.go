@@ -2,7 +2,6 @@ package join
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/statettl"
@@ -76,7 +75,8 @@ type RegularConfig struct {
 // updates them exactly as Flink's state views do.
 type RegularJoin struct {
 	cfg    RegularConfig
-	groups []map[string]*regularKey
+	groups []regularGroup
+	store  recordStore
 	keys   int64
 	bytes  int64
 	// The log of the batch being added, replayed once its pairs are matched.
@@ -88,41 +88,6 @@ type RegularJoin struct {
 	stamp int64
 }
 
-type regularKey struct {
-	nullKey bool
-	sides   [2]recordSet
-	// purged is the processing time its expired rows were last taken out at (with a TTL).
-	purged int64
-}
-
-func (k *regularKey) empty() bool { return len(k.sides[0].recs) == 0 && len(k.sides[1].recs) == 0 }
-
-// recordSet holds one input's rows of a key, found by their identity in the side's Layout
-// (the row, its unique key, or "" for the one row of a JoinKeyUnique side): by a scan while
-// the key has few rows (most keys: no map to allocate and for the collector to trace), by an
-// index once it has more than indexFrom.
-type recordSet struct {
-	index map[string]int32 // nil until the set has more than indexFrom rows
-	recs  []keptRecord
-}
-
-// indexFrom is the number of rows of a key's side up to which they are found by a scan.
-var indexFrom = 8 // a variable for the tests, which run both ways
-
-// keptRecord is a row a side keeps. data holds the row's identity (a UniqueKey side's unique
-// key row) followed by the row; the index's key shares its bytes.
-type keptRecord struct {
-	data  []byte
-	split int32 // where the row starts in data
-	count int32
-	// written is the processing time of the record's last write (with a state TTL).
-	written int64
-	// assoc is the row's number of associations on an outer side (-1 on an inner one).
-	assoc int32
-}
-
-func (r *keptRecord) row() []byte { return r.data[r.split:len(r.data):len(r.data)] }
-
 // regularStep is a step of an added batch: a candidate pair of an arrival and a record the other
 // side keeps (pair >= 0), or the end of an arrival's candidates (pair -1), where its changes are
 // emitted and its side's state updated.
@@ -130,7 +95,7 @@ type regularStep struct {
 	arrival int32
 	rec     int32 // the other side's record of a candidate pair
 	pair    int32 // index into the matched pairs, -1 for the row's end
-	key     *regularKey
+	key     int32 // the arrival's key's id in its key group
 }
 
 // NewRegularJoin returns an empty regular join.
@@ -143,7 +108,7 @@ func NewRegularJoin(cfg RegularConfig) (*RegularJoin, error) {
 	case cfg.KeyGroups.End < cfg.KeyGroups.Start:
 		return nil, fmt.Errorf("regular join: key groups %v", cfg.KeyGroups)
 	}
-	return &RegularJoin{cfg: cfg, groups: make([]map[string]*regularKey, cfg.KeyGroups.Len())}, nil
+	return &RegularJoin{cfg: cfg, groups: make([]regularGroup, cfg.KeyGroups.Len()), store: recordStore{layouts: cfg.Layouts}}, nil
 }
 
 // StateKeys is the number of keys in state.
@@ -161,22 +126,25 @@ func (j *RegularJoin) outer(side Side) bool {
 	return j.cfg.Type == Right || j.cfg.Type == Full
 }
 
-func (j *RegularJoin) key(kg int, key []byte, nullKey bool) (*regularKey, error) {
-	if !j.cfg.KeyGroups.Contains(kg) {
-		return nil, fmt.Errorf("regular join: key group %d outside %v", kg, j.cfg.KeyGroups)
-	}
-	i := kg - j.cfg.KeyGroups.Start
-	if j.groups[i] == nil {
-		j.groups[i] = map[string]*regularKey{}
-	}
-	k, ok := j.groups[i][string(key)]
-	if !ok {
-		k = &regularKey{nullKey: nullKey}
-		j.groups[i][string(key)] = k
+// key returns the id and the state of a key of key group kg (which the subtask owns), adding it
+// when it is new. The pointer is valid until a key is added to the key group.
+func (j *RegularJoin) key(kg int, key []byte, nullKey bool) (int32, *regularKey) {
+	g := &j.groups[kg-j.cfg.KeyGroups.Start]
+	id, added := g.keys.Insert(key)
+	if added {
+		if int(id) == len(g.entries) {
+			g.entries = append(g.entries, regularKey{})
+		}
+		g.entries[id] = regularKey{nullKey: nullKey}
 		j.keys++
 		j.bytes += int64(len(key))
 	}
-	return k, nil
+	return id, &g.entries[id]
+}
+
+// entry is the state of key id of key group kg.
+func (j *RegularJoin) entry(kg int, id int32) *regularKey {
+	return &j.groups[kg-j.cfg.KeyGroups.Start].entries[id]
 }
 
 // Add processes a batch of rows of one input in order, as processElement1/2 would one by one
@@ -205,22 +173,19 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 		to := from
 		for ; to < len(rows) && (to == from || !j.pairs.full()); to++ {
 			r := &rows[to]
-			k, err := j.key(r.KeyGroup, r.Key, r.NullKey)
-			if err != nil {
-				return err
-			}
+			id, k := j.key(r.KeyGroup, r.Key, r.NullKey)
 			if ttl && k.purged != j.stamp {
 				// Expired rows are gone before the key's first row of the call looks.
 				j.purge(k, j.stamp)
 			}
 			// A NULL key matches nothing (JoinConditionWithNullFilters).
-			if !r.NullKey {
-				for i := range k.sides[other].recs {
-					pair := j.pairs.add(side, r.Row, k.sides[other].recs[i].row())
-					j.log = append(j.log, regularStep{arrival: int32(to), rec: int32(i), pair: pair, key: k})
+			if others := &k.sides[other]; !r.NullKey {
+				for i := range others.n {
+					pair := j.pairs.add(side, r.Row, j.store.row(j.store.at(others, i)))
+					j.log = append(j.log, regularStep{arrival: int32(to), rec: i, pair: pair, key: id})
 				}
 			}
-			j.log = append(j.log, regularStep{arrival: int32(to), pair: -1, key: k})
+			j.log = append(j.log, regularStep{arrival: int32(to), pair: -1, key: id})
 		}
 		if err := j.pairs.match(match); err != nil {
 			return err
@@ -230,6 +195,9 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 		}
 		j.dropEmptied(rows)
 		from = to
+	}
+	if j.store.needsCompaction() {
+		j.store.compact(j.groups)
 	}
 	return nil
 }
@@ -243,10 +211,10 @@ func (j *RegularJoin) purge(k *regularKey, now int64) {
 		if !ttl.Enabled() {
 			continue
 		}
-		s := &k.sides[side]
-		for i := 0; i < len(s.recs); {
-			if ttl.Expired(s.recs[i].written, now) {
-				j.removeRecord(Side(side), s, int32(i))
+		l := &k.sides[side]
+		for i := int32(0); i < l.n; {
+			if ttl.Expired(j.store.at(l, i).written, now) {
+				j.removeRecord(Side(side), l, i)
 				continue // the last record moved to i
 			}
 			i++
@@ -270,21 +238,22 @@ func (j *RegularJoin) replay(side Side, rows []Arrival, emit ChangeEmit) error {
 			continue
 		}
 		a := &rows[st.arrival]
+		k := j.entry(a.KeyGroup, st.key)
 		var err error
 		switch {
 		case semiAnti && side == LeftSide:
-			err = j.semiAntiLeft(a, st.key, matched, emit)
+			err = j.semiAntiLeft(a, k, matched, emit)
 		case semiAnti:
-			err = j.semiAntiRight(a, st.key, matched, emit)
+			err = j.semiAntiRight(a, k, matched, emit)
 		case accumulates(a.Kind):
-			err = j.accumulate(side, a, st.key, matched, emit)
+			err = j.accumulate(side, a, k, matched, emit)
 		default:
-			err = j.retract(side, a, st.key, matched, emit)
+			err = j.retract(side, a, k, matched, emit)
 		}
 		if err != nil {
 			return err
 		}
-		if !accumulates(a.Kind) && st.key.empty() {
+		if !accumulates(a.Kind) && k.empty() {
 			j.emptied = append(j.emptied, st.arrival)
 		}
 		matched = matched[:0]
@@ -294,25 +263,25 @@ func (j *RegularJoin) replay(side Side, rows []Arrival, emit ChangeEmit) error {
 
 // associated is the number of rows (copies counted) of the matched records: the size of
 // Flink's AssociatedRecords.
-func associated(s *recordSet, matched []int32) int32 {
+func (j *RegularJoin) associated(l *recordList, matched []int32) int32 {
 	n := int32(0)
 	for _, i := range matched {
-		n += s.recs[i].count
+		n += j.store.at(l, i).count
 	}
 	return n
 }
 
 // joined emits the arrival joined with every copy of the matched records, as kind.
-func joined(side Side, row []byte, s *recordSet, matched []int32, kind int8, emit ChangeEmit) error {
+func (j *RegularJoin) joined(side Side, row []byte, l *recordList, matched []int32, kind int8, emit ChangeEmit) error {
 	for _, i := range matched {
-		rec := &s.recs[i]
+		rec := j.store.at(l, i)
+		kept := j.store.row(rec)
 		for c := int32(0); c < rec.count; c++ {
-			l, r := row, rec.row()
 			if side == LeftSide {
-				if err := emit(kind, l, r); err != nil {
+				if err := emit(kind, row, kept); err != nil {
 					return err
 				}
-			} else if err := emit(kind, r, l); err != nil {
+			} else if err := emit(kind, kept, row); err != nil {
 				return err
 			}
 		}
@@ -322,12 +291,12 @@ func joined(side Side, row []byte, s *recordSet, matched []int32, kind int8, emi
 
 // padded emits every copy of a record whose number of associations is at, NULL-padded on the
 // other side, as kind.
-func padded(side Side, rec *keptRecord, at int32, kind int8, emit ChangeEmit) error {
+func (j *RegularJoin) padded(side Side, rec *keptRecord, at int32, kind int8, emit ChangeEmit) error {
 	if rec.assoc != at {
 		return nil
 	}
 	for c := int32(0); c < rec.count; c++ {
-		if err := emitPadded(side, rec.row(), func(l, r []byte) error { return emit(kind, l, r) }); err != nil {
+		if err := emitPadded(side, j.store.row(rec), func(l, r []byte) error { return emit(kind, l, r) }); err != nil {
 			return err
 		}
 	}
@@ -338,7 +307,7 @@ func padded(side Side, rec *keptRecord, at int32, kind int8, emit ChangeEmit) er
 func (j *RegularJoin) accumulate(side Side, a *Arrival, k *regularKey, matched []int32, emit ChangeEmit) error {
 	other := 1 - side
 	others := &k.sides[other]
-	n := associated(others, matched)
+	n := j.associated(others, matched)
 	inOuter, otherOuter := j.outer(side), j.outer(other)
 	if inOuter && n == 0 {
 		if err := emitPadded(side, a.Row, func(l, r []byte) error { return emit(KindInsert, l, r) }); err != nil {
@@ -354,15 +323,15 @@ func (j *RegularJoin) accumulate(side Side, a *Arrival, k *regularKey, matched [
 			// Each of the other side's rows that joined nothing so far retracts its padded
 			// row (once per copy), and counts one more association.
 			for _, i := range matched {
-				rec := &others.recs[i]
-				if err := padded(other, rec, 0, KindDelete, emit); err != nil {
+				rec := j.store.at(others, i)
+				if err := j.padded(other, rec, 0, KindDelete, emit); err != nil {
 					return err
 				}
 				rec.assoc++
 				j.touch(rec)
 			}
 		}
-		if err := joined(side, a.Row, others, matched, kind, emit); err != nil {
+		if err := j.joined(side, a.Row, others, matched, kind, emit); err != nil {
 			return err
 		}
 	}
@@ -380,7 +349,7 @@ func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []in
 	others := &k.sides[other]
 	inOuter, otherOuter := j.outer(side), j.outer(other)
 	j.retractRecord(side, &k.sides[side], a)
-	if associated(others, matched) == 0 {
+	if j.associated(others, matched) == 0 {
 		if inOuter {
 			return emitPadded(side, a.Row, func(l, r []byte) error { return emit(KindDelete, l, r) })
 		}
@@ -390,15 +359,15 @@ func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []in
 	if inOuter {
 		kind = KindDelete
 	}
-	if err := joined(side, a.Row, others, matched, kind, emit); err != nil {
+	if err := j.joined(side, a.Row, others, matched, kind, emit); err != nil {
 		return err
 	}
 	if otherOuter {
 		// Each of the other side's rows this was the last association of comes out padded
 		// again (once per copy).
 		for _, i := range matched {
-			rec := &others.recs[i]
-			if err := padded(other, rec, 1, KindInsert, emit); err != nil {
+			rec := j.store.at(others, i)
+			if err := j.padded(other, rec, 1, KindInsert, emit); err != nil {
 				return err
 			}
 			rec.assoc--
@@ -412,7 +381,7 @@ func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []in
 // kind when it has matches (SEMI) or none (ANTI), and is kept with its number of matches or
 // retracted.
 func (j *RegularJoin) semiAntiLeft(a *Arrival, k *regularKey, matched []int32, emit ChangeEmit) error {
-	n := associated(&k.sides[RightSide], matched)
+	n := j.associated(&k.sides[RightSide], matched)
 	if (n == 0) == (j.cfg.Type == Anti) {
 		if err := emit(a.Kind, a.Row, nil); err != nil {
 			return err
@@ -449,9 +418,9 @@ func (j *RegularJoin) semiAntiRight(a *Arrival, k *regularKey, matched []int32, 
 	}
 	lefts := &k.sides[LeftSide]
 	for _, i := range matched {
-		rec := &lefts.recs[i]
+		rec := j.store.at(lefts, i)
 		// A left row comes out alone: as if padded on the right.
-		if err := padded(LeftSide, rec, at, kind, emit); err != nil {
+		if err := j.padded(LeftSide, rec, at, kind, emit); err != nil {
 			return err
 		}
 		rec.assoc += delta
@@ -474,126 +443,70 @@ func (j *RegularJoin) identity(side Side, a *Arrival) []byte {
 
 // addRecord keeps an accumulating row on its side, as the side's state view's addRecord does:
 // one more copy of an equal row (NoUniqueKey), or in place of the row of its identity; on an
-// outer side its number of associations set (for every copy). A new row is copied once: the
-// index's key and the record share the bytes (the batch's buffer is not kept).
-func (j *RegularJoin) addRecord(side Side, s *recordSet, a *Arrival, assoc int32) {
+// outer side its number of associations set (for every copy). The row is copied.
+func (j *RegularJoin) addRecord(side Side, l *recordList, a *Arrival, assoc int32) {
 	id := j.identity(side, a)
-	if i, ok := j.find(side, s, id); ok {
-		rec := &s.recs[i]
-		if j.cfg.Layouts[side] == NoUniqueKey {
+	if i, ok := j.store.find(side, l, id); ok {
+		if rec := j.store.at(l, i); j.cfg.Layouts[side] == NoUniqueKey {
 			rec.count++
 			rec.assoc = assoc
 			j.touch(rec)
 			return
 		}
-		j.bytes -= int64(len(rec.data))
-		if s.index != nil {
-			// The index's key must not keep the replaced bytes alive.
-			delete(s.index, string(id))
-		}
-		*rec = newRecord(j.cfg.Layouts[side], id, a.Row, assoc)
-		j.touch(rec)
-		j.bytes += int64(len(rec.data))
-		if s.index != nil {
-			s.index[j.recordIdentity(side, rec)] = i
-		}
+		j.bytes -= int64(j.store.at(l, i).size)
+		rec := j.store.newRecord(side, id, a.Row, assoc)
+		j.touch(&rec)
+		j.store.replace(l, i, rec)
+		j.bytes += int64(rec.size)
 		return
 	}
-	rec := newRecord(j.cfg.Layouts[side], id, a.Row, assoc)
+	rec := j.store.newRecord(side, id, a.Row, assoc)
 	j.touch(&rec)
-	s.recs = append(s.recs, rec)
-	j.bytes += int64(len(rec.data))
-	switch {
-	case s.index != nil:
-		s.index[j.recordIdentity(side, &s.recs[len(s.recs)-1])] = int32(len(s.recs) - 1)
-	case len(s.recs) > indexFrom:
-		s.index = make(map[string]int32, 2*len(s.recs))
-		for i := range s.recs {
-			s.index[j.recordIdentity(side, &s.recs[i])] = int32(i)
-		}
-	}
-}
-
-// find returns the index of the record of a side whose identity is id.
-func (j *RegularJoin) find(side Side, s *recordSet, id []byte) (int32, bool) {
-	if s.index != nil {
-		i, ok := s.index[string(id)]
-		return i, ok
-	}
-	for i := range s.recs {
-		if j.recordIdentity(side, &s.recs[i]) == string(id) {
-			return int32(i), true
-		}
-	}
-	return 0, false
-}
-
-// newRecord copies a row (after its identity, on a UniqueKey side) into a record of its own.
-func newRecord(l Layout, id, row []byte, assoc int32) keptRecord {
-	split := 0
-	if l == UniqueKey {
-		split = len(id)
-	}
-	data := make([]byte, split+len(row))
-	copy(data, id[:split])
-	copy(data[split:], row)
-	return keptRecord{data: data, split: int32(split), count: 1, assoc: assoc}
-}
-
-// recordIdentity is a kept record's identity as an index key sharing the record's bytes.
-func (j *RegularJoin) recordIdentity(side Side, rec *keptRecord) string {
-	switch j.cfg.Layouts[side] {
-	case UniqueKey:
-		return unsafe.String(unsafe.SliceData(rec.data), rec.split)
-	case JoinKeyUnique:
-		return ""
-	}
-	return unsafe.String(unsafe.SliceData(rec.data), len(rec.data))
+	j.store.push(side, l, rec)
+	j.bytes += int64(rec.size)
 }
 
 // retractRecord removes a retracting row from its side, as the side's state view's
 // retractRecord does: one copy of the equal row (NoUniqueKey), or the row of its identity; a
 // row not kept is ignored (Flink's views ignore it too).
-func (j *RegularJoin) retractRecord(side Side, s *recordSet, a *Arrival) {
-	i, ok := j.find(side, s, j.identity(side, a))
+func (j *RegularJoin) retractRecord(side Side, l *recordList, a *Arrival) {
+	i, ok := j.store.find(side, l, j.identity(side, a))
 	if !ok {
 		return
 	}
-	if rec := &s.recs[i]; j.cfg.Layouts[side] == NoUniqueKey && rec.count > 1 {
+	if rec := j.store.at(l, i); j.cfg.Layouts[side] == NoUniqueKey && rec.count > 1 {
 		rec.count--
 		j.touch(rec)
 		return
 	}
-	j.removeRecord(side, s, i)
+	j.removeRecord(side, l, i)
 }
 
 // removeRecord takes record i off a side (the last record moves to i).
-func (j *RegularJoin) removeRecord(side Side, s *recordSet, i int32) {
-	j.bytes -= int64(len(s.recs[i].data))
-	if s.index != nil {
-		delete(s.index, j.recordIdentity(side, &s.recs[i]))
-	}
-	last := int32(len(s.recs) - 1)
-	if i != last {
-		s.recs[i] = s.recs[last]
-		if s.index != nil {
-			s.index[j.recordIdentity(side, &s.recs[i])] = i
-		}
-	}
-	s.recs[last] = keptRecord{}
-	s.recs = s.recs[:last]
+func (j *RegularJoin) removeRecord(side Side, l *recordList, i int32) {
+	j.bytes -= int64(j.store.at(l, i).size)
+	j.store.remove(side, l, i)
 }
 
-// dropEmptied forgets the keys that retractions of the run left without rows (as Flink's state
-// holds no entry for them).
+// dropKey forgets key id of a group, which has no rows left (as Flink's state holds no entry
+// for it).
+func (j *RegularJoin) dropKey(g *regularGroup, id int32) {
+	k := &g.entries[id]
+	j.store.release(&k.sides[0])
+	j.store.release(&k.sides[1])
+	j.keys--
+	j.bytes -= int64(len(g.keys.Key(id)))
+	g.keys.Delete(id)
+	*k = regularKey{}
+}
+
+// dropEmptied forgets the keys that retractions of the run left without rows.
 func (j *RegularJoin) dropEmptied(rows []Arrival) {
 	for _, a := range j.emptied {
 		r := &rows[a]
-		g := j.groups[r.KeyGroup-j.cfg.KeyGroups.Start]
-		if k, ok := g[string(r.Key)]; ok && k.empty() {
-			delete(g, string(r.Key))
-			j.keys--
-			j.bytes -= int64(len(r.Key))
+		g := &j.groups[r.KeyGroup-j.cfg.KeyGroups.Start]
+		if id, ok := g.keys.Find(r.Key); ok && g.entries[id].empty() {
+			j.dropKey(g, id)
 		}
 	}
 	j.emptied = j.emptied[:0]

@@ -3,6 +3,8 @@ package join
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/sluice-project/sluice/exec/stateblob"
 )
 
 // State format of one key group of a regular join (integers little-endian):
@@ -30,41 +32,44 @@ func (j *RegularJoin) Snapshot(kg int) ([]byte, error) {
 	if !j.cfg.KeyGroups.Contains(kg) {
 		return nil, fmt.Errorf("regular join snapshot: key group %d outside %v", kg, j.cfg.KeyGroups)
 	}
-	g := j.groups[kg-j.cfg.KeyGroups.Start]
+	g := &j.groups[kg-j.cfg.KeyGroups.Start]
 	if j.cfg.StateTTL[0].Enabled() || j.cfg.StateTTL[1].Enabled() {
 		// Rows whose time to live has passed are dropped (Flink's cleanup of expired state).
 		now := j.cfg.StateTTL[0].Now()
-		for key, k := range g {
-			j.purge(k, now)
-			if k.empty() {
-				delete(g, key)
-				j.keys--
-				j.bytes -= int64(len(key))
+		for id := range int32(g.keys.IDs()) {
+			if !g.keys.Live(id) {
+				continue
+			}
+			k := &g.entries[id]
+			if j.purge(k, now); k.empty() {
+				j.dropKey(g, id)
 			}
 		}
+		if j.store.needsCompaction() {
+			j.store.compact(j.groups)
+		}
 	}
-	if len(g) == 0 {
+	if g.keys.Len() == 0 {
 		return nil, nil
 	}
-	b, keys := blobHeader(regularStateMagic, regularStateVersion, j.cfg.Type, g)
+	b := append(stateblob.Header(regularStateMagic, regularStateVersion), byte(j.cfg.Type))
+	b = binary.LittleEndian.AppendUint32(b, uint32(g.keys.Len()))
 	b = append(b, byte(j.cfg.Layouts[0]), byte(j.cfg.Layouts[1]))
-	for _, key := range keys {
-		k := g[key]
-		b = appendKey(b, key, k.nullKey)
-		for side, s := range k.sides {
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(s.recs)))
-			for i := range s.recs {
-				r := &s.recs[i]
+	for _, id := range g.keys.SortedIDs(nil) {
+		k := &g.entries[id]
+		b = append(stateblob.AppendBytes(b, g.keys.Key(id)), boolByte(k.nullKey))
+		for side := range k.sides {
+			l := &k.sides[side]
+			b = binary.LittleEndian.AppendUint32(b, uint32(l.n))
+			for i := range l.n {
+				r := j.store.at(l, i)
 				b = binary.LittleEndian.AppendUint32(b, uint32(r.count))
 				b = binary.LittleEndian.AppendUint32(b, uint32(r.assoc))
 				b = binary.LittleEndian.AppendUint64(b, uint64(r.written))
 				if j.cfg.Layouts[side] == UniqueKey {
-					b = binary.LittleEndian.AppendUint32(b, uint32(r.split))
-					b = append(b, r.data[:r.split]...)
+					b = stateblob.AppendBytes(b, j.store.identity(Side(side), r))
 				}
-				row := r.row()
-				b = binary.LittleEndian.AppendUint32(b, uint32(len(row)))
-				b = append(b, row...)
+				b = stateblob.AppendBytes(b, j.store.row(r))
 			}
 		}
 	}
@@ -100,12 +105,12 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 	}
 	for n := keys; n > 0 && r.OK(); n-- {
 		key := r.Bytes()
-		k, err := j.key(kg, key, r.U8() == 1)
-		if err != nil {
-			return err
+		if _, dup := j.groups[kg-j.cfg.KeyGroups.Start].keys.Find(key); dup {
+			return fmt.Errorf("key %q twice", key)
 		}
+		_, k := j.key(kg, key, r.U8() == 1)
 		for side := range k.sides {
-			s := &k.sides[side]
+			l := &k.sides[side]
 			for m := r.U32(); m > 0 && r.OK(); m-- {
 				a := Arrival{}
 				count, assoc := int32(r.U32()), int32(r.U32())
@@ -123,12 +128,12 @@ func (j *RegularJoin) restore(kg int, blob []byte) error {
 				if count <= 0 || (count > 1 && layouts[side] != NoUniqueKey) {
 					return fmt.Errorf("a row kept %d times on a side kept by %s", count, layouts[side])
 				}
-				if _, dup := j.find(Side(side), s, j.identity(Side(side), &a)); dup {
+				if _, dup := j.store.find(Side(side), l, j.identity(Side(side), &a)); dup {
 					return fmt.Errorf("a row kept twice on one side of a key")
 				}
-				j.addRecord(Side(side), s, &a, assoc)
-				s.recs[len(s.recs)-1].count = count
-				s.recs[len(s.recs)-1].written = written
+				j.addRecord(Side(side), l, &a, assoc)
+				rec := j.store.at(l, l.n-1)
+				rec.count, rec.written = count, written
 			}
 		}
 	}

@@ -410,11 +410,12 @@ func TestRegularJoinStateTTL(t *testing.T) {
 	}
 }
 
-// Rows are found alike by a scan and by the index a side builds past indexFrom rows: random
-// inserts, updates and deletes over few keys, each side with many rows per key, emit the same
-// changes and leave the same state whatever the threshold.
+// Rows are found alike by a scan and by the index a side builds past indexFrom rows, and
+// compacting the records changes nothing: random inserts, updates and deletes over few keys,
+// each side with many rows per key, emit the same changes and leave the same state whatever the
+// thresholds.
 func TestRegularJoinScanAndIndexAgree(t *testing.T) {
-	defer func(from int) { indexFrom = from }(indexFrom)
+	defer func(from, compact int) { indexFrom, compactFrom = from, compact }(indexFrom, compactFrom)
 	kinds := []string{"+I", "+U", "-U", "-D"}
 	for _, typ := range []Type{Inner, Left, Full, Semi, Anti} {
 		for _, layouts := range [][2]Layout{{NoUniqueKey, NoUniqueKey}, {UniqueKey, NoUniqueKey}, {NoUniqueKey, JoinKeyUnique}} {
@@ -431,8 +432,12 @@ func TestRegularJoinScanAndIndexAgree(t *testing.T) {
 			}
 			var outs [][][]string
 			var blobs [][]byte
-			for _, from := range []int{0, 8, 1 << 30} {
-				indexFrom = from
+			for run, from := range []int{0, 8, 1 << 30, 0, 8} {
+				// The last runs compact the records whenever retractions left some dead.
+				indexFrom, compactFrom = from, 1<<16
+				if run >= 3 {
+					compactFrom = 0
+				}
 				j := newRegular(t, typ, layouts[:]...)
 				outs = append(outs, runRegular(t, j, matchAll, events...))
 				blob, err := j.Snapshot(1)
@@ -448,6 +453,39 @@ func TestRegularJoinScanAndIndexAgree(t *testing.T) {
 			}
 			if len(blobs[0]) == 0 {
 				t.Fatalf("%v join of %v inputs keeps nothing: the case tests nothing", typ, layouts)
+			}
+		}
+	}
+}
+
+// BenchmarkRegularJoinManyKeys inserts rows of two inputs over 500,000 keys, each key one row
+// per input (the shape of the regular join benchmark): state grows to a million rows, every
+// right row joins its key's left one.
+func BenchmarkRegularJoinManyKeys(b *testing.B) {
+	const keys = 500_000
+	keyBytes := make([][]byte, keys)
+	for i := range keyBytes {
+		keyBytes[i] = binary.LittleEndian.AppendUint64(make([]byte, 8, 16), uint64(i))
+	}
+	row := make([]byte, 40)
+	emit := func(int8, []byte, []byte) error { return nil }
+	rows := make([]Arrival, 1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		j, err := NewRegularJoin(RegularConfig{Type: Inner, KeyGroups: keygroup.Range{Start: 0, End: 63}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, side := range []Side{LeftSide, RightSide} {
+			for from := 0; from < keys; from += len(rows) {
+				n := min(len(rows), keys-from)
+				for i := range rows[:n] {
+					k := from + i
+					rows[i] = Arrival{KeyGroup: k % 64, Key: keyBytes[k], Row: row}
+				}
+				if err := j.Add(side, rows[:n], matchAll, emit); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
 	}
