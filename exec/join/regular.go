@@ -149,7 +149,7 @@ func (j *RegularJoin) entry(kg int, id int32) *regularKey {
 
 // Add processes a batch of rows of one input in order, as processElement1/2 would one by one
 // (Time of the arrivals is unused). match evaluates the join condition on the candidate pairs
-// of many rows at once. The rows' key groups and kinds are checked before any state changes;
+// of many rows at once; the rows passed to emit stay unchanged until the next Add. The rows' key groups and kinds are checked before any state changes;
 // after an error from match or emit the join is unusable (its task fails).
 func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit ChangeEmit) error {
 	for a := range rows {
@@ -165,6 +165,7 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 	if ttl {
 		j.stamp = j.cfg.StateTTL[0].Now()
 	}
+	j.store.beginAdd()
 	for from := 0; from < len(rows); {
 		j.log = j.log[:0]
 		j.pairs.reset()

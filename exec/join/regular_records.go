@@ -11,7 +11,10 @@ import (
 // each key group's keys in a keytable.Table with a pointer-free entry per key id, every kept
 // record in one slab (each key's records of an input in a region of it), and the records' bytes
 // in one arena. Retracted records and dropped keys leave dead space in the slab and the arena,
-// which compact copies away once it outweighs the live state.
+// which compact copies away once it outweighs the live state. Before that, a new record's bytes
+// go where a retracted record's of the same size were (rows of fixed-width types all have one
+// size), from the Add after the one that retracted it: the rows an Add emits stay unchanged
+// until the next Add, as its caller reads them after it returns.
 
 // regularGroup is one key group's keys: their key rows, and per key id its entry.
 type regularGroup struct {
@@ -62,10 +65,40 @@ type recordStore struct {
 	arena   []byte
 	// deadRecs and deadBytes are the slab's and the arena's space no key uses any more.
 	deadRecs, deadBytes int
+	// freed holds the dead bytes of retracted records since the current Add began; reusable,
+	// per size, where earlier ones were, for new records of that size.
+	freed    []chunk
+	reusable map[int32][]int
 	// indexes holds the identity indexes of the lists with many records: identity -> the
 	// record's position in its list. freeIndexes are positions in indexes to reuse.
 	indexes     []map[string]int32
 	freeIndexes []int32
+}
+
+// chunk is where a record's bytes were in the arena.
+type chunk struct {
+	start int
+	size  int32
+}
+
+// beginAdd makes the bytes records retracted before the Add that begins reusable.
+func (s *recordStore) beginAdd() {
+	if len(s.freed) == 0 {
+		return
+	}
+	if s.reusable == nil {
+		s.reusable = map[int32][]int{}
+	}
+	for _, c := range s.freed {
+		s.reusable[c.size] = append(s.reusable[c.size], c.start)
+	}
+	s.freed = s.freed[:0]
+}
+
+// free gives up a retracted record's bytes.
+func (s *recordStore) free(r *keptRecord) {
+	s.deadBytes += int(r.size)
+	s.freed = append(s.freed, chunk{start: r.start, size: r.size})
 }
 
 // at returns record i of a list. The pointer is valid until a record is added to any list.
@@ -103,21 +136,30 @@ func (s *recordStore) find(side Side, l *recordList, id []byte) (int32, bool) {
 	return 0, false
 }
 
-// newRecord copies a row (after its identity, on a UniqueKey side) into the arena.
+// newRecord copies a row (after its identity, on a UniqueKey side) into the arena: where a
+// retracted record of its size was, if there is one, else at the end.
 func (s *recordStore) newRecord(side Side, id, row []byte, assoc int32) keptRecord {
 	split := 0
 	if s.layouts[side] == UniqueKey {
 		split = len(id)
-		s.arena = append(s.arena, id...)
 	}
-	start := len(s.arena) - split
-	s.arena = append(s.arena, row...)
-	return keptRecord{start: start, size: int32(split + len(row)), split: int32(split), count: 1, assoc: assoc}
+	size := int32(split + len(row))
+	if starts := s.reusable[size]; len(starts) > 0 {
+		start := starts[len(starts)-1]
+		s.reusable[size] = starts[:len(starts)-1]
+		s.deadBytes -= int(size)
+		copy(s.arena[start:], id[:split])
+		copy(s.arena[start+split:], row)
+		return keptRecord{start: start, size: size, split: int32(split), count: 1, assoc: assoc}
+	}
+	start := len(s.arena)
+	s.arena = append(append(s.arena, id[:split]...), row...)
+	return keptRecord{start: start, size: size, split: int32(split), count: 1, assoc: assoc}
 }
 
 // replace puts rec in place of record i of l (of the same identity).
 func (s *recordStore) replace(l *recordList, i int32, rec keptRecord) {
-	s.deadBytes += int(s.at(l, i).size)
+	s.free(s.at(l, i))
 	*s.at(l, i) = rec
 }
 
@@ -155,7 +197,7 @@ func (s *recordStore) push(side Side, l *recordList, rec keptRecord) {
 // remove takes record i off l (the last record moves to i).
 func (s *recordStore) remove(side Side, l *recordList, i int32) {
 	rec := s.at(l, i)
-	s.deadBytes += int(rec.size)
+	s.free(rec)
 	if l.index != 0 {
 		delete(s.indexes[l.index-1], string(s.identity(side, rec)))
 	}
@@ -215,4 +257,6 @@ func (s *recordStore) compact(groups []regularGroup) {
 		}
 	}
 	s.recs, s.arena, s.deadRecs, s.deadBytes = recs, arena, 0, 0
+	s.freed = s.freed[:0]
+	clear(s.reusable)
 }

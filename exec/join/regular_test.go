@@ -49,12 +49,20 @@ func runRegular(t *testing.T, j *RegularJoin, match PairMatcher, events ...regul
 			row, uk, _ := strings.Cut(row, "@")
 			rows = append(rows, Arrival{KeyGroup: 1, Key: []byte(key), NullKey: key == "null", Row: []byte(row), Kind: kind, UniqueKey: []byte(uk)})
 		}
+		// The emitted rows are read again after Add: they must not have changed meanwhile.
+		var emitted [][]byte
 		err := j.Add(side, rows, match, func(kind int8, l, r []byte) error {
 			got = append(got, kindNames[kind]+" "+orDash(l)+"+"+orDash(r))
+			emitted = append(emitted, l, r)
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+		for i, g := range got {
+			if after := g[:3] + orDash(emitted[2*i]) + "+" + orDash(emitted[2*i+1]); after != g {
+				t.Fatalf("emitted %q, which reads %q once Add returned", g, after)
+			}
 		}
 		out = append(out, got)
 	}
