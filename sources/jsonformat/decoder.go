@@ -1,0 +1,525 @@
+// Package jsonformat decodes records of Flink's json format (flink-json, the default streaming
+// parser path: JsonParserRowDataDeserializationSchema) into Arrow columns, with the values Flink
+// produces. Its semantics, read from Flink's and Jackson's sources, are in
+// docs/internals/flink-json-format.md.
+//
+// The decoder takes the well-formed records, which are nearly all of them, and decodes them
+// exactly. A record whose result depends on Jackson's or java.time's corner cases (malformed
+// JSON, duplicate keys, a container where a scalar is declared, numbers in Java-only spellings,
+// lone surrogates, dates that java.time would resolve, values Flink rejects) is not decoded: its
+// index is reported, and Flink's own deserializer decodes it, errors and ignore-parse-errors
+// included. So no record is ever decoded differently; a record is only decoded by Flink.
+package jsonformat
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/decimal"
+	"github.com/sluice-project/sluice/javacompat/javatext"
+)
+
+// Options are the json format's decoding options.
+type Options struct {
+	// FailOnMissingField is 'json.fail-on-missing-field': a record without every field fails.
+	FailOnMissingField bool
+	// ISOTimestamps is 'json.timestamp-format.standard' = 'ISO-8601' (else 'SQL').
+	ISOTimestamps bool
+}
+
+// Decoder decodes records of one row type. It is not safe for concurrent use.
+type Decoder struct {
+	names  []string
+	types  []catalog.Type
+	fields map[string]int
+	opts   Options
+	schema *arrow.Schema
+	cols   []column
+	sc     scanner
+	// seen marks the fields a record set (by the record's number, so never cleared).
+	seen   []uint32
+	record uint32
+	rows   int
+	dec    big.Int
+}
+
+// NewDecoder returns a decoder of records into rows of the named fields. Types whose decoding
+// is left to Flink whole (ROW, ARRAY, MAP, MULTISET, RAW, ...) are an error: a table with them
+// keeps Flink's deserializer.
+func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, error) {
+	if len(names) != len(types) {
+		return nil, fmt.Errorf("json decoder: %d names for %d types", len(names), len(types))
+	}
+	d := &Decoder{names: names, types: types, fields: make(map[string]int, len(names)), opts: opts,
+		cols: make([]column, len(types)), seen: make([]uint32, len(types))}
+	for i, t := range types {
+		if _, dup := d.fields[names[i]]; dup {
+			return nil, fmt.Errorf("json decoder: field %q twice", names[i])
+		}
+		d.fields[names[i]] = i
+		switch t.Kind {
+		case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt,
+			catalog.Float, catalog.Double, catalog.Decimal, catalog.Char, catalog.VarChar,
+			catalog.Binary, catalog.VarBinary, catalog.Date, catalog.Time, catalog.Timestamp,
+			catalog.TimestampLTZ:
+		default:
+			return nil, fmt.Errorf("json decoder: field %s of type %s is decoded by Flink", names[i], t)
+		}
+		if t.Kind == catalog.Decimal && (t.Precision < 1 || t.Precision > 38) {
+			return nil, fmt.Errorf("json decoder: field %s of type %s", names[i], t)
+		}
+		d.cols[i].t = t
+	}
+	schema, err := catalog.ArrowSchema(names, types)
+	if err != nil {
+		return nil, fmt.Errorf("json decoder: %w", err)
+	}
+	d.schema = schema
+	return d, nil
+}
+
+// Schema is the schema of the decoded batches.
+func (d *Decoder) Schema() *arrow.Schema { return d.schema }
+
+// Rows is the number of rows decoded since the last Finish.
+func (d *Decoder) Rows() int { return d.rows }
+
+// Add decodes one record (a Kafka record's value) and reports how many rows it added: 0 for a
+// null or empty value (Flink emits nothing for them either), 1 for a JSON object. ok is false
+// for a record left to Flink's deserializer, which added nothing.
+func (d *Decoder) Add(value []byte) (rows int, ok bool) {
+	if len(value) == 0 {
+		return 0, true
+	}
+	d.record++
+	if d.record == 0 { // wrapped: marks of 2^32 records ago would read as this record's
+		clear(d.seen)
+		d.record = 1
+	}
+	if err := d.object(value); err != nil {
+		for i := range d.cols {
+			d.cols[i].truncate(d.rows)
+		}
+		return 0, false
+	}
+	d.rows++
+	return 1, true
+}
+
+// object decodes a record whose top-level value must be an object (arrays and scalars: Flink's
+// deserializer emits one row per element, or fails).
+func (d *Decoder) object(value []byte) error {
+	s := &d.sc
+	s.reset(value)
+	if s.skipSpace() != '{' {
+		return errUnsure
+	}
+	s.pos++
+	matched := 0
+	if s.skipSpace() == '}' {
+		s.pos++
+	} else {
+		for {
+			if s.skipSpace() != '"' {
+				return errUnsure
+			}
+			name, err := s.str(maxNameLength)
+			if err != nil {
+				return err
+			}
+			if err := s.expect(':'); err != nil {
+				return err
+			}
+			i, known := d.fields[string(name)]
+			switch {
+			case !known:
+				err = s.skipValue()
+			case d.seen[i] == d.record:
+				// A duplicate key counts twice in Flink's row converter, which then skips
+				// fields it has not seen: left to Flink.
+				return errUnsure
+			default:
+				d.seen[i] = d.record
+				matched++
+				err = d.value(i)
+			}
+			if err != nil {
+				return err
+			}
+			c := s.skipSpace()
+			s.pos++
+			if c == '}' {
+				break
+			}
+			if c != ',' {
+				return errUnsure
+			}
+		}
+	}
+	// Flink reads nothing after the top-level value.
+	if matched < len(d.cols) {
+		if d.opts.FailOnMissingField {
+			return errUnsure // Flink fails the record
+		}
+		for i := range d.cols {
+			if d.seen[i] != d.record {
+				if !d.cols[i].t.Nullable {
+					return errUnsure
+				}
+				d.cols[i].appendNull()
+			}
+		}
+	}
+	return nil
+}
+
+// value decodes field i's value at the scanner's position.
+func (d *Decoder) value(i int) error {
+	s := &d.sc
+	col := &d.cols[i]
+	t := col.t
+	var text []byte
+	var tok token
+	switch c := s.skipSpace(); {
+	case c == '"':
+		b, err := s.str(maxStringLength)
+		if err != nil {
+			return err
+		}
+		text, tok = b, tokString
+	case c == '-' || c >= '0' && c <= '9':
+		b, integer, err := s.number()
+		if err != nil {
+			return err
+		}
+		text, tok = b, tokFloat
+		if integer {
+			tok = tokInt
+		}
+	case c == 't':
+		if err := s.literal("true"); err != nil {
+			return err
+		}
+		text, tok = []byte("true"), tokTrue
+	case c == 'f':
+		if err := s.literal("false"); err != nil {
+			return err
+		}
+		text, tok = []byte("false"), tokFalse
+	case c == 'n':
+		if err := s.literal("null"); err != nil {
+			return err
+		}
+		if !t.Nullable {
+			return errUnsure
+		}
+		col.appendNull()
+		return nil
+	default:
+		// A container for a scalar type: Flink's converters leave it unread (or fail), and
+		// the row converter reads on inside it.
+		return errUnsure
+	}
+	switch t.Kind {
+	case catalog.Boolean:
+		// Boolean.parseBoolean(getText().trim()) for anything but the literals: never fails.
+		v := tok == tokTrue || tok == tokString && equalFoldTrue(javaTrim(text))
+		col.appendInt(boolInt(v))
+	case catalog.TinyInt, catalog.SmallInt:
+		// The literal's int value, or Byte/Short.parseX(getText().trim()): JSON floats fail.
+		if tok != tokInt && tok != tokString {
+			return errUnsure
+		}
+		v, ok := parseJavaInt(text, tok == tokString)
+		lo, hi := int64(math.MinInt8), int64(math.MaxInt8)
+		if t.Kind == catalog.SmallInt {
+			lo, hi = math.MinInt16, math.MaxInt16
+		}
+		if !ok || v < lo || v > hi {
+			return errUnsure
+		}
+		col.appendInt(v)
+	case catalog.Int, catalog.BigInt:
+		v, ok := d.integer(text, tok, t.Kind == catalog.BigInt)
+		if !ok {
+			return errUnsure
+		}
+		col.appendInt(v)
+	case catalog.Float, catalog.Double:
+		bits := 64
+		if t.Kind == catalog.Float {
+			bits = 32
+		}
+		if tok == tokTrue || tok == tokFalse {
+			return errUnsure
+		}
+		v, ok := parseJavaFloat(text, bits)
+		if !ok {
+			return errUnsure
+		}
+		col.appendFloat(v)
+	case catalog.Decimal:
+		// new BigDecimal(getText().trim()) for strings, the literal's exact value otherwise.
+		if tok == tokTrue || tok == tokFalse {
+			return errUnsure
+		}
+		if tok == tokString {
+			text = javaTrim(text)
+		}
+		scale, ok := parseDecimalText(&d.dec, text)
+		if !ok {
+			return errUnsure
+		}
+		if n, fits := fitDecimal(&d.dec, scale, t.Precision, t.Scale); fits {
+			col.appendDecimal(n)
+		} else {
+			// DecimalData.fromBigDecimal returns null for too many digits.
+			if !t.Nullable {
+				return errUnsure
+			}
+			col.appendNull()
+		}
+	case catalog.Char, catalog.VarChar:
+		// getText(): a string's text, a number's literal text, "true"/"false"; no length
+		// checks.
+		col.appendBytes(text)
+	case catalog.Binary, catalog.VarBinary:
+		if tok != tokString {
+			return errUnsure
+		}
+		if err := col.appendBase64(text); err != nil {
+			return err
+		}
+	case catalog.Date:
+		// ISO_LOCAL_DATE.parse(getText()), untrimmed.
+		day, err := javatext.ParseLocalDate(bytesString(text))
+		if err != nil {
+			return errUnsure
+		}
+		col.appendInt(day)
+	case catalog.Time:
+		// SQL_TIME_FORMAT, whose fraction LocalTime#toSecondOfDay drops.
+		nanos, n, ok := parseTime(text, false)
+		if !ok || n != len(text) {
+			return errUnsure
+		}
+		col.appendInt(nanos / 1e9 * 1000)
+	case catalog.Timestamp, catalog.TimestampLTZ:
+		ts, ok := parseTimestamp(text, d.opts.ISOTimestamps, t.Kind == catalog.TimestampLTZ)
+		if !ok {
+			return errUnsure
+		}
+		col.appendTimestamp(ts)
+	default:
+		return errUnsure
+	}
+	return nil
+}
+
+// token is the kind of a scalar JSON token, as Jackson's JsonToken.
+type token uint8
+
+const (
+	tokString token = iota
+	tokInt
+	tokFloat
+	tokTrue
+	tokFalse
+)
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// equalFoldTrue is "true".equalsIgnoreCase(b) for ASCII text (Java folds a few non-ASCII
+// characters too, none of which fold to t, r, u or e except the Kelvin sign for k, not here).
+func equalFoldTrue(b []byte) bool {
+	if len(b) != 4 {
+		return false
+	}
+	for i, c := range b {
+		if c|0x20 != "true"[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// javaTrim is String#trim: it drops characters up to U+0020 at both ends.
+func javaTrim(b []byte) []byte {
+	for len(b) > 0 && b[0] <= ' ' {
+		b = b[1:]
+	}
+	for len(b) > 0 && b[len(b)-1] <= ' ' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// parseJavaInt is JsonParser#getLongValue for an integer literal, or (str) Long.parseLong of
+// the trimmed text (javatext.ParseInt: Java's ASCII forms; other Unicode digits are left to
+// Flink).
+func parseJavaInt(b []byte, str bool) (int64, bool) {
+	if str {
+		b = javaTrim(b)
+	}
+	v, err := javatext.ParseInt(bytesString(b), 64)
+	return v, err == nil
+}
+
+// integer is INT's (BIGINT's with long) value of a token: JsonParser#getIntValue/getLongValue
+// for numbers (JSON floats truncated toward zero, their range checked as doubles), else
+// Integer/Long.parseX of the trimmed text.
+func (d *Decoder) integer(text []byte, tok token, long bool) (int64, bool) {
+	lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+	if long {
+		lo, hi = math.MinInt64, math.MaxInt64
+	}
+	switch tok {
+	case tokInt, tokString:
+		v, ok := parseJavaInt(text, tok == tokString)
+		return v, ok && v >= lo && v <= hi
+	case tokFloat:
+		f, err := strconv.ParseFloat(bytesString(text), 64)
+		if err != nil && !isRange(err) {
+			return 0, false
+		}
+		// ParserBase#convertNumberToInt/Long: d < MIN or d > MAX (as doubles) overflows;
+		// (long) d saturates at 2^63, which the check lets through.
+		if math.IsInf(f, 0) || f < float64(lo) || f > float64(hi) {
+			return 0, false
+		}
+		if long && f >= 0x1p63 {
+			return math.MaxInt64, true
+		}
+		return int64(f), true
+	}
+	return 0, false
+}
+
+// bytesString is b as a string without a copy, for strconv's parsers, which keep no reference
+// to their input (their errors hold a copy).
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+func isRange(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// parseJavaFloat is JsonParser#getFloatValue/getDoubleValue for a JSON number (Java's parse of
+// the literal, rounded once to the type), or Float/Double.parseFloat of a string's trimmed text
+// (javatext.ParseDouble: Java's grammar, "NaN", "1.5f" and hex floats included). Overflow gives
+// ±Inf and underflow 0, as in Java.
+func parseJavaFloat(b []byte, bits int) (float64, bool) {
+	return javatext.ParseDouble(b, bits)
+}
+
+// plainDecimal reports whether b is [+-]digits[.digits][(e|E)[+-]digits] in ASCII.
+func plainDecimal(b []byte) bool {
+	i := 0
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	d := 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		d++
+	}
+	if d == 0 {
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d = 0
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			d++
+		}
+		if d == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d = 0
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			d++
+		}
+		if d == 0 {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+// Scales of decimal texts decoded here (digits after the point minus the exponent); Flink's
+// BigDecimal takes any int exponent (slowly), texts past these are left to it.
+const (
+	minDecimalScale = -100
+	maxDecimalScale = 150
+)
+
+// parseDecimalText reads plain decimal text (see plainDecimal) into v and returns its scale, as
+// new BigDecimal(text).
+func parseDecimalText(v *big.Int, b []byte) (int, bool) {
+	if !plainDecimal(b) || len(b) > maxNumberLength {
+		return 0, false
+	}
+	mant, exp := b, 0
+	for i, c := range b {
+		if c == 'e' || c == 'E' {
+			mant = b[:i]
+			e, err := strconv.Atoi(string(b[i+1:]))
+			if err != nil || e > -minDecimalScale+maxNumberLength || e < -maxDecimalScale-maxNumberLength {
+				return 0, false
+			}
+			exp = e
+			break
+		}
+	}
+	digits := make([]byte, 0, len(mant))
+	scale := 0
+	dot := false
+	for _, c := range mant {
+		switch {
+		case c == '.':
+			dot = true
+		case c >= '0' && c <= '9':
+			digits = append(digits, c)
+			if dot {
+				scale++
+			}
+		case c == '-':
+			digits = append(digits, c)
+		}
+	}
+	scale -= exp
+	if scale < minDecimalScale || scale > maxDecimalScale {
+		return 0, false
+	}
+	if _, ok := v.SetString(string(digits), 10); !ok {
+		return 0, false
+	}
+	return scale, true
+}
+
+// fitDecimal is DecimalData.fromBigDecimal(v at scale, precision, resultScale): HALF_UP to the
+// scale, nothing (fits false) past the precision.
+func fitDecimal(v *big.Int, scale, precision, resultScale int) (decimal128.Num, bool) {
+	if scale < 0 {
+		v = new(big.Int).Mul(v, decimal.Pow10(-scale))
+		scale = 0
+	}
+	return decimal.Fit(v, scale, precision, resultScale)
+}
