@@ -15,8 +15,9 @@ import (
 
 func init() {
 	register(&Function{Name: "REINTERPRET", Family: "conversion",
-		Doc:     "an interval's internal value as an integer (Flink's Reinterpret, in the plans of TIMESTAMPDIFF): INTERVAL DAY TO SECOND as its BIGINT milliseconds, INTERVAL YEAR TO MONTH as its INT or BIGINT months. Other reinterpretations fall back",
-		compile: compileReinterpret})
+		Doc:            "an interval's internal value as an integer (Flink's Reinterpret, in the plans of TIMESTAMPDIFF): INTERVAL DAY TO SECOND as its BIGINT milliseconds, INTERVAL YEAR TO MONTH as its INT or BIGINT months; and a timestamp as the same timestamp marked as the rowtime attribute (the Calc above a source that generates watermarks itself, such as Kafka's). Other reinterpretations fall back",
+		NanoTimestamps: true, // a timestamp's marking passes its values as they are
+		compile:        compileReinterpret})
 	register(&Function{Name: "/INT", Family: "arithmetic",
 		Doc:     "integer division that Calcite plans for TIMESTAMPDIFF's units, as /",
 		compile: compileArith})
@@ -187,6 +188,11 @@ func compileReinterpret(n *Node, args []Expr) (Expr, error) {
 		return &reinterpret{arg: args[0], typ: to}, nil
 	case from.Kind == catalog.IntervalYearMonth && to.Kind == catalog.BigInt:
 		return &reinterpret{arg: args[0], typ: to, widen: true}, nil
+	case (from.Kind == catalog.Timestamp || from.Kind == catalog.TimestampLTZ) && to.Kind == from.Kind && to.Precision == from.Precision:
+		// A time attribute's marking (the planner's rowtime indicator after a source's
+		// watermark push-down): the values pass as they are, NULLs included, as Flink's
+		// generated code copies them.
+		return &reinterpret{arg: args[0], typ: to}, nil
 	}
 	return nil, unsupported("REINTERPRET of %s as %s is not supported natively yet", from, to)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/sluice-project/sluice/catalog"
 )
 
@@ -95,5 +97,33 @@ func TestCoalesceOverCodegenNullableFallsBack(t *testing.T) {
 	nullable := call("+", date.WithNullable(true), ref(0, date.WithNullable(true)), lit(int64(180_000_000), dayTime))
 	if _, err := Compile(call("COALESCE", date, nullable, lit(int64(1), date)), []catalog.Type{date.WithNullable(true)}); err != nil {
 		t.Errorf("COALESCE of a nullable DATE + INTERVAL: %v", err)
+	}
+}
+
+// A timestamp marked as the rowtime attribute (REINTERPRET in the Calc above a source that
+// generates watermarks) keeps its values and NULLs; other timestamp reinterpretations fall back.
+func TestReinterpretAsRowtime(t *testing.T) {
+	for _, p := range []int{3, 6, 9} {
+		ts := catalog.TimestampType(p, true)
+		rowtime := ts
+		rowtime.TimeAttr = catalog.Rowtime
+		var v any = int64(1_700_000_000_123)
+		if p > 6 {
+			v = NanoTimestamp{Millis: 1_700_000_000_123, NanoOfMilli: 456_789}
+		}
+		in := batch(t, []catalog.Type{ts}, []any{v, nil})
+		out, err := eval(t, call("REINTERPRET", rowtime, ref(0, ts)), in, []catalog.Type{ts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !array.Equal(out, in.Column(0)) {
+			t.Errorf("TIMESTAMP(%d): got %v, want %v", p, out, in.Column(0))
+		}
+		out.Release()
+		in.Release()
+		other := catalog.TimestampType(p-1, true)
+		if _, err := Compile(call("REINTERPRET", other, ref(0, ts)), []catalog.Type{ts}); err == nil {
+			t.Errorf("REINTERPRET of TIMESTAMP(%d) as TIMESTAMP(%d) compiled", p, p-1)
+		}
 	}
 }
