@@ -17,6 +17,7 @@ import (
 	"github.com/sluice-project/sluice/runtime/chain"
 	"github.com/sluice-project/sluice/runtime/scan"
 	"github.com/sluice-project/sluice/runtime/sink"
+	"github.com/sluice-project/sluice/sources/jsonformat"
 )
 
 // Native batches and the split readers (Parquet files, Iceberg data files) that make them. A batch handle owns one
@@ -386,6 +387,26 @@ func Java_io_sluice_jni_NativeLib_parquetWriterFinish(env *C.JNIEnv, _ C.jclass,
 		return 0
 	}
 	out, err := w.Finish()
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}
+
+// The json format's native decoding, for the differential tests against Flink's deserializer.
+
+//export Java_io_sluice_jni_NativeLib_jsonRows
+func Java_io_sluice_jni_NativeLib_jsonRows(env *C.JNIEnv, _ C.jclass, rowType C.jbyteArray, failOnMissingField, isoTimestamps C.jboolean, values, starts C.jbyteArray) C.jbyteArray {
+	defer guard(env, "jsonRows")
+	raw := goBytes(env, starts)
+	offsets := make([]int32, len(raw)/4)
+	for i := range offsets {
+		offsets[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	out, err := scan.JSONRows(string(goBytes(env, rowType)),
+		jsonformat.Options{FailOnMissingField: failOnMissingField != 0, ISOTimestamps: isoTimestamps != 0},
+		goBytes(env, values), offsets)
 	if err != nil {
 		throw(env, err.Error())
 		return 0

@@ -250,6 +250,17 @@ public final class NativeLib {
      */
     public static native byte[] adbcSplitRows(long reader);
 
+    /**
+     * Decodes records of Flink's json format into rows of {@code rowType}
+     * (LogicalType#asSerializableString of a ROW), as the Kafka source's native decoding does,
+     * for the differential tests against Flink's deserializer. Record r is
+     * {@code values[starts[r], starts[r + 1])} ({@code starts}: little-endian ints). Returns,
+     * little-endian: the record count, per record the rows it added (0 or 1; -1: left to
+     * Flink's deserializer), the row count, the row count + 1 offsets and the BinaryRowData rows.
+     */
+    public static native byte[] jsonRows(byte[] rowType, boolean failOnMissingField, boolean isoTimestamps,
+            byte[] values, byte[] starts);
+
     /** Opens the committer of an exactly-once ADBC sink. */
     public static native long adbcCommitterOpen(byte[] sinkJson);
 

@@ -1,0 +1,73 @@
+package scan
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sources/jsonformat"
+)
+
+// JSONRows decodes records of Flink's json format (record r is values[starts[r]:starts[r+1]])
+// into rows of rowType (LogicalType#asSerializableString of a ROW), as BinaryRowData: what the
+// Kafka source's native decoding produces, in the form the differential tests compare with
+// Flink's own deserializer. The result is, little-endian: the number of records u32, per record
+// its status i32 (the rows it added, 0 or 1; -1 for a record left to Flink's deserializer), the
+// number of rows u32, their offsets (rows + 1) u32 and their bytes.
+func JSONRows(rowType string, opts jsonformat.Options, values []byte, starts []int32) ([]byte, error) {
+	rt, err := catalog.ParseTypeString(rowType)
+	if err != nil {
+		return nil, fmt.Errorf("json rows: %w", err)
+	}
+	if rt.Kind != catalog.Row {
+		return nil, fmt.Errorf("json rows: %s is no ROW type", rowType)
+	}
+	names := make([]string, len(rt.Fields))
+	types := make([]catalog.Type, len(rt.Fields))
+	for i, f := range rt.Fields {
+		names[i], types[i] = f.Name, f.Type
+	}
+	d, err := jsonformat.NewDecoder(names, types, opts)
+	if err != nil {
+		return nil, err
+	}
+	records := len(starts) - 1
+	out := binary.LittleEndian.AppendUint32(nil, uint32(records))
+	for r := range records {
+		if starts[r] > starts[r+1] || int(starts[r+1]) > len(values) {
+			return nil, fmt.Errorf("json rows: record %d at [%d, %d) of %d bytes", r, starts[r], starts[r+1], len(values))
+		}
+		rows, ok := d.Add(values[starts[r]:starts[r+1]])
+		if !ok {
+			rows = -1
+		}
+		out = binary.LittleEndian.AppendUint32(out, uint32(int32(rows)))
+	}
+	b, err := d.Finish(memory.DefaultAllocator)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	enc, err := binaryrow.NewEncoder(types)
+	if err != nil {
+		return nil, fmt.Errorf("json rows: %w", err)
+	}
+	n := int(b.NumRows())
+	offsets := make([]int32, n+1)
+	if err := enc.Layout(b.Columns(), n, offsets); err != nil {
+		return nil, err
+	}
+	out = binary.LittleEndian.AppendUint32(out, uint32(n))
+	for _, o := range offsets {
+		out = binary.LittleEndian.AppendUint32(out, uint32(o))
+	}
+	head := len(out)
+	out = append(out, make([]byte, offsets[n])...)
+	if err := enc.Encode(b.Columns(), make([]int8, n), n, offsets, out[head:]); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
