@@ -83,13 +83,16 @@ test-java: $(NATIVE) adbc-drivers postgres kafka $(FLIGHTSQL_SERVER)
 	$(MVN) test
 
 ## test-long: the slow checks kept out of `make test`: this JVM's Double.toString/Float.toString
-## on 3 million random values of each against javacompat/javatext, then a 30-minute fuzz run.
+## on 3 million random values of each against javacompat/javatext, then a 30-minute run of the
+## expression fuzzer and one of the json decoder's fuzz target (DECODER_FUZZTIME).
+DECODER_FUZZTIME ?= 30m
 test-long: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.tools.FloatTextGolden random 3000000 $$(date +%s) > build/float_text_random.txt
 	SLUICE_FLOAT_TEXT=$(CURDIR)/build/float_text_random.txt $(GO) test -count=1 -run TestAppendDoubleGolden ./javacompat/javatext/
 	rm -f build/float_text_random.txt
 	$(MAKE) fuzz DURATION=30m
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(DECODER_FUZZTIME) ./sources/jsonformat/
 
 ## docs: regenerate docs/support-matrix.md from the Go registry.
 docs:
