@@ -17,6 +17,7 @@ import (
 	"github.com/sluice-project/sluice/runtime/chain"
 	"github.com/sluice-project/sluice/runtime/scan"
 	"github.com/sluice-project/sluice/runtime/sink"
+	jsonencode "github.com/sluice-project/sluice/sinks/jsonformat"
 	"github.com/sluice-project/sluice/sources/jsonformat"
 )
 
@@ -407,6 +408,26 @@ func Java_io_sluice_jni_NativeLib_jsonRows(env *C.JNIEnv, _ C.jclass, rowType C.
 	out, err := scan.JSONRows(string(goBytes(env, rowType)),
 		jsonformat.Options{FailOnMissingField: failOnMissingField != 0, ISOTimestamps: isoTimestamps != 0},
 		goBytes(env, values), offsets)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}
+
+// The json format's native encoding, for the differential tests against Flink's serializer.
+
+//export Java_io_sluice_jni_NativeLib_jsonRecords
+func Java_io_sluice_jni_NativeLib_jsonRecords(env *C.JNIEnv, _ C.jclass, rowType C.jbyteArray, isoTimestamps, decimalPlain, ignoreNullFields C.jboolean, rows, offsets C.jbyteArray) C.jbyteArray {
+	defer guard(env, "jsonRecords")
+	raw := goBytes(env, offsets)
+	offs := make([]int32, len(raw)/4)
+	for i := range offs {
+		offs[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	out, err := sink.JSONRecords(string(goBytes(env, rowType)), jsonencode.Options{
+		ISOTimestamps: isoTimestamps != 0, DecimalPlain: decimalPlain != 0, IgnoreNullFields: ignoreNullFields != 0,
+	}, goBytes(env, rows), offs)
 	if err != nil {
 		throw(env, err.Error())
 		return 0

@@ -261,6 +261,15 @@ public final class NativeLib {
     public static native byte[] jsonRows(byte[] rowType, boolean failOnMissingField, boolean isoTimestamps,
             byte[] values, byte[] starts);
 
+    /**
+     * Encodes rows of {@code rowType} (BinaryRowData: row r is {@code rows[offsets[r],
+     * offsets[r + 1])}, offsets little-endian ints) as records of Flink's json format, as a Kafka
+     * sink's native encoding does, for the differential tests against Flink's serializer.
+     * Returns, little-endian: the record count, the count + 1 record ends, the records' bytes.
+     */
+    public static native byte[] jsonRecords(byte[] rowType, boolean isoTimestamps, boolean decimalPlain,
+            boolean ignoreNullFields, byte[] rows, byte[] offsets);
+
     /** Opens the committer of an exactly-once ADBC sink. */
     public static native long adbcCommitterOpen(byte[] sinkJson);
 

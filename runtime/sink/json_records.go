@@ -1,0 +1,60 @@
+package sink
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sinks/jsonformat"
+)
+
+// JSONRecords encodes rows of rowType (LogicalType#asSerializableString of a ROW), given as
+// BinaryRowData (row r is rows[offsets[r]:offsets[r+1]]), as records of Flink's json format: what
+// a Kafka sink's native encoding produces, in the form the differential tests compare with
+// Flink's own serializer. The result is, little-endian: the number of records u32, their ends
+// (records + 1 offsets, from 0) u32, and their bytes.
+func JSONRecords(rowType string, opts jsonformat.Options, rows []byte, offsets []int32) ([]byte, error) {
+	rt, err := catalog.ParseTypeString(rowType)
+	if err != nil {
+		return nil, fmt.Errorf("json records: %w", err)
+	}
+	if rt.Kind != catalog.Row {
+		return nil, fmt.Errorf("json records: %s is no ROW type", rowType)
+	}
+	names := make([]string, len(rt.Fields))
+	types := make([]catalog.Type, len(rt.Fields))
+	for i, f := range rt.Fields {
+		names[i], types[i] = f.Name, f.Type
+	}
+	enc, err := jsonformat.NewEncoder(names, types, opts)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("json records: %w", err)
+	}
+	b, err := dec.Decode(rows, offsets)
+	if err != nil {
+		return nil, fmt.Errorf("json records: %w", err)
+	}
+	defer b.Release()
+	n := int(b.NumRows())
+	var body []byte
+	ends := make([]uint32, 0, n+1)
+	ends = append(ends, 0)
+	for r := range n {
+		if body, err = enc.AppendRecord(body, b, r); err != nil {
+			return nil, fmt.Errorf("json records: row %d: %w", r, err)
+		}
+		ends = append(ends, uint32(len(body)))
+	}
+	out := binary.LittleEndian.AppendUint32(nil, uint32(n))
+	for _, e := range ends {
+		out = binary.LittleEndian.AppendUint32(out, e)
+	}
+	return append(out, body...), nil
+}
