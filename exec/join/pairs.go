@@ -11,7 +11,13 @@ type pairList struct {
 	matches       []bool
 }
 
-func (p *pairList) reset() { p.lefts, p.rights = p.lefts[:0], p.rights[:0] }
+// reset forgets the pairs. Their slices are cleared, not only cut: they point into the join's
+// state, whose old arenas (after a compaction) a stale slice would keep alive.
+func (p *pairList) reset() {
+	clear(p.lefts)
+	clear(p.rights)
+	p.lefts, p.rights = p.lefts[:0], p.rights[:0]
+}
 
 // full reports whether the run has as many pairs as are matched at once.
 func (p *pairList) full() bool { return len(p.lefts) >= maxPairs }

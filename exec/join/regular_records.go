@@ -233,7 +233,7 @@ func (s *recordStore) needsCompaction() bool {
 }
 
 // compact copies the records of every key of groups, and their bytes, into a new slab and
-// arena, each list into a region of its size.
+// arena, each list into a region of its size and a quarter.
 func (s *recordStore) compact(groups []regularGroup) {
 	recs := make([]keptRecord, 0, 2*(len(s.recs)-s.deadRecs))
 	arena := make([]byte, 0, 2*(len(s.arena)-s.deadBytes))
@@ -252,7 +252,13 @@ func (s *recordStore) compact(groups []regularGroup) {
 					arena = append(arena, data...)
 					recs = append(recs, r)
 				}
-				l.start, l.capacity = start, l.n
+				// A list of a few records keeps room for a quarter more, so that its next rows do
+				// not all move it at once.
+				capacity := l.n + l.n/4
+				for range capacity - l.n {
+					recs = append(recs, keptRecord{})
+				}
+				l.start, l.capacity = start, capacity
 			}
 		}
 	}

@@ -187,8 +187,11 @@ func (in *joinInputs) times(sb *inputBatch) []int64 {
 	return column.Values[int64](sb.cols[in.sides[sb.side].time])
 }
 
-// reset forgets the output of the last call.
+// reset forgets the output of the last call. The rows' slices are cleared, not only cut: they
+// point into the operators' state, whose old arenas a stale slice would keep alive.
 func (in *joinInputs) reset() {
+	clear(in.lefts)
+	clear(in.rights)
 	in.lefts, in.rights, in.kinds = in.lefts[:0], in.rights[:0], in.kinds[:0]
 	in.out, in.offsets = in.out[:0], append(in.offsets[:0], 0)
 }
