@@ -8,6 +8,7 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sources/jsonformat"
 )
 
@@ -22,13 +23,9 @@ func JSONRows(rowType string, opts jsonformat.Options, values []byte, starts []i
 	if err != nil {
 		return nil, fmt.Errorf("json rows: %w", err)
 	}
-	if rt.Kind != catalog.Row {
-		return nil, fmt.Errorf("json rows: %s is no ROW type", rowType)
-	}
-	names := make([]string, len(rt.Fields))
-	types := make([]catalog.Type, len(rt.Fields))
-	for i, f := range rt.Fields {
-		names[i], types[i] = f.Name, f.Type
+	names, types, err := plan.RowFields(rt)
+	if err != nil {
+		return nil, fmt.Errorf("json rows: %w", err)
 	}
 	d, err := jsonformat.NewDecoder(names, types, opts)
 	if err != nil {

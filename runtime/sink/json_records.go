@@ -8,6 +8,7 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sinks/jsonformat"
 )
 
@@ -21,13 +22,9 @@ func JSONRecords(rowType string, opts jsonformat.Options, rows []byte, offsets [
 	if err != nil {
 		return nil, fmt.Errorf("json records: %w", err)
 	}
-	if rt.Kind != catalog.Row {
-		return nil, fmt.Errorf("json records: %s is no ROW type", rowType)
-	}
-	names := make([]string, len(rt.Fields))
-	types := make([]catalog.Type, len(rt.Fields))
-	for i, f := range rt.Fields {
-		names[i], types[i] = f.Name, f.Type
+	names, types, err := plan.RowFields(rt)
+	if err != nil {
+		return nil, fmt.Errorf("json records: %w", err)
 	}
 	enc, err := jsonformat.NewEncoder(names, types, opts)
 	if err != nil {

@@ -200,36 +200,31 @@ func (c *column) array(mem memory.Allocator, dt arrow.DataType) (arrow.Array, er
 		return b.NewArray(), nil
 	case *array.StringBuilder:
 		defer b.Release()
-		b.Reserve(n)
-		b.ReserveData(len(c.bytes))
-		start := 0
-		for i, end := range c.ends {
-			if c.valid[i] {
-				b.BinaryBuilder.Append(c.bytes[start:end])
-			} else {
-				b.AppendNull()
-			}
-			start = end
-		}
+		c.appendVarBytes(b.BinaryBuilder)
 		return b.NewArray(), nil
 	case *array.BinaryBuilder:
 		defer b.Release()
-		b.Reserve(n)
-		b.ReserveData(len(c.bytes))
-		start := 0
-		for i, end := range c.ends {
-			if c.valid[i] {
-				b.Append(c.bytes[start:end])
-			} else {
-				b.AppendNull()
-			}
-			start = end
-		}
+		c.appendVarBytes(b)
 		return b.NewArray(), nil
 	case array.Builder:
 		b.Release()
 	}
 	return nil, fmt.Errorf("json decoder: no column of Arrow type %s", dt)
+}
+
+// appendVarBytes appends the column's strings or binary values to b (a string builder's too).
+func (c *column) appendVarBytes(b *array.BinaryBuilder) {
+	b.Reserve(len(c.valid))
+	b.ReserveData(len(c.bytes))
+	start := 0
+	for i, end := range c.ends {
+		if c.valid[i] {
+			b.Append(c.bytes[start:end])
+		} else {
+			b.AppendNull()
+		}
+		start = end
+	}
 }
 
 // appendInts appends the values converted to the builder's type and returns the array.
