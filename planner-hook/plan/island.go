@@ -85,6 +85,15 @@ func RowFields(t catalog.Type) ([]string, []catalog.Type, error) {
 	return names, types, nil
 }
 
+// ParseRowFields is RowFields of a ROW type in LogicalType#asSerializableString form.
+func ParseRowFields(rowType string) ([]string, []catalog.Type, error) {
+	t, err := catalog.ParseTypeString(rowType)
+	if err != nil {
+		return nil, nil, err
+	}
+	return RowFields(t)
+}
+
 // CompileNodeIsland decodes the island JSON of a single native node (a scan or a sink, sent
 // alone) and compiles it with compile; the node must run natively, so reasons are an error
 // naming the node as what it is.

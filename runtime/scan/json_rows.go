@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
-	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sources/jsonformat"
 )
@@ -19,11 +18,7 @@ import (
 // its status i32 (the rows it added, 0 or 1; -1 for a record left to Flink's deserializer), the
 // number of rows u32, their offsets (rows + 1) u32 and their bytes.
 func JSONRows(rowType string, opts jsonformat.Options, values []byte, starts []int32) ([]byte, error) {
-	rt, err := catalog.ParseTypeString(rowType)
-	if err != nil {
-		return nil, fmt.Errorf("json rows: %w", err)
-	}
-	names, types, err := plan.RowFields(rt)
+	names, types, err := plan.ParseRowFields(rowType)
 	if err != nil {
 		return nil, fmt.Errorf("json rows: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
-	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sinks/jsonformat"
 )
@@ -18,11 +17,7 @@ import (
 // Flink's own serializer. The result is, little-endian: the number of records u32, their ends
 // (records + 1 offsets, from 0) u32, and their bytes.
 func JSONRecords(rowType string, opts jsonformat.Options, rows []byte, offsets []int32) ([]byte, error) {
-	rt, err := catalog.ParseTypeString(rowType)
-	if err != nil {
-		return nil, fmt.Errorf("json records: %w", err)
-	}
-	names, types, err := plan.RowFields(rt)
+	names, types, err := plan.ParseRowFields(rowType)
 	if err != nil {
 		return nil, fmt.Errorf("json records: %w", err)
 	}
