@@ -434,3 +434,98 @@ func Java_io_sluice_jni_NativeLib_jsonRecords(env *C.JNIEnv, _ C.jclass, rowType
 	}
 	return javaBytes(env, out)
 }
+
+// The native Kafka scan's decoding: the record values of one partition fetch go to Go in one
+// call and come back as one batch; records the decoder leaves to Flink are decoded by the
+// table's own deserializer in Java, whose rows come back in between.
+
+// kafkaFetch is the native object behind a Kafka fetch decoder handle: the decoder, and the
+// values of the fetch being decoded.
+type kafkaFetch struct {
+	f      *scan.KafkaFetch
+	values []byte
+	starts []int32
+	mark   int64
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchOpen
+func Java_io_sluice_jni_NativeLib_kafkaFetchOpen(env *C.JNIEnv, _ C.jclass, scanJSON C.jbyteArray) C.jlong {
+	defer guard(env, "kafkaFetchOpen")
+	f, err := scan.OpenKafkaFetch(goBytes(env, scanJSON))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(&kafkaFetch{f: f}))
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchDecode
+func Java_io_sluice_jni_NativeLib_kafkaFetchDecode(env *C.JNIEnv, _ C.jclass, h C.jlong, values, starts C.jbyteArray, from C.jint) C.jint {
+	defer guard(env, "kafkaFetchDecode")
+	k, err := handleOf[*kafkaFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	if values != 0 {
+		k.values = goBytes(env, values)
+		raw := goBytes(env, starts)
+		k.starts = k.starts[:0]
+		for i := 0; i+4 <= len(raw); i += 4 {
+			k.starts = append(k.starts, int32(binary.LittleEndian.Uint32(raw[i:])))
+		}
+	}
+	next, err := k.f.Decode(k.values, k.starts, int(from))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jint(next)
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchAppendRows
+func Java_io_sluice_jni_NativeLib_kafkaFetchAppendRows(env *C.JNIEnv, _ C.jclass, h C.jlong, rows, offsets C.jbyteArray) {
+	defer guard(env, "kafkaFetchAppendRows")
+	k, err := handleOf[*kafkaFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return
+	}
+	raw := goBytes(env, offsets)
+	offs := make([]int32, len(raw)/4)
+	for i := range offs {
+		offs[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	if err := k.f.AppendRows(goBytes(env, rows), offs); err != nil {
+		throw(env, err.Error())
+	}
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchFinish
+func Java_io_sluice_jni_NativeLib_kafkaFetchFinish(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
+	defer guard(env, "kafkaFetchFinish")
+	k, err := handleOf[*kafkaFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	k.values = nil
+	b, mark, err := k.f.Finish()
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	k.mark = mark
+	return C.jlong(cgo.NewHandle(b))
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchWatermark
+func Java_io_sluice_jni_NativeLib_kafkaFetchWatermark(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jlong {
+	defer guard(env, "kafkaFetchWatermark")
+	k, err := handleOf[*kafkaFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(k.mark)
+}

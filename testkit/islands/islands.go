@@ -139,3 +139,22 @@ func encode(t testing.TB, is map[string]any) []byte {
 	}
 	return b
 }
+
+// KafkaScan returns the scan node of testdata/kafka_scan_calc.json (a Kafka table
+// bids (auction INT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3)) in json, with
+// WATERMARK FOR ts AS ts - INTERVAL '1' SECOND pushed into the scan) as an island of its own,
+// its table options changed by options (an empty value removes the option).
+func KafkaScan(t testing.TB, options map[string]string) []byte {
+	t.Helper()
+	is := decode(t, Nodes(t, Read(t, "kafka_scan_calc.json"), 0, 1, nil))
+	node := is["nodes"].([]any)[0].(map[string]any)
+	table := node["exec"].(map[string]any)["scanTableSource"].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)
+	for k, v := range options {
+		if v == "" {
+			delete(table["options"].(map[string]any), k)
+		} else {
+			table["options"].(map[string]any)[k] = v
+		}
+	}
+	return encode(t, is)
+}

@@ -1,0 +1,208 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/expr"
+	"github.com/sluice-project/sluice/sources/jsonformat"
+)
+
+// KafkaScan is a scan of a Kafka table ('connector' = 'kafka') whose record values Go decodes:
+// Flink's Kafka source polls, assigns partitions and checkpoints offsets, and hands the values
+// of each partition's fetch to Go in one call (see docs/internals/flink-kafka-source.md).
+type KafkaScan struct {
+	Table string
+	Names []string
+	Types []catalog.Type
+	// JSON are the json format's decoding options.
+	JSON jsonformat.Options
+	// Watermark is the watermark expression pushed into the scan (nil without one), over the
+	// scan's produced row.
+	Watermark *KafkaWatermark
+}
+
+// KafkaWatermark is a WATERMARK pushed into a Kafka scan (Flink's WatermarkPushDownSpec): per
+// fetch, the maximum of the expression over the fetch's rows feeds Flink's own per-partition
+// watermark machinery.
+type KafkaWatermark struct {
+	Expr expr.Expr
+	Cols []int
+}
+
+// kafkaWatermarkSpec is the part of a WatermarkPushDown ability the native scan reads.
+type kafkaWatermarkSpec struct {
+	WatermarkExpr   json.RawMessage `json:"watermarkExpr"`
+	WatermarkParams *struct {
+		EmitStrategy string `json:"emitStrategy"`
+		AlignGroup   string `json:"alignGroupName"`
+	} `json:"watermarkParams"`
+}
+
+// kafkaScanExec is the part of StreamExecTableSourceScan's JSON a Kafka scan reads.
+type kafkaScanExec struct {
+	ScanTableSource struct {
+		Table     fsTable           `json:"table"`
+		Abilities []json.RawMessage `json:"abilities"`
+	} `json:"scanTableSource"`
+	OutputType json.RawMessage `json:"outputType"`
+}
+
+// isKafkaScan says whether a table source scan's JSON reads a Kafka table.
+func isKafkaScan(n *IslandNode) bool {
+	var j kafkaScanExec
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return false
+	}
+	return j.ScanTableSource.Table.ResolvedTable.Options["connector"] == "kafka"
+}
+
+// CompileKafkaScan decides whether a Kafka table's values are decoded natively and compiles the
+// scan. Its reasons keep the scan on Flink's source and format (a row edge into the chain above);
+// they never make the job fall back.
+func CompileKafkaScan(n *IslandNode, _ map[string]string) (*KafkaScan, []string, error) {
+	var j kafkaScanExec
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
+	}
+	t := j.ScanTableSource.Table
+	s := &KafkaScan{Table: t.Identifier}
+	out, err := catalog.ParseType(j.OutputType)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kafka scan %s output type: %w", n.Name, err)
+	}
+	if s.Names, s.Types, err = RowFields(out); err != nil {
+		return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
+	}
+	reasons := kafkaOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.JSON)
+	for _, raw := range j.ScanTableSource.Abilities {
+		var a struct {
+			Type         string   `json:"type"`
+			MetadataKeys []string `json:"metadataKeys"`
+		}
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return nil, nil, fmt.Errorf("kafka scan %s ability: %w", n.Name, err)
+		}
+		switch a.Type {
+		case "ReadingMetadata":
+			if len(a.MetadataKeys) > 0 {
+				reasons = append(reasons, fmt.Sprintf("table %s: metadata columns %v are not read natively yet", t.Identifier, a.MetadataKeys))
+			}
+		case "WatermarkPushDown":
+			w, why, err := compileKafkaWatermark(raw, s.Types)
+			if err != nil {
+				return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
+			}
+			if why != "" {
+				reasons = append(reasons, fmt.Sprintf("table %s: %s", t.Identifier, why))
+			}
+			s.Watermark = w
+		default:
+			reasons = append(reasons, fmt.Sprintf("table %s: source ability %s is not supported natively", t.Identifier, a.Type))
+		}
+	}
+	if len(reasons) == 0 {
+		// The decoder takes the flat types; a table with others keeps Flink's format.
+		if _, err := jsonformat.NewDecoder(s.Names, s.Types, s.JSON); err != nil {
+			reasons = append(reasons, fmt.Sprintf("table %s: %v", t.Identifier, err))
+		}
+	}
+	return s, reasons, nil
+}
+
+// kafkaOptionReasons checks a Kafka table's options for native decoding and reads the json
+// format's options into opts.
+func kafkaOptionReasons(table string, o map[string]string, opts *jsonformat.Options) []string {
+	var reasons []string
+	format, prefix := o["format"], "json."
+	if v, ok := o["value.format"]; ok {
+		format, prefix = v, "value.json."
+	}
+	if format != "json" {
+		reasons = append(reasons, fmt.Sprintf("table %s: the value format '%s' is not decoded natively yet (json is)", table, format))
+	}
+	if k, ok := o["key.format"]; ok {
+		reasons = append(reasons, fmt.Sprintf("table %s: a key format ('%s') is not decoded natively yet", table, k))
+	}
+	if v := o["scan.watermark.emit.strategy"]; strings.EqualFold(v, "on-event") {
+		// Flink emits a watermark after any row that raises it; a batch per fetch cannot.
+		reasons = append(reasons, fmt.Sprintf("table %s: 'scan.watermark.emit.strategy' = 'on-event' is not native yet", table))
+	}
+	if _, ok := o["scan.watermark.alignment.group"]; ok {
+		reasons = append(reasons, fmt.Sprintf("table %s: watermark alignment is not native yet", table))
+	}
+	if _, ok := o["scan.parallelism"]; ok {
+		reasons = append(reasons, fmt.Sprintf("table %s: 'scan.parallelism' is not native yet", table))
+	}
+	var keys []string
+	for k := range o {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := o[k]
+		switch strings.TrimPrefix(k, prefix) {
+		case "fail-on-missing-field":
+			opts.FailOnMissingField = strings.EqualFold(v, "true")
+		case "timestamp-format.standard":
+			opts.ISOTimestamps = v == "ISO-8601"
+		case "ignore-parse-errors":
+			// Records the decoder does not take (malformed ones among them) go to Flink's
+			// deserializer, which skips or fails as the option says.
+		case "map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number", "encode.ignore-null-fields":
+			// Encoding options, or options of MAP columns (which keep Flink's format).
+		case "decode.json-parser.enabled":
+			if !strings.EqualFold(v, "true") {
+				reasons = append(reasons, fmt.Sprintf("table %s: '%s' = '%s' (Flink's tree deserializer) is not decoded natively", table, k, v))
+			}
+		default:
+			reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not decoded natively", table, k))
+		}
+	}
+	return reasons
+}
+
+// compileKafkaWatermark compiles a WatermarkPushDown ability over the scan's columns; why says
+// what keeps it from running natively.
+func compileKafkaWatermark(raw json.RawMessage, types []catalog.Type) (*KafkaWatermark, string, error) {
+	var spec kafkaWatermarkSpec
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return nil, "", fmt.Errorf("watermark: %w", err)
+	}
+	if p := spec.WatermarkParams; p != nil {
+		if e := strings.ReplaceAll(p.EmitStrategy, "-", "_"); e != "" && !strings.EqualFold(e, "ON_PERIODIC") {
+			return nil, fmt.Sprintf("watermark emit strategy %s is not native yet", p.EmitStrategy), nil
+		}
+		if p.AlignGroup != "" {
+			return nil, "watermark alignment is not native yet", nil
+		}
+	}
+	node, err := DecodeRex(spec.WatermarkExpr)
+	if err != nil {
+		return nil, "", fmt.Errorf("watermark: %w", err)
+	}
+	w := &KafkaWatermark{}
+	if w.Expr, err = expr.Compile(node, types); err != nil {
+		return nil, fmt.Sprintf("watermark expression: %v", err), nil
+	}
+	if t := w.Expr.Type(); (t.Kind != catalog.Timestamp && t.Kind != catalog.TimestampLTZ) || t.Precision > 3 {
+		return nil, fmt.Sprintf("watermark expression of type %s is not supported natively", t), nil
+	}
+	set := map[int]bool{}
+	inputRefs(node, set)
+	w.Cols = sortedKeys(set)
+	return w, "", nil
+}
+
+// compileTableScan compiles a table source scan by its connector.
+func compileTableScan(n *IslandNode, options map[string]string) (Node, []string, error) {
+	if isKafkaScan(n) {
+		return wrap(CompileKafkaScan(n, options))
+	}
+	return wrap(CompileFileScan(n, options))
+}

@@ -1,0 +1,71 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/testkit/islands"
+)
+
+// TestKafkaScanVerdict checks which Kafka tables' values Go decodes, and that every other one
+// says why, naming the table.
+func TestKafkaScanVerdict(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		options map[string]string
+		reason  string // "" when native
+	}{
+		{"json", nil, ""},
+		{"value.format json", map[string]string{"format": "", "value.format": "json", "value.json.fail-on-missing-field": "true"}, ""},
+		{"ignore parse errors", map[string]string{"json.ignore-parse-errors": "true"}, ""},
+		{"csv", map[string]string{"format": "csv"}, "the value format 'csv' is not decoded natively yet"},
+		{"key format", map[string]string{"key.format": "raw", "key.fields": "auction"}, "a key format ('raw')"},
+		{"on-event watermarks", map[string]string{"scan.watermark.emit.strategy": "on-event"}, "'on-event' is not native yet"},
+		{"alignment", map[string]string{"scan.watermark.alignment.group": "g"}, "watermark alignment"},
+		{"tree deserializer", map[string]string{"json.decode.json-parser.enabled": "false"}, "tree deserializer"},
+		{"unknown json option", map[string]string{"json.something": "x"}, "option 'json.something'"},
+		{"scan parallelism", map[string]string{"scan.parallelism": "3"}, "'scan.parallelism'"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			is, err := Decode(islands.KafkaScan(t, c.options))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, reasons, err := CompileKafkaScan(&is.Nodes[0], is.Options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := strings.Join(reasons, "\n")
+			if c.reason == "" {
+				if joined != "" {
+					t.Fatalf("reasons %q, want native", joined)
+				}
+				if s.Watermark == nil || len(s.Watermark.Cols) != 1 || s.Watermark.Cols[0] != 3 {
+					t.Fatalf("watermark %+v, want the expression over ts (column 3)", s.Watermark)
+				}
+				return
+			}
+			if !strings.Contains(joined, c.reason) || !strings.Contains(joined, "`bids`") {
+				t.Fatalf("reasons %q lack %q or the table's name", joined, c.reason)
+			}
+		})
+	}
+}
+
+// The json options reach the decoder: the golden table reads ISO-8601 timestamps.
+func TestKafkaScanJSONOptions(t *testing.T) {
+	is, err := Decode(islands.KafkaScan(t, map[string]string{"json.fail-on-missing-field": "true"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := CompileKafkaScan(&is.Nodes[0], is.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.JSON.ISOTimestamps || !s.JSON.FailOnMissingField {
+		t.Fatalf("json options %+v, want ISO timestamps and fail-on-missing-field", s.JSON)
+	}
+	if strings.Join(s.Names, ",") != "auction,bidder,price,ts" {
+		t.Fatalf("columns %v", s.Names)
+	}
+}
