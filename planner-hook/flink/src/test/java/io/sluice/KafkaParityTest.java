@@ -5,6 +5,8 @@ import io.sluice.testing.KafkaBroker;
 import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
+import io.sluice.runtime.NativeChainOperator;
+import io.sluice.sources.kafka.FetchEmitter;
 
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -15,6 +17,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -88,6 +92,128 @@ class KafkaParityTest {
                 + " 'scan.bounded.mode' = 'latest-offset', 'format' = 'json')";
     }
 
+    /** The bids without metadata columns: a table whose records Go decodes (a native scan). */
+    static String nativeBidsTable(String topic, String extraOptions) {
+        return "CREATE TABLE bids (auction INT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3),"
+                + " WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ("
+                + " 'connector' = 'kafka', 'topic' = '" + topic + "',"
+                + " 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrap() + "',"
+                + " 'properties.group.id' = 'sluice-tests', 'scan.startup.mode' = 'earliest-offset',"
+                + " 'scan.bounded.mode' = 'latest-offset', 'format' = 'json'" + extraOptions + ")";
+    }
+
+    /**
+     * Checks a case on the native scan: Sluice's run decoded {@code records} records, at least
+     * {@code minNative} of them in Go and at least {@code minFlink} with Flink's deserializer.
+     */
+    static void checkNativeScan(ParityCase c, long records, long minNative, long minFlink) {
+        long natively = FetchEmitter.recordsDecodedNatively();
+        long byFlink = FetchEmitter.recordsDecodedByFlink();
+        check(c);
+        long n = FetchEmitter.recordsDecodedNatively() - natively;
+        long f = FetchEmitter.recordsDecodedByFlink() - byFlink;
+        assertEquals(records, n + f, c.name() + ": records decoded (" + n + " natively, " + f + " by Flink)");
+        assertTrue(n >= minNative, c.name() + ": " + n + " records decoded natively, expected at least " + minNative);
+        assertTrue(f >= minFlink, c.name() + ": " + f + " records left to Flink, expected at least " + minFlink);
+    }
+
+    static ParityCase nativeScanCase(String name, String query) {
+        return ParityCase.of(name, query, Map.of()).withDdl(nativeBidsTable(bids, "")).withParallelism(2).asMultiset();
+    }
+
+    @Test
+    void nativeScanFiltersAndProjections() {
+        checkNativeScan(nativeScanCase("native calc",
+                "SELECT auction, bidder, price * 2 AS p2, ts FROM bids WHERE price > 50000 OR price IS NULL"), RECORDS, RECORDS, 0);
+    }
+
+    @Test
+    void nativeScanTumbleOnPartitionWatermarks() {
+        checkNativeScan(nativeScanCase("native tumble",
+                "SELECT window_start, window_end, auction, COUNT(*) AS n, SUM(price) AS s, MAX(price) AS mx"
+                        + " FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))"
+                        + " GROUP BY window_start, window_end, auction"), RECORDS, RECORDS, 0);
+    }
+
+    /**
+     * Records the native decoder leaves to Flink (malformed JSON, Java-only number spellings,
+     * duplicate keys, a container for a scalar, null values) between plain ones, with
+     * 'json.ignore-parse-errors': Flink's deserializer decodes or skips them inside the native
+     * scan, in record order.
+     */
+    @Test
+    void nativeScanLeavesCornerCasesToFlink() throws Exception {
+        String topic = "corner-" + UUID.randomUUID();
+        KafkaBroker.createTopic(topic, 2);
+        String[] odd = {
+            "{\"auction\":2,\"auction\":3,\"price\":5,\"ts\":\"2023-11-14 22:13:20\"}", // duplicate key
+            "{\"auction\":\"0x10\",\"price\":6}", // not an int for Flink either
+            "{\"auction\":4,\"price\":{\"a\":1},\"ts\":\"2023-11-14 22:13:21\"}", // object for a BIGINT
+            "{\"auction\":5,\"price\":1e3,\"ts\":\"2023-11-14 22:13:22\"}", // float text for a BIGINT
+            "[{\"auction\":6,\"price\":7},{\"auction\":7,\"price\":8}]", // an array: a row per element
+            "not json at all",
+        };
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        int plain = 0;
+        int left = 0;
+        int sure = 0;
+        Random rnd = new Random(7);
+        for (int i = 0; i < 400; i++) {
+            int partition = i % 2;
+            String value;
+            if (i % 9 == 4) {
+                int k = rnd.nextInt(odd.length);
+                value = odd[k];
+                left++;
+                // Malformed, duplicate keys, a container for a scalar, an array: always Flink's.
+                sure += k == 1 || k == 3 ? 0 : 1;
+            } else {
+                value = String.format(Locale.ROOT, "{\"auction\":%d,\"bidder\":%d,\"price\":%d,\"ts\":\"%s\"}",
+                        rnd.nextInt(20), i, rnd.nextInt(1000), sqlTimestamp(1_700_000_000_000L + i * 100L));
+                plain++;
+            }
+            records.add(KafkaBroker.record(topic, partition, 1_700_000_000_000L + i, null, value));
+        }
+        // A record without a value (a tombstone): no row, in both engines.
+        records.add(KafkaBroker.record(topic, 0, 1_700_000_000_500L, null, null));
+        plain++;
+        KafkaBroker.produce(records);
+        ParityCase c = ParityCase.of("corner cases", "SELECT auction, bidder, price, ts FROM bids", Map.of())
+                .withDdl(nativeBidsTable(topic, ", 'json.ignore-parse-errors' = 'true'"))
+                .withParallelism(2).asMultiset();
+        checkNativeScan(c, plain + left, plain, sure);
+    }
+
+    /**
+     * Null rows: the json format collects one for a structurally broken record under
+     * 'json.ignore-parse-errors' and for a null array element. Stock Flink throws on it in the
+     * next operator, inside the format's own try, which skips the rest of the record (or, without
+     * the option, fails the job on the null array element); the native scan does the same.
+     */
+    @ParameterizedTest(name = "json.ignore-parse-errors: {0}")
+    @ValueSource(booleans = {true, false})
+    void nativeScanNullRows(boolean ignoreParseErrors) throws Exception {
+        String topic = "null-rows-" + UUID.randomUUID();
+        KafkaBroker.createTopic(topic, 1);
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            String row = String.format(Locale.ROOT, "{\"auction\":%d,\"price\":%d,\"ts\":\"%s\"}",
+                    i, i * 10, sqlTimestamp(1_700_000_000_000L + i * 100L));
+            String value = i == 30 && ignoreParseErrors ? "{\"auction\":1,\"price\":1"
+                    : i == 40 ? "[" + row + ",null," + row.replace("\"auction\":40", "\"auction\":400") + "]"
+                    : row;
+            records.add(KafkaBroker.record(topic, 0, 1_700_000_000_000L + i, null, value));
+        }
+        KafkaBroker.produce(records);
+        ParityCase c = ParityCase.of("null rows", "SELECT auction, price * 2 FROM bids WHERE price > 10", Map.of())
+                .withDdl(nativeBidsTable(topic, ignoreParseErrors ? ", 'json.ignore-parse-errors' = 'true'" : ""));
+        if (ignoreParseErrors) {
+            checkNativeScan(c, 50, 48, 2);
+        } else {
+            ParityHarness.check(c.fails("Failed to deserialize JSON"));
+        }
+    }
+
     static ParityCase kafkaCase(String name, String query) {
         return ParityCase.of(name, query, Map.of()).withDdl(bidsTable(bids)).withParallelism(2).asMultiset();
     }
@@ -122,11 +248,31 @@ class KafkaParityTest {
     /** The same INSERT into a Kafka topic per engine; both topics hold the same committed records. */
     @Test
     void insertIntoKafka() throws Exception {
+        checkInsert(bidsTable(bids), false);
+    }
+
+    /**
+     * The INSERT from the native scan, with three failures injected into Sluice's run (restarts
+     * from checkpoints, offsets restored into the native scan): the topic's committed records
+     * are exactly stock Flink's failure-free ones, none lost, none duplicated.
+     */
+    @Test
+    void nativeScanInsertIntoKafkaExactlyOnceWithFailures() throws Exception {
+        long natively = FetchEmitter.recordsDecodedNatively();
+        long opened = NativeChainOperator.PIPELINES_OPENED.get();
+        checkInsert(nativeBidsTable(bids, ", 'properties.max.poll.records' = '50'"), true);
+        assertTrue(NativeChainOperator.PIPELINES_OPENED.get() - opened >= 4,
+                "three failures should have restarted the native chain three times");
+        assertTrue(FetchEmitter.recordsDecodedNatively() - natively >= RECORDS, "the native scan decoded no records");
+    }
+
+    static void checkInsert(String bidsDdl, boolean injectFailures) throws Exception {
         List<String> out = new ArrayList<>();
         for (boolean sluice : new boolean[] {false, true}) {
             String topic = "out-" + UUID.randomUUID();
             KafkaBroker.createTopic(topic, 2);
-            ParityCase c = kafkaCase("insert", "").withDdl("CREATE TABLE out_t (auction INT, n BIGINT, s BIGINT) WITH ("
+            ParityCase c = ParityCase.of("insert", "", Map.of()).withDdl(bidsDdl).withParallelism(2).asMultiset()
+                    .withDdl("CREATE TABLE out_t (auction INT, n BIGINT, s BIGINT) WITH ("
                     + " 'connector' = 'kafka', 'topic' = '" + topic + "',"
                     + " 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrap() + "',"
                     + " 'properties.transaction.timeout.ms' = '600000',"
@@ -137,6 +283,9 @@ class KafkaParityTest {
                     + "TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, auction";
             StreamTableEnvironment tEnv = ParityHarness.newEnv(c, sluice);
             if (sluice) {
+                if (injectFailures) {
+                    ParityHarness.injectFailures(tEnv, 3, 20);
+                }
                 Verdict verdict = Sluice.verdict(tEnv, insert);
                 assertTrue(verdict.isNative(), () -> "expected native, got\n" + verdict);
             }

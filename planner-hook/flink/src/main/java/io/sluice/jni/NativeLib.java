@@ -270,6 +270,35 @@ public final class NativeLib {
     public static native byte[] jsonRecords(byte[] rowType, boolean isoTimestamps, boolean decimalPlain,
             boolean ignoreNullFields, byte[] rows, byte[] offsets);
 
+    /**
+     * Opens the decoder of a native Kafka scan's partition fetches from the island JSON of its
+     * scan node; closed with {@link #close}.
+     */
+    public static native long kafkaFetchOpen(byte[] scanJson);
+
+    /**
+     * Decodes a fetch's record values from record {@code from} on and returns the first record
+     * the native decoder leaves to Flink's deserializer (the record count when none). Record r is
+     * {@code values[starts[r], starts[r + 1])} ({@code starts}: little-endian ints); pass null
+     * values and starts to go on with the fetch given last.
+     */
+    public static native int kafkaFetchDecode(long fetch, byte[] values, byte[] starts, int from);
+
+    /**
+     * Appends the rows Flink's deserializer made of the record decoding stopped at (BinaryRowData:
+     * row r is {@code rows[offsets[r], offsets[r + 1])}, offsets little-endian ints).
+     */
+    public static native void kafkaFetchAppendRows(long fetch, byte[] rows, byte[] offsets);
+
+    /** The fetch's rows as one native batch, in record order; starts the next fetch. */
+    public static native long kafkaFetchFinish(long fetch);
+
+    /**
+     * The watermark of the last finished fetch: the maximum of the scan's watermark expression
+     * over its rows (Long.MIN_VALUE when there is none).
+     */
+    public static native long kafkaFetchWatermark(long fetch);
+
     /** Opens the committer of an exactly-once ADBC sink. */
     public static native long adbcCommitterOpen(byte[] sinkJson);
 

@@ -615,7 +615,27 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     static List<RelNode> scanCandidates(RelNode root) {
         List<RelNode> out = new ArrayList<>();
         collectScans(root, out, new IdentityHashMap<>());
+        if (hasDataStreamSink(root, new IdentityHashMap<>())) {
+            // Rows of a native Kafka scan carry no Kafka timestamps as record timestamps, which a
+            // DataStream sees; SQL sinks do not read them.
+            out.removeIf(SluiceProgram::isKafkaScan);
+        }
         return out;
+    }
+
+    private static boolean hasDataStreamSink(RelNode rel, Map<RelNode, Boolean> seen) {
+        if (seen.put(rel, Boolean.TRUE) != null) {
+            return false;
+        }
+        if (isDataStreamSink(rel)) {
+            return true;
+        }
+        for (RelNode in : rel.getInputs()) {
+            if (hasDataStreamSink(in, seen)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void collectScans(RelNode rel, List<RelNode> out, Map<RelNode, Boolean> seen) {
@@ -623,7 +643,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return;
         }
         rel.getInputs().forEach(in -> collectScans(in, out, seen));
-        if (isIcebergScan(rel) || isAdbcScan(rel)) {
+        if (isIcebergScan(rel) || isAdbcScan(rel) || isKafkaScan(rel)) {
             out.add(rel);
         } else if (rel instanceof StreamPhysicalTableSourceScan) {
             Map<String, String> opts = ((StreamPhysicalTableSourceScan) rel).tableSourceTable()
@@ -651,6 +671,26 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 && ((StreamPhysicalSink) rel).tableSink().getClass().getName().equals("org.apache.iceberg.flink.IcebergTableSink");
     }
 
+    /** True for a scan of a Kafka table ('connector' = 'kafka'; checked by name: the connector is optional). */
+    static boolean isKafkaScan(RelNode rel) {
+        if (!(rel instanceof StreamPhysicalTableSourceScan)) {
+            return false;
+        }
+        var table = ((StreamPhysicalTableSourceScan) rel).tableSourceTable();
+        return table.tableSource().getClass().getName().equals(KAFKA_SOURCE_CLASS)
+                && "kafka".equals(table.contextResolvedTable().getResolvedTable().getOptions().get("connector"));
+    }
+
+    /** The class name of Flink's Kafka table source. */
+    private static final String KAFKA_SOURCE_CLASS = "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource";
+
+    /** True for a sink that hands a table's rows to a DataStream (toDataStream, toChangelogStream). */
+    static boolean isDataStreamSink(RelNode rel) {
+        return rel instanceof StreamPhysicalSink && ((StreamPhysicalSink) rel).tableSink().getClass().getName()
+                .equals("org.apache.flink.table.planner.connectors.ExternalDynamicSink")
+                || rel instanceof org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacySink;
+    }
+
     /** True for a scan of an ADBC table ('connector' = 'adbc'). */
     static boolean isAdbcScan(RelNode rel) {
         return rel instanceof StreamPhysicalTableSourceScan
@@ -669,6 +709,15 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             io.sluice.sources.adbc.AdbcTableSource source = (io.sluice.sources.adbc.AdbcTableSource)
                     ((StreamPhysicalTableSourceScan) rel).tableSourceTable().tableSource();
             return new IslandPlan.Entry(nodeName(rel), null, null, source.describeNode(), source.nativeSource(), null);
+        }
+        if (isKafkaScan(rel)) {
+            // Flink's scan JSON (options, pushed watermark) is what Go judges and decodes with.
+            StreamPhysicalTableSourceScan scan = (StreamPhysicalTableSourceScan) rel;
+            ExecNode<?> exec = scan.translateToExecNode();
+            io.sluice.sources.kafka.KafkaScan source = io.sluice.sources.kafka.KafkaScan.of(
+                    scan.tableSourceTable().contextResolvedTable().getIdentifier().asSummaryString(),
+                    scan.tableSourceTable().tableSource(), List.of(scan.tableSourceTable().abilitySpecs()));
+            return new IslandPlan.Entry(nodeName(rel), null, exec, null, source, null);
         }
         if (isAdbcSink(rel)) {
             StreamPhysicalSink sink = (StreamPhysicalSink) rel;

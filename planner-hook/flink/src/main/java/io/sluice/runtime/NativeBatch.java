@@ -15,6 +15,7 @@ public final class NativeBatch {
     private final int channel;
     private final int channels;
     private final String partition;
+    private long watermark = Long.MIN_VALUE;
 
     /**
      * @param handle the Go handle of the batch
@@ -52,6 +53,24 @@ public final class NativeBatch {
         this.channel = channel;
         this.channels = channels;
         this.partition = partition;
+    }
+
+    /**
+     * A source's batch (released by the source once emitted) with the watermark its rows give:
+     * the maximum of the source's watermark expression over them.
+     */
+    public static NativeBatch ofSource(long handle, int rows, long watermark) {
+        NativeBatch b = new NativeBatch(handle, rows, false);
+        b.watermark = watermark;
+        return b;
+    }
+
+    /**
+     * The watermark a source's rows give (Long.MIN_VALUE when none does), for its watermark
+     * generator.
+     */
+    public long watermark() {
+        return watermark;
     }
 
     /** The partition of a partitioned sink's batch (null for other batches). */

@@ -142,7 +142,13 @@ public final class ParityHarness {
             while (t.getCause() != null) {
                 t = t.getCause();
             }
-            return "failed: " + t;
+            // The root cause with where it was thrown (a bare NullPointerException says little).
+            StringBuilder where = new StringBuilder();
+            StackTraceElement[] frames = t.getStackTrace();
+            for (int i = 0; i < Math.min(6, frames.length); i++) {
+                where.append("\n\tat ").append(frames[i]);
+            }
+            return "failed: " + t + where;
         }
         return o.rows().size() + " rows " + render(o.rows());
     }

@@ -1,0 +1,149 @@
+package io.sluice.sources.kafka;
+
+import io.sluice.jni.NativeLib;
+import io.sluice.runtime.NativeBatch;
+
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.connector.base.source.reader.RecordEmitter;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplitState;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.Collector;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Emits each {@link PartitionFetch} as one native batch: the record values go to Go in one call,
+ * which decodes the records its decoder takes; a record it leaves to Flink is decoded by the
+ * table's own deserializer (stock Flink's, errors and skipped records included) and its rows go
+ * back to Go in between, so that the batch holds the rows in record order. The split's offset is
+ * then the last record's plus one, as stock Flink's emitter leaves it after the same records.
+ */
+public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], byte[]>, NativeBatch, KafkaPartitionSplitState> {
+    private static final AtomicLong NATIVE = new AtomicLong();
+    private static final AtomicLong FLINK = new AtomicLong();
+
+    private final long fetch;
+    private final KafkaRecordDeserializationSchema<RowData> deserializer;
+    private final RowDataSerializer rows;
+    private final List<RowData> flinkRows = new ArrayList<>();
+    private final Collector<RowData> collector = new Collector<>() {
+        @Override
+        public void collect(RowData row) {
+            if (row == null) {
+                // The json format's parser path collects a null row for a null array element,
+                // or under 'json.ignore-parse-errors' for a structurally broken record. Stock
+                // Flink's next step throws on it (RowDataSerializer#copy into the chained
+                // operator, or serialization to the network) inside the format's own try, which
+                // then skips the rest of the record under 'json.ignore-parse-errors' or fails
+                // the job. Throwing here lets the format do the same.
+                throw new NullPointerException("the format collected a null row");
+            }
+            flinkRows.add(row);
+        }
+
+        @Override
+        public void close() {}
+    };
+
+    FetchEmitter(byte[] scanJson, KafkaRecordDeserializationSchema<RowData> deserializer, RowType rowType) {
+        NativeLib.ensureLoaded();
+        this.fetch = NativeLib.kafkaFetchOpen(scanJson);
+        this.deserializer = deserializer;
+        this.rows = new RowDataSerializer(rowType);
+    }
+
+    /** Records the native decoder decoded in this JVM (for tests and metrics). */
+    public static long recordsDecodedNatively() {
+        return NATIVE.get();
+    }
+
+    /** Records left to Flink's deserializer in this JVM (for tests and metrics). */
+    public static long recordsDecodedByFlink() {
+        return FLINK.get();
+    }
+
+    @Override
+    public void emitRecord(
+            ConsumerRecord<byte[], byte[]> element, SourceOutput<NativeBatch> output, KafkaPartitionSplitState state)
+            throws Exception {
+        PartitionFetch f = (PartitionFetch) element;
+        List<ConsumerRecord<byte[], byte[]>> records = f.records();
+        ByteArrayOutputStream values = new ByteArrayOutputStream();
+        ByteBuffer starts = ByteBuffer.allocate(4 * (records.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
+        starts.putInt(0);
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (r.value() != null) {
+                values.write(r.value());
+            }
+            starts.putInt(values.size());
+        }
+        int at = NativeLib.kafkaFetchDecode(fetch, values.toByteArray(), starts.array(), 0);
+        long flink = 0;
+        while (at < records.size()) {
+            ConsumerRecord<byte[], byte[]> r = records.get(at);
+            flinkRows.clear();
+            try {
+                deserializer.deserialize(r, collector);
+            } catch (Exception e) {
+                // Stock Flink emits the rows of the records before this one, then fails.
+                emit(output, state, r.offset());
+                throw new IOException("Failed to deserialize consumer record due to", e);
+            }
+            appendRows();
+            flink++;
+            at = NativeLib.kafkaFetchDecode(fetch, null, null, at + 1);
+        }
+        FLINK.addAndGet(flink);
+        NATIVE.addAndGet(records.size() - flink);
+        emit(output, state, f.nextOffset());
+    }
+
+    /** Emits the rows decoded so far as one batch (none when empty) and moves the split's offset. */
+    private void emit(SourceOutput<NativeBatch> output, KafkaPartitionSplitState state, long nextOffset) {
+        long handle = NativeLib.kafkaFetchFinish(fetch);
+        NativeBatch batch = NativeBatch.ofSource(handle, NativeLib.batchRows(handle), NativeLib.kafkaFetchWatermark(fetch));
+        try {
+            // A fetch without rows emits nothing, as stock Flink emits nothing for its records
+            // (no watermark event, no activity for idleness).
+            if (batch.rows() > 0) {
+                output.collect(batch);
+            }
+        } finally {
+            batch.release();
+        }
+        state.setCurrentOffset(nextOffset);
+    }
+
+    /** Hands the rows Flink's deserializer made of one record to the native batch. */
+    private void appendRows() {
+        if (flinkRows.isEmpty()) {
+            return;
+        }
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        ByteBuffer offsets = ByteBuffer.allocate(4 * (flinkRows.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
+        offsets.putInt(0);
+        for (RowData row : flinkRows) {
+            BinaryRowData b = rows.toBinaryRow(row);
+            data.write(b.getSegments()[0].getArray(), b.getOffset(), b.getSizeInBytes());
+            offsets.putInt(data.size());
+        }
+        NativeLib.kafkaFetchAppendRows(fetch, data.toByteArray(), offsets.array());
+    }
+
+    /** Closes the native decoder. */
+    void close() {
+        NativeLib.close(fetch);
+    }
+}
