@@ -316,6 +316,11 @@ func (d *Decoder) value(i int) error {
 		if !ok {
 			return errUnsure
 		}
+		if _, nanos := ts.epochMillis(); t.Precision > 3 && t.Precision <= 6 && nanos%1000 != 0 {
+			// Flink's TimestampData keeps nanoseconds below a TIMESTAMP(4..6) column's
+			// precision, which the column's microseconds cannot hold.
+			return errUnsure
+		}
 		col.appendTimestamp(ts)
 	default:
 		return errUnsure

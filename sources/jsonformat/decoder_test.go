@@ -165,7 +165,9 @@ func TestDecodeValues(t *testing.T) {
 		{"ROW<`a` TIMESTAMP(3)>", `{"a":"2021-02-30 00:00:00"}`, flink},
 		{"ROW<`a` TIMESTAMP(3)>", `{"a":"2020-01-01 24:00:00"}`, flink},
 		{"ROW<`a` TIMESTAMP(3)>", `{"a":"2020-01-01T00:00:00"}`, flink},
-		{"ROW<`a` TIMESTAMP(6)>", `{"a":"1970-01-01 00:00:00.000001999"}`, "1"},
+		// Nanoseconds below TIMESTAMP(6)'s microseconds: Flink's TimestampData keeps them.
+		{"ROW<`a` TIMESTAMP(6)>", `{"a":"1970-01-01 00:00:00.000001999"}`, "<flink>"},
+		{"ROW<`a` TIMESTAMP(6)>", `{"a":"1970-01-01 00:00:00.000001"}`, "1"},
 		{"ROW<`a` TIMESTAMP(9)>", `{"a":"1969-12-31 23:59:59.999999999"}`, "-1+999999ns"},
 		{"ROW<`a` TIMESTAMP_LTZ(3)>", `{"a":"1970-01-01 00:00:01Z"}`, "1000"},
 		{"ROW<`a` TIMESTAMP_LTZ(3)>", `{"a":"1970-01-01 00:00:01"}`, flink},
