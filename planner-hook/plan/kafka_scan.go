@@ -63,7 +63,7 @@ func isKafkaScan(n *IslandNode) bool {
 // CompileKafkaScan decides whether a Kafka table's values are decoded natively and compiles the
 // scan. Its reasons keep the scan on Flink's source and format (a row edge into the chain above);
 // they never make the job fall back.
-func CompileKafkaScan(n *IslandNode, _ map[string]string) (*KafkaScan, []string, error) {
+func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []string, error) {
 	var j kafkaScanExec
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
@@ -92,7 +92,7 @@ func CompileKafkaScan(n *IslandNode, _ map[string]string) (*KafkaScan, []string,
 				reasons = append(reasons, fmt.Sprintf("table %s: metadata columns %v are not read natively yet", t.Identifier, a.MetadataKeys))
 			}
 		case "WatermarkPushDown":
-			w, why, err := compileKafkaWatermark(raw, s.Types)
+			w, why, err := compileKafkaWatermark(raw, s.Types, options)
 			if err != nil {
 				return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
 			}
@@ -169,7 +169,7 @@ func kafkaOptionReasons(table string, o map[string]string, opts *jsonformat.Opti
 
 // compileKafkaWatermark compiles a WatermarkPushDown ability over the scan's columns; why says
 // what keeps it from running natively.
-func compileKafkaWatermark(raw json.RawMessage, types []catalog.Type) (*KafkaWatermark, string, error) {
+func compileKafkaWatermark(raw json.RawMessage, types []catalog.Type, options map[string]string) (*KafkaWatermark, string, error) {
 	var spec kafkaWatermarkSpec
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return nil, "", fmt.Errorf("watermark: %w", err)
@@ -187,7 +187,7 @@ func compileKafkaWatermark(raw json.RawMessage, types []catalog.Type) (*KafkaWat
 		return nil, "", fmt.Errorf("watermark: %w", err)
 	}
 	w := &KafkaWatermark{}
-	if w.Expr, err = expr.Compile(node, types); err != nil {
+	if w.Expr, err = expr.CompileIn(node, types, exprEnv(options)); err != nil {
 		return nil, fmt.Sprintf("watermark expression: %v", err), nil
 	}
 	if t := w.Expr.Type(); (t.Kind != catalog.Timestamp && t.Kind != catalog.TimestampLTZ) || t.Precision > 3 {

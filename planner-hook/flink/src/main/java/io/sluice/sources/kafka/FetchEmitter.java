@@ -89,31 +89,64 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
             }
             starts.putInt(values.size());
         }
-        int at = NativeLib.kafkaFetchDecode(fetch, values.toByteArray(), starts.array(), 0);
+        int at = 0;
         long flink = 0;
-        while (at < records.size()) {
-            ConsumerRecord<byte[], byte[]> r = records.get(at);
-            flinkRows.clear();
-            try {
-                deserializer.deserialize(r, collector);
-            } catch (Exception e) {
-                // Stock Flink emits the rows of the records before this one, then fails.
-                emit(output, state, r.offset());
-                throw new IOException("Failed to deserialize consumer record due to", e);
+        try {
+            at = NativeLib.kafkaFetchDecode(fetch, values.toByteArray(), starts.array(), 0);
+            while (at < records.size()) {
+                ConsumerRecord<byte[], byte[]> r = records.get(at);
+                flinkRows.clear();
+                try {
+                    deserializer.deserialize(r, collector);
+                } catch (Exception e) {
+                    // Stock Flink emits the rows of the records before this one (and the rows
+                    // this one made before it failed), then fails.
+                    FLINK.addAndGet(flink);
+                    NATIVE.addAndGet(at - flink);
+                    IOException failure = new IOException("Failed to deserialize consumer record due to", e);
+                    try {
+                        appendRows();
+                        emit(output, state, r.offset(), f);
+                    } catch (RuntimeException | IOException emitFailure) {
+                        failure.addSuppressed(emitFailure);
+                    }
+                    throw failure;
+                }
+                appendRows();
+                flink++;
+                at = NativeLib.kafkaFetchDecode(fetch, null, null, at + 1);
             }
-            appendRows();
-            flink++;
-            at = NativeLib.kafkaFetchDecode(fetch, null, null, at + 1);
+        } catch (RuntimeException e) {
+            throw fetchError(f, e);
         }
         FLINK.addAndGet(flink);
         NATIVE.addAndGet(records.size() - flink);
-        emit(output, state, f.nextOffset());
+        emit(output, state, f.nextOffset(), f);
+    }
+
+    /** An error of the native decoding, naming the partition and the offsets of the fetch. */
+    private static IOException fetchError(PartitionFetch f, Exception e) {
+        List<ConsumerRecord<byte[], byte[]>> records = f.records();
+        return new IOException(String.format("Kafka partition %s-%d, offsets %d to %d: %s", f.topic(), f.partition(),
+                records.get(0).offset(), f.offset(), e.getMessage()), e);
     }
 
     /** Emits the rows decoded so far as one batch (none when empty) and moves the split's offset. */
-    private void emit(SourceOutput<NativeBatch> output, KafkaPartitionSplitState state, long nextOffset) {
-        long handle = NativeLib.kafkaFetchFinish(fetch);
-        NativeBatch batch = NativeBatch.ofSource(handle, NativeLib.batchRows(handle), NativeLib.kafkaFetchWatermark(fetch));
+    private void emit(SourceOutput<NativeBatch> output, KafkaPartitionSplitState state, long nextOffset, PartitionFetch f)
+            throws IOException {
+        long handle;
+        try {
+            handle = NativeLib.kafkaFetchFinish(fetch);
+        } catch (RuntimeException e) {
+            throw fetchError(f, e);
+        }
+        NativeBatch batch;
+        try {
+            batch = NativeBatch.ofSource(handle, NativeLib.batchRows(handle), NativeLib.kafkaFetchWatermark(fetch));
+        } catch (RuntimeException e) {
+            NativeLib.close(handle);
+            throw fetchError(f, e);
+        }
         try {
             // A fetch without rows emits nothing, as stock Flink emits nothing for its records
             // (no watermark event, no activity for idleness).

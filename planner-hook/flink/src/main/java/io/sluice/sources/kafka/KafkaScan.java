@@ -1,5 +1,6 @@
 package io.sluice.sources.kafka;
 
+import io.sluice.kafka.KafkaConnector;
 import io.sluice.runtime.NativeBatch;
 import io.sluice.runtime.NativeBatchTypeInfo;
 import io.sluice.sources.NativeSource;

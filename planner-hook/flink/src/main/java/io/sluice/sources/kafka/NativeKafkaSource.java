@@ -1,5 +1,6 @@
 package io.sluice.sources.kafka;
 
+import io.sluice.kafka.KafkaConnector;
 import io.sluice.runtime.NativeBatch;
 import io.sluice.runtime.NativeBatchTypeInfo;
 
@@ -75,22 +76,27 @@ final class NativeKafkaSource
         FetchEmitter emitter = new FetchEmitter(scanJson, deserializer, rowType);
         Configuration config = new Configuration();
         props.stringPropertyNames().forEach(k -> config.setString(k, props.getProperty(k)));
-        return new KafkaSourceReader<>(
-                new FutureCompletingBlockingQueue<>(),
-                new KafkaSourceFetcherManager(
-                        new FutureCompletingBlockingQueue<>(),
-                        () -> new PartitionFetchSplitReader(props, context, metrics),
-                        ignored -> {}),
-                emitter, config, context, metrics) {
-            @Override
-            public void close() throws Exception {
-                try {
-                    super.close();
-                } finally {
-                    emitter.close();
+        try {
+            return new KafkaSourceReader<>(
+                    new FutureCompletingBlockingQueue<>(),
+                    new KafkaSourceFetcherManager(
+                            new FutureCompletingBlockingQueue<>(),
+                            () -> new PartitionFetchSplitReader(props, context, metrics),
+                            ignored -> {}),
+                    emitter, config, context, metrics) {
+                @Override
+                public void close() throws Exception {
+                    try {
+                        super.close();
+                    } finally {
+                        emitter.close();
+                    }
                 }
-            }
-        };
+            };
+        } catch (RuntimeException e) {
+            emitter.close();
+            throw e;
+        }
     }
 
     @Override
