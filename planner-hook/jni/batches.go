@@ -529,3 +529,38 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchWatermark(env *C.JNIEnv, _ C.jclass,
 	}
 	return C.jlong(k.mark)
 }
+
+// The native Kafka sink's encoding: a batch of the chain becomes the record values Flink's
+// KafkaSink writes.
+
+//export Java_io_sluice_jni_NativeLib_kafkaEncoderOpen
+func Java_io_sluice_jni_NativeLib_kafkaEncoderOpen(env *C.JNIEnv, _ C.jclass, sinkJSON C.jbyteArray) C.jlong {
+	defer guard(env, "kafkaEncoderOpen")
+	e, err := sink.OpenKafkaEncoder(goBytes(env, sinkJSON))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(e))
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaEncode
+func Java_io_sluice_jni_NativeLib_kafkaEncode(env *C.JNIEnv, _ C.jclass, h, batch C.jlong) C.jbyteArray {
+	defer guard(env, "kafkaEncode")
+	e, err := handleOf[*sink.KafkaEncoder](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	b, err := handleOf[arrow.RecordBatch](batch)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	out, err := e.Encode(b)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}

@@ -241,10 +241,12 @@ func CompileFileSinkIsland(data []byte) (*FileSink, error) {
 // which is what Flink's writer does with a value the planner passes without a cast: the same
 // type but for nullability where out allows NULL (at any depth), a string or binary no longer
 // than a VARCHAR or VARBINARY target (the same bytes; Flink pads CHAR and BINARY targets and
-// cuts longer values, with a cast) and the names of ROW fields (Parquet groups take the sink's
-// names; values go by position). Types whose values Sluice lays out by their precision (DECIMAL,
-// TIME, TIMESTAMP) must be equal.
+// cuts longer values, with a cast), a time attribute as the plain timestamp it holds, and the
+// names of ROW fields (Parquet groups take the sink's names; values go by position). Types
+// whose values Sluice lays out by their precision (DECIMAL, TIME, TIMESTAMP) must be equal.
 func writableAs(in, out catalog.Type) bool {
+	// A time attribute (a rowtime column) is written as the timestamp it holds.
+	in.TimeAttr = catalog.Regular
 	if in.Nullable && !out.Nullable {
 		return false
 	}

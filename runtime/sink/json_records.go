@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
@@ -34,8 +35,15 @@ func JSONRecords(rowType string, opts jsonformat.Options, rows []byte, offsets [
 		return nil, fmt.Errorf("json records: %w", err)
 	}
 	defer b.Release()
+	return encodeRecords(enc, b)
+}
+
+// encodeRecords encodes the rows of a batch as records: little-endian, the number of records
+// u32, their ends (records + 1 offsets, from 0) u32, and their bytes.
+func encodeRecords(enc *jsonformat.Encoder, b arrow.RecordBatch) ([]byte, error) {
 	n := int(b.NumRows())
 	var body []byte
+	var err error
 	ends := make([]uint32, 0, n+1)
 	ends = append(ends, 0)
 	for r := range n {
@@ -44,7 +52,8 @@ func JSONRecords(rowType string, opts jsonformat.Options, rows []byte, offsets [
 		}
 		ends = append(ends, uint32(len(body)))
 	}
-	out := binary.LittleEndian.AppendUint32(nil, uint32(n))
+	out := make([]byte, 0, 4*(n+2)+len(body))
+	out = binary.LittleEndian.AppendUint32(out, uint32(n))
 	for _, e := range ends {
 		out = binary.LittleEndian.AppendUint32(out, e)
 	}

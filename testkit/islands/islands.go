@@ -158,3 +158,22 @@ func KafkaScan(t testing.TB, options map[string]string) []byte {
 	}
 	return encode(t, is)
 }
+
+// KafkaSink returns testdata/kafka_sink.json (an insert into a Kafka table
+// out_t (auction INT, p2 BIGINT, ts TIMESTAMP(3), note STRING NOT NULL) in json with
+// 'json.encode.ignore-null-fields'), its table options changed by options (an empty value
+// removes the option).
+func KafkaSink(t testing.TB, options map[string]string) []byte {
+	t.Helper()
+	is := decode(t, Read(t, "kafka_sink.json"))
+	node := is["nodes"].([]any)[0].(map[string]any)
+	table := node["exec"].(map[string]any)["dynamicTableSink"].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)
+	for k, v := range options {
+		if v == "" {
+			delete(table["options"].(map[string]any), k)
+		} else {
+			table["options"].(map[string]any)[k] = v
+		}
+	}
+	return encode(t, is)
+}

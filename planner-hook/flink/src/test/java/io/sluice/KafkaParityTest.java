@@ -6,6 +6,7 @@ import io.sluice.testing.ParityCase;
 import io.sluice.testing.ParityHarness;
 import io.sluice.testing.SluiceMiniCluster;
 import io.sluice.runtime.NativeChainOperator;
+import io.sluice.sinks.kafka.KafkaNativeSink;
 import io.sluice.sources.kafka.FetchEmitter;
 
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -210,7 +211,9 @@ class KafkaParityTest {
         if (ignoreParseErrors) {
             checkNativeScan(c, 50, 48, 2);
         } else {
+            long natively = FetchEmitter.recordsDecodedNatively();
             ParityHarness.check(c.fails("Failed to deserialize JSON"));
+            assertTrue(FetchEmitter.recordsDecodedNatively() > natively, "the native scan decoded no record");
         }
     }
 
@@ -220,7 +223,9 @@ class KafkaParityTest {
 
     /** Checks a case, and that Sluice's run processed batches natively (its rows come from Kafka, not table t). */
     static void check(ParityCase c) {
-        assertFalse(ParityHarness.run(c, false).rows().isEmpty(), c.name() + ": stock Flink returned no rows: the case tests nothing");
+        ParityHarness.Outcome stock = ParityHarness.run(c, false);
+        assertFalse(stock.failed(), () -> c.name() + ": stock Flink failed: " + stock.failure());
+        assertFalse(stock.rows().isEmpty(), c.name() + ": stock Flink returned no rows: the case tests nothing");
         long before = ParityHarness.nativeBatches();
         ParityHarness.check(c);
         assertTrue(ParityHarness.nativeBatches() > before, c.name() + ": the plan was native but no batch ran natively");
@@ -290,16 +295,22 @@ class KafkaParityTest {
                 assertTrue(verdict.isNative(), () -> "expected native, got\n" + verdict);
             }
             long before = ParityHarness.nativeBatches();
+            long encodedBefore = KafkaNativeSink.recordsEncoded();
             tEnv.executeSql(insert).await();
             long batches = ParityHarness.nativeBatches() - before;
-            if (sluice) {
-                assertTrue(batches > 0, "the INSERT ran no native batch");
-            } else {
-                assertEquals(0, batches, "stock Flink ran native batches");
-            }
+            long encoded = KafkaNativeSink.recordsEncoded() - encodedBefore;
             List<String> values = new ArrayList<>();
             for (ConsumerRecord<byte[], byte[]> r : KafkaBroker.records(topic)) {
                 values.add(new String(r.value(), StandardCharsets.UTF_8));
+            }
+            if (sluice) {
+                assertTrue(batches > 0, "the INSERT ran no native batch");
+                // Every committed record was encoded in Go (more were, in attempts that failed).
+                assertTrue(encoded >= values.size() && encoded > 0,
+                        encoded + " records encoded natively for " + values.size() + " in the topic");
+            } else {
+                assertEquals(0, batches, "stock Flink ran native batches");
+                assertEquals(0, encoded, "stock Flink encoded records natively");
             }
             values.sort(null);
             out.add(String.join("\n", values));

@@ -299,6 +299,16 @@ public final class NativeLib {
      */
     public static native long kafkaFetchWatermark(long fetch);
 
+    /** Opens the encoder of a native Kafka sink from the island JSON of its sink node. */
+    public static native long kafkaEncoderOpen(byte[] sinkJson);
+
+    /**
+     * The record values of a native batch's rows, as the Kafka table's format writes them (rows
+     * its NOT NULL columns drop are left out): little-endian, the record count, the count + 1
+     * record ends, the records' bytes.
+     */
+    public static native byte[] kafkaEncode(long encoder, long batch);
+
     /** Opens the committer of an exactly-once ADBC sink. */
     public static native long adbcCommitterOpen(byte[] sinkJson);
 

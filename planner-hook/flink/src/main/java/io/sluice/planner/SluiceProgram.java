@@ -106,7 +106,15 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         List<String> edgeNotes = new ArrayList<>();
         Map<RelNode, Boolean> nativeScans = new IdentityHashMap<>();
         Map<RelNode, IslandPlan.Entry> scanEntries = new IdentityHashMap<>();
+        RelNode timestampSink = timestampReadingSink(root, new IdentityHashMap<>());
         for (RelNode scan : scanCandidates(root)) {
+            if (isKafkaScan(scan) && timestampSink != null) {
+                // Flink's Kafka source gives its rows the Kafka timestamps as record timestamps,
+                // which the native scan does not carry.
+                edgeNotes.add(nodeName(scan) + ": the Kafka records are decoded by Flink's format, since "
+                        + nodeName(timestampSink) + " may read the records' timestamps (the source runs on Flink's reader)");
+                continue;
+            }
             IslandPlan.Entry se = entry(scan);
             scanEntries.put(scan, se);
             Verdict v = judge(serde, List.of(se), options);
@@ -268,7 +276,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     /** The sinks of the plan that Go may write natively: filesystem tables in Parquet, Iceberg and ADBC tables. */
     static List<RelNode> sinkCandidates(RelNode root) {
         List<RelNode> out = new ArrayList<>();
-        if (isIcebergSink(root) || isAdbcSink(root)) {
+        if (isIcebergSink(root) || isAdbcSink(root) || isKafkaSink(root)) {
             out.add(root);
             return out;
         }
@@ -615,27 +623,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
     static List<RelNode> scanCandidates(RelNode root) {
         List<RelNode> out = new ArrayList<>();
         collectScans(root, out, new IdentityHashMap<>());
-        if (hasDataStreamSink(root, new IdentityHashMap<>())) {
-            // Rows of a native Kafka scan carry no Kafka timestamps as record timestamps, which a
-            // DataStream sees; SQL sinks do not read them.
-            out.removeIf(SluiceProgram::isKafkaScan);
-        }
         return out;
-    }
-
-    private static boolean hasDataStreamSink(RelNode rel, Map<RelNode, Boolean> seen) {
-        if (seen.put(rel, Boolean.TRUE) != null) {
-            return false;
-        }
-        if (isDataStreamSink(rel)) {
-            return true;
-        }
-        for (RelNode in : rel.getInputs()) {
-            if (hasDataStreamSink(in, seen)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static void collectScans(RelNode rel, List<RelNode> out, Map<RelNode, Boolean> seen) {
@@ -681,14 +669,47 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 && "kafka".equals(table.contextResolvedTable().getResolvedTable().getOptions().get("connector"));
     }
 
+    /** True for a sink into a Kafka table ('connector' = 'kafka'; checked by name: the connector is optional). */
+    static boolean isKafkaSink(RelNode rel) {
+        return rel instanceof StreamPhysicalSink
+                && ((StreamPhysicalSink) rel).tableSink().getClass().getName()
+                        .equals("org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSink")
+                && "kafka".equals(((StreamPhysicalSink) rel).contextResolvedTable().getResolvedTable().getOptions().get("connector"));
+    }
+
     /** The class name of Flink's Kafka table source. */
     private static final String KAFKA_SOURCE_CLASS = "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource";
 
-    /** True for a sink that hands a table's rows to a DataStream (toDataStream, toChangelogStream). */
-    static boolean isDataStreamSink(RelNode rel) {
-        return rel instanceof StreamPhysicalSink && ((StreamPhysicalSink) rel).tableSink().getClass().getName()
-                .equals("org.apache.flink.table.planner.connectors.ExternalDynamicSink")
-                || rel instanceof org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacySink;
+    /**
+     * The table sinks known not to read their records' timestamps (the rows of a native Kafka scan
+     * carry no Kafka timestamps as record timestamps, which Flink's source sets).
+     */
+    private static final java.util.Set<String> TIMESTAMP_BLIND_SINKS = java.util.Set.of(
+            "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSink",
+            "org.apache.flink.connector.file.table.FileSystemTableSink",
+            "org.apache.flink.connector.print.table.PrintTableSinkFactory$PrintSink",
+            "org.apache.flink.connector.blackhole.table.BlackHoleTableSinkFactory$BlackHoleSink",
+            "org.apache.flink.table.planner.connectors.CollectDynamicSink",
+            "org.apache.iceberg.flink.IcebergTableSink",
+            "io.sluice.sinks.adbc.AdbcTableSink");
+
+    /** The first sink of the plan that may read record timestamps (a DataStream, an unknown connector), or null. */
+    static RelNode timestampReadingSink(RelNode rel, Map<RelNode, Boolean> seen) {
+        if (seen.put(rel, Boolean.TRUE) != null) {
+            return null;
+        }
+        if (rel instanceof org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLegacySink
+                || rel instanceof StreamPhysicalSink
+                        && !TIMESTAMP_BLIND_SINKS.contains(((StreamPhysicalSink) rel).tableSink().getClass().getName())) {
+            return rel;
+        }
+        for (RelNode in : rel.getInputs()) {
+            RelNode s = timestampReadingSink(in, seen);
+            if (s != null) {
+                return s;
+            }
+        }
+        return null;
     }
 
     /** True for a scan of an ADBC table ('connector' = 'adbc'). */
@@ -718,6 +739,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                     scan.tableSourceTable().contextResolvedTable().getIdentifier().asSummaryString(),
                     scan.tableSourceTable().tableSource(), List.of(scan.tableSourceTable().abilitySpecs()));
             return new IslandPlan.Entry(nodeName(rel), null, exec, null, source, null);
+        }
+        if (isKafkaSink(rel)) {
+            // Flink's sink JSON (options, columns, input changelog) is what Go judges and encodes with.
+            StreamPhysicalSink sink = (StreamPhysicalSink) rel;
+            return new IslandPlan.Entry(nodeName(rel), FlinkTypeFactory.toLogicalRowType(sink.getInput().getRowType()),
+                    sink.translateToExecNode(), null, null, new io.sluice.sinks.kafka.KafkaNativeSink(
+                            sink.contextResolvedTable().getIdentifier().asSummaryString(), sink.tableSink()));
         }
         if (isAdbcSink(rel)) {
             StreamPhysicalSink sink = (StreamPhysicalSink) rel;

@@ -1,0 +1,173 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sinks/constraint"
+	"github.com/sluice-project/sluice/sinks/jsonformat"
+)
+
+// KafkaSink is an insert into a Kafka table ('connector' = 'kafka') whose record values Go
+// encodes from the chain's batches; Flink's KafkaSink writes them (producers, transactions,
+// delivery guarantee, partitions).
+type KafkaSink struct {
+	Table string
+	// Names and types are the table's physical columns, the sink's input.
+	Names []string
+	Types []catalog.Type
+	// JSON are the json format's encoding options.
+	JSON jsonformat.Options
+	// NotNull checks the NOT NULL columns as Flink's ConstraintEnforcer does in front of the
+	// sink (nil: none).
+	NotNull *constraint.NotNull
+}
+
+// Kafka sink options the native encoding leaves to Flink's KafkaSink (or that do not change
+// what it writes).
+var kafkaSinkOptions = map[string]bool{
+	"connector": true, "topic": true, "format": true, "value.format": true,
+	"sink.delivery-guarantee": true, "sink.transactional-id-prefix": true,
+	"sink.transaction-naming-strategy": true, "value.fields-include": true,
+}
+
+// isKafkaSink says whether a table sink's JSON writes a Kafka table.
+func isKafkaSink(n *IslandNode) bool {
+	var j sinkExec
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return false
+	}
+	return j.DynamicTableSink.Table.ResolvedTable.Options["connector"] == "kafka"
+}
+
+// CompileKafkaSink decides whether an insert into a Kafka table is encoded natively and
+// compiles it. Its reasons keep Flink's format on rows handed back by the chain.
+func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []string, error) {
+	var j sinkExec
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("kafka sink %s: %w", n.Name, err)
+	}
+	t := j.DynamicTableSink.Table
+	s := &KafkaSink{Table: t.Identifier}
+	reasons := kafkaSinkOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.JSON)
+	for _, a := range j.DynamicTableSink.Abilities {
+		reasons = append(reasons, fmt.Sprintf("table %s: sink ability %s is not supported natively", t.Identifier, a.Type))
+	}
+	for _, m := range j.InputChangelogMode {
+		if m != "INSERT" {
+			reasons = append(reasons, fmt.Sprintf("table %s: only insert-only input is written natively (got %v)", t.Identifier, j.InputChangelogMode))
+			break
+		}
+	}
+	if len(j.TargetColumns) > 0 && string(j.TargetColumns) != "null" {
+		reasons = append(reasons, fmt.Sprintf("table %s: inserts into a subset of the columns are not written natively yet", t.Identifier))
+	}
+	_, inTypes, err := n.RowFields()
+	if err != nil {
+		return nil, nil, fmt.Errorf("kafka sink %s: %w", n.Name, err)
+	}
+	for _, c := range t.ResolvedTable.Schema.Columns {
+		if c.Kind != "" && c.Kind != "PHYSICAL" {
+			if c.Kind == "METADATA" {
+				reasons = append(reasons, fmt.Sprintf("table %s: metadata column %s is not written natively yet", t.Identifier, c.Name))
+			}
+			continue
+		}
+		ct, err := catalog.ParseType(c.DataType)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kafka sink %s column %s: %w", n.Name, c.Name, err)
+		}
+		s.Names, s.Types = append(s.Names, c.Name), append(s.Types, ct)
+	}
+	if len(s.Names) != len(inTypes) {
+		return nil, append(reasons, fmt.Sprintf("table %s: the sink's input has %d columns for %d physical columns", t.Identifier, len(inTypes), len(s.Names))), nil
+	}
+	for i := range s.Types {
+		if !writableAs(inTypes[i].WithNullable(false), s.Types[i]) {
+			reasons = append(reasons, fmt.Sprintf("table %s: column %s is %s but the sink's input gives %s", t.Identifier, s.Names[i], s.Types[i], inTypes[i]))
+		}
+	}
+	var constraintReasons []string
+	s.NotNull, constraintReasons = constraint.ForSink(s.Names, s.Types, options)
+	for _, r := range constraintReasons {
+		reasons = append(reasons, fmt.Sprintf("table %s: %s", t.Identifier, r))
+	}
+	if len(reasons) == 0 {
+		if _, err := jsonformat.NewEncoder(s.Names, s.Types, s.JSON); err != nil {
+			reasons = append(reasons, fmt.Sprintf("table %s: %v", t.Identifier, err))
+		}
+	}
+	return s, reasons, nil
+}
+
+// kafkaSinkOptionReasons checks a Kafka table's options for native encoding and reads the json
+// format's encoding options into opts.
+func kafkaSinkOptionReasons(table string, o map[string]string, opts *jsonformat.Options) []string {
+	var reasons []string
+	format, prefix := o["format"], "json."
+	if v, ok := o["value.format"]; ok {
+		format, prefix = v, "value.json."
+	}
+	if format != "json" {
+		reasons = append(reasons, fmt.Sprintf("table %s: the value format '%s' is not encoded natively yet (json is)", table, format))
+	}
+	var keys []string
+	for k := range o {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := o[k]
+		switch {
+		case strings.HasPrefix(k, prefix):
+			switch strings.TrimPrefix(k, prefix) {
+			case "timestamp-format.standard":
+				opts.ISOTimestamps = v == "ISO-8601"
+			case "encode.decimal-as-plain-number":
+				opts.DecimalPlain = strings.EqualFold(v, "true")
+			case "encode.ignore-null-fields":
+				opts.IgnoreNullFields = strings.EqualFold(v, "true")
+			case "fail-on-missing-field", "ignore-parse-errors", "decode.json-parser.enabled":
+				// Decoding options.
+			case "map-null-key.mode", "map-null-key.literal":
+				// Options of MAP columns, which the encoder does not take.
+			default:
+				reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not encoded natively", table, k))
+			}
+		case k == "sink.partitioner":
+			if v != "default" && v != "round-robin" && v != "fixed" {
+				reasons = append(reasons, fmt.Sprintf("table %s: the partitioner '%s' is not native (default, round-robin and fixed are)", table, v))
+			}
+		case k == "key.format" || k == "key.fields":
+			reasons = append(reasons, fmt.Sprintf("table %s: keys ('%s') are not encoded natively yet", table, k))
+		case k == "sink.parallelism":
+			reasons = append(reasons, fmt.Sprintf("table %s: 'sink.parallelism' is not native yet", table))
+		case kafkaSinkOptions[k], strings.HasPrefix(k, "properties."), strings.HasPrefix(k, "scan."),
+			k == "topic-pattern":
+		case strings.HasPrefix(k, "json.") || strings.HasPrefix(k, "value.json."):
+			// the other prefix's options belong to no format here
+		default:
+			reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not written natively", table, k))
+		}
+	}
+	if strings.Contains(o["topic"], ";") || o["topic"] == "" {
+		reasons = append(reasons, fmt.Sprintf("table %s: a sink writes one topic natively (the 'topic' option)", table))
+	}
+	return reasons
+}
+
+// compileTableSink compiles a table sink by its connector.
+func compileTableSink(n *IslandNode, options map[string]string) (Node, []string, error) {
+	if isKafkaSink(n) {
+		return wrap(CompileKafkaSink(n, options))
+	}
+	return wrap(CompileFileSink(n, options))
+}
+
+// CompileKafkaSinkIsland compiles the island JSON of a Kafka sink node for its encoder.
+func CompileKafkaSinkIsland(data []byte) (*KafkaSink, error) {
+	return CompileNodeIsland(data, "kafka sink", CompileKafkaSink)
+}

@@ -1,0 +1,52 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sluice-project/sluice/testkit/islands"
+)
+
+// TestKafkaSinkVerdict checks which inserts into Kafka tables Go encodes, and that every other
+// one says why, naming the table.
+func TestKafkaSinkVerdict(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		options map[string]string
+		reason  string // "" when native
+	}{
+		{"json", nil, ""},
+		{"exactly once", map[string]string{"sink.delivery-guarantee": "exactly-once", "sink.transactional-id-prefix": "p"}, ""},
+		{"fixed partitioner", map[string]string{"sink.partitioner": "fixed"}, ""},
+		{"custom partitioner", map[string]string{"sink.partitioner": "com.example.P"}, "the partitioner 'com.example.P'"},
+		{"avro", map[string]string{"format": "avro"}, "the value format 'avro' is not encoded natively yet"},
+		{"key", map[string]string{"key.format": "json", "key.fields": "auction"}, "keys ('key.fields')"},
+		{"sink parallelism", map[string]string{"sink.parallelism": "1"}, "'sink.parallelism'"},
+		{"unknown json option", map[string]string{"json.encode.something": "x"}, "option 'json.encode.something'"},
+		{"topics", map[string]string{"topic": "a;b"}, "one topic"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			is, err := Decode(islands.KafkaSink(t, c.options))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, reasons, err := CompileKafkaSink(&is.Nodes[0], is.Options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := strings.Join(reasons, "\n")
+			if c.reason == "" {
+				if joined != "" {
+					t.Fatalf("reasons %q, want native", joined)
+				}
+				if !s.JSON.IgnoreNullFields || s.NotNull == nil || strings.Join(s.Names, ",") != "auction,p2,ts,note" {
+					t.Fatalf("sink %+v: want ignore-null-fields, the NOT NULL check and the table's columns", s)
+				}
+				return
+			}
+			if !strings.Contains(joined, c.reason) || !strings.Contains(joined, "`out_t`") {
+				t.Fatalf("reasons %q lack %q or the table's name", joined, c.reason)
+			}
+		})
+	}
+}
