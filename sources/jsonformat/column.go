@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -27,11 +28,17 @@ type column struct {
 	// bytes and ends hold strings and binary values.
 	bytes []byte
 	ends  []int
+	// row holds a ROW column's fields (valid is the ROW's own validity).
+	row *fieldSet
 }
 
 func (c *column) appendNull() {
 	c.valid = append(c.valid, false)
 	switch c.t.Kind {
+	case catalog.Row:
+		for i := range c.row.cols {
+			c.row.cols[i].appendNull()
+		}
 	case catalog.Float, catalog.Double:
 		c.floats = append(c.floats, 0)
 	case catalog.Decimal:
@@ -90,11 +97,19 @@ func (c *column) appendBase64(text []byte) error {
 
 // truncate takes back the values past the first n.
 func (c *column) truncate(n int) {
+	if c.row != nil {
+		// A ROW's fields can be ahead of its own validity: they are appended while the
+		// nested object is decoded, the validity once it is done.
+		for i := range c.row.cols {
+			c.row.cols[i].truncate(n)
+		}
+	}
 	if len(c.valid) <= n {
 		return
 	}
 	c.valid = c.valid[:n]
 	switch c.t.Kind {
+	case catalog.Row: // fields done above
 	case catalog.Float, catalog.Double:
 		c.floats = c.floats[:n]
 	case catalog.Decimal:
@@ -116,11 +131,19 @@ func (c *column) truncate(n int) {
 func (c *column) reset() {
 	c.valid, c.ints, c.nanos, c.floats, c.decs = c.valid[:0], c.ints[:0], c.nanos[:0], c.floats[:0], c.decs[:0]
 	c.bytes, c.ends = c.bytes[:0], c.ends[:0]
+	if c.row != nil {
+		for i := range c.row.cols {
+			c.row.cols[i].reset()
+		}
+	}
 }
 
 // array makes the column's values an Arrow array of type dt.
 func (c *column) array(mem memory.Allocator, dt arrow.DataType) (arrow.Array, error) {
 	n := len(c.valid)
+	if c.t.Kind == catalog.Row {
+		return c.structArray(mem, dt.(*arrow.StructType))
+	}
 	switch b := array.NewBuilder(mem, dt).(type) {
 	case *array.BooleanBuilder:
 		defer b.Release()
@@ -212,6 +235,41 @@ func (c *column) array(mem memory.Allocator, dt arrow.DataType) (arrow.Array, er
 	return nil, fmt.Errorf("json decoder: no column of Arrow type %s", dt)
 }
 
+// structArray makes a ROW column's values an Arrow struct array of type dt.
+func (c *column) structArray(mem memory.Allocator, dt *arrow.StructType) (arrow.Array, error) {
+	n := len(c.valid)
+	children := make([]arrow.ArrayData, len(c.row.cols))
+	defer func() {
+		for _, ch := range children {
+			if ch != nil {
+				ch.Release()
+			}
+		}
+	}()
+	for i := range c.row.cols {
+		a, err := c.row.cols[i].array(mem, dt.Field(i).Type)
+		if err != nil {
+			return nil, err
+		}
+		children[i] = a.Data()
+		children[i].Retain()
+		a.Release()
+	}
+	valid := memory.NewResizableBuffer(mem)
+	defer valid.Release()
+	valid.Resize(int(bitutil.BytesForBits(int64(n))))
+	nulls := 0
+	for i, v := range c.valid {
+		bitutil.SetBitTo(valid.Bytes(), i, v)
+		if !v {
+			nulls++
+		}
+	}
+	data := array.NewData(dt, n, []*memory.Buffer{valid}, children, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data), nil
+}
+
 // appendVarBytes appends the column's strings or binary values to b (a string builder's too).
 func (c *column) appendVarBytes(b *array.BinaryBuilder) {
 	b.Reserve(len(c.valid))
@@ -246,7 +304,7 @@ func appendInts[T any, B interface {
 
 // Finish returns the rows decoded since the last Finish as a batch, and starts a new one.
 func (d *Decoder) Finish(mem memory.Allocator) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, len(d.cols))
+	cols := make([]arrow.Array, len(d.root.cols))
 	defer func() {
 		for _, a := range cols {
 			if a != nil {
@@ -254,13 +312,13 @@ func (d *Decoder) Finish(mem memory.Allocator) (arrow.RecordBatch, error) {
 			}
 		}
 	}()
-	for i := range d.cols {
-		a, err := d.cols[i].array(mem, d.schema.Field(i).Type)
+	for i := range d.root.cols {
+		a, err := d.root.cols[i].array(mem, d.schema.Field(i).Type)
 		if err != nil {
 			return nil, err
 		}
 		cols[i] = a
-		d.cols[i].reset()
+		d.root.cols[i].reset()
 	}
 	rows := d.rows
 	d.rows = 0

@@ -38,45 +38,71 @@ type Options struct {
 type Decoder struct {
 	names  []string
 	types  []catalog.Type
-	fields map[string]int
+	root   fieldSet
 	opts   Options
 	schema *arrow.Schema
-	cols   []column
 	sc     scanner
-	// seen marks the fields a record set (by the record's number, so never cleared).
-	seen   []uint32
 	record uint32
 	rows   int
 	dec    big.Int
 }
 
-// NewDecoder returns a decoder of records into rows of the named fields. Types whose decoding
-// is left to Flink whole (ROW, ARRAY, MAP, MULTISET, RAW, ...) are an error: a table with them
-// keeps Flink's deserializer.
-func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, error) {
-	if len(names) != len(types) {
-		return nil, fmt.Errorf("json decoder: %d names for %d types", len(names), len(types))
-	}
-	d := &Decoder{names: names, types: types, fields: make(map[string]int, len(names)), opts: opts,
-		cols: make([]column, len(types)), seen: make([]uint32, len(types))}
+// fieldSet is the fields of one JSON object: the top-level row's, or a ROW column's.
+type fieldSet struct {
+	fields map[string]int
+	cols   []column
+	// seen marks the fields a record set (by the record's number, so never cleared).
+	seen []uint32
+}
+
+// newFieldSet returns the fields of a row of the named fields. Types whose decoding is left to
+// Flink whole (ARRAY, MAP, MULTISET, RAW, ...) are an error.
+func newFieldSet(names []string, types []catalog.Type) (fieldSet, error) {
+	f := fieldSet{fields: make(map[string]int, len(names)), cols: make([]column, len(types)), seen: make([]uint32, len(types))}
 	for i, t := range types {
-		if _, dup := d.fields[names[i]]; dup {
-			return nil, fmt.Errorf("json decoder: field %q twice", names[i])
+		if _, dup := f.fields[names[i]]; dup {
+			return f, fmt.Errorf("json decoder: field %q twice", names[i])
 		}
-		d.fields[names[i]] = i
+		f.fields[names[i]] = i
 		switch t.Kind {
 		case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt,
 			catalog.Float, catalog.Double, catalog.Decimal, catalog.Char, catalog.VarChar,
 			catalog.Binary, catalog.VarBinary, catalog.Date, catalog.Time, catalog.Timestamp,
 			catalog.TimestampLTZ:
+		case catalog.Row:
+			var nested []string
+			var nestedTypes []catalog.Type
+			for _, nf := range t.Fields {
+				nested, nestedTypes = append(nested, nf.Name), append(nestedTypes, nf.Type)
+			}
+			row, err := newFieldSet(nested, nestedTypes)
+			if err != nil {
+				return f, fmt.Errorf("json decoder: field %s: %w", names[i], err)
+			}
+			f.cols[i].row = &row
 		default:
-			return nil, fmt.Errorf("json decoder: field %s of type %s is decoded by Flink", names[i], t)
+			return f, fmt.Errorf("json decoder: field %s of type %s is decoded by Flink", names[i], t)
 		}
 		if t.Kind == catalog.Decimal && (t.Precision < 1 || t.Precision > 38) {
-			return nil, fmt.Errorf("json decoder: field %s of type %s", names[i], t)
+			return f, fmt.Errorf("json decoder: field %s of type %s", names[i], t)
 		}
-		d.cols[i].t = t
+		f.cols[i].t = t
 	}
+	return f, nil
+}
+
+// NewDecoder returns a decoder of records into rows of the named fields. Types whose decoding
+// is left to Flink whole (ARRAY, MAP, MULTISET, RAW, ...) are an error: a table with them keeps
+// Flink's deserializer.
+func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, error) {
+	if len(names) != len(types) {
+		return nil, fmt.Errorf("json decoder: %d names for %d types", len(names), len(types))
+	}
+	root, err := newFieldSet(names, types)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decoder{names: names, types: types, root: root, opts: opts}
 	schema, err := catalog.ArrowSchema(names, types)
 	if err != nil {
 		return nil, fmt.Errorf("json decoder: %w", err)
@@ -100,17 +126,27 @@ func (d *Decoder) Add(value []byte) (rows int, ok bool) {
 	}
 	d.record++
 	if d.record == 0 { // wrapped: marks of 2^32 records ago would read as this record's
-		clear(d.seen)
+		d.root.clearSeen()
 		d.record = 1
 	}
 	if err := d.object(value); err != nil {
-		for i := range d.cols {
-			d.cols[i].truncate(d.rows)
+		for i := range d.root.cols {
+			d.root.cols[i].truncate(d.rows)
 		}
 		return 0, false
 	}
 	d.rows++
 	return 1, true
+}
+
+// clearSeen clears the marks of the fields and of their ROW columns' fields.
+func (f *fieldSet) clearSeen() {
+	clear(f.seen)
+	for i := range f.cols {
+		if r := f.cols[i].row; r != nil {
+			r.clearSeen()
+		}
+	}
 }
 
 // object decodes a record whose top-level value must be an object (arrays and scalars: Flink's
@@ -121,6 +157,14 @@ func (d *Decoder) object(value []byte) error {
 	if s.skipSpace() != '{' {
 		return errUnsure
 	}
+	// Flink reads nothing after the top-level value.
+	return d.fields(&d.root)
+}
+
+// fields decodes the object at the scanner's position (its '{') into one row of f, as Flink's
+// row converter matches fields: by exact name, unknown ones skipped, missing ones NULL.
+func (d *Decoder) fields(f *fieldSet) error {
+	s := &d.sc
 	s.pos++
 	matched := 0
 	if s.skipSpace() == '}' {
@@ -137,18 +181,18 @@ func (d *Decoder) object(value []byte) error {
 			if err := s.expect(':'); err != nil {
 				return err
 			}
-			i, known := d.fields[string(name)]
+			i, known := f.fields[string(name)]
 			switch {
 			case !known:
 				err = s.skipValue()
-			case d.seen[i] == d.record:
+			case f.seen[i] == d.record:
 				// A duplicate key counts twice in Flink's row converter, which then skips
 				// fields it has not seen: left to Flink.
 				return errUnsure
 			default:
-				d.seen[i] = d.record
+				f.seen[i] = d.record
 				matched++
-				err = d.value(i)
+				err = d.value(&f.cols[i])
 			}
 			if err != nil {
 				return err
@@ -163,28 +207,34 @@ func (d *Decoder) object(value []byte) error {
 			}
 		}
 	}
-	// Flink reads nothing after the top-level value.
-	if matched < len(d.cols) {
+	if matched < len(f.cols) {
 		if d.opts.FailOnMissingField {
 			return errUnsure // Flink fails the record
 		}
-		for i := range d.cols {
-			if d.seen[i] != d.record {
-				if !d.cols[i].t.Nullable {
+		for i := range f.cols {
+			if f.seen[i] != d.record {
+				if !f.cols[i].t.Nullable {
 					return errUnsure
 				}
-				d.cols[i].appendNull()
+				f.cols[i].appendNull()
 			}
 		}
 	}
 	return nil
 }
 
-// value decodes field i's value at the scanner's position.
-func (d *Decoder) value(i int) error {
+// value decodes a field's value at the scanner's position into its column.
+func (d *Decoder) value(col *column) error {
 	s := &d.sc
-	col := &d.cols[i]
 	t := col.t
+	if t.Kind == catalog.Row && s.skipSpace() == '{' {
+		// A nested ROW: Flink's row converter again, on the nested object.
+		if err := d.fields(col.row); err != nil {
+			return err
+		}
+		col.valid = append(col.valid, true)
+		return nil
+	}
 	var text []byte
 	var tok token
 	switch c := s.skipSpace(); {

@@ -78,7 +78,15 @@ func render(c arrow.Array, i int) string {
 	case *array.Timestamp:
 		return fmt.Sprint(int64(a.Value(i)))
 	case *array.Struct:
-		return fmt.Sprintf("%d+%dns", a.Field(0).(*array.Int64).Value(i), a.Field(1).(*array.Int32).Value(i))
+		st := a.DataType().(*arrow.StructType)
+		if st.NumFields() == 2 && st.Field(1).Name == "nano_of_millisecond" { // TIMESTAMP(7..9)
+			return fmt.Sprintf("%d+%dns", a.Field(0).(*array.Int64).Value(i), a.Field(1).(*array.Int32).Value(i))
+		}
+		parts := make([]string, a.NumField())
+		for f := range parts {
+			parts[f] = render(a.Field(f), i)
+		}
+		return "(" + strings.Join(parts, ",") + ")"
 	case *array.Binary:
 		return fmt.Sprintf("%x", a.Value(i))
 	}
@@ -171,6 +179,22 @@ func TestDecodeValues(t *testing.T) {
 		{"ROW<`a` TIMESTAMP(9)>", `{"a":"1969-12-31 23:59:59.999999999"}`, "-1+999999ns"},
 		{"ROW<`a` TIMESTAMP_LTZ(3)>", `{"a":"1970-01-01 00:00:01Z"}`, "1000"},
 		{"ROW<`a` TIMESTAMP_LTZ(3)>", `{"a":"1970-01-01 00:00:01"}`, flink},
+		// Nested ROWs: the same field matching inside, NULL for a null or missing row (its
+		// fields too), a non-object left to Flink.
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"a":1,"r":{"y":"s","z":[1],"x":2}}`, "1|(2,s)"},
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"r":{"x":3},"a":1}`, "1|(3,null)"},
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"a":1,"r":null}`, "1|null"},
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"a":1}`, "1|null"},
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"a":1,"r":{}}`, "1|(null,null)"},
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"a":1,"r":{"x":1,"x":2}}`, flink},
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"a":1,"r":[1]}`, flink},
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"a":1,"r":5}`, flink},
+		{"ROW<`a` INT, `r` ROW<`x` INT, `y` VARCHAR(2147483647)>>", `{"a":1,"r":{"x":"q"}}`, flink},
+		{"ROW<`r` ROW<`s` ROW<`x` BIGINT>>>", `{"r":{"s":{"x":9}}}`, "((9))"},
+		// Left to Flink after a nested field was decoded: nothing of it stays behind.
+		{"ROW<`r` ROW<`x` INT, `y` INT>>", `{"r":{"x":1,"y":"q"}}`, flink},
+		{"ROW<`r` ROW<`s` ROW<`x` INT>, `y` INT>>", `{"r":{"s":{"x":1},"y":true}}`, flink},
+		{"ROW<`r` ROW<`x` INT NOT NULL>>", `{"r":{}}`, flink},
 	} {
 		if got := decodeOne(t, c.rowType, Options{}, c.record); got != c.want {
 			t.Errorf("%s %s: got %q, want %q", c.rowType, c.record, got, c.want)
@@ -260,10 +284,11 @@ func BenchmarkDecode(b *testing.B) {
 // record it leaves to Flink, and its batch holds one row per record it decoded.
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"a":1,"b":"x","c":1.5,"d":"2024-01-01 00:00:00.1","e":"QQ==","f":true,"g":"1.25"}`,
-		`{"a":"7","c":"1e3","z":[{"q":null}]}`, `[]`, `{"a":01}`, `{"b":"\ud83d\ude00"}`, ``} {
+		`{"a":"7","c":"1e3","z":[{"q":null}]}`, `[]`, `{"a":01}`, `{"b":"\ud83d\ude00"}`, ``,
+		`{"r":{"x":1,"y":{"s":"t"}},"a":2}`, `{"r":{"x":1,"y":null}}`} {
 		f.Add([]byte(s))
 	}
-	rt, err := catalog.ParseTypeString("ROW<`a` INT, `b` VARCHAR(2147483647), `c` DOUBLE, `d` TIMESTAMP(3), `e` BYTES, `f` BOOLEAN, `g` DECIMAL(10, 2)>")
+	rt, err := catalog.ParseTypeString("ROW<`a` INT, `b` VARCHAR(2147483647), `c` DOUBLE, `d` TIMESTAMP(3), `e` BYTES, `f` BOOLEAN, `g` DECIMAL(10, 2), `r` ROW<`x` BIGINT, `y` ROW<`s` STRING>>>")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -294,9 +319,49 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%d rows for %d decoded records", b.NumRows(), want)
 		}
 		for _, c := range b.Columns() {
-			if c.Len() != want {
-				t.Fatalf("a column of %d values in a batch of %d rows", c.Len(), want)
-			}
+			checkLen(t, c, want)
 		}
 	})
+}
+
+// checkLen checks that an array and its struct fields (at every depth) hold n values.
+func checkLen(t *testing.T, c arrow.Array, n int) {
+	t.Helper()
+	if c.Len() != n {
+		t.Fatalf("a column of %d values in a batch of %d rows", c.Len(), n)
+	}
+	if s, ok := c.(*array.Struct); ok {
+		for f := range s.NumField() {
+			checkLen(t, s.Field(f), n)
+		}
+	}
+}
+
+// A record left to Flink after some of a nested row's fields were decoded leaves none of them
+// behind for the next record's row.
+func TestDecodeNestedTakesBack(t *testing.T) {
+	rt, err := catalog.ParseTypeString("ROW<`r` ROW<`x` INT, `y` INT>>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDecoder([]string{"r"}, []catalog.Type{rt.Fields[0].Type}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Add([]byte(`{"r":{"x":1,"y":"q"}}`)); ok {
+		t.Fatal("a string for an INT was decoded natively")
+	}
+	if _, ok := d.Add([]byte(`{"r":{"y":3,"x":2}}`)); !ok {
+		t.Fatal("a plain record was left to Flink")
+	}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	b, err := d.Finish(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	if got := render(b.Column(0), 0); b.NumRows() != 1 || got != "(2,3)" {
+		t.Fatalf("%d rows, row 0 %s; want one row (2,3)", b.NumRows(), got)
+	}
 }

@@ -39,10 +39,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class JsonFormatDifferentialTest {
     static final String[] FIELDS = {"b", "t", "s", "i", "l", "f", "d", "dec", "dec38", "str", "bin", "dt", "tm", "ts3", "ts6",
-        "ts9", "ltz"};
+        "ts9", "ltz", "r"};
     static final String ROW_TYPE = "ROW<`b` BOOLEAN, `t` TINYINT, `s` SMALLINT, `i` INT, `l` BIGINT, `f` FLOAT, `d` DOUBLE,"
             + " `dec` DECIMAL(10, 3), `dec38` DECIMAL(38, 18), `str` STRING, `bin` BYTES, `dt` DATE, `tm` TIME(3),"
-            + " `ts3` TIMESTAMP(3), `ts6` TIMESTAMP(6), `ts9` TIMESTAMP(9), `ltz` TIMESTAMP_LTZ(3)>";
+            + " `ts3` TIMESTAMP(3), `ts6` TIMESTAMP(6), `ts9` TIMESTAMP(9), `ltz` TIMESTAMP_LTZ(3),"
+            + " `r` ROW<`x` INT, `y` STRING, `z` TIMESTAMP(3)>>";
 
     @ParameterizedTest(name = "failOnMissingField={0}, ignoreParseErrors={1}, timestamps={2}")
     @CsvSource({"false, false, SQL", "true, false, SQL", "false, true, SQL", "false, false, ISO_8601"})
@@ -171,6 +172,19 @@ class JsonFormatDifferentialTest {
     /** A plain value of field i's type, in the form Flink's own JSON writer would give it. */
     static String plain(Random rnd, int i, boolean iso) {
         switch (FIELDS[i]) {
+            case "r": {
+                // A nested row: its fields in any order, one sometimes missing or null.
+                List<String> parts = new ArrayList<>(List.of("\"x\":" + plain(rnd, indexOf("i"), iso),
+                        "\"y\":" + plain(rnd, indexOf("str"), iso), "\"z\":" + plain(rnd, indexOf("ts3"), iso)));
+                if (rnd.nextInt(8) == 0) {
+                    parts.remove(rnd.nextInt(parts.size()));
+                }
+                if (rnd.nextInt(8) == 0) {
+                    parts.set(0, parts.get(0).replaceFirst(":.*", ":null"));
+                }
+                java.util.Collections.shuffle(parts, rnd);
+                return rnd.nextInt(20) == 0 ? "null" : "{" + String.join(",", parts) + "}";
+            }
             case "b": return Boolean.toString(rnd.nextBoolean());
             case "t": return Integer.toString(rnd.nextInt(256) - 128);
             case "s": return Integer.toString(rnd.nextInt(65536) - 32768);
@@ -241,6 +255,9 @@ class JsonFormatDifferentialTest {
                     "\" 2024-01-01\"", "20240101");
             case "tm": return pick(rnd, "\"12:34:56\"", "\"12:34:56.789\"", "\"23:59:59.999999999\"", "\"24:00:00\"", "\"12:34\"",
                     "\"12:34:56.\"");
+            case "r": return pick(rnd, "{}", "{\"x\":1,\"x\":2}", "{\"x\":1,\"x\":2,\"y\":\"a\"}", "[{\"x\":1}]", "5",
+                    "{\"y\":\"a\",\"q\":{\"x\":[1]},\"x\":\"7\"}", "{\"x\":1.5,\"y\":2}", "{\"x\":{\"x\":1},\"y\":\"b\"}",
+                    "{\"X\":1}", "{\"x\":3,\"y\":\"c\",\"z\":\"2021-02-30 00:00:00\"}", "{\"z\":null,\"x\":9}");
             case "ts3", "ts6", "ts9", "ltz": {
                 boolean ltz = FIELDS[field].equals("ltz");
                 String date = pick(rnd, "2024-01-31", "2021-02-30", "1969-12-31", "2020-01-01", "9999-12-31");
@@ -255,6 +272,10 @@ class JsonFormatDifferentialTest {
             }
             default: throw new IllegalStateException(FIELDS[field]);
         }
+    }
+
+    static int indexOf(String field) {
+        return java.util.Arrays.asList(FIELDS).indexOf(field);
     }
 
     static String pick(Random rnd, String... options) {
