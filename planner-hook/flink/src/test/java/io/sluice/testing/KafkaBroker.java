@@ -57,10 +57,12 @@ public final class KafkaBroker {
     }
 
     /** Writes records (key and value UTF-8 text, key null for none) and waits until all are acknowledged. */
-    public static void produce(List<ProducerRecord<byte[], byte[]>> records) throws Exception {
+    public static void produce(Iterable<ProducerRecord<byte[], byte[]>> records) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 << 10));
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
@@ -78,6 +80,34 @@ public final class KafkaBroker {
                 value == null ? null : value.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Waits (up to 30 s) until the partitions' last stable offsets reach their ends: a committed
+     * transaction's markers are written after its commit returned, and until then read_committed
+     * readers stop before its records.
+     */
+    static void awaitTransactionMarkers(List<TopicPartition> partitions) {
+        Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+        partitions.forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                var committed = admin.listOffsets(latest, new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                        org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get(60, TimeUnit.SECONDS);
+                var all = admin.listOffsets(latest, new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                        org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED)).all().get(60, TimeUnit.SECONDS);
+                boolean stable = partitions.stream().allMatch(tp -> committed.get(tp).offset() == all.get(tp).offset());
+                if (stable) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("listing the offsets of " + partitions + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Every committed record of a topic (read_committed), partition by partition in offset order. */
     public static List<ConsumerRecord<byte[], byte[]>> records(String topic) {
         Properties p = new Properties();
@@ -92,6 +122,7 @@ public final class KafkaBroker {
             consumer.partitionsFor(topic, Duration.ofSeconds(60))
                     .forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
             partitions.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
+            awaitTransactionMarkers(partitions);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);

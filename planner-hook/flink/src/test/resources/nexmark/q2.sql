@@ -1,0 +1,4 @@
+CREATE TABLE nexmark_q2 (auction BIGINT, price BIGINT) WITH (${APPEND});
+
+INSERT INTO nexmark_q2
+SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0;
