@@ -1,3 +1,4 @@
+-- From Nexmark (github.com/nexmark/nexmark, Apache License 2.0).
 -- The nexmark table on a Kafka topic of JSON events (Nexmark's ddl_kafka.sql, bounded at the
 -- offsets the topic ends at so that a run ends), and its three views (ddl_views.sql).
 CREATE TABLE nexmark (

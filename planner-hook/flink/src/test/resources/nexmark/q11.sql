@@ -1,3 +1,5 @@
+-- Nexmark's q11 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q11.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q11 (bidder BIGINT, bid_count BIGINT, starttime TIMESTAMP(3), endtime TIMESTAMP(3)) WITH (${APPEND});
 
 INSERT INTO nexmark_q11

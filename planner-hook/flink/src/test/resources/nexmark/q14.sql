@@ -1,3 +1,5 @@
+-- Nexmark's q14 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q14.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q14 (
     auction BIGINT, bidder BIGINT, price DECIMAL(23, 3), bidTimeType VARCHAR, `dateTime` TIMESTAMP(3), extra VARCHAR,
     c_counts BIGINT) WITH (${APPEND});

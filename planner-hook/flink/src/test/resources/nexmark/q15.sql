@@ -1,3 +1,5 @@
+-- Nexmark's q15 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q15.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q15 (
     `day` VARCHAR, total_bids BIGINT, rank1_bids BIGINT, rank2_bids BIGINT, rank3_bids BIGINT, total_bidders BIGINT,
     rank1_bidders BIGINT, rank2_bidders BIGINT, rank3_bidders BIGINT, total_auctions BIGINT, rank1_auctions BIGINT,

@@ -1,3 +1,5 @@
+-- Nexmark's q17 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q17.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q17 (
     auction BIGINT, `day` VARCHAR, total_bids BIGINT, rank1_bids BIGINT, rank2_bids BIGINT, rank3_bids BIGINT,
     min_price BIGINT, max_price BIGINT, avg_price BIGINT, sum_price BIGINT,

@@ -1,3 +1,5 @@
+-- Nexmark's q18 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q18.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q18 (
     auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, `dateTime` TIMESTAMP(3), extra VARCHAR,
     PRIMARY KEY (bidder, auction) NOT ENFORCED) WITH (${UPSERT});

@@ -1,3 +1,5 @@
+-- Nexmark's q20 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q20.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q20 (
     auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, bid_dateTime TIMESTAMP(3),
     bid_extra VARCHAR, itemName VARCHAR, description VARCHAR, initialBid BIGINT, reserve BIGINT,

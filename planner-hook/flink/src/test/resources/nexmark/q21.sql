@@ -1,3 +1,5 @@
+-- Nexmark's q21 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q21.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q21 (auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, channel_id VARCHAR) WITH (${APPEND});
 
 INSERT INTO nexmark_q21

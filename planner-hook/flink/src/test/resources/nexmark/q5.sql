@@ -1,3 +1,5 @@
+-- Nexmark's q5 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q5.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q5 (auction BIGINT, num BIGINT) WITH (${APPEND});
 
 INSERT INTO nexmark_q5

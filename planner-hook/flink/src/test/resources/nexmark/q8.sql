@@ -1,3 +1,5 @@
+-- Nexmark's q8 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q8.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q8 (id BIGINT, name VARCHAR, stime TIMESTAMP(3)) WITH (${APPEND});
 
 INSERT INTO nexmark_q8

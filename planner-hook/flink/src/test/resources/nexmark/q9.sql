@@ -1,3 +1,5 @@
+-- Nexmark's q9 (github.com/nexmark/nexmark, nexmark-flink/src/main/resources/queries/q9.sql,
+-- Apache License 2.0): the benchmark's definition, its sink a Kafka topic here.
 CREATE TABLE nexmark_q9 (
     id BIGINT, itemName VARCHAR, description VARCHAR, initialBid BIGINT, reserve BIGINT, `dateTime` TIMESTAMP(3),
     expires TIMESTAMP(3), seller BIGINT, category BIGINT, extra VARCHAR, auction BIGINT, bidder BIGINT, price BIGINT,
