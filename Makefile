@@ -11,7 +11,7 @@ JAR       := planner-hook/flink/target/sluice-flink-0.1.0-SNAPSHOT.jar
 
 export CGO_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
-.PHONY: all native build test test-go test-java test-long demo demo-calc bench fuzz docs docs-check clean adbc-drivers postgres kafka env flightsql-server
+.PHONY: all native build test test-go test-java test-long demo demo-calc bench bench-nexmark fuzz docs docs-check clean adbc-drivers postgres kafka env flightsql-server
 
 # ADBC's C drivers for PostgreSQL and SQLite, taken from the Python wheels that ship them
 # (libpq and SQLite linked in); nothing of them is committed.
@@ -122,6 +122,14 @@ ONLY ?=
 bench: $(NATIVE) adbc-drivers postgres
 	$(MVN) -q test-compile
 	bin/sluice-java $(if $(ONLY),-Dsluice.bench.only=$(ONLY)) io.sluice.bench.Benchmarks docs/benchmarks.md
+
+## bench-nexmark: the Nexmark queries from Kafka to Kafka (exactly once), stock Flink with heap and
+## RocksDB state vs Sluice, outputs compared; merges its section into docs/benchmarks.md.
+## NEXMARK_EVENTS sets the input's size (default 1,000,000 events).
+NEXMARK_EVENTS ?= 1000000
+bench-nexmark: $(NATIVE) kafka
+	$(MVN) -q test-compile
+	bin/sluice-java -Dsluice.bench.only=nexmark -Dsluice.bench.nexmark.events=$(NEXMARK_EVENTS) io.sluice.bench.Benchmarks docs/benchmarks.md
 
 ## fuzz: the differential expression fuzzer for DURATION (e.g. 10m, 2h) from SEED (default: the
 ## clock); shrunk mismatches are saved under testkit/fuzz/testdata/regressions.

@@ -68,6 +68,10 @@ public final class Benchmarks {
         if (wants(only, "calc")) {
             md.append(CalcBenchmark.section());
         }
+        if (java.util.Arrays.asList(only.split(",")).contains("nexmark")) {
+            // Only when asked for (make bench-nexmark): it needs the Kafka broker and takes long.
+            md.append(NexmarkBenchmark.section());
+        }
         md.append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
                 .append(Runtime.getRuntime().maxMemory() / (1 << 20)).append(" MiB max heap, ")
                 .append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))

@@ -10,14 +10,12 @@ import io.sluice.testing.SluiceMiniCluster;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,31 +59,6 @@ class NexmarkParityTest {
         System.out.println(s);
     }
 
-    /** The committed records of an output topic: sorted values, or for an upsert topic the last value per key. */
-    static String output(String query, String out) {
-        List<ConsumerRecord<byte[], byte[]>> records = KafkaBroker.records(out);
-        if (NexmarkQueries.UPSERT.contains(query)) {
-            Map<String, String> last = new TreeMap<>();
-            for (ConsumerRecord<byte[], byte[]> r : records) {
-                String key = new String(r.key(), StandardCharsets.UTF_8);
-                if (r.value() == null) {
-                    last.remove(key);
-                } else {
-                    last.put(key, new String(r.value(), StandardCharsets.UTF_8));
-                }
-            }
-            StringBuilder s = new StringBuilder();
-            last.forEach((k, v) -> s.append(k).append(" => ").append(v).append('\n'));
-            return s.toString();
-        }
-        List<String> values = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            values.add(new String(r.value(), StandardCharsets.UTF_8));
-        }
-        values.sort(null);
-        return String.join("\n", values);
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("queries")
     void sameOutputAsStockFlink(String query) throws Exception {
@@ -111,7 +84,7 @@ class NexmarkParityTest {
                 assertEquals(NATIVE.contains(query), v.isNative(), () -> query + ": " + v);
             }
             tEnv.executeSql(insert).await();
-            outputs.add(output(query, out));
+            outputs.add(NexmarkOutput.read(query, out));
         }
         if (NexmarkQueries.PROCESSING_TIME.contains(query)) {
             return; // processing-time windows: each run's own

@@ -49,6 +49,13 @@ public final class KafkaBroker {
         return bootstrap;
     }
 
+    /** Whether the broker has a topic of this name. */
+    public static boolean topicExists(String topic) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            return admin.listTopics().names().get(60, TimeUnit.SECONDS).contains(topic);
+        }
+    }
+
     /** Creates a topic with {@code partitions} partitions. */
     public static void createTopic(String topic, int partitions) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
