@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	const patterns = " with a constant java.util.regex pattern that Go's RE2 evaluates identically (see javacompat/javaregex: '.' and \\s as Java's, '^' only first, '$' only last, (?s:...) groups, the ASCII POSIX classes \\p{Alpha}, \\p{Upper}, \\p{Lower}, \\p{Digit}, \\p{Alnum}; no backreferences, lookaround, possessive quantifiers, other inline flags, \\b, other \\p{...} or nested classes); other patterns fall back"
+	const patterns = " with a constant java.util.regex pattern that Go's RE2 evaluates identically (see javacompat/javaregex: '.' and \\s as Java's, '^' anywhere (the start of the input), '$' only last, (?s:...) groups, the ASCII POSIX classes \\p{Alpha}, \\p{Upper}, \\p{Lower}, \\p{Digit}, \\p{Alnum}; no backreferences, lookaround, possessive quantifiers, other inline flags, \\b, other \\p{...} or nested classes); other patterns fall back"
 	register(&Function{Name: "REGEXP", Family: "string",
 		Doc:     "REGEXP(s, pattern): whether the pattern matches somewhere in s (Matcher#find)" + patterns,
 		compile: compileRegexp})

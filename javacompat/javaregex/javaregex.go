@@ -12,7 +12,10 @@
 //   - '$' is the end of input or the position before a final line terminator in Java: allowed
 //     at the end of a pattern without top-level alternation, matched through a suffix group
 //     chosen per string;
-//   - '^' and \A are allowed only at the start of a pattern without top-level alternation;
+//   - '^' and \A are the start of the input in both; at the start of a pattern without
+//     top-level alternation they anchor it, elsewhere '^' is kept and a search that starts
+//     past the input's start (ReplaceAll after a match) uses the pattern with it never matching,
+//     since Go's matcher sees the rest of the input as a new one;
 //   - (?s:X) groups (DOTALL: '.' matches every character inside) and the US-ASCII POSIX
 //     classes \p{Alpha}, \p{Upper}, \p{Lower}, \p{Digit}, \p{Alnum} are translated;
 //   - backreferences, lookaround, possessive quantifiers, atomic groups, other inline flags,
@@ -46,7 +49,17 @@ type Pattern struct {
 	suffixed map[string]*regexp.Regexp
 	// full matches a whole string (Matcher#matches).
 	full *regexp.Regexp
+	// later is re for a search from past the input's start when the pattern has a '^' inside
+	// (which can only match at the input's start): that '^' never matches in it.
+	later *regexp.Regexp
 }
+
+// caretMark stands for a '^' inside a pattern in the translation, until Compile writes the two
+// forms of it.
+const caretMark = "\x00CARET\x00"
+
+// neverMatches is an empty-width-free class no character is in.
+const neverMatches = `[^\x{0}-\x{10FFFF}]`
 
 // lineTerminators are Java's line terminators (Pattern's default mode, not UNIX_LINES).
 var lineTerminators = []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"}
@@ -73,7 +86,22 @@ func Compile(java string) (*Pattern, error) {
 	if err := t.run(); err != nil {
 		return nil, err
 	}
-	p := &Pattern{Groups: t.groups, anchored: t.anchored, dollar: t.dollar, core: t.out.String()}
+	core := t.out.String()
+	if t.midCaret {
+		if t.dollar {
+			return nil, refuse("'^' inside a pattern that ends with '$' is not supported natively yet")
+		}
+		if strings.Contains(java, "\x00") {
+			return nil, refuse("a NUL character in a pattern with '^' inside is not supported natively")
+		}
+		later, err := regexp.Compile(strings.ReplaceAll(core, caretMark, neverMatches))
+		if err != nil {
+			return nil, refuse("regular expression %q: %v", java, err)
+		}
+		core = strings.ReplaceAll(core, caretMark, "^")
+		t.laterRe = later
+	}
+	p := &Pattern{Groups: t.groups, anchored: t.anchored, dollar: t.dollar, core: core, later: t.laterRe}
 	expr := p.core
 	if p.dollar {
 		expr = `(?:` + p.core + `)\z`
@@ -124,6 +152,9 @@ func finalTerminator(s []byte) string {
 // from): the groups' byte offsets in s, nil when none. from > 0 only for unanchored patterns.
 func (p *Pattern) find(s []byte, from int) []int {
 	re, suffix := p.re, false
+	if from > 0 && p.later != nil {
+		re = p.later
+	}
 	if p.dollar {
 		if term := finalTerminator(s); term != "" {
 			re, suffix = p.suffixed[term], true
@@ -204,6 +235,10 @@ type translator struct {
 	anchored bool
 	dollar   bool
 	topAlt   bool
+	// midCaret is set for a '^' after the pattern's start; laterRe is then the pattern with it
+	// never matching.
+	midCaret bool
+	laterRe  *regexp.Regexp
 	// canRepeat is set after an element a quantifier may follow.
 	canRepeat bool
 	// dotall holds, per open group, whether '.' matches every character inside it.
@@ -230,7 +265,11 @@ func (t *translator) run() error {
 			}
 		case '^':
 			if t.pos != 0 {
-				return refuse("'^' not at the start of the pattern is not supported natively yet")
+				t.pos++
+				t.midCaret = true
+				t.out.WriteString(caretMark)
+				t.canRepeat = false
+				continue
 			}
 			t.pos++
 			t.anchored = true

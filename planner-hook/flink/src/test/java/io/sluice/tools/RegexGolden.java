@@ -39,7 +39,9 @@ public final class RegexGolden {
                 "a|^b", "a|b$", "(a$)", "\\Z", "]", "}", "{", "a{", "[]a]", "[^]a]", "[a", "(a", "a)", "\\", "\\ ", "\\#", "\\-", "\\_",
                 "\\&", "[\\.-]", "[a-z-0]", "[^-a]", "\\r\\n", "(\\n)?$", "\r$", "a\\s*$", "[^\\n]+", "\\W", "\\D", "[\\W\\d]",
                 "[a\\-z]", "[!\\-~]+", "\\-", "a{02}", "a{01,03}", "a{0,}", "(?s:a.b)", "(?s:.)+", "(?s:a(b.)c).", "(?s)a.b",
-                "[\\p{Alpha}]+", "\\p{Upper}\\p{Lower}", "[^\\p{Alnum}]", "[\\p{Alpha}-]", "[\\p{Alpha}-z]", "\\p{Digit}+"));
+                "[\\p{Alpha}]+", "\\p{Upper}\\p{Lower}", "[^\\p{Alnum}]", "[\\p{Alpha}-]", "[\\p{Alpha}-z]", "\\p{Digit}+",
+                // '^' inside a pattern (Nexmark q21's REGEXP_EXTRACT).
+                "(&|^)channel_id=([^&]*)", "(^|,)a", "a(^b)?", "(x|^)+y"));
         String[] tokens = {"a", "b", ".", "\\d", "\\w", "\\s", "\\S", "[ab]", "[^a]", "[a-c]", "*", "+", "?", "*?", "{2}", "{1,2}", "(",
             ")", "(?:", "|", "^", "$", "\\.", "x", "é", "😀", "\\n", "[\\s]", "\\Q.\\E", "\\t", "\\r"};
         Random rnd = new Random(20261201);
@@ -52,7 +54,8 @@ public final class RegexGolden {
             patterns.add(b.toString());
         }
         String[] inputs = {"", "a", "ab", "aab", "ba\n", "a\r\n", "a\r", "a\u0085", "a\u2028", "\n", "x.y", "1 2\t3", "é😀a", "abcabc",
-            "a\n\nb", "AB", "x-y", "\u000B", "a\u000Bb", "😀😀", "a.b.c", "bbb", "\r\n", "a\n", "aa\r\n\r\n", "c\u2029"};
+            "a\n\nb", "AB", "x-y", "\u000B", "a\u000Bb", "😀😀", "a.b.c", "bbb", "\r\n", "a\n", "aa\r\n\r\n", "c\u2029",
+            "channel_id=7&q=1", "https://x/item.htm?query=1&channel_id=42", "a,a,b"};
         StringBuilder out = new StringBuilder();
         for (String p : patterns) {
             Pattern compiled;
