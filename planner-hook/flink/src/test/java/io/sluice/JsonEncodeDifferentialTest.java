@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * and null-field options, must give Flink's records byte for byte.
  */
 class JsonEncodeDifferentialTest {
-    static final String ROW_TYPE = JsonFormatDifferentialTest.ROW_TYPE;
+    static final String ROW_TYPE = JsonFormatDifferentialTest.FLAT_ROW_TYPE;
 
     @ParameterizedTest(name = "timestamps={0}, decimalPlain={1}, ignoreNullFields={2}")
     @CsvSource({"SQL, false, false", "ISO_8601, false, false", "SQL, true, false", "SQL, false, true"})
@@ -82,7 +82,7 @@ class JsonEncodeDifferentialTest {
     }
 
     static GenericRowData row(Random rnd) {
-        String[] fields = JsonFormatDifferentialTest.FIELDS;
+        String[] fields = JsonFormatDifferentialTest.FLAT_FIELDS;
         GenericRowData row = new GenericRowData(fields.length);
         for (int i = 0; i < fields.length; i++) {
             row.setField(i, rnd.nextInt(8) == 0 ? null : value(rnd, fields[i]));
