@@ -72,11 +72,22 @@ public final class KafkaBroker {
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 << 10));
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        long sent = 0;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             for (ProducerRecord<byte[], byte[]> r : records) {
-                producer.send(r);
+                producer.send(r, (meta, e) -> {
+                    if (e != null) {
+                        failed.compareAndSet(null, e);
+                    }
+                });
+                sent++;
             }
             producer.flush();
+        }
+        if (failed.get() != null) {
+            // A record the broker did not take would leave the tests' input short, silently.
+            throw new IllegalStateException("writing " + sent + " records to Kafka failed: " + failed.get(), failed.get());
         }
     }
 
