@@ -126,10 +126,12 @@ bench: $(NATIVE) adbc-drivers postgres
 ## bench-nexmark: the Nexmark queries from Kafka to Kafka (exactly once), stock Flink with heap and
 ## RocksDB state vs Sluice, outputs compared; merges its section into docs/benchmarks.md.
 ## NEXMARK_EVENTS sets the input's size (default 1,000,000 events).
+## NEXMARK_QUERIES=q0,q1,... measures just those queries.
 NEXMARK_EVENTS ?= 1000000
+NEXMARK_QUERIES ?=
 bench-nexmark: $(NATIVE) kafka
 	$(MVN) -q test-compile
-	bin/sluice-java -Dsluice.bench.only=nexmark -Dsluice.bench.nexmark.events=$(NEXMARK_EVENTS) io.sluice.bench.Benchmarks docs/benchmarks.md
+	bin/sluice-java -Dsluice.bench.only=nexmark -Dsluice.bench.nexmark.events=$(NEXMARK_EVENTS) $(if $(NEXMARK_QUERIES),-Dsluice.bench.nexmark.queries=$(NEXMARK_QUERIES)) io.sluice.bench.Benchmarks docs/benchmarks.md
 
 ## fuzz: the differential expression fuzzer for DURATION (e.g. 10m, 2h) from SEED (default: the
 ## clock); shrunk mismatches are saved under testkit/fuzz/testdata/regressions.
