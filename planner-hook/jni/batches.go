@@ -400,11 +400,7 @@ func Java_io_sluice_jni_NativeLib_parquetWriterFinish(env *C.JNIEnv, _ C.jclass,
 //export Java_io_sluice_jni_NativeLib_jsonRows
 func Java_io_sluice_jni_NativeLib_jsonRows(env *C.JNIEnv, _ C.jclass, rowType C.jbyteArray, failOnMissingField, isoTimestamps C.jboolean, values, starts C.jbyteArray) C.jbyteArray {
 	defer guard(env, "jsonRows")
-	raw := goBytes(env, starts)
-	offsets := make([]int32, len(raw)/4)
-	for i := range offsets {
-		offsets[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
+	offsets := int32s(goBytes(env, starts))
 	out, err := scan.JSONRows(string(goBytes(env, rowType)),
 		jsonformat.Options{FailOnMissingField: failOnMissingField != 0, ISOTimestamps: isoTimestamps != 0},
 		goBytes(env, values), offsets)
@@ -420,11 +416,7 @@ func Java_io_sluice_jni_NativeLib_jsonRows(env *C.JNIEnv, _ C.jclass, rowType C.
 //export Java_io_sluice_jni_NativeLib_jsonRecords
 func Java_io_sluice_jni_NativeLib_jsonRecords(env *C.JNIEnv, _ C.jclass, rowType C.jbyteArray, isoTimestamps, decimalPlain, ignoreNullFields C.jboolean, rows, offsets C.jbyteArray) C.jbyteArray {
 	defer guard(env, "jsonRecords")
-	raw := goBytes(env, offsets)
-	offs := make([]int32, len(raw)/4)
-	for i := range offs {
-		offs[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
+	offs := int32s(goBytes(env, offsets))
 	out, err := sink.JSONRecords(string(goBytes(env, rowType)), jsonencode.Options{
 		ISOTimestamps: isoTimestamps != 0, DecimalPlain: decimalPlain != 0, IgnoreNullFields: ignoreNullFields != 0,
 	}, goBytes(env, rows), offs)
@@ -469,11 +461,7 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchDecode(env *C.JNIEnv, _ C.jclass, h 
 	}
 	if values != 0 {
 		k.values = goBytes(env, values)
-		raw := goBytes(env, starts)
-		k.starts = k.starts[:0]
-		for i := 0; i+4 <= len(raw); i += 4 {
-			k.starts = append(k.starts, int32(binary.LittleEndian.Uint32(raw[i:])))
-		}
+		k.starts = int32s(goBytes(env, starts))
 	}
 	next, err := k.f.Decode(k.values, k.starts, int(from))
 	if err != nil {
@@ -491,11 +479,7 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchAppendRows(env *C.JNIEnv, _ C.jclass
 		throw(env, err.Error())
 		return
 	}
-	raw := goBytes(env, offsets)
-	offs := make([]int32, len(raw)/4)
-	for i := range offs {
-		offs[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
+	offs := int32s(goBytes(env, offsets))
 	if err := k.f.AppendRows(goBytes(env, rows), offs); err != nil {
 		throw(env, err.Error())
 	}

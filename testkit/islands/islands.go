@@ -149,13 +149,7 @@ func KafkaScan(t testing.TB, options map[string]string) []byte {
 	is := decode(t, Nodes(t, Read(t, "kafka_scan_calc.json"), 0, 1, nil))
 	node := is["nodes"].([]any)[0].(map[string]any)
 	table := node["exec"].(map[string]any)["scanTableSource"].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)
-	for k, v := range options {
-		if v == "" {
-			delete(table["options"].(map[string]any), k)
-		} else {
-			table["options"].(map[string]any)[k] = v
-		}
-	}
+	setOptions(table["options"].(map[string]any), options)
 	return encode(t, is)
 }
 
@@ -168,12 +162,17 @@ func KafkaSink(t testing.TB, options map[string]string) []byte {
 	is := decode(t, Read(t, "kafka_sink.json"))
 	node := is["nodes"].([]any)[0].(map[string]any)
 	table := node["exec"].(map[string]any)["dynamicTableSink"].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)
+	setOptions(table["options"].(map[string]any), options)
+	return encode(t, is)
+}
+
+// setOptions sets a table's options (an empty value removes the option).
+func setOptions(table map[string]any, options map[string]string) {
 	for k, v := range options {
 		if v == "" {
-			delete(table["options"].(map[string]any), k)
+			delete(table, k)
 		} else {
-			table["options"].(map[string]any)[k] = v
+			table[k] = v
 		}
 	}
-	return encode(t, is)
 }
