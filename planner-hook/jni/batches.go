@@ -8,6 +8,7 @@ import "C"
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"runtime/cgo"
 	"sync"
 
@@ -452,7 +453,7 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchOpen(env *C.JNIEnv, _ C.jclass, scan
 }
 
 //export Java_io_sluice_jni_NativeLib_kafkaFetchDecode
-func Java_io_sluice_jni_NativeLib_kafkaFetchDecode(env *C.JNIEnv, _ C.jclass, h C.jlong, values, starts C.jbyteArray, from C.jint) C.jint {
+func Java_io_sluice_jni_NativeLib_kafkaFetchDecode(env *C.JNIEnv, _ C.jclass, h C.jlong, values C.jobject, length C.jint, starts C.jobject, records, from C.jint) C.jint {
 	defer guard(env, "kafkaFetchDecode")
 	k, err := handleOf[*kafkaFetch](h)
 	if err != nil {
@@ -460,8 +461,12 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchDecode(env *C.JNIEnv, _ C.jclass, h 
 		return 0
 	}
 	if values != 0 {
-		k.values = goBytes(env, values)
-		k.starts = int32s(goBytes(env, starts))
+		// The buffers are read in place: the emitter leaves them unchanged until Finish, and
+		// the decoder copies what it keeps.
+		if k.values, k.starts, err = fetchBuffers(env, values, int(length), starts, int(records)); err != nil {
+			throw(env, err.Error())
+			return 0
+		}
 	}
 	next, err := k.f.Decode(k.values, k.starts, int(from))
 	if err != nil {
@@ -469,6 +474,23 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchDecode(env *C.JNIEnv, _ C.jclass, h 
 		return 0
 	}
 	return C.jint(next)
+}
+
+// fetchBuffers returns the first length bytes of the direct buffer values and the records+1
+// int32s of the direct buffer starts, without a copy.
+func fetchBuffers(env *C.JNIEnv, values C.jobject, length int, starts C.jobject, records int) ([]byte, []int32, error) {
+	v, err := directBuffer(env, values)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kafka fetch values: %w", err)
+	}
+	s, err := directBuffer(env, starts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kafka fetch starts: %w", err)
+	}
+	if length < 0 || length > len(v) || records < 0 || 4*(records+1) > len(s) {
+		return nil, nil, fmt.Errorf("kafka fetch: %d bytes of %d, %d records with %d bytes of starts", length, len(v), records, len(s))
+	}
+	return v[:length], int32s(s[:4*(records+1)]), nil
 }
 
 //export Java_io_sluice_jni_NativeLib_kafkaFetchAppendRows
@@ -493,7 +515,7 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchFinish(env *C.JNIEnv, _ C.jclass, h 
 		throw(env, err.Error())
 		return 0
 	}
-	k.values = nil
+	k.values, k.starts = nil, nil
 	b, mark, err := k.f.Finish()
 	if err != nil {
 		throw(env, err.Error())

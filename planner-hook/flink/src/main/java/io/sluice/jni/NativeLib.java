@@ -279,10 +279,13 @@ public final class NativeLib {
     /**
      * Decodes a fetch's record values from record {@code from} on and returns the first record
      * the native decoder leaves to Flink's deserializer (the record count when none). Record r is
-     * {@code values[starts[r], starts[r + 1])} ({@code starts}: little-endian ints); pass null
-     * values and starts to go on with the fetch given last.
+     * bytes {@code [starts[r], starts[r + 1])} of the direct buffer {@code values}, whose first
+     * {@code length} bytes hold the fetch; {@code starts} is a direct buffer of {@code records + 1}
+     * little-endian ints. Go reads both buffers in place until the fetch is finished, so the
+     * caller leaves them unchanged until then. Pass null buffers to go on with the fetch given
+     * last.
      */
-    public static native int kafkaFetchDecode(long fetch, byte[] values, byte[] starts, int from);
+    public static native int kafkaFetchDecode(long fetch, ByteBuffer values, int length, ByteBuffer starts, int records, int from);
 
     /**
      * Appends the rows Flink's deserializer made of the record decoding stopped at (BinaryRowData:

@@ -38,6 +38,12 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
     private final KafkaRecordDeserializationSchema<RowData> deserializer;
     private final RowDataSerializer rows;
     private final List<RowData> flinkRows = new ArrayList<>();
+    /**
+     * The values of the fetch being emitted and their starts, reused from fetch to fetch; Go reads
+     * them in place, so they stay unchanged until the fetch is finished.
+     */
+    private ByteBuffer values;
+    private ByteBuffer starts;
     private final Collector<RowData> collector = new Collector<>() {
         @Override
         public void collect(RowData row) {
@@ -80,19 +86,28 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
             throws Exception {
         PartitionFetch f = (PartitionFetch) element;
         List<ConsumerRecord<byte[], byte[]>> records = f.records();
-        ByteArrayOutputStream values = new ByteArrayOutputStream();
-        ByteBuffer starts = ByteBuffer.allocate(4 * (records.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
+        long length = 0;
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            length += r.value() == null ? 0 : r.value().length;
+        }
+        if (length > Integer.MAX_VALUE) {
+            throw fetchError(f, new IllegalArgumentException(length + " bytes of record values in one fetch"));
+        }
+        values = capacity(values, (int) length);
+        starts = capacity(starts, 4 * (records.size() + 1));
+        values.clear();
+        starts.clear();
         starts.putInt(0);
         for (ConsumerRecord<byte[], byte[]> r : records) {
             if (r.value() != null) {
-                values.write(r.value());
+                values.put(r.value());
             }
-            starts.putInt(values.size());
+            starts.putInt(values.position());
         }
         int at = 0;
         long flink = 0;
         try {
-            at = NativeLib.kafkaFetchDecode(fetch, values.toByteArray(), starts.array(), 0);
+            at = NativeLib.kafkaFetchDecode(fetch, values, values.position(), starts, records.size(), 0);
             while (at < records.size()) {
                 ConsumerRecord<byte[], byte[]> r = records.get(at);
                 flinkRows.clear();
@@ -114,7 +129,7 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
                 }
                 appendRows();
                 flink++;
-                at = NativeLib.kafkaFetchDecode(fetch, null, null, at + 1);
+                at = NativeLib.kafkaFetchDecode(fetch, null, 0, null, 0, at + 1);
             }
         } catch (RuntimeException e) {
             throw fetchError(f, e);
@@ -122,6 +137,17 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
         FLINK.addAndGet(flink);
         NATIVE.addAndGet(records.size() - flink);
         emit(output, state, f.nextOffset(), f);
+    }
+
+    /**
+     * A direct buffer of at least the given capacity (little-endian): the given one when it is
+     * large enough, else a new one of twice the capacity asked for.
+     */
+    private static ByteBuffer capacity(ByteBuffer buf, int bytes) {
+        if (buf != null && buf.capacity() >= bytes) {
+            return buf;
+        }
+        return ByteBuffer.allocateDirect((int) Math.max(4096, Math.min(Integer.MAX_VALUE - 8, 2L * bytes))).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** An error of the native decoding, naming the partition and the offsets of the fetch. */
