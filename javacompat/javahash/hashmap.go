@@ -1,5 +1,7 @@
 package javahash
 
+import "errors"
+
 // HashMap replays the puts into a java.util.HashMap (as Java 8 to 21 implement it) to learn its
 // iteration order: buckets by the spread hash code, each bucket's entries in list order, which
 // resizes split preserving order and red-black tree bins (a bucket of 8 or more entries once the
@@ -112,6 +114,78 @@ func (m *HashMap) Put(code int32, entry int, keys Keys) {
 		m.resize()
 	}
 }
+
+// ComputeIfAbsent is HashMap#computeIfAbsent(keys[entry], k -> value of entry) with a function
+// that never returns null: a key already there keeps its entry (returned, added false); a new
+// key goes at the head of its bucket, unlike Put's tail (in a tree bin: after its tree parent,
+// as Put). The table grows before the lookup when the map already holds more entries than its
+// threshold, so a map filled by computeIfAbsent alone grows one key later than one filled by
+// Put.
+func (m *HashMap) ComputeIfAbsent(code int32, entry int, keys Keys) (int, bool) {
+	hash, e := spread(code), int32(entry)
+	m.keys = keys
+	if m.size > m.threshold || len(m.table) == 0 {
+		m.resize()
+	}
+	i := (int32(len(m.table)) - 1) & hash
+	first := m.table[i]
+	binCount := 0
+	if first != none && m.nodes[first].tree {
+		if q := m.find(m.root(first), hash, e); q != none {
+			return int(m.nodes[q].key), false
+		}
+		m.putTreeVal(first, hash, e)
+	} else {
+		for p := first; p != none; p = m.nodes[p].next {
+			if m.nodes[p].hash == hash && keys.Equal(int(m.nodes[p].key), entry) {
+				return int(m.nodes[p].key), false
+			}
+			binCount++
+		}
+		m.table[i] = m.newNode(hash, e, first)
+		if binCount >= treeifyThreshold-1 {
+			m.treeifyBin(hash)
+		}
+	}
+	m.size++
+	return entry, true
+}
+
+// ErrTreeBinRemoval is returned by Remove for a key in a red-black tree bin, whose removal
+// (HashMap.TreeNode#removeTreeNode, which rebalances and may move the root to the front) the
+// replay does not reproduce. A bucket becomes a tree bin only with 8 keys once the table has
+// 64 buckets.
+var ErrTreeBinRemoval = errors.New("javahash: removal from a tree bin is not replayed")
+
+// Remove is HashMap#remove(keys[entry]): the key's node is unlinked in place, the others keep
+// their order. It reports whether the key was there.
+func (m *HashMap) Remove(code int32, entry int, keys Keys) (bool, error) {
+	if len(m.table) == 0 {
+		return false, nil
+	}
+	hash := spread(code)
+	i := (int32(len(m.table)) - 1) & hash
+	prev := int32(none)
+	for p := m.table[i]; p != none; prev, p = p, m.nodes[p].next {
+		if m.nodes[p].tree {
+			return false, ErrTreeBinRemoval
+		}
+		if m.nodes[p].hash != hash || !keys.Equal(int(m.nodes[p].key), entry) {
+			continue
+		}
+		if prev == none {
+			m.table[i] = m.nodes[p].next
+		} else {
+			m.nodes[prev].next = m.nodes[p].next
+		}
+		m.size--
+		return true, nil
+	}
+	return false, nil
+}
+
+// Len is the number of keys in the map.
+func (m *HashMap) Len() int { return m.size }
 
 // AppendEntries appends the map's entries in iteration order: the entry holding each key and
 // the one whose value it maps to.
