@@ -101,6 +101,11 @@ type Arrival struct {
 	// UniqueKey is the row's unique key row, on a regular join's input kept by unique key
 	// (Layout UniqueKey).
 	UniqueKey []byte
+	// Suppress marks a retraction and the accumulate after it that a mini-batch regular join
+	// joins as a pair (MiniBatchStreamingJoinOperator#processElementWithSuppress): the
+	// retraction leaves its row in state, which the accumulate then replaces, and neither
+	// flips the other side's outer rows between joined and NULL-padded.
+	Suppress bool
 }
 
 // PairMatcher evaluates the join condition (beyond the keys' equality) on pairs of rows:

@@ -325,8 +325,10 @@ func (j *RegularJoin) accumulate(side Side, a *Arrival, k *regularKey, matched [
 			// row (once per copy), and counts one more association.
 			for _, i := range matched {
 				rec := j.store.at(others, i)
-				if err := j.padded(other, rec, 0, KindDelete, emit); err != nil {
-					return err
+				if !a.Suppress {
+					if err := j.padded(other, rec, 0, KindDelete, emit); err != nil {
+						return err
+					}
 				}
 				rec.assoc++
 				j.touch(rec)
@@ -349,7 +351,9 @@ func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []in
 	other := 1 - side
 	others := &k.sides[other]
 	inOuter, otherOuter := j.outer(side), j.outer(other)
-	j.retractRecord(side, &k.sides[side], a)
+	if !a.Suppress {
+		j.retractRecord(side, &k.sides[side], a)
+	}
 	if j.associated(others, matched) == 0 {
 		if inOuter {
 			return emitPadded(side, a.Row, func(l, r []byte) error { return emit(KindDelete, l, r) })
@@ -368,8 +372,10 @@ func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []in
 		// again (once per copy).
 		for _, i := range matched {
 			rec := j.store.at(others, i)
-			if err := j.padded(other, rec, 1, KindInsert, emit); err != nil {
-				return err
+			if !a.Suppress {
+				if err := j.padded(other, rec, 1, KindInsert, emit); err != nil {
+					return err
+				}
 			}
 			rec.assoc--
 			j.touch(rec)

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/sluice-project/sluice/exec/join"
 )
@@ -29,6 +30,9 @@ type RegularJoin struct {
 	UniqueKeys [2][]int
 	// StateTTL is each input's state time to live in milliseconds (left, right; 0: none).
 	StateTTL [2]int64
+	// MiniBatchSize is the rows of a mini-batch join's bundles (table.exec.mini-batch.size), 0
+	// without mini-batches (and for SEMI and ANTI joins, which Flink joins without them).
+	MiniBatchSize int64
 }
 
 // CompileRegularJoin decodes a regular join node. Reasons say why it cannot run natively; err
@@ -52,9 +56,15 @@ func CompileRegularJoin(n *IslandNode, options map[string]string) (*RegularJoin,
 			return nil, nil, fmt.Errorf("join %s: %w", n.Name, err)
 		}
 	}
-	if options[OptMiniBatch] == "true" {
-		// Flink then runs MiniBatchStreamingJoinOperator, which replays its buffers side by side.
-		reasons = append(reasons, "a mini-batch regular join (table.exec.mini-batch.enabled) is not supported natively yet")
+	if options[OptMiniBatch] == "true" && p.Type != join.Semi && p.Type != join.Anti {
+		// Flink then runs MiniBatchStreamingJoinOperator (StreamExecJoin reads the flag and
+		// the size from the table config at translation).
+		size, err := strconv.ParseInt(options[OptMiniBatchSize], 10, 64)
+		if err != nil || size <= 0 {
+			// Flink's translation fails the same plan (MinibatchUtil#miniBatchSize).
+			reasons = append(reasons, fmt.Sprintf("a mini-batch join needs %s > 0 (it is %q)", OptMiniBatchSize, options[OptMiniBatchSize]))
+		}
+		p.MiniBatchSize = size
 	}
 	ttls, err := inputStateTTLs(j.State, 2, options)
 	if err != nil {

@@ -51,6 +51,9 @@ type joinInputs struct {
 	identity      []int32
 	out           []byte
 	offsets       []int32
+	// more and moreOffsets encode the pairs drained after the call's first ones.
+	more        []byte
+	moreOffsets []int32
 	// reuseRows says the join copies what it keeps of a batch's rows (the window and regular
 	// joins; the interval join keeps them as they are): a batch's rows then reuse the last
 	// one's buffer instead of a new one per batch, which the Go collector would have to collect.
@@ -291,9 +294,34 @@ func (in *joinInputs) encodeOutput() error {
 	if len(in.kinds) > 0 {
 		kinds = in.kinds
 	}
-	if in.out, in.offsets, err = encodeRows(in.outEnc, fields, kinds, m, in.out, in.offsets); err != nil {
+	if len(in.offsets) <= 1 {
+		if in.out, in.offsets, err = encodeRows(in.outEnc, fields, kinds, m, in.out, in.offsets); err != nil {
+			return fmt.Errorf("%s: %w", in.what, err)
+		}
+		return nil
+	}
+	// Rows of the call are already encoded (a mini-batch join's earlier flushes): these go
+	// after them.
+	if in.more, in.moreOffsets, err = encodeRows(in.outEnc, fields, kinds, m, in.more, in.moreOffsets); err != nil {
 		return fmt.Errorf("%s: %w", in.what, err)
 	}
+	base := int32(len(in.out))
+	in.out = append(in.out, in.more...)
+	for _, o := range in.moreOffsets[1:] {
+		in.offsets = append(in.offsets, base+o)
+	}
+	return nil
+}
+
+// drainPairs encodes the pairs collected so far after the rows of the call already encoded,
+// and forgets them: their rows may point into state that the next join call changes.
+func (in *joinInputs) drainPairs() error {
+	if err := in.encodeOutput(); err != nil {
+		return err
+	}
+	clear(in.lefts)
+	clear(in.rights)
+	in.lefts, in.rights, in.kinds = in.lefts[:0], in.rights[:0], in.kinds[:0]
 	return nil
 }
 

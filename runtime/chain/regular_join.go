@@ -19,7 +19,10 @@ import (
 // carry their RowKinds.
 type regularJoinStage struct {
 	*joinInputs
-	op       *join.RegularJoin
+	op *join.RegularJoin
+	// mini buffers the rows of a mini-batch join (nil without mini-batches), which then keeps
+	// the state instead of op.
+	mini     *join.MiniBatchJoin
 	arrivals []join.Arrival
 	// uniqueKeys encodes the unique key rows of a side kept by unique key (nil otherwise).
 	uniqueKeys [2]*uniqueKeyRows
@@ -39,12 +42,16 @@ func openRegularJoinStage(p *plan.RegularJoin, options map[string]string) (*regu
 	if err != nil {
 		return nil, err
 	}
-	op, err := join.NewRegularJoin(join.RegularConfig{Type: p.Type, Layouts: p.Layouts, KeyGroups: in.keyGrp, StateTTL: [2]statettl.TTL{{Millis: p.StateTTL[0]}, {Millis: p.StateTTL[1]}}})
-	if err != nil {
+	cfg := join.RegularConfig{Type: p.Type, Layouts: p.Layouts, KeyGroups: in.keyGrp, StateTTL: [2]statettl.TTL{{Millis: p.StateTTL[0]}, {Millis: p.StateTTL[1]}}}
+	in.reuseRows = true // RegularJoin and MiniBatchJoin keep copies of the rows they keep
+	s := &regularJoinStage{joinInputs: in}
+	if p.MiniBatchSize > 0 {
+		if s.mini, err = join.NewMiniBatchJoin(cfg, p.MiniBatchSize); err != nil {
+			return nil, err
+		}
+	} else if s.op, err = join.NewRegularJoin(cfg); err != nil {
 		return nil, err
 	}
-	in.reuseRows = true // RegularJoin keeps copies of the rows it keeps
-	s := &regularJoinStage{joinInputs: in, op: op}
 	for side, layout := range p.Layouts {
 		if layout != join.UniqueKey {
 			continue
@@ -109,30 +116,69 @@ func (s *regularJoinStage) ProcessBatch(b arrow.RecordBatch) error {
 		}
 		s.arrivals = append(s.arrivals, a)
 	}
+	defer clear(s.arrivals)
+	if s.mini != nil {
+		// The bundle is flushed after each row that fills it (CountCoBundleTrigger).
+		for i := range s.arrivals {
+			full, err := s.mini.Add(sb.side, &s.arrivals[i])
+			if err != nil {
+				return err
+			}
+			if full {
+				if err := s.flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return s.encodeOutput()
+	}
 	if err := s.op.Add(sb.side, s.arrivals, s.matchEach, s.collectChange); err != nil {
 		return err
 	}
-	clear(s.arrivals)
 	return s.encodeOutput()
 }
 
-// AdvanceWatermark has nothing to fire: a regular join passes watermarks on.
+// flush joins a mini-batch join's bundle; its output rows are encoded after each input's.
+func (s *regularJoinStage) flush() error {
+	return s.mini.Flush(s.matchEach, s.collectChange, s.drainPairs)
+}
+
+// AdvanceWatermark passes the watermark on; a mini-batch join first joins its bundle
+// (MiniBatchStreamingJoinOperator#processWatermark1/2), whose rows come out before it.
 func (s *regularJoinStage) AdvanceWatermark(int64) error {
 	s.reset()
+	if s.mini != nil {
+		return s.flush()
+	}
 	return nil
 }
 
-// PrepareCheckpoint has nothing to flush: rows are in state as they arrive.
+// PrepareCheckpoint joins a mini-batch join's bundle before the barrier
+// (MiniBatchStreamingJoinOperator#prepareSnapshotPreBarrier); without mini-batches rows are in
+// state as they arrive.
 func (s *regularJoinStage) PrepareCheckpoint() error {
 	s.reset()
+	if s.mini != nil {
+		return s.flush()
+	}
 	return nil
 }
 
 // Snapshot serializes one key group of the join's state.
-func (s *regularJoinStage) Snapshot(kg int) ([]byte, error) { return s.op.Snapshot(kg) }
+func (s *regularJoinStage) Snapshot(kg int) ([]byte, error) {
+	if s.mini != nil {
+		return s.mini.Snapshot(kg)
+	}
+	return s.op.Snapshot(kg)
+}
 
 // Restore loads one key group of the join's state.
-func (s *regularJoinStage) Restore(kg int, blob []byte) error { return s.op.Restore(kg, blob) }
+func (s *regularJoinStage) Restore(kg int, blob []byte) error {
+	if s.mini != nil {
+		return s.mini.Restore(kg, blob)
+	}
+	return s.op.Restore(kg, blob)
+}
 
 // InitializeWatermark does nothing: a regular join has no event time.
 func (s *regularJoinStage) InitializeWatermark(int64) {}
@@ -141,7 +187,17 @@ func (s *regularJoinStage) InitializeWatermark(int64) {}
 func (s *regularJoinStage) LateDropped() int64 { return 0 }
 
 // StateBytes is the size of the rows and keys in the join's state.
-func (s *regularJoinStage) StateBytes() int64 { return s.op.StateBytes() }
+func (s *regularJoinStage) StateBytes() int64 {
+	if s.mini != nil {
+		return s.mini.StateBytes()
+	}
+	return s.op.StateBytes()
+}
 
 // StateKeys is the number of keys in the join's state.
-func (s *regularJoinStage) StateKeys() int64 { return s.op.StateKeys() }
+func (s *regularJoinStage) StateKeys() int64 {
+	if s.mini != nil {
+		return s.mini.StateKeys()
+	}
+	return s.op.StateKeys()
+}
