@@ -18,13 +18,16 @@ const (
 	OptMiniBatchSize = "table.exec.mini-batch.size"
 )
 
-// MiniBatchAssigner is a compiled mini-batch assigner on processing time: rows pass unchanged,
+// MiniBatchAssigner is a compiled mini-batch assigner. On processing time rows pass unchanged,
 // and a watermark at the start of the current interval (now - now % IntervalMillis) goes out
 // before the first row of every new interval and on a timer each interval, as Flink's
 // ProcTimeMiniBatchAssignerOperator; upstream watermarks stop here, except the final one. The
-// Java operator running the chain owns the clock and the timer; the chain passes rows.
+// Java operator running the chain owns the clock and the timer; the chain passes rows. On event
+// time (RowTime) rows pass unchanged and an upstream watermark goes on only once it reaches the
+// end of the current interval, as Flink's RowTimeMiniBatchAssginerOperator.
 type MiniBatchAssigner struct {
 	IntervalMillis int64
+	RowTime        bool
 }
 
 // ExecType implements Node.
@@ -50,18 +53,14 @@ func CompileMiniBatchAssigner(n *IslandNode, _ map[string]string) (*MiniBatchAss
 	}
 	iv := j.MiniBatchInterval
 	switch iv.Mode {
-	case "ProcTime":
-	case "RowTime":
-		// Flink's RowTimeMiniBatchAssginerOperator: mini-batches cut by event time, which a
-		// window aggregation downstream asks for.
-		return nil, []string{"mini-batches on event time (a mini-batch assigner in RowTime mode) are not supported natively yet"}, nil
+	case "ProcTime", "RowTime":
 	default:
 		return nil, nil, fmt.Errorf("mini-batch assigner %s: mode %q", n.Name, iv.Mode)
 	}
 	if iv.Interval <= 0 {
 		return nil, nil, fmt.Errorf("mini-batch assigner %s: interval %d ms", n.Name, iv.Interval)
 	}
-	return &MiniBatchAssigner{IntervalMillis: iv.Interval}, nil, nil
+	return &MiniBatchAssigner{IntervalMillis: iv.Interval, RowTime: iv.Mode == "RowTime"}, nil, nil
 }
 
 // miniBatchSize is the bundle size of a node that runs with mini-batches (0 when it runs

@@ -9,11 +9,13 @@ func TestCompileMiniBatchAssigner(t *testing.T) {
 	for _, c := range []struct {
 		name, exec string
 		interval   int64
+		rowTime    bool
 		reason     string
 		err        string
 	}{
 		{name: "processing time", exec: `{"miniBatchInterval": {"interval": 2000, "mode": "ProcTime"}}`, interval: 2000},
-		{name: "event time", exec: `{"miniBatchInterval": {"interval": 0, "mode": "RowTime"}}`, reason: "RowTime mode"},
+		{name: "event time", exec: `{"miniBatchInterval": {"interval": 2000, "mode": "RowTime"}}`, interval: 2000, rowTime: true},
+		{name: "event time, zero interval", exec: `{"miniBatchInterval": {"interval": 0, "mode": "RowTime"}}`, err: "interval 0 ms"},
 		{name: "no interval", exec: `{}`, err: "no miniBatchInterval"},
 		{name: "zero interval", exec: `{"miniBatchInterval": {"interval": 0, "mode": "ProcTime"}}`, err: "interval 0 ms"},
 		{name: "unknown mode", exec: `{"miniBatchInterval": {"interval": 5, "mode": "None"}}`, err: `mode "None"`},
@@ -31,8 +33,8 @@ func TestCompileMiniBatchAssigner(t *testing.T) {
 				if len(reasons) != 1 || !strings.Contains(reasons[0], c.reason) {
 					t.Errorf("reasons %q, want %q", reasons, c.reason)
 				}
-			case len(reasons) > 0 || m.IntervalMillis != c.interval:
-				t.Errorf("got %+v, %q; want interval %d", m, reasons, c.interval)
+			case len(reasons) > 0 || m.IntervalMillis != c.interval || m.RowTime != c.rowTime:
+				t.Errorf("got %+v, %q; want interval %d, row time %v", m, reasons, c.interval, c.rowTime)
 			}
 		})
 	}

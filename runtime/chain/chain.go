@@ -54,7 +54,11 @@ type Chain struct {
 	// none): event-time watermarks stop there, except the final one, and the mini-batch
 	// watermarks the Java operator emits by the clock (MiniBatchWatermark) start there.
 	miniBatchAt int
-	interval    int64
+	// rowTimeBatches is the chain's mini-batch assigner on event time (nil for none), before
+	// stage rowTimeAt: the watermarks it lets through go on from there.
+	rowTimeBatches *rowTimeBatches
+	rowTimeAt      int
+	interval       int64
 	// Watermark assigner state (WatermarkAssignerOperator's currentWatermark, lastWatermark).
 	current, last int64
 	// forwarded is the last watermark the chain emitted.
@@ -142,11 +146,20 @@ func openChain(is *plan.Island) (*Chain, error) {
 			}
 			continue
 		}
-		if _, ok := node.(*plan.MiniBatchAssigner); ok {
-			// Rows pass unchanged; the Java operator owns the assigner's clock and timer.
-			if c.miniBatchAt >= 0 {
+		if a, ok := node.(*plan.MiniBatchAssigner); ok {
+			if c.miniBatchAt >= 0 || c.rowTimeBatches != nil {
 				return nil, fmt.Errorf("chain node %d (%s): a second mini-batch assigner", i, is.Nodes[i].Name)
 			}
+			if a.RowTime {
+				b, err := newRowTimeBatches(a.IntervalMillis)
+				if err != nil {
+					return nil, fmt.Errorf("chain node %d (%s): %w", i, is.Nodes[i].Name, err)
+				}
+				c.rowTimeBatches = b
+				c.rowTimeAt = len(c.stages)
+				continue
+			}
+			// Rows pass unchanged; the Java operator owns the assigner's clock and timer.
 			c.miniBatchAt = len(c.stages)
 			continue
 		}
@@ -329,9 +342,19 @@ func (c *Chain) MiniBatchWatermark(w int64) error {
 	return c.forward(c.miniBatchAt, w)
 }
 
-// forward moves a watermark through the stages from stage k on and records it.
+// forward moves a watermark through the stages from stage k on and records it. An event-time
+// mini-batch assigner on the way holds it back unless it ends the current mini-batch.
 func (c *Chain) forward(k int, w int64) error {
-	for ; k < len(c.stages); k++ {
+	for ; k <= len(c.stages); k++ {
+		if c.rowTimeBatches != nil && k == c.rowTimeAt {
+			var pass bool
+			if w, pass = c.rowTimeBatches.watermark(w); !pass {
+				return nil
+			}
+		}
+		if k == len(c.stages) {
+			break
+		}
 		st, ok := c.stages[k].(EventTimePipeline)
 		if !ok {
 			continue

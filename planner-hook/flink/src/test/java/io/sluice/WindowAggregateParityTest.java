@@ -171,6 +171,12 @@ class WindowAggregateParityTest {
                 .asMultiset();
     }
 
+    /** A case with mini-batches, which under an event-time window are cut by event time. */
+    static ParityCase rowTimeMiniBatch(ParityCase c, String latency) {
+        return c.with("table.exec.mini-batch.enabled", "true").with("table.exec.mini-batch.allow-latency", latency)
+                .with("table.exec.mini-batch.size", "5");
+    }
+
     /** Flink's default plan for event-time windows: local and global aggregation. */
     static ParityCase twoPhase(String name, String window, String keys, String aggs) {
         return nativeCase(name + "-2phase", SCHEMA, rows(), query(window, keys, aggs)).asMultiset();
@@ -199,6 +205,13 @@ class WindowAggregateParityTest {
                 twoPhase("cumulate", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", "k", AGGS),
                 twoPhase("two-keys", tumble, "k, i", "COUNT(*) AS c, SUM(v) AS sv"),
                 twoPhase("tumble", tumble, "k", AGGS).withParallelism(2),
+                // Mini-batches on event time (RowTimeMiniBatchAssginerOperator after the source's
+                // watermarks): watermarks go on once per interval of event time.
+                rowTimeMiniBatch(twoPhase("mini-batch", tumble, "k", AGGS), "2 s"),
+                rowTimeMiniBatch(twoPhase("mini-batch", "HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)", "k", AGGS),
+                        "3 s").withParallelism(2),
+                rowTimeMiniBatch(onePhase("mini-batch", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", "k", AGGS),
+                        "1 s"),
                 onePhase("filter", tumble, "k", FILTERED),
                 onePhase("filtered-count-only", tumble, "k", "COUNT(*) FILTER (WHERE v > 600) AS c, SUM(v) AS sv"),
                 twoPhase("filtered-count-only", "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '8' SECOND)", "k",

@@ -99,6 +99,10 @@ class WindowJoinParityTest {
                 join("right-condition", "RIGHT", TUMBLE, BOTH, " AND R.i <> L.i"),
                 join("full-tumble", "FULL", TUMBLE, BOTH, " AND L.v < R.v + 100"),
                 join("inner-hop", "", HOP, BOTH, ""),
+                // Mini-batches on event time (the shape of Nexmark q8): each input's watermarks
+                // go on once per interval of event time.
+                WindowAggregateParityTest.rowTimeMiniBatch(join("mini-batch-full-tumble", "FULL", TUMBLE, BOTH, " AND L.v < R.v + 100"), "2 s"),
+                WindowAggregateParityTest.rowTimeMiniBatch(join("mini-batch-inner-hop", "", HOP, BOTH, ""), "3 s").withParallelism(2),
                 join("left-cumulate", "LEFT", CUMULATE, BOTH, " AND L.d > R.d"),
                 joinCase("semi-in", "SELECT L.k, L.v, L.window_start FROM " + tvf("t", TUMBLE) + " L" + semiWhere),
                 joinCase("anti-not-exists", "SELECT L.k, L.v, L.window_end FROM " + tvf("t", TUMBLE) + " L" + antiWhere),

@@ -37,7 +37,9 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalG
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalMiniBatchAssigner;
+import org.apache.flink.table.planner.plan.trait.MiniBatchInterval;
 import org.apache.flink.table.planner.plan.trait.MiniBatchIntervalTraitDef;
+import org.apache.flink.table.planner.plan.trait.MiniBatchMode;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalSink;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalTableSourceScan;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalValues;
@@ -499,9 +501,13 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                         && !((StreamPhysicalWindowAggregate) bottom).windowing().isRowtime()
                 // An interval join requires watermarks exactly when its bounds are on event time.
                 || bottom instanceof StreamPhysicalIntervalJoin && !((StreamPhysicalIntervalJoin) bottom).requireWatermark();
+        // A mini-batch assigner on processing time runs on the Java operator's clock; one on
+        // event time (RowTime) only holds back watermarks, in the native chain.
         long miniBatchInterval = chain.stream()
                 .filter(r -> r instanceof StreamPhysicalMiniBatchAssigner)
-                .mapToLong(r -> r.getTraitSet().getTrait(MiniBatchIntervalTraitDef.INSTANCE()).getMiniBatchInterval().getInterval())
+                .map(r -> r.getTraitSet().getTrait(MiniBatchIntervalTraitDef.INSTANCE()).getMiniBatchInterval())
+                .filter(i -> i.getMode() == MiniBatchMode.ProcTime)
+                .mapToLong(MiniBatchInterval::getInterval)
                 .findFirst().orElse(0);
         ChainShape shape = new ChainShape(
                 types, watermarkAssigner, stateKeys != null, rowMapping && !batchRecords, 0, batchInput, batchRecords,
