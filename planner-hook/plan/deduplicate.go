@@ -24,6 +24,11 @@ type deduplicateJSON struct {
 	OutputType           json.RawMessage   `json:"outputType"`
 }
 
+// OptDedupCompactChanges is table.exec.deduplicate.mini-batch.compact-changes-enabled: an
+// event-time deduplication with mini-batches emits only each key's latest change per bundle
+// (RowTimeMiniBatchLatestChangeDeduplicateFunction).
+const OptDedupCompactChanges = "table.exec.deduplicate.mini-batch.compact-changes-enabled"
+
 // Deduplicate is a compiled deduplication.
 type Deduplicate struct {
 	InNames  []string
@@ -42,7 +47,9 @@ type Deduplicate struct {
 	// MiniBatchSize is the number of rows of a bundle (0: no mini-batches): rows are then
 	// buffered per key until the bundle is full or a mini-batch watermark or checkpoint barrier
 	// comes, and each key's buffered row is deduplicated when the bundle finishes, keys in the
-	// order of Flink's HashMap (KeyedMapBundleOperator over ProcTimeMiniBatchDeduplicate*).
+	// order of Flink's HashMap (KeyedMapBundleOperator over ProcTimeMiniBatchDeduplicate*); on
+	// event time every row is buffered, and a key's rows are deduplicated in arrival order
+	// (RowTimeMiniBatchDeduplicateFunction).
 	MiniBatchSize int64
 }
 
@@ -66,12 +73,26 @@ func CompileDeduplicate(n *IslandNode, options map[string]string) (*Deduplicate,
 	if p.MiniBatchSize, err = miniBatchSize(j.Configuration, options); err != nil {
 		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)
 	}
-	if p.MiniBatchSize > 0 && j.IsRowtime {
-		// RowTimeMiniBatch*DeduplicateFunction behind an event-time mini-batch assigner.
-		reasons = append(reasons, "mini-batch deduplication on event time (table.exec.mini-batch.enabled) is not supported natively yet")
-	}
 	if p.StateTTL, err = stateTTL(j.State, options); err != nil {
 		return nil, nil, fmt.Errorf("deduplicate %s: %w", n.Name, err)
+	}
+	if p.MiniBatchSize > 0 && j.IsRowtime {
+		// KeyedMapBundleOperator over RowTimeMiniBatchDeduplicateFunction, behind an event-time
+		// mini-batch assigner: every row buffered per key, deduplicated at the bundle's end.
+		compact := j.Configuration[OptDedupCompactChanges]
+		if compact == "" {
+			compact = options[OptDedupCompactChanges]
+		}
+		switch {
+		case p.InsertOnly:
+			// Flink's translation refuses it (StreamExecDeduplicate checks the mode).
+			reasons = append(reasons, "an insert-only event-time deduplication with mini-batches is not supported natively")
+		case compact == "true":
+			reasons = append(reasons, "mini-batch deduplication on event time compacting changes ("+OptDedupCompactChanges+") is not supported natively yet")
+		case p.StateTTL > 0:
+			// RowTimeMiniBatchDeduplicateFunction writes each key's state at every bundle's end.
+			reasons = append(reasons, fmt.Sprintf("mini-batch deduplication on event time with a state TTL (%d ms) is not supported natively yet", p.StateTTL))
+		}
 	}
 	if p.InsertOnly && p.StateTTL > 0 {
 		// RowTimeDeduplicateKeepFirstRowFunction's rows wait for timers while their state expires.

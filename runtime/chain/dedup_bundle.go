@@ -5,39 +5,64 @@ import (
 	"github.com/sluice-project/sluice/exec/dedup"
 )
 
-// dedupBundle buffers the rows of a deduplication on processing time with mini-batches (Flink's
-// KeyedMapBundleOperator over ProcTimeMiniBatchDeduplicateKeepFirstRowFunction or
-// ProcTimeMiniBatchDeduplicateKeepLastRowFunction): one row per key, the key's first row of the
-// bundle (keep first) or its latest (keep last), until the bundle is full (after the row that
-// brings it to table.exec.mini-batch.size), a watermark comes, or a checkpoint barrier. The
+// dedupBundle buffers the rows of a deduplication with mini-batches (Flink's
+// KeyedMapBundleOperator) until the bundle is full (after the row that brings it to
+// table.exec.mini-batch.size), a watermark comes, or a checkpoint barrier. On processing time
+// (ProcTimeMiniBatchDeduplicateKeepFirstRowFunction, ProcTimeMiniBatchDeduplicateKeepLastRowFunction)
+// it holds one row per key, the key's first row of the bundle (keep first) or its latest (keep
+// last); on event time (RowTimeMiniBatchDeduplicateFunction) every row, in arrival order. The
 // finished bundle's rows are deduplicated key by key in the order of Flink's HashMap, each as
 // the function without mini-batches takes a row.
 type dedupBundle struct {
 	keys     *bundle.Bundle
 	keepLast bool
+	rowTime  bool
 	// data holds copies of the buffered rows (batches are borrowed), kept from bundle to bundle;
 	// a key's later row (keep last) is appended and the earlier one left unused until the
 	// bundle finishes.
 	data []byte
-	// Per bundle key: where its buffered row lies in data, and its key group.
+	// Per bundle key: its buffered row's place in data (processing time) or its first and last
+	// row (event time), and its key group.
 	spans  [][2]int32
 	groups []int32
+	// The rows buffered on event time: where each lies in data, its time and the key's next.
+	rows []bufferedRow
 	// Scratch of finish.
 	order []int32
 	batch []dedup.Row
 }
 
-func newDedupBundle(size int64, keepLast bool) (*dedupBundle, error) {
+// bufferedRow is a row buffered on event time.
+type bufferedRow struct {
+	span    [2]int32
+	rowtime int64
+	next    int32
+}
+
+func newDedupBundle(size int64, keepLast, rowTime bool) (*dedupBundle, error) {
 	keys, err := bundle.New(size)
 	if err != nil {
 		return nil, err
 	}
-	return &dedupBundle{keys: keys, keepLast: keepLast}, nil
+	return &dedupBundle{keys: keys, keepLast: keepLast, rowTime: rowTime}, nil
 }
 
 // add buffers a row (addInput) and reports whether it filled the bundle.
 func (b *dedupBundle) add(r dedup.Row) bool {
 	k, full := b.keys.Add(r.Key)
+	if b.rowTime {
+		// RowTimeMiniBatchDeduplicateFunction#addInput: the row joins its key's list.
+		i := int32(len(b.rows))
+		b.rows = append(b.rows, bufferedRow{span: b.keep(r.Row), rowtime: r.Rowtime, next: -1})
+		if int(k) == len(b.spans) {
+			b.spans = append(b.spans, [2]int32{i, i})
+			b.groups = append(b.groups, int32(r.KeyGroup))
+		} else {
+			b.rows[b.spans[k][1]].next = i
+			b.spans[k][1] = i
+		}
+		return full
+	}
 	switch {
 	case int(k) == len(b.spans):
 		b.spans = append(b.spans, b.keep(r.Row))
@@ -64,13 +89,23 @@ func (b *dedupBundle) finish(op *dedup.Deduplicate, out *rowOutput) error {
 	b.order = b.keys.Order(b.order[:0])
 	b.batch = b.batch[:0]
 	for _, k := range b.order {
-		span := b.spans[k]
-		b.batch = append(b.batch, dedup.Row{KeyGroup: int(b.groups[k]), Key: b.keys.Key(k), Row: b.data[span[0]:span[1]:span[1]]})
+		row := dedup.Row{KeyGroup: int(b.groups[k]), Key: b.keys.Key(k)}
+		if !b.rowTime {
+			span := b.spans[k]
+			row.Row = b.data[span[0]:span[1]:span[1]]
+			b.batch = append(b.batch, row)
+			continue
+		}
+		for i := b.spans[k][0]; i >= 0; i = b.rows[i].next {
+			span := b.rows[i].span
+			row.Row, row.Rowtime = b.data[span[0]:span[1]:span[1]], b.rows[i].rowtime
+			b.batch = append(b.batch, row)
+		}
 	}
 	err := op.Process(b.batch) // it copies what it keeps
 	clear(b.batch)
 	b.keys.Clear()
-	b.data, b.spans, b.groups = b.data[:0], b.spans[:0], b.groups[:0]
+	b.data, b.spans, b.groups, b.rows = b.data[:0], b.spans[:0], b.groups[:0], b.rows[:0]
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sluice-project/sluice/exec/bundle"
@@ -35,32 +37,45 @@ func TestDedupBundle(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		keepLast bool
-		// steps: rows "k=v", or "finish"
+		rowTime  bool
+		// steps: rows "k=v" (on event time "k=v@time"), or "finish"
 		steps []string
 		want  func() [][]string
 	}{
-		{"keep first", false, []string{"a=1", "b=2", "a=3", "c=4", "finish", "a=5", "d=6", "finish"}, func() [][]string {
+		{"keep first", false, false, []string{"a=1", "b=2", "a=3", "c=4", "finish", "a=5", "d=6", "finish"}, func() [][]string {
 			var first []string
 			for _, k := range hashOrder("a", "b") {
 				first = append(first, map[string]string{"a": "+I a=1", "b": "+I b=2"}[k])
 			}
 			return [][]string{nil, nil, first, nil, {"+I c=4"}, nil, nil, {"+I d=6"}}
 		}},
-		{"keep last", true, []string{"a=1", "b=2", "a=3", "a=4", "finish", "b=5", "finish"}, func() [][]string {
+		{"keep last", true, false, []string{"a=1", "b=2", "a=3", "a=4", "finish", "b=5", "finish"}, func() [][]string {
 			var first []string
 			for _, k := range hashOrder("a", "b") {
 				first = append(first, map[string]string{"a": "+I a=3", "b": "+I b=2"}[k])
 			}
 			return [][]string{nil, nil, first, nil, {"-U a=3", "+U a=4"}, nil, {"-U b=2", "+U b=5"}}
 		}},
+		// RowTimeMiniBatchDeduplicateFunction: every row of a key in arrival order against the
+		// kept one, a row as late or later replacing it.
+		{"keep last on event time", true, true, []string{"a=1@5", "b=2@3", "a=3@4", "a=4@5", "finish", "a=6@9", "a=7@8", "finish"}, func() [][]string {
+			var first []string
+			for _, k := range hashOrder("a", "b") {
+				first = append(first, map[string]string{"a": "+I a=1@5", "b": "+I b=2@3"}[k])
+			}
+			return [][]string{nil, nil, first, nil, {"-U a=1@5", "+U a=4@5"}, nil, nil, {"-U a=4@5", "+U a=6@9"}}
+		}},
+		{"keep first on event time", false, true, []string{"a=1@5", "a=2@4", "a=3@4", "finish"}, func() [][]string {
+			return [][]string{nil, nil, {"+I a=1@5", "-U a=1@5", "+U a=2@4"}, nil}
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			op, err := dedup.New(dedup.Config{KeepLast: c.keepLast, GenerateUpdateBefore: true, GenerateInsert: true,
+			op, err := dedup.New(dedup.Config{KeepLast: c.keepLast, RowTime: c.rowTime, GenerateUpdateBefore: true, GenerateInsert: true,
 				KeyGroups: keygroup.Range{Start: 0, End: 0}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := newDedupBundle(3, c.keepLast)
+			b, err := newDedupBundle(3, c.keepLast, c.rowTime)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +87,13 @@ func TestDedupBundle(t *testing.T) {
 					err = b.finish(op, &out)
 				} else {
 					k := st[:1]
-					if b.add(dedup.Row{Key: keyRow(k), Row: append([]byte{0}, st...)}) {
+					r := dedup.Row{Key: keyRow(k), Row: append([]byte{0}, st...)}
+					if _, at, ok := strings.Cut(st, "@"); ok {
+						if r.Rowtime, err = strconv.ParseInt(at, 10, 64); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if b.add(r) {
 						err = b.finish(op, &out)
 					}
 				}

@@ -40,10 +40,10 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 	}
 	s := &dedupStage{plan: p, op: op}
 	if p.MiniBatchSize > 0 {
-		if p.RowtimeCol >= 0 {
-			return nil, fmt.Errorf("deduplicate: mini-batches on event time")
+		if p.InsertOnly {
+			return nil, fmt.Errorf("deduplicate: an insert-only deduplication with mini-batches")
 		}
-		if s.bundle, err = newDedupBundle(p.MiniBatchSize, p.KeepLast); err != nil {
+		if s.bundle, err = newDedupBundle(p.MiniBatchSize, p.KeepLast, p.RowtimeCol >= 0); err != nil {
 			return nil, fmt.Errorf("deduplicate: %w", err)
 		}
 	}
@@ -81,7 +81,11 @@ func (s *dedupStage) run(b *keyedBatch) error {
 	}
 	if s.bundle != nil {
 		for r := 0; r < b.N; r++ {
-			if s.bundle.add(dedup.Row{KeyGroup: int(b.Groups[r]), Key: b.Key(r), Row: b.Row(r)}) {
+			row := dedup.Row{KeyGroup: int(b.Groups[r]), Key: b.Key(r), Row: b.Row(r)}
+			if times != nil {
+				row.Rowtime = times[r]
+			}
+			if s.bundle.add(row) {
 				if err := s.bundle.finish(s.op, &s.out); err != nil {
 					return err
 				}

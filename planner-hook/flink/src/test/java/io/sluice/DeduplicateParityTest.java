@@ -46,6 +46,12 @@ class DeduplicateParityTest {
      * of input, never on the clock): KeyedMapBundleOperator over ProcTimeMiniBatchDeduplicate*,
      * keys emitted in the order of Flink's HashMap.
      */
+    /** A case on event time with mini-batches of {@code size} rows cut by event time every second. */
+    static ParityCase rowTimeMiniBatch(String name, String query, int size) {
+        return dedupCase(name, query).with("table.exec.mini-batch.enabled", "true")
+                .with("table.exec.mini-batch.allow-latency", "1 s").with("table.exec.mini-batch.size", String.valueOf(size));
+    }
+
     static ParityCase miniBatch(String name, String query, int size) {
         return ParityCase.nativeCase(name, PROCTIME_SCHEMA, WindowAggregateParityTest.rows(), query)
                 .with("table.exec.mini-batch.enabled", "true")
@@ -98,10 +104,18 @@ class DeduplicateParityTest {
                 miniBatch("mini-batch-state-ttl-proctime-last", LAST_REPEATS, 6).with("table.exec.state.ttl", "1 h"),
                 miniBatch("mini-batch-proctime-last-into-aggregate", "SELECT i, COUNT(*) AS c, SUM(v) AS sv FROM ("
                         + dedup("k", "pt DESC") + ") GROUP BY i", 5).with("table.optimizer.agg-phase-strategy", "ONE_PHASE"),
-                // RowTimeMiniBatchDeduplicateFunction sits behind an event-time mini-batch assigner.
-                dedupCase("mini-batch-rowtime-last", dedup("k", "ts DESC")).with("table.exec.mini-batch.enabled", "true")
-                        .with("table.exec.mini-batch.allow-latency", "1 s").with("table.exec.mini-batch.size", "5")
-                        .expecting(Expectation.fallback("mini-batch deduplication on event time")));
+                // RowTimeMiniBatchDeduplicateFunction behind an event-time mini-batch assigner: a
+                // key's rows of a bundle in arrival order against the kept row (the shape of
+                // Nexmark q18), the bundle finished on its size and on the held-back watermarks.
+                rowTimeMiniBatch("mini-batch-rowtime-last", dedup("k", "ts DESC"), 5),
+                rowTimeMiniBatch("mini-batch-rowtime-last", dedup("k, i", "ts DESC"), 3).withParallelism(2),
+                rowTimeMiniBatch("mini-batch-rowtime-first", dedup("k", "ts ASC"), 4),
+                rowTimeMiniBatch("mini-batch-rowtime-last-rocksdb", dedup("k", "ts DESC"), 7).with("state.backend.type", "rocksdb"),
+                rowTimeMiniBatch("mini-batch-rowtime-last-state-ttl", dedup("k", "ts DESC"), 5).with("table.exec.state.ttl", "1 h")
+                        .expecting(Expectation.fallback("with a state TTL")),
+                rowTimeMiniBatch("mini-batch-rowtime-last-compact", dedup("k", "ts DESC"), 5)
+                        .with("table.exec.deduplicate.mini-batch.compact-changes-enabled", "true")
+                        .expecting(Expectation.fallback("compacting changes")));
     }
 
     @ParameterizedTest(name = "{0}")
