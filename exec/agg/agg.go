@@ -105,6 +105,33 @@ type Accumulator interface {
 	MergeFields(cols []arrow.Array, groups []int32)
 }
 
+// FieldCounter is an accumulator one of whose fields counts rows or values (a BIGINT): the
+// field Flink's RecordCounter may read as a key's number of records.
+type FieldCounter interface {
+	// CountField is the index of the count among the accumulator's fields.
+	CountField() int
+	// FieldCount is the count of group g.
+	FieldCount(g int32) int64
+}
+
+// CountField is COUNT's only field.
+func (a *countAcc) CountField() int { return 0 }
+
+// FieldCount is the count.
+func (a *countAcc) FieldCount(g int32) int64 { return a.n[g] }
+
+// CountField is AVG's count, after its sum.
+func (a *avgIntAcc[T]) CountField() int { return 1 }
+
+// FieldCount is the number of values averaged.
+func (a *avgIntAcc[T]) FieldCount(g int32) int64 { return a.cnt[g] }
+
+// CountField is AVG's count, after its sum.
+func (a *avgFloatAcc[T]) CountField() int { return 1 }
+
+// FieldCount is the number of values averaged.
+func (a *avgFloatAcc[T]) FieldCount(g int32) int64 { return a.cnt[g] }
+
 // NewAccumulator returns the Accumulator of a call, or an error saying why it cannot run
 // natively.
 func NewAccumulator(c Call) (Accumulator, error) {

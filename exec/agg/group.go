@@ -36,6 +36,12 @@ type GroupConfig struct {
 	Retractions bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
+	// RecordCount locates, in the global phase of a two-phase aggregation over input with
+	// retractions, what Flink's RecordCounter reads as a key's number of records: field
+	// RecordCount of the flattened accumulators (Flink's indexOfCountStar, an index of the
+	// calls, read as a field index), which must be the count field of a call (FieldCounter).
+	// A key whose count is 0 after a bundle is deleted. Unused elsewhere.
+	RecordCount int
 	// StateTTL is the state's time to live, as Flink's StateTtlConfig for GroupAggFunction's
 	// state: a key's state is gone a TTL after its last write, and every update is emitted,
 	// equal results too, so that downstream state is kept alive. Its clock is read once per

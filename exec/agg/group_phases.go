@@ -4,14 +4,18 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // LocalGroupAggregate is the local phase of Flink's two-phase group aggregation
 // (MiniBatchLocalGroupAggFunction): the rows of a finished bundle are aggregated per key into
-// fresh accumulators, whose fields are the phase's output; it keeps no state.
+// fresh accumulators, whose fields are the phase's output; it keeps no state. Over input with
+// retractions the calls that consume them (Call.Retract) retract -U/-D rows, the others ignore
+// them, as Flink's local handler does.
 type LocalGroupAggregate struct {
 	accs     []Accumulator
+	retract  []Retractor // per call, nil when it ignores retractions
 	all      []int32
 	filtered []int32
 }
@@ -23,19 +27,36 @@ func NewLocalGroupAggregate(calls []Call) (*LocalGroupAggregate, error) {
 		if c.Distinct {
 			return nil, fmt.Errorf("local group aggregate: %s(DISTINCT) is not supported", c.Func)
 		}
-		a, err := NewAccumulator(c)
-		if err != nil {
-			return nil, fmt.Errorf("local group aggregate: %w", err)
+		var a Accumulator
+		var r Retractor
+		if c.Retract {
+			rr, err := NewRetractor(c)
+			if err != nil {
+				return nil, fmt.Errorf("local group aggregate: %w", err)
+			}
+			acc, ok := rr.(Accumulator)
+			if !ok {
+				return nil, fmt.Errorf("local group aggregate: %s(%s) over input with retractions has no partial accumulator natively yet", c.Func, c.Arg)
+			}
+			a, r = acc, rr
+		} else {
+			var err error
+			if a, err = NewAccumulator(c); err != nil {
+				return nil, fmt.Errorf("local group aggregate: %w", err)
+			}
 		}
 		l.accs = append(l.accs, a)
+		l.retract = append(l.retract, r)
 	}
 	return l, nil
 }
 
 // Aggregate aggregates a bundle's rows into keys accumulators, row r into groups[r] (rows in
-// arrival order), each call reading args[i] where filters[i] (nil: every row) is true, and
-// returns every call's accumulator fields of the keys 0 to keys-1, in order.
-func (l *LocalGroupAggregate) Aggregate(mem memory.Allocator, keys int, groups []int32, args, filters []arrow.Array) ([]arrow.Array, error) {
+// arrival order), each call reading args[i] where filters[i] (nil: every row) is true, rows
+// whose kinds (nil: all inserts) retract taken out in their place in arrival order (a float
+// sum's rounding depends on it), and returns every call's accumulator fields of the keys 0 to
+// keys-1, in order.
+func (l *LocalGroupAggregate) Aggregate(mem memory.Allocator, keys int, groups []int32, kinds []int8, args, filters []arrow.Array) ([]arrow.Array, error) {
 	l.all = l.all[:0]
 	for k := range keys {
 		l.all = append(l.all, int32(k))
@@ -46,12 +67,19 @@ func (l *LocalGroupAggregate) Aggregate(mem memory.Allocator, keys int, groups [
 		for _, k := range l.all {
 			a.Reset(k)
 		}
-		gs := groups
-		if filters[i] != nil {
-			l.filtered = FilterGroups(l.filtered[:0], groups, filters[i])
-			gs = l.filtered
+		// Runs of accumulating and of retracting rows, in order.
+		for from := 0; from < len(groups); {
+			to, retract := from+1, kinds != nil && isRetraction(kinds[from])
+			for to < len(groups) && kinds != nil && isRetraction(kinds[to]) == retract {
+				to++
+			}
+			if retract && l.retract[i] == nil {
+				from = to // a call that ignores retractions
+				continue
+			}
+			l.run(i, args[i], filters[i], groups, from, to, retract)
+			from = to
 		}
-		a.Accumulate(args[i], gs)
 		f, err := a.Fields(mem, l.all)
 		if err != nil {
 			releaseArrays(fields)
@@ -60,6 +88,66 @@ func (l *LocalGroupAggregate) Aggregate(mem memory.Allocator, keys int, groups [
 		fields = append(fields, f...)
 	}
 	return fields, nil
+}
+
+// run accumulates (or retracts) rows [from, to) into call i's accumulators.
+func (l *LocalGroupAggregate) run(i int, arg, filter arrow.Array, groups []int32, from, to int, retract bool) {
+	gs := groups[from:to]
+	whole := from == 0 && to == len(groups)
+	if !whole {
+		if arg != nil {
+			arg = array.NewSlice(arg, int64(from), int64(to))
+			defer arg.Release()
+		}
+		if filter != nil {
+			filter = array.NewSlice(filter, int64(from), int64(to))
+			defer filter.Release()
+		}
+	}
+	if filter != nil {
+		l.filtered = FilterGroups(l.filtered[:0], gs, filter)
+		gs = l.filtered
+	}
+	if retract {
+		l.retract[i].Retract(arg, gs)
+		return
+	}
+	l.accs[i].Accumulate(arg, gs)
+}
+
+// recordCounter finds the call whose count field is the flattened accumulator field
+// cfg.RecordCount.
+func (g *GroupAggregate) recordCounter() (FieldCounter, int, bool) {
+	at := g.cfg.RecordCount
+	for _, a := range g.accs {
+		acc, ok := a.(Accumulator)
+		if !ok {
+			return nil, 0, false
+		}
+		n := len(acc.FieldTypes())
+		if at < n {
+			c, ok := a.(FieldCounter)
+			if !ok || c.CountField() != at {
+				return nil, 0, false
+			}
+			return c, at, true
+		}
+		at -= n
+	}
+	return nil, 0, false
+}
+
+// RecordCountSupported tells whether the global phase of calls over input with retractions can
+// read Flink's record count at flattened accumulator field field, and if not, why.
+func RecordCountSupported(calls []Call, field int) error {
+	g, err := NewGroupAggregate(GroupConfig{Calls: calls, Retractions: true, RecordCount: field})
+	if err != nil {
+		return err
+	}
+	if _, _, ok := g.recordCounter(); !ok {
+		return fmt.Errorf("Flink's record count is accumulator field %d, which is not a count", field)
+	}
+	return nil
 }
 
 // PartialBundle is a finished bundle of the global phase: partial accumulators of the local
@@ -80,11 +168,17 @@ type PartialBundle struct {
 // accumulators are merged, in arrival order, into a fresh buffer, the buffer into the key's
 // state, and the key's change comes out (+I for a key without state, -U/+U when its result
 // differs, or always with a state TTL), keys in the bundle's order; the changes' Rows are key
-// numbers. The aggregation must be of input without retractions, without DISTINCT calls.
+// numbers. Over input with retractions a key whose record count (GroupConfig.RecordCount) is 0
+// after the merge is deleted instead. The aggregation must be without DISTINCT calls.
 func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*Changes, error) {
 	keys := len(in.KeyGroups)
+	var counter FieldCounter // the record count over retractions (MiniBatchGlobalGroupAggFunction's recordCounter)
 	if g.cfg.Retractions {
-		return nil, fmt.Errorf("global group aggregate: input with retractions is not supported")
+		c, _, ok := g.recordCounter()
+		if !ok {
+			return nil, fmt.Errorf("global group aggregate: record count at accumulator field %d is not a count", g.cfg.RecordCount)
+		}
+		counter = c
 	}
 	merging := make([]Accumulator, len(g.accs))
 	for i, a := range g.accs {
@@ -148,6 +242,18 @@ func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*
 		s := g.slotOf[k]
 		for _, a := range merging {
 			a.Merge(s, buffers[k])
+		}
+		if counter != nil && counter.FieldCount(s) == 0 {
+			// The key's records were all retracted: its last result is deleted (nothing for a
+			// key that had no state), and its state cleared.
+			if g.change[k] == int32(Insert) {
+				g.change[k] = noChange
+			} else {
+				g.change[k] = int32(Delete)
+			}
+			g.live[s] = false
+			g.keys--
+			continue
 		}
 		// A bundle's keys are distinct: the key's results stay in its slot until the changes
 		// are out.

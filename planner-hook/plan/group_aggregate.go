@@ -52,6 +52,17 @@ type GroupAggregate struct {
 	GenerateUpdateBefore           bool
 	// Retractions says the input has updates and deletes (Flink's needRetraction).
 	Retractions bool
+	// RecordCount is, in the global phase over input with retractions, the flattened
+	// accumulator field Flink's RecordCounter reads as a key's number of records (its
+	// indexOfCountStar); -1 elsewhere. In the local phase over retractions the last call may
+	// be the COUNT(*) Flink's planner appends (its field in the output, no result).
+	RecordCount int
+	// HiddenCalls is the number of trailing calls Flink's planner appended (the COUNT(*) of an
+	// aggregation over retractions), whose results are not output.
+	HiddenCalls int
+	// FieldEnd is, in the global phase, the input column after the last call's accumulator
+	// fields.
+	FieldEnd int
 	// StateTTL is the state's time to live in milliseconds (0: none).
 	StateTTL int64
 	// MiniBatchSize is the number of rows of a bundle (0: no mini-batches): rows are then
@@ -67,7 +78,7 @@ func CompileGroupAggregate(n *IslandNode, phase AggregatePhase, options map[stri
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
 	}
-	p := &GroupAggregate{Phase: phase, GenerateUpdateBefore: j.GenerateUpdateBefore, Retractions: j.NeedRetraction}
+	p := &GroupAggregate{Phase: phase, GenerateUpdateBefore: j.GenerateUpdateBefore, Retractions: j.NeedRetraction, RecordCount: -1}
 	var err error
 	if p.InNames, p.InTypes, err = n.RowFields(); err != nil {
 		return nil, nil, fmt.Errorf("group aggregate %s: %w", n.Name, err)
@@ -91,9 +102,6 @@ func CompileGroupAggregate(n *IslandNode, phase AggregatePhase, options map[stri
 		if p.MiniBatchSize == 0 {
 			// Flink plans two phases only with mini-batches, and refuses them without.
 			return nil, nil, fmt.Errorf("group aggregate %s: a two-phase aggregation without mini-batches", n.Name)
-		}
-		if j.NeedRetraction {
-			reasons = append(reasons, "a two-phase group aggregation of input with retractions is not supported natively yet")
 		}
 	}
 	if phase == GlobalPhase {
@@ -177,11 +185,16 @@ func CompileGroupAggregate(n *IslandNode, phase AggregatePhase, options map[stri
 	if len(reasons) > 0 {
 		return p, reasons, nil
 	}
+	if phase != OnePhase && j.NeedRetraction {
+		if why := p.countRecords(j); why != "" {
+			return p, []string{fmt.Sprintf("group aggregate %s: %s", n.Name, why)}, nil
+		}
+	}
 	// The partial accumulators: keys, then every call's accumulator fields.
 	partials := append([]catalog.Type(nil), p.KeyTypes...)
 	if phase != OnePhase {
 		for _, c := range p.Calls {
-			a, err := agg.NewAccumulator(c)
+			a, err := partialAccumulator(c)
 			if err != nil {
 				return p, []string{fmt.Sprintf("group aggregate %s: %v", n.Name, err)}, nil
 			}
@@ -190,6 +203,7 @@ func CompileGroupAggregate(n *IslandNode, phase AggregatePhase, options map[stri
 			}
 			partials = append(partials, a.FieldTypes()...)
 		}
+		p.FieldEnd = len(partials)
 	}
 	switch phase {
 	case LocalPhase:
@@ -203,16 +217,72 @@ func CompileGroupAggregate(n *IslandNode, phase AggregatePhase, options map[stri
 				return p, []string{fmt.Sprintf("global grouping %v is not the leading fields of the partial aggregates", p.KeyCols)}, nil
 			}
 		}
-		if why := sameKinds("partial aggregates", p.InTypes, partials); why != "" {
+		in := p.InTypes
+		if p.Retractions && len(in) == len(partials)+1 && in[len(in)-1].Kind == catalog.BigInt {
+			// The local phase's appended COUNT(*), which the global one does not merge.
+			in = in[:len(in)-1]
+		}
+		if why := sameKinds("partial aggregates", in, partials); why != "" {
 			return p, []string{why}, nil
 		}
 	}
 	want := append([]catalog.Type(nil), p.KeyTypes...)
-	for _, c := range p.Calls {
+	for _, c := range p.Calls[:len(p.Calls)-p.HiddenCalls] {
 		want = append(want, c.Result)
 	}
 	if why := sameKinds("group aggregate output", p.OutTypes, want); why != "" {
 		reasons = append(reasons, why)
 	}
 	return p, reasons, nil
+}
+
+// countRecords sets up what a two-phase aggregation over input with retractions counts, as
+// AggregateUtil#transformToStreamAggregateInfoList does: the phase counts its rows in a COUNT(*)
+// call, the last plain one of its calls or one it appends ("_$count1$_"), unless the global
+// phase is given the index of one (indexOfCountStar), when it appends none and ignores the
+// local phase's appended field. The global phase reads the record count at the flattened
+// accumulator field whose index is that call's index, whatever call's field that is (Flink's
+// RecordCounter). It returns why the aggregation cannot run natively, or "".
+func (p *GroupAggregate) countRecords(j groupAggJSON) string {
+	star := -1
+	if p.Phase == GlobalPhase && j.IndexOfCountStar != nil && *j.IndexOfCountStar >= 0 {
+		star = *j.IndexOfCountStar
+	} else {
+		for i, c := range j.AggCalls {
+			if c.countStar() {
+				star = i
+			}
+		}
+		if star < 0 {
+			star = len(p.Calls)
+			bigint := catalog.Type{Kind: catalog.BigInt}
+			p.Calls = append(p.Calls, agg.Call{Func: agg.CountStar, Result: bigint, FilterArg: -1, DistinctGroup: -1, Retract: true})
+			p.ArgCols, p.FilterCols = append(p.ArgCols, -1), append(p.FilterCols, -1)
+			p.HiddenCalls = 1
+		}
+	}
+	if p.Phase == GlobalPhase {
+		p.RecordCount = star
+		if err := agg.RecordCountSupported(p.Calls, star); err != nil {
+			return err.Error() + ", not supported natively"
+		}
+	}
+	return ""
+}
+
+// partialAccumulator is the accumulator whose fields a call's local phase outputs: a call that
+// consumes retractions keeps its retracting accumulator's fields (SUM's count of values too).
+func partialAccumulator(c agg.Call) (agg.Accumulator, error) {
+	if !c.Retract {
+		return agg.NewAccumulator(c)
+	}
+	r, err := agg.NewRetractor(c)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := r.(agg.Accumulator)
+	if !ok {
+		return nil, fmt.Errorf("%s(%s) over input with retractions in a two-phase aggregation is not supported natively yet", c.Func, c.Arg)
+	}
+	return a, nil
 }

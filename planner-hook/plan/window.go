@@ -505,3 +505,15 @@ func (p *WindowAggregate) InputColumns() []int {
 	}
 	return sortedKeys(set)
 }
+
+// countStar reports whether the call is a plain COUNT(*), which Flink's planner takes as the
+// record count of an aggregation over retractions (AggregateUtil#insertCountStarAggCall).
+func (c aggCallJSON) countStar() bool {
+	name := c.InternalName
+	if m := internalName.FindStringSubmatch(name); m != nil {
+		name = m[1]
+	} else if c.SystemName != "" {
+		name = c.SystemName
+	}
+	return name == "COUNT" && len(c.ArgList) == 0 && c.FilterArg < 0 && !c.Approximate && !c.Distinct
+}

@@ -196,7 +196,11 @@ func (b *groupBundle) finishLocal(s *groupAggStage) error {
 			filters[i] = cols[c]
 		}
 	}
-	fields, err := s.local.Aggregate(s.mem, len(b.order), groups, args, filters)
+	var kinds []int8 // none: every row accumulates
+	if b.changelog {
+		kinds = b.kinds
+	}
+	fields, err := s.local.Aggregate(s.mem, len(b.order), groups, kinds, args, filters)
 	if err != nil {
 		return err
 	}
@@ -221,7 +225,7 @@ func (b *groupBundle) finishGlobal(s *groupAggStage) error {
 	}
 	in.Keys, in.KeyOffsets, in.KeyGroups = b.keyRows, b.keyOffsets, b.groups
 	for i, c := range s.plan.FieldCols {
-		end := len(s.plan.InTypes)
+		end := s.plan.FieldEnd // a local phase's appended COUNT(*) may follow
 		if i+1 < len(s.plan.FieldCols) {
 			end = s.plan.FieldCols[i+1]
 		}
@@ -240,7 +244,8 @@ func (b *groupBundle) finishGlobal(s *groupAggStage) error {
 	for i, k := range ch.Rows {
 		rows[i] = first[k]
 	}
-	return s.emit(cols, rows, ch.Values, ch.Kinds)
+	// The results of the calls Flink's planner appended are not output.
+	return s.emit(cols, rows, ch.Values[:len(ch.Values)-s.plan.HiddenCalls], ch.Kinds)
 }
 
 // keyPlaces returns each row's key's place in the order.
