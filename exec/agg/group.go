@@ -38,10 +38,12 @@ type GroupConfig struct {
 	KeyGroups keygroup.Range
 	// RecordCount locates, in the global phase of a two-phase aggregation over input with
 	// retractions, what Flink's RecordCounter reads as a key's number of records: field
-	// RecordCount of the flattened accumulators (Flink's indexOfCountStar, an index of the
-	// calls, read as a field index), which must be the count field of a call (FieldCounter).
-	// A key whose count is 0 after a bundle is deleted. Unused elsewhere.
+	// RecordCount of the calls' flattened accumulator fields, the COUNT(*) call's
+	// (FieldCounter). A key whose count is 0 after a bundle is deleted. Unused elsewhere.
 	RecordCount int
+	// HiddenCalls is the number of trailing calls Flink's planner appended (the COUNT(*) that
+	// counts records), whose results are neither compared nor output.
+	HiddenCalls int
 	// StateTTL is the state's time to live, as Flink's StateTtlConfig for GroupAggFunction's
 	// state: a key's state is gone a TTL after its last write, and every update is emitted,
 	// equal results too, so that downstream state is kept alive. Its clock is read once per
@@ -513,7 +515,8 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 	for u := range differs {
 		differs[u] = ttl
 	}
-	for i, a := range g.accs {
+	visible := g.accs[:len(g.accs)-g.cfg.HiddenCalls]
+	for i, a := range visible {
 		if len(updates) == 0 || ttl {
 			break
 		}
@@ -562,7 +565,7 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 		}
 	}
 	g.resultSlots = slots
-	for _, a := range g.accs {
+	for _, a := range visible {
 		v, err := a.Result(mem, slots)
 		if err != nil {
 			ch.Release()

@@ -67,11 +67,14 @@ func (l *LocalGroupAggregate) Aggregate(mem memory.Allocator, keys int, groups [
 		for _, k := range l.all {
 			a.Reset(k)
 		}
-		// Runs of accumulating and of retracting rows, in order.
+		// Runs of accumulating and of retracting rows, in order (one run without retractions).
 		for from := 0; from < len(groups); {
-			to, retract := from+1, kinds != nil && isRetraction(kinds[from])
-			for to < len(groups) && kinds != nil && isRetraction(kinds[to]) == retract {
-				to++
+			to, retract := len(groups), false
+			if kinds != nil {
+				to, retract = from+1, isRetraction(kinds[from])
+				for to < len(groups) && isRetraction(kinds[to]) == retract {
+					to++
+				}
 			}
 			if retract && l.retract[i] == nil {
 				from = to // a call that ignores retractions

@@ -142,8 +142,8 @@ func (b *sideBuffer) joinKeyCIA(a *Arrival) int32 {
 
 // removeJoinKey is outer.remove(key) for a live entry.
 func (b *sideBuffer) removeJoinKey(e int32) error {
-	if _, err := b.outer.Remove(b.jks[e].code, int(e), joinKeys{b}); err != nil {
-		return fmt.Errorf("mini-batch join buffer: %w", err)
+	if !b.outer.Remove(b.jks[e].code, int(e), joinKeys{b}) {
+		return fmt.Errorf("mini-batch join buffer: a join key to remove is not in the map")
 	}
 	delete(b.jkIndex, string(b.bytes(b.jks[e].key)))
 	return nil
@@ -198,8 +198,8 @@ func (b *sideBuffer) innerCIA(jk int32, uk []byte, code int32) int32 {
 // empty.
 func (b *sideBuffer) removeList(jk, l int32) error {
 	m := &b.inners[b.jks[jk].inner]
-	if _, err := m.Remove(b.lists[l].code, int(l), listKeys{b}); err != nil {
-		return fmt.Errorf("mini-batch join buffer: %w", err)
+	if !m.Remove(b.lists[l].code, int(l), listKeys{b}) {
+		return fmt.Errorf("mini-batch join buffer: a list to remove is not in its join key's map")
 	}
 	var uk []byte
 	if b.layout != NoUniqueKey {

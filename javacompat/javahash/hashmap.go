@@ -1,7 +1,5 @@
 package javahash
 
-import "errors"
-
 // HashMap replays the puts into a java.util.HashMap (as Java 8 to 21 implement it) to learn its
 // iteration order: buckets by the spread hash code, each bucket's entries in list order, which
 // resizes split preserving order and red-black tree bins (a bucket of 8 or more entries once the
@@ -151,25 +149,29 @@ func (m *HashMap) ComputeIfAbsent(code int32, entry int, keys Keys) (int, bool) 
 	return entry, true
 }
 
-// ErrTreeBinRemoval is returned by Remove for a key in a red-black tree bin, whose removal
-// (HashMap.TreeNode#removeTreeNode, which rebalances and may move the root to the front) the
-// replay does not reproduce. A bucket becomes a tree bin only with 8 keys once the table has
-// 64 buckets.
-var ErrTreeBinRemoval = errors.New("javahash: removal from a tree bin is not replayed")
-
-// Remove is HashMap#remove(keys[entry]): the key's node is unlinked in place, the others keep
-// their order. It reports whether the key was there.
-func (m *HashMap) Remove(code int32, entry int, keys Keys) (bool, error) {
+// Remove is HashMap#remove(keys[entry]): a list bin's node is unlinked in place, the others
+// keeping their order; a tree bin's node is removed as TreeNode#removeTreeNode removes it (a
+// bin left too small becomes a list again, otherwise the tree is rebalanced and its root moves
+// to the front). It reports whether the key was there.
+func (m *HashMap) Remove(code int32, entry int, keys Keys) bool {
 	if len(m.table) == 0 {
-		return false, nil
+		return false
 	}
+	m.keys = keys
 	hash := spread(code)
 	i := (int32(len(m.table)) - 1) & hash
-	prev := int32(none)
-	for p := m.table[i]; p != none; prev, p = p, m.nodes[p].next {
-		if m.nodes[p].tree {
-			return false, ErrTreeBinRemoval
+	first := m.table[i]
+	if first != none && m.nodes[first].tree {
+		q := m.find(m.root(first), hash, int32(entry))
+		if q == none {
+			return false
 		}
+		m.removeTreeNode(q)
+		m.size--
+		return true
+	}
+	prev := int32(none)
+	for p := first; p != none; prev, p = p, m.nodes[p].next {
 		if m.nodes[p].hash != hash || !keys.Equal(int(m.nodes[p].key), entry) {
 			continue
 		}
@@ -179,9 +181,231 @@ func (m *HashMap) Remove(code int32, entry int, keys Keys) (bool, error) {
 			m.nodes[prev].next = m.nodes[p].next
 		}
 		m.size--
-		return true, nil
+		return true
 	}
-	return false, nil
+	return false
+}
+
+// removeTreeNode is TreeNode#removeTreeNode(map, tab, movable = true) for node p.
+func (m *HashMap) removeTreeNode(p int32) {
+	n := &m.nodes
+	index := (int32(len(m.table)) - 1) & (*n)[p].hash
+	first := m.table[index]
+	root := first
+	succ, pred := (*n)[p].next, (*n)[p].prev
+	if pred == none {
+		m.table[index] = succ
+		first = succ
+	} else {
+		(*n)[pred].next = succ
+	}
+	if succ != none {
+		(*n)[succ].prev = pred
+	}
+	if first == none {
+		return
+	}
+	if (*n)[root].parent != none {
+		root = m.root(root)
+	}
+	if rr := (*n)[root].right; rr == none || (*n)[root].left == none || (*n)[(*n)[root].left].left == none {
+		m.table[index] = m.untreeify(first) // too small
+		return
+	}
+	pl, pr := (*n)[p].left, (*n)[p].right
+	var replacement int32
+	switch {
+	case pl != none && pr != none:
+		s := pr
+		for sl := (*n)[s].left; sl != none; sl = (*n)[s].left {
+			s = sl
+		}
+		(*n)[s].red, (*n)[p].red = (*n)[p].red, (*n)[s].red // swap colors
+		sr := (*n)[s].right
+		pp := (*n)[p].parent
+		if s == pr { // p was s's direct parent
+			(*n)[p].parent = s
+			(*n)[s].right = p
+		} else {
+			sp := (*n)[s].parent
+			if (*n)[p].parent = sp; sp != none {
+				if s == (*n)[sp].left {
+					(*n)[sp].left = p
+				} else {
+					(*n)[sp].right = p
+				}
+			}
+			if (*n)[s].right = pr; pr != none {
+				(*n)[pr].parent = s
+			}
+		}
+		(*n)[p].left = none
+		if (*n)[p].right = sr; sr != none {
+			(*n)[sr].parent = p
+		}
+		if (*n)[s].left = pl; pl != none {
+			(*n)[pl].parent = s
+		}
+		switch (*n)[s].parent = pp; {
+		case pp == none:
+			root = s
+		case p == (*n)[pp].left:
+			(*n)[pp].left = s
+		default:
+			(*n)[pp].right = s
+		}
+		if sr != none {
+			replacement = sr
+		} else {
+			replacement = p
+		}
+	case pl != none:
+		replacement = pl
+	case pr != none:
+		replacement = pr
+	default:
+		replacement = p
+	}
+	if replacement != p {
+		pp := (*n)[p].parent
+		(*n)[replacement].parent = pp
+		switch {
+		case pp == none:
+			root = replacement
+			(*n)[root].red = false
+		case p == (*n)[pp].left:
+			(*n)[pp].left = replacement
+		default:
+			(*n)[pp].right = replacement
+		}
+		(*n)[p].left, (*n)[p].right, (*n)[p].parent = none, none, none
+	}
+	r := root
+	if !(*n)[p].red {
+		r = m.balanceDeletion(root, replacement)
+	}
+	if replacement == p { // detach
+		pp := (*n)[p].parent
+		(*n)[p].parent = none
+		if pp != none {
+			if p == (*n)[pp].left {
+				(*n)[pp].left = none
+			} else if p == (*n)[pp].right {
+				(*n)[pp].right = none
+			}
+		}
+	}
+	m.moveRootToFront(r)
+}
+
+// balanceDeletion is TreeNode#balanceDeletion (CLR's red-black deletion fix-up): the root after
+// the removal that left x in the removed node's place.
+func (m *HashMap) balanceDeletion(root, x int32) int32 {
+	n := &m.nodes
+	for {
+		if x == none || x == root {
+			return root
+		}
+		xp := (*n)[x].parent
+		if xp == none {
+			(*n)[x].red = false
+			return x
+		}
+		if (*n)[x].red {
+			(*n)[x].red = false
+			return root
+		}
+		if xpl := (*n)[xp].left; xpl == x {
+			xpr := (*n)[xp].right
+			if xpr != none && (*n)[xpr].red {
+				(*n)[xpr].red = false
+				(*n)[xp].red = true
+				root = m.rotateLeft(root, xp)
+				if xp = (*n)[x].parent; xp == none {
+					xpr = none
+				} else {
+					xpr = (*n)[xp].right
+				}
+			}
+			if xpr == none {
+				x = xp
+				continue
+			}
+			sl, sr := (*n)[xpr].left, (*n)[xpr].right
+			if (sr == none || !(*n)[sr].red) && (sl == none || !(*n)[sl].red) {
+				(*n)[xpr].red = true
+				x = xp
+				continue
+			}
+			if sr == none || !(*n)[sr].red {
+				if sl != none {
+					(*n)[sl].red = false
+				}
+				(*n)[xpr].red = true
+				root = m.rotateRight(root, xpr)
+				if xp = (*n)[x].parent; xp == none {
+					xpr = none
+				} else {
+					xpr = (*n)[xp].right
+				}
+			}
+			if xpr != none {
+				(*n)[xpr].red = xp != none && (*n)[xp].red
+				if sr = (*n)[xpr].right; sr != none {
+					(*n)[sr].red = false
+				}
+			}
+			if xp != none {
+				(*n)[xp].red = false
+				root = m.rotateLeft(root, xp)
+			}
+			x = root
+		} else {
+			if xpl != none && (*n)[xpl].red {
+				(*n)[xpl].red = false
+				(*n)[xp].red = true
+				root = m.rotateRight(root, xp)
+				if xp = (*n)[x].parent; xp == none {
+					xpl = none
+				} else {
+					xpl = (*n)[xp].left
+				}
+			}
+			if xpl == none {
+				x = xp
+				continue
+			}
+			sl, sr := (*n)[xpl].left, (*n)[xpl].right
+			if (sl == none || !(*n)[sl].red) && (sr == none || !(*n)[sr].red) {
+				(*n)[xpl].red = true
+				x = xp
+				continue
+			}
+			if sl == none || !(*n)[sl].red {
+				if sr != none {
+					(*n)[sr].red = false
+				}
+				(*n)[xpl].red = true
+				root = m.rotateLeft(root, xpl)
+				if xp = (*n)[x].parent; xp == none {
+					xpl = none
+				} else {
+					xpl = (*n)[xp].left
+				}
+			}
+			if xpl != none {
+				(*n)[xpl].red = xp != none && (*n)[xp].red
+				if sl = (*n)[xpl].left; sl != none {
+					(*n)[sl].red = false
+				}
+			}
+			if xp != none {
+				(*n)[xp].red = false
+				root = m.rotateRight(root, xp)
+			}
+			x = root
+		}
+	}
 }
 
 // Len is the number of keys in the map.

@@ -53,8 +53,8 @@ type GroupAggregate struct {
 	// Retractions says the input has updates and deletes (Flink's needRetraction).
 	Retractions bool
 	// RecordCount is, in the global phase over input with retractions, the flattened
-	// accumulator field Flink's RecordCounter reads as a key's number of records (its
-	// indexOfCountStar); -1 elsewhere. In the local phase over retractions the last call may
+	// accumulator field Flink's RecordCounter reads as a key's number of records (the COUNT(*)
+	// call's field); -1 elsewhere. In the local phase over retractions the last call may
 	// be the COUNT(*) Flink's planner appends (its field in the output, no result).
 	RecordCount int
 	// HiddenCalls is the number of trailing calls Flink's planner appended (the COUNT(*) of an
@@ -240,9 +240,9 @@ func CompileGroupAggregate(n *IslandNode, phase AggregatePhase, options map[stri
 // AggregateUtil#transformToStreamAggregateInfoList does: the phase counts its rows in a COUNT(*)
 // call, the last plain one of its calls or one it appends ("_$count1$_"), unless the global
 // phase is given the index of one (indexOfCountStar), when it appends none and ignores the
-// local phase's appended field. The global phase reads the record count at the flattened
-// accumulator field whose index is that call's index, whatever call's field that is (Flink's
-// RecordCounter). It returns why the aggregation cannot run natively, or "".
+// local phase's appended field. The global phase reads the record count from that call's field
+// (Flink's RecordCounter at AggregateInfoList#getIndexOfCountStar). It returns why the
+// aggregation cannot run natively, or "".
 func (p *GroupAggregate) countRecords(j groupAggJSON) string {
 	star := -1
 	if p.Phase == GlobalPhase && j.IndexOfCountStar != nil && *j.IndexOfCountStar >= 0 {
@@ -262,8 +262,20 @@ func (p *GroupAggregate) countRecords(j groupAggJSON) string {
 		}
 	}
 	if p.Phase == GlobalPhase {
-		p.RecordCount = star
-		if err := agg.RecordCountSupported(p.Calls, star); err != nil {
+		// AggregateInfoList#getIndexOfCountStar: the COUNT(*)'s first field among the
+		// flattened accumulator fields of the calls.
+		if star >= len(p.Calls) {
+			return fmt.Sprintf("a record count of call %d of %d calls is not supported natively", star, len(p.Calls))
+		}
+		p.RecordCount = 0
+		for _, c := range p.Calls[:star] {
+			a, err := partialAccumulator(c)
+			if err != nil {
+				return err.Error()
+			}
+			p.RecordCount += len(a.FieldTypes())
+		}
+		if err := agg.RecordCountSupported(p.Calls, p.RecordCount); err != nil {
 			return err.Error() + ", not supported natively"
 		}
 	}

@@ -54,7 +54,7 @@ func openGroupAggStage(p *plan.GroupAggregate, options map[string]string) (*grou
 			return nil, fmt.Errorf("group aggregate: %w", err)
 		}
 		if s.op, err = agg.NewGroupAggregate(agg.GroupConfig{Calls: p.Calls, GenerateUpdateBefore: p.GenerateUpdateBefore,
-			Retractions: p.Retractions, RecordCount: p.RecordCount, KeyGroups: kgs, StateTTL: statettl.TTL{Millis: p.StateTTL}}); err != nil {
+			Retractions: p.Retractions, RecordCount: p.RecordCount, HiddenCalls: p.HiddenCalls, KeyGroups: kgs, StateTTL: statettl.TTL{Millis: p.StateTTL}}); err != nil {
 			return nil, err
 		}
 	}

@@ -244,8 +244,7 @@ func (b *groupBundle) finishGlobal(s *groupAggStage) error {
 	for i, k := range ch.Rows {
 		rows[i] = first[k]
 	}
-	// The results of the calls Flink's planner appended are not output.
-	return s.emit(cols, rows, ch.Values[:len(ch.Values)-s.plan.HiddenCalls], ch.Kinds)
+	return s.emit(cols, rows, ch.Values, ch.Kinds)
 }
 
 // keyPlaces returns each row's key's place in the order.

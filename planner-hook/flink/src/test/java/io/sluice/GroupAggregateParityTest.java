@@ -105,6 +105,10 @@ class GroupAggregateParityTest {
                         .withParallelism(2),
                 twoPhase("two-phase-retracting-counts", "SELECT si, COUNT(ad) AS n, AVG(c) AS ac FROM (" + INNER + ") GROUP BY si", 3)
                         .withParallelism(2),
+                // Keys whose AVG and COUNT arguments are all NULL: the record count is the rows'
+                // COUNT(*), not AVG's count of values; a row changing only that count emits nothing.
+                twoPhase("two-phase-retracting-nulls", "SELECT c, AVG(x) AS ax, COUNT(x) AS cx FROM (SELECT k, COUNT(*) AS c, "
+                        + "MAX(IF(k = 'a' OR k IS NULL, CAST(NULL AS BIGINT), v)) AS x FROM t GROUP BY k) GROUP BY c", 5),
                 group("all-aggregates", "SELECT k, " + WindowAggregateParityTest.AGGS + " FROM t GROUP BY k"),
                 // MAX alone: rows below a key's maximum change nothing, and Flink emits nothing.
                 group("unchanged-results", "SELECT k, MAX(v) AS mx FROM t GROUP BY k"),

@@ -13,8 +13,8 @@ import java.util.Random;
  * {@code bin/sluice-java io.sluice.tools.HashMapChurnGolden > javacompat/javahash/testdata/hashmap_churn.txt}.
  * Lines: {@code <ops>|<keys>}; the ops are comma-separated, {@code c<k>} computeIfAbsent(k),
  * {@code r<k>} remove(k), {@code x} clear(); the keys are the map's keys in iteration order.
- * Removals only take keys of buckets that never held 8 keys (no tree bins are removed from);
- * separate cases grow tree bins by computeIfAbsent alone.
+ * Cases with colliding keys grow red-black tree bins and remove keys from them (the bins
+ * rebalance, move their roots to the front, and turn back into lists when small).
  */
 public final class HashMapChurnGolden {
     private final StringBuilder out = new StringBuilder();
@@ -45,47 +45,48 @@ public final class HashMapChurnGolden {
             }
             print(ops);
         }
-        // Colliding keys: buckets that grow the table before 64 buckets, and tree bins after.
+        // Colliding keys: buckets that grow the table before 64 buckets, and tree bins after;
+        // then some of them removed, in random order, between more insertions.
         for (int step : new int[] {16, 64, 128, 1024, 1 << 16}) {
             for (int n : new int[] {7, 8, 9, 12, 14, 30, 70, 100}) {
                 List<String> ops = new ArrayList<>();
+                List<Integer> added = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     ops.add("c" + (1 + step * i));
+                    added.add(1 + step * i);
                     if (i % 4 == 0) {
                         ops.add("c" + r.nextInt(1000));
                     }
                 }
                 print(ops);
+                for (int round = 0; round < 3; round++) {
+                    List<String> churn = new ArrayList<>(ops);
+                    java.util.Collections.shuffle(added, r);
+                    int removals = 1 + r.nextInt(added.size());
+                    for (int i = 0; i < removals; i++) {
+                        churn.add("r" + added.get(i));
+                        if (r.nextInt(5) == 0) {
+                            churn.add("c" + (1 + step * (n + r.nextInt(20))));
+                        }
+                    }
+                    print(churn);
+                }
             }
         }
     }
 
     private void print(List<String> ops) {
         Map<Integer, Boolean> m = new HashMap<>();
-        // Removals are replayed only from buckets that never held 8 keys: the keys' bucket
-        // counts at the largest capacity are an upper bound; any such op is dropped.
-        List<String> kept = new ArrayList<>();
-        Map<Integer, Integer> perBucket = new HashMap<>();
         for (String op : ops) {
             if (op.startsWith("c")) {
-                int k = Integer.parseInt(op.substring(1));
-                if (!m.containsKey(k)) {
-                    int b = spread(k) & 63;
-                    perBucket.merge(b, 1, Integer::sum);
-                }
-                m.computeIfAbsent(k, x -> Boolean.TRUE);
+                m.computeIfAbsent(Integer.parseInt(op.substring(1)), x -> Boolean.TRUE);
             } else if (op.startsWith("r")) {
-                int k = Integer.parseInt(op.substring(1));
-                if (perBucket.getOrDefault(spread(k) & 63, 0) >= 7) {
-                    continue;
-                }
-                m.remove(k);
+                m.remove(Integer.parseInt(op.substring(1)));
             } else {
                 m.clear();
             }
-            kept.add(op);
         }
-        out.append(String.join(",", kept)).append('|');
+        out.append(String.join(",", ops)).append('|');
         boolean first = true;
         for (Integer k : m.keySet()) {
             if (!first) {
@@ -97,7 +98,4 @@ public final class HashMapChurnGolden {
         out.append('\n');
     }
 
-    private static int spread(int h) {
-        return h ^ (h >>> 16);
-    }
 }
