@@ -97,4 +97,3 @@ func TestHashMapChurnMatchesJava(t *testing.T) {
 		t.Fatalf("only %d cases read, %d keys removed (%d from tree bins), %d tree buckets left in them", lines, removed, treeRemovals, trees)
 	}
 }
-

@@ -87,7 +87,7 @@ func CompileDeduplicate(n *IslandNode, options map[string]string) (*Deduplicate,
 		case p.InsertOnly:
 			// Flink's translation refuses it (StreamExecDeduplicate checks the mode).
 			reasons = append(reasons, "an insert-only event-time deduplication with mini-batches is not supported natively")
-		case compact == "true":
+		case optionTrue(compact):
 			reasons = append(reasons, "mini-batch deduplication on event time compacting changes ("+OptDedupCompactChanges+") is not supported natively yet")
 		case p.StateTTL > 0:
 			// RowTimeMiniBatchDeduplicateFunction writes each key's state at every bundle's end.

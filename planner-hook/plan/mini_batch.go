@@ -73,7 +73,7 @@ func miniBatchSize(configuration, options map[string]string) (int64, error) {
 		}
 		return options[key]
 	}
-	if setting(OptMiniBatch) != "true" {
+	if !optionTrue(setting(OptMiniBatch)) {
 		return 0, nil
 	}
 	s := setting(OptMiniBatchSize)

@@ -52,6 +52,7 @@ func TestMiniBatchSize(t *testing.T) {
 		{name: "node's own over the table config", conf: map[string]string{OptMiniBatch: "false"},
 			options: map[string]string{OptMiniBatch: "true", OptMiniBatchSize: "5"}},
 		{name: "table config", options: map[string]string{OptMiniBatch: "true", OptMiniBatchSize: "7"}, size: 7},
+		{name: "flag in capitals", options: map[string]string{OptMiniBatch: "TRUE", OptMiniBatchSize: "7"}, size: 7},
 		{name: "size not set", options: map[string]string{OptMiniBatch: "true", OptMiniBatchSize: "-1"}, err: true},
 		{name: "size not a number", conf: map[string]string{OptMiniBatch: "true", OptMiniBatchSize: "many"}, err: true},
 	} {

@@ -1,6 +1,9 @@
 package plan
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Runtime options that the operator adds to the island plan when it opens a keyed pipeline.
 const (
@@ -64,3 +67,7 @@ const (
 	OptMiniBatch = "table.exec.mini-batch.enabled"
 	OptStateTTL  = "table.exec.state.ttl"
 )
+
+// optionTrue reads a boolean option as Flink's configuration does (ConfigurationUtils
+// #convertToBoolean: "true" in any case).
+func optionTrue(v string) bool { return strings.EqualFold(v, "true") }

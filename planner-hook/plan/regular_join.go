@@ -56,7 +56,7 @@ func CompileRegularJoin(n *IslandNode, options map[string]string) (*RegularJoin,
 			return nil, nil, fmt.Errorf("join %s: %w", n.Name, err)
 		}
 	}
-	if options[OptMiniBatch] == "true" && p.Type != join.Semi && p.Type != join.Anti {
+	if optionTrue(options[OptMiniBatch]) && p.Type != join.Semi && p.Type != join.Anti {
 		// Flink then runs MiniBatchStreamingJoinOperator (StreamExecJoin reads the flag and
 		// the size from the table config at translation).
 		size, err := strconv.ParseInt(options[OptMiniBatchSize], 10, 64)
