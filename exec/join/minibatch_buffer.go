@@ -3,6 +3,7 @@ package join
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/sluice-project/sluice/javacompat/javahash"
 )
@@ -244,6 +245,9 @@ func (b *sideBuffer) unlink(l, r int32) {
 // add is BufferBundle#addRecord of the side's layout: the row is folded into its list or
 // appended to it. The arrival's bytes are copied.
 func (b *sideBuffer) add(a *Arrival) error {
+	if len(b.data)+len(a.Row)+2*len(a.Key)+2*len(a.UniqueKey) > math.MaxInt32 {
+		return fmt.Errorf("mini-batch join buffer: a bundle of more than 2 GiB of rows (lower table.exec.mini-batch.size)")
+	}
 	b.count++
 	jk := b.joinKeyCIA(a)
 	r := int32(len(b.recs))
