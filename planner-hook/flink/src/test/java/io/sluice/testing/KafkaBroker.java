@@ -63,6 +63,17 @@ public final class KafkaBroker {
         }
     }
 
+    /** Deletes topics (those that exist). */
+    public static void deleteTopics(java.util.Collection<String> topics) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            java.util.Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);
+            List<String> present = topics.stream().filter(existing::contains).toList();
+            if (!present.isEmpty()) {
+                admin.deleteTopics(present).all().get(60, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     /** Writes records (key and value UTF-8 text, key null for none) and waits until all are acknowledged. */
     public static void produce(Iterable<ProducerRecord<byte[], byte[]>> records) throws Exception {
         Properties p = new Properties();

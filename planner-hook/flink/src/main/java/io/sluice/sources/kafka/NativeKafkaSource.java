@@ -28,6 +28,8 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.UserCodeClassLoader;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
 import java.io.IOException;
 import java.util.Properties;
 
@@ -56,9 +58,18 @@ final class NativeKafkaSource
         return stock.getBoundedness();
     }
 
+    /** max.poll.records of the native scan's consumer unless the table sets it. */
+    static final int MAX_POLL_RECORDS = 5000;
+
     @Override
     public SourceReader<NativeBatch, KafkaPartitionSplit> createReader(SourceReaderContext context) throws Exception {
-        Properties props = KafkaConnector.field(stock, "props");
+        Properties props = new Properties();
+        props.putAll(KafkaConnector.<Properties>field(stock, "props"));
+        // Larger polls make larger batches (the consumer's default is 500 records over all
+        // partitions); a 1 MB partition fetch (max.partition.fetch.bytes) holds about this many
+        // JSON records. Which records come, their offsets and commits are unchanged; a table's
+        // own 'properties.max.poll.records' wins.
+        props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(MAX_POLL_RECORDS));
         KafkaRecordDeserializationSchema<RowData> deserializer = KafkaConnector.field(stock, "deserializationSchema");
         // As KafkaSource#createReader opens it.
         deserializer.open(new DeserializationSchema.InitializationContext() {
