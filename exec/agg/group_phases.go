@@ -120,24 +120,21 @@ func (l *LocalGroupAggregate) run(i int, arg, filter arrow.Array, groups []int32
 
 // recordCounter finds the call whose count field is the flattened accumulator field
 // cfg.RecordCount.
-func (g *GroupAggregate) recordCounter() (FieldCounter, int, bool) {
+func (g *GroupAggregate) recordCounter() (FieldCounter, bool) {
 	at := g.cfg.RecordCount
 	for _, a := range g.accs {
 		acc, ok := a.(Accumulator)
 		if !ok {
-			return nil, 0, false
+			return nil, false
 		}
 		n := len(acc.FieldTypes())
 		if at < n {
 			c, ok := a.(FieldCounter)
-			if !ok || c.CountField() != at {
-				return nil, 0, false
-			}
-			return c, at, true
+			return c, ok && c.CountField() == at
 		}
 		at -= n
 	}
-	return nil, 0, false
+	return nil, false
 }
 
 // RecordCountSupported tells whether the global phase of calls over input with retractions can
@@ -147,7 +144,7 @@ func RecordCountSupported(calls []Call, field int) error {
 	if err != nil {
 		return err
 	}
-	if _, _, ok := g.recordCounter(); !ok {
+	if _, ok := g.recordCounter(); !ok {
 		return fmt.Errorf("Flink's record count is accumulator field %d, which is not a count", field)
 	}
 	return nil
@@ -177,7 +174,7 @@ func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*
 	keys := len(in.KeyGroups)
 	var counter FieldCounter // the record count over retractions (MiniBatchGlobalGroupAggFunction's recordCounter)
 	if g.cfg.Retractions {
-		c, _, ok := g.recordCounter()
+		c, ok := g.recordCounter()
 		if !ok {
 			return nil, fmt.Errorf("global group aggregate: record count at accumulator field %d is not a count", g.cfg.RecordCount)
 		}

@@ -18,14 +18,10 @@ import (
 // serializers write it (the hash codes the buffers' HashMaps order by come from these bytes).
 func stringRow(t *testing.T, fields ...string) []byte {
 	t.Helper()
-	typ, err := catalog.ParseTypeString("STRING")
-	if err != nil {
-		t.Fatal(err)
-	}
 	types := make([]catalog.Type, len(fields))
 	cols := make([]arrow.Array, len(fields))
 	for i, f := range fields {
-		types[i] = typ
+		types[i] = catalog.StringType(true)
 		b := array.NewStringBuilder(memory.DefaultAllocator)
 		b.Append(f)
 		cols[i] = b.NewArray()
