@@ -18,8 +18,6 @@ import (
 	"github.com/sluice-project/sluice/runtime/chain"
 	"github.com/sluice-project/sluice/runtime/scan"
 	"github.com/sluice-project/sluice/runtime/sink"
-	jsonencode "github.com/sluice-project/sluice/sinks/jsonformat"
-	"github.com/sluice-project/sluice/sources/jsonformat"
 )
 
 // Native batches and the split readers (Parquet files, Iceberg data files) that make them. A batch handle owns one
@@ -396,15 +394,14 @@ func Java_io_sluice_jni_NativeLib_parquetWriterFinish(env *C.JNIEnv, _ C.jclass,
 	return javaBytes(env, out)
 }
 
-// The json format's native decoding, for the differential tests against Flink's deserializer.
+// A value format's native decoding and encoding, for the differential tests against Flink's
+// formats. options is a Kafka table's options as "key=value" lines.
 
-//export Java_io_sluice_jni_NativeLib_jsonRows
-func Java_io_sluice_jni_NativeLib_jsonRows(env *C.JNIEnv, _ C.jclass, rowType C.jbyteArray, failOnMissingField, isoTimestamps C.jboolean, values, starts C.jbyteArray) C.jbyteArray {
-	defer guard(env, "jsonRows")
-	offsets := int32s(goBytes(env, starts))
-	out, err := scan.JSONRows(string(goBytes(env, rowType)),
-		jsonformat.Options{FailOnMissingField: failOnMissingField != 0, ISOTimestamps: isoTimestamps != 0},
-		goBytes(env, values), offsets)
+//export Java_io_sluice_jni_NativeLib_valueRows
+func Java_io_sluice_jni_NativeLib_valueRows(env *C.JNIEnv, _ C.jclass, rowType, options, values, starts C.jbyteArray) C.jbyteArray {
+	defer guard(env, "valueRows")
+	out, err := scan.ValueRows(string(goBytes(env, rowType)), optionLines(goBytes(env, options)),
+		goBytes(env, values), int32s(goBytes(env, starts)))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
@@ -412,20 +409,27 @@ func Java_io_sluice_jni_NativeLib_jsonRows(env *C.JNIEnv, _ C.jclass, rowType C.
 	return javaBytes(env, out)
 }
 
-// The json format's native encoding, for the differential tests against Flink's serializer.
-
-//export Java_io_sluice_jni_NativeLib_jsonRecords
-func Java_io_sluice_jni_NativeLib_jsonRecords(env *C.JNIEnv, _ C.jclass, rowType C.jbyteArray, isoTimestamps, decimalPlain, ignoreNullFields C.jboolean, rows, offsets C.jbyteArray) C.jbyteArray {
-	defer guard(env, "jsonRecords")
-	offs := int32s(goBytes(env, offsets))
-	out, err := sink.JSONRecords(string(goBytes(env, rowType)), jsonencode.Options{
-		ISOTimestamps: isoTimestamps != 0, DecimalPlain: decimalPlain != 0, IgnoreNullFields: ignoreNullFields != 0,
-	}, goBytes(env, rows), offs)
+//export Java_io_sluice_jni_NativeLib_valueRecords
+func Java_io_sluice_jni_NativeLib_valueRecords(env *C.JNIEnv, _ C.jclass, rowType, options, rows, offsets C.jbyteArray) C.jbyteArray {
+	defer guard(env, "valueRecords")
+	out, err := sink.ValueRecords(string(goBytes(env, rowType)), optionLines(goBytes(env, options)),
+		goBytes(env, rows), int32s(goBytes(env, offsets)))
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
 	return javaBytes(env, out)
+}
+
+// optionLines reads "key=value" lines (the first '=' ends the key).
+func optionLines(b []byte) map[string]string {
+	o := map[string]string{}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if k, v, ok := bytes.Cut(line, []byte("=")); ok {
+			o[string(k)] = string(v)
+		}
+	}
+	return o
 }
 
 // The native Kafka scan's decoding: the record values of one partition fetch go to Go in one

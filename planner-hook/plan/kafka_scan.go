@@ -3,12 +3,11 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/expr"
-	"github.com/sluice-project/sluice/sources/jsonformat"
+	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
 // KafkaScan is a scan of a Kafka table ('connector' = 'kafka') whose record values Go decodes:
@@ -18,8 +17,8 @@ type KafkaScan struct {
 	Table string
 	Names []string
 	Types []catalog.Type
-	// JSON are the json format's decoding options.
-	JSON jsonformat.Options
+	// Value is the value format and its decoding options.
+	Value kafkavalue.Format
 	// Watermark is the watermark expression pushed into the scan (nil without one), over the
 	// scan's produced row.
 	Watermark *KafkaWatermark
@@ -77,7 +76,7 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 	if s.Names, s.Types, err = RowFields(out); err != nil {
 		return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
 	}
-	reasons := kafkaOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.JSON)
+	reasons := kafkaOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.Value)
 	for _, raw := range j.ScanTableSource.Abilities {
 		var a struct {
 			Type         string   `json:"type"`
@@ -105,25 +104,19 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 		}
 	}
 	if len(reasons) == 0 {
-		// The decoder takes the flat types; a table with others keeps Flink's format.
-		if _, err := jsonformat.NewDecoder(s.Names, s.Types, s.JSON); err != nil {
+		// The decoders take some types; a table with others keeps Flink's format.
+		if _, err := kafkavalue.NewDecoder(s.Value, s.Names, s.Types); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: %v", t.Identifier, err))
 		}
 	}
 	return s, reasons, nil
 }
 
-// kafkaOptionReasons checks a Kafka table's options for native decoding and reads the json
-// format's options into opts.
-func kafkaOptionReasons(table string, o map[string]string, opts *jsonformat.Options) []string {
+// kafkaOptionReasons checks a Kafka table's options for native decoding and reads its value
+// format and the format's options into f.
+func kafkaOptionReasons(table string, o map[string]string, f *kafkavalue.Format) []string {
 	var reasons []string
-	format, prefix := o["format"], "json."
-	if v, ok := o["value.format"]; ok {
-		format, prefix = v, "value.json."
-	}
-	if format != "json" {
-		reasons = append(reasons, fmt.Sprintf("table %s: the value format '%s' is not decoded natively yet (json is)", table, format))
-	}
+	*f, reasons = KafkaValueDecoding(table, o)
 	if k, ok := o["key.format"]; ok {
 		reasons = append(reasons, fmt.Sprintf("table %s: a key format ('%s') is not decoded natively yet", table, k))
 	}
@@ -136,33 +129,6 @@ func kafkaOptionReasons(table string, o map[string]string, opts *jsonformat.Opti
 	}
 	if _, ok := o["scan.parallelism"]; ok {
 		reasons = append(reasons, fmt.Sprintf("table %s: 'scan.parallelism' is not native yet", table))
-	}
-	var keys []string
-	for k := range o {
-		if strings.HasPrefix(k, prefix) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := o[k]
-		switch strings.TrimPrefix(k, prefix) {
-		case "fail-on-missing-field":
-			opts.FailOnMissingField = strings.EqualFold(v, "true")
-		case "timestamp-format.standard":
-			opts.ISOTimestamps = v == "ISO-8601"
-		case "ignore-parse-errors":
-			// Records the decoder does not take (malformed ones among them) go to Flink's
-			// deserializer, which skips or fails as the option says.
-		case "map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number", "encode.ignore-null-fields":
-			// Encoding options, or options of MAP columns (which keep Flink's format).
-		case "decode.json-parser.enabled":
-			if !strings.EqualFold(v, "true") {
-				reasons = append(reasons, fmt.Sprintf("table %s: '%s' = '%s' (Flink's tree deserializer) is not decoded natively", table, k, v))
-			}
-		default:
-			reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not decoded natively", table, k))
-		}
 	}
 	return reasons
 }

@@ -19,6 +19,8 @@ func TestKafkaScanVerdict(t *testing.T) {
 		{"value.format json", map[string]string{"format": "", "value.format": "json", "value.json.fail-on-missing-field": "true"}, ""},
 		{"ignore parse errors", map[string]string{"json.ignore-parse-errors": "true"}, ""},
 		{"csv", map[string]string{"format": "csv"}, "the value format 'csv' is not decoded natively yet"},
+		{"raw of four columns", map[string]string{"format": "raw"}, "the raw format has one field, not 4"},
+		{"raw in latin-1", map[string]string{"format": "raw", "raw.charset": "ISO-8859-1"}, "'raw.charset' = 'ISO-8859-1' is not native"},
 		{"key format", map[string]string{"key.format": "raw", "key.fields": "auction"}, "a key format ('raw')"},
 		{"on-event watermarks", map[string]string{"scan.watermark.emit.strategy": "on-event"}, "'on-event' is not native yet"},
 		{"alignment", map[string]string{"scan.watermark.alignment.group": "g"}, "watermark alignment"},
@@ -62,8 +64,8 @@ func TestKafkaScanJSONOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.JSON.ISOTimestamps || !s.JSON.FailOnMissingField {
-		t.Fatalf("json options %+v, want ISO timestamps and fail-on-missing-field", s.JSON)
+	if !s.Value.JSON.ISOTimestamps || !s.Value.JSON.FailOnMissingField {
+		t.Fatalf("json options %+v, want ISO timestamps and fail-on-missing-field", s.Value.JSON)
 	}
 	if strings.Join(s.Names, ",") != "auction,bidder,price,ts" {
 		t.Fatalf("columns %v", s.Names)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/sinks/constraint"
-	"github.com/sluice-project/sluice/sinks/jsonformat"
+	"github.com/sluice-project/sluice/sinks/kafkavalue"
 )
 
 // KafkaSink is an insert into a Kafka table ('connector' = 'kafka') whose record values Go
@@ -19,8 +19,8 @@ type KafkaSink struct {
 	// Names and types are the table's physical columns, the sink's input.
 	Names []string
 	Types []catalog.Type
-	// JSON are the json format's encoding options.
-	JSON jsonformat.Options
+	// Value is the value format and its encoding options.
+	Value kafkavalue.Format
 	// NotNull checks the NOT NULL columns as Flink's ConstraintEnforcer does in front of the
 	// sink (nil: none).
 	NotNull *constraint.NotNull
@@ -52,7 +52,7 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 	}
 	t := j.DynamicTableSink.Table
 	s := &KafkaSink{Table: t.Identifier}
-	reasons := kafkaSinkOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.JSON)
+	reasons := kafkaSinkOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.Value)
 	for _, a := range j.DynamicTableSink.Abilities {
 		reasons = append(reasons, fmt.Sprintf("table %s: sink ability %s is not supported natively", t.Identifier, a.Type))
 	}
@@ -96,24 +96,19 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		reasons = append(reasons, fmt.Sprintf("table %s: %s", t.Identifier, r))
 	}
 	if len(reasons) == 0 {
-		if _, err := jsonformat.NewEncoder(s.Names, s.Types, s.JSON); err != nil {
+		if _, err := kafkavalue.NewEncoder(s.Value, s.Names, s.Types); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: %v", t.Identifier, err))
 		}
 	}
 	return s, reasons, nil
 }
 
-// kafkaSinkOptionReasons checks a Kafka table's options for native encoding and reads the json
-// format's encoding options into opts.
-func kafkaSinkOptionReasons(table string, o map[string]string, opts *jsonformat.Options) []string {
+// kafkaSinkOptionReasons checks a Kafka table's options for native encoding and reads its value
+// format and the format's options into f.
+func kafkaSinkOptionReasons(table string, o map[string]string, f *kafkavalue.Format) []string {
 	var reasons []string
-	format, prefix := o["format"], "json."
-	if v, ok := o["value.format"]; ok {
-		format, prefix = v, "value.json."
-	}
-	if format != "json" {
-		reasons = append(reasons, fmt.Sprintf("table %s: the value format '%s' is not encoded natively yet (json is)", table, format))
-	}
+	*f, reasons = KafkaValueEncoding(table, o)
+	_, prefix := kafkaValueFormat(o)
 	var keys []string
 	for k := range o {
 		keys = append(keys, k)
@@ -123,20 +118,7 @@ func kafkaSinkOptionReasons(table string, o map[string]string, opts *jsonformat.
 		v := o[k]
 		switch {
 		case strings.HasPrefix(k, prefix):
-			switch strings.TrimPrefix(k, prefix) {
-			case "timestamp-format.standard":
-				opts.ISOTimestamps = v == "ISO-8601"
-			case "encode.decimal-as-plain-number":
-				opts.DecimalPlain = strings.EqualFold(v, "true")
-			case "encode.ignore-null-fields":
-				opts.IgnoreNullFields = strings.EqualFold(v, "true")
-			case "fail-on-missing-field", "ignore-parse-errors", "decode.json-parser.enabled":
-				// Decoding options.
-			case "map-null-key.mode", "map-null-key.literal":
-				// Options of MAP columns, which the encoder does not take.
-			default:
-				reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not encoded natively", table, k))
-			}
+			// Read by KafkaValueEncoding.
 		case k == "sink.partitioner":
 			if v != "default" && v != "round-robin" && v != "fixed" {
 				reasons = append(reasons, fmt.Sprintf("table %s: the partitioner '%s' is not native (default, round-robin and fixed are)", table, v))
@@ -147,7 +129,7 @@ func kafkaSinkOptionReasons(table string, o map[string]string, opts *jsonformat.
 			reasons = append(reasons, fmt.Sprintf("table %s: 'sink.parallelism' is not native yet", table))
 		case kafkaSinkOptions[k], strings.HasPrefix(k, "properties."), strings.HasPrefix(k, "scan."),
 			k == "topic-pattern":
-		case strings.HasPrefix(k, "json.") || strings.HasPrefix(k, "value.json."):
+		case strings.HasPrefix(k, f.Name+".") || strings.HasPrefix(k, "value."+f.Name+"."):
 			// the other prefix's options belong to no format here
 		default:
 			reasons = append(reasons, fmt.Sprintf("table %s: option '%s' is not written natively", table, k))

@@ -39,7 +39,7 @@ func TestKafkaSinkVerdict(t *testing.T) {
 				if joined != "" {
 					t.Fatalf("reasons %q, want native", joined)
 				}
-				if !s.JSON.IgnoreNullFields || s.NotNull == nil || strings.Join(s.Names, ",") != "auction,p2,ts,note" {
+				if !s.Value.JSON.IgnoreNullFields || s.NotNull == nil || strings.Join(s.Names, ",") != "auction,p2,ts,note" {
 					t.Fatalf("sink %+v: want ignore-null-fields, the NOT NULL check and the table's columns", s)
 				}
 				return

@@ -18,11 +18,11 @@ import (
 const NoWatermark = math.MinInt64
 
 // KafkaFetch decodes the record values of a native Kafka scan's partition fetches into batches
-// (see JSONFetch), and gives each batch's watermark: the maximum of the scan's pushed watermark
+// (see ValueFetch), and gives each batch's watermark: the maximum of the scan's pushed watermark
 // expression over its rows, which Flink's per-partition watermark generator takes as the
 // maximum of the rows' watermarks one by one.
 type KafkaFetch struct {
-	*JSONFetch
+	*ValueFetch
 	plan *plan.KafkaScan
 	mem  memory.Allocator
 }
@@ -34,17 +34,17 @@ func OpenKafkaFetch(scanJSON []byte) (*KafkaFetch, error) {
 		return nil, err
 	}
 	mem := bufpool.New()
-	f, err := NewJSONFetch(p.Names, p.Types, p.JSON, mem)
+	f, err := NewValueFetch(p.Value, p.Names, p.Types, mem)
 	if err != nil {
 		return nil, fmt.Errorf("kafka table %s: %w", p.Table, err)
 	}
-	return &KafkaFetch{JSONFetch: f, plan: p, mem: mem}, nil
+	return &KafkaFetch{ValueFetch: f, plan: p, mem: mem}, nil
 }
 
 // Finish returns the fetch's rows as one batch and its watermark (NoWatermark without a pushed
 // watermark, or when the expression is null on every row).
 func (f *KafkaFetch) Finish() (arrow.RecordBatch, int64, error) {
-	b, err := f.JSONFetch.Finish()
+	b, err := f.ValueFetch.Finish()
 	if err != nil {
 		return nil, 0, fmt.Errorf("kafka table %s: %w", f.plan.Table, err)
 	}

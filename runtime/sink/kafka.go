@@ -7,14 +7,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/planner-hook/plan"
-	"github.com/sluice-project/sluice/sinks/jsonformat"
+	"github.com/sluice-project/sluice/sinks/kafkavalue"
 )
 
 // KafkaEncoder encodes the batches of a native chain into the record values of a Kafka table
-// (Flink's json format, byte for byte), which Flink's KafkaSink writes.
+// (its value format, byte for byte as Flink's), which Flink's KafkaSink writes.
 type KafkaEncoder struct {
 	plan *plan.KafkaSink
-	enc  *jsonformat.Encoder
+	enc  kafkavalue.Encoder
 }
 
 // OpenKafkaEncoder compiles the island JSON of a Kafka sink node.
@@ -23,7 +23,7 @@ func OpenKafkaEncoder(sinkJSON []byte) (*KafkaEncoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := jsonformat.NewEncoder(p.Names, p.Types, p.JSON)
+	enc, err := kafkavalue.NewEncoder(p.Value, p.Names, p.Types)
 	if err != nil {
 		return nil, fmt.Errorf("kafka table %s: %w", p.Table, err)
 	}
@@ -31,7 +31,8 @@ func OpenKafkaEncoder(sinkJSON []byte) (*KafkaEncoder, error) {
 }
 
 // Encode returns the record values of a batch's rows: little-endian, the number of records
-// u32, their ends (records + 1 offsets, from 0) u32, and their bytes. Rows are checked against
+// u32, their ends (records + 1 offsets, from 0; kafkavalue.NullValue set for a record without a
+// value) u32, and their bytes. Rows are checked against
 // the table's NOT NULL columns first, as Flink's ConstraintEnforcer checks them.
 func (e *KafkaEncoder) Encode(b arrow.RecordBatch) ([]byte, error) {
 	if e.plan.NotNull != nil {

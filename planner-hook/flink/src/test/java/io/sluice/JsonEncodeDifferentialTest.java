@@ -31,7 +31,7 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The json format's native encoding (sinks/jsonformat, through {@link NativeLib#jsonRecords})
+ * The json format's native encoding (sinks/jsonformat, through {@link NativeLib#valueRecords})
  * against Flink's own JsonRowDataSerializationSchema: random rows of every type the encoder
  * takes, with extreme values (NaN, infinities, -0.0, subnormals, 38-digit decimals, years past
  * 9999 and before 0, control characters, emoji), under the timestamp standards and the decimal
@@ -64,8 +64,11 @@ class JsonEncodeDifferentialTest {
             data.write(bytes);
         }
         offsets.putInt(data.size());
-        ByteBuffer out = ByteBuffer.wrap(NativeLib.jsonRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
-                timestamps == TimestampFormat.ISO_8601, decimalPlain, ignoreNulls, data.toByteArray(), offsets.array()))
+        String options = "format=json\njson.timestamp-format.standard="
+                + (timestamps == TimestampFormat.ISO_8601 ? "ISO-8601" : "SQL")
+                + "\njson.encode.decimal-as-plain-number=" + decimalPlain + "\njson.encode.ignore-null-fields=" + ignoreNulls;
+        ByteBuffer out = ByteBuffer.wrap(NativeLib.valueRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
+                options.getBytes(StandardCharsets.UTF_8), data.toByteArray(), offsets.array()))
                 .order(ByteOrder.LITTLE_ENDIAN);
         int n = out.getInt();
         assertEquals(rows.size(), n);

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The json format's native decoding (sources/jsonformat, through {@link NativeLib#jsonRows})
+ * The json format's native decoding (sources/jsonformat, through {@link NativeLib#valueRows})
  * against Flink's own deserializer (JsonParserRowDataDeserializationSchema, the default of
  * flink-json 2.1.1) on random records full of corner cases: every record the native decoder
  * decodes must give Flink's row byte for byte (as BinaryRowData), or no row where Flink emits
@@ -73,8 +73,10 @@ class JsonFormatDifferentialTest {
                 values.write(rec);
             }
             starts.putInt(values.size());
-            ByteBuffer out = ByteBuffer.wrap(NativeLib.jsonRows(ROW_TYPE.getBytes(StandardCharsets.UTF_8), failOnMissing, iso,
-                    values.toByteArray(), starts.array())).order(ByteOrder.LITTLE_ENDIAN);
+            String options = "format=json\njson.fail-on-missing-field=" + failOnMissing + "\njson.ignore-parse-errors="
+                    + ignoreErrors + "\njson.timestamp-format.standard=" + (iso ? "ISO-8601" : "SQL");
+            ByteBuffer out = ByteBuffer.wrap(NativeLib.valueRows(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
+                    options.getBytes(StandardCharsets.UTF_8), values.toByteArray(), starts.array())).order(ByteOrder.LITTLE_ENDIAN);
             int n = out.getInt();
             assertEquals(records.size(), n);
             int[] status = new int[n];

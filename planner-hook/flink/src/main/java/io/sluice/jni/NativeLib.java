@@ -251,24 +251,24 @@ public final class NativeLib {
     public static native byte[] adbcSplitRows(long reader);
 
     /**
-     * Decodes records of Flink's json format into rows of {@code rowType}
-     * (LogicalType#asSerializableString of a ROW), as the Kafka source's native decoding does,
-     * for the differential tests against Flink's deserializer. Record r is
-     * {@code values[starts[r], starts[r + 1])} ({@code starts}: little-endian ints). Returns,
-     * little-endian: the record count, per record the rows it added (0 or 1; -1: left to
-     * Flink's deserializer), the row count, the row count + 1 offsets and the BinaryRowData rows.
+     * Decodes records of the value format a Kafka table's options name ({@code options}:
+     * "key=value" lines, UTF-8) into rows of {@code rowType} (LogicalType#asSerializableString
+     * of a ROW), as the Kafka source's native decoding does, for the differential tests against
+     * Flink's formats. Record r is {@code values[starts[r], starts[r + 1])} ({@code starts}:
+     * little-endian ints). Returns, little-endian: the record count, per record the rows it
+     * added (0 or 1; -1: left to Flink's deserializer), the row count, the row count + 1 offsets
+     * and the BinaryRowData rows.
      */
-    public static native byte[] jsonRows(byte[] rowType, boolean failOnMissingField, boolean isoTimestamps,
-            byte[] values, byte[] starts);
+    public static native byte[] valueRows(byte[] rowType, byte[] options, byte[] values, byte[] starts);
 
     /**
      * Encodes rows of {@code rowType} (BinaryRowData: row r is {@code rows[offsets[r],
-     * offsets[r + 1])}, offsets little-endian ints) as records of Flink's json format, as a Kafka
-     * sink's native encoding does, for the differential tests against Flink's serializer.
-     * Returns, little-endian: the record count, the count + 1 record ends, the records' bytes.
+     * offsets[r + 1])}, offsets little-endian ints) as records of the value format a Kafka
+     * table's options name ({@code options}: "key=value" lines, UTF-8), as a Kafka sink's native
+     * encoding does, for the differential tests against Flink's formats. Returns the records as
+     * {@link io.sluice.sinks.kafka.RecordValues} reads them.
      */
-    public static native byte[] jsonRecords(byte[] rowType, boolean isoTimestamps, boolean decimalPlain,
-            boolean ignoreNullFields, byte[] rows, byte[] offsets);
+    public static native byte[] valueRecords(byte[] rowType, byte[] options, byte[] rows, byte[] offsets);
 
     /**
      * Opens the decoder of a native Kafka scan's partition fetches from the island JSON of its

@@ -18,9 +18,6 @@ import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -95,13 +92,9 @@ final class BatchKafkaSink
         public void write(NativeBatch batch, SinkWriter.Context context) throws IOException, InterruptedException {
             try {
                 byte[] encoded = NativeLib.kafkaEncode(encoder, batch.handle());
-                ByteBuffer head = ByteBuffer.wrap(encoded).order(ByteOrder.LITTLE_ENDIAN);
-                int n = head.getInt(0);
-                int body = 4 * (n + 2);
+                int n = RecordValues.count(encoded);
                 for (int r = 0; r < n; r++) {
-                    int from = head.getInt(4 * (r + 1));
-                    int to = head.getInt(4 * (r + 2));
-                    inner.write(Arrays.copyOfRange(encoded, body + from, body + to), context);
+                    inner.write(RecordValues.value(encoded, r), context);
                 }
                 RECORDS.addAndGet(n);
             } finally {

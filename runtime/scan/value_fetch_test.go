@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/sources/jsonformat"
+	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
 var fetchTypes = []catalog.Type{catalog.IntType(true), catalog.StringType(true)}
@@ -17,7 +17,7 @@ var fetchTypes = []catalog.Type{catalog.IntType(true), catalog.StringType(true)}
 func flinkRows(t *testing.T, records ...string) ([]byte, []int32) {
 	t.Helper()
 	values, starts := concat(records...)
-	out, err := JSONRows("ROW<`a` INT, `b` STRING>", jsonformat.Options{}, values, starts)
+	out, err := ValueRows("ROW<`a` INT, `b` STRING>", map[string]string{"format": "json"}, values, starts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,10 +42,10 @@ func concat(records ...string) ([]byte, []int32) {
 }
 
 // A fetch's rows come out in record order, whether Go decoded a record or Flink did.
-func TestJSONFetchKeepsRecordOrder(t *testing.T) {
+func TestValueFetchKeepsRecordOrder(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	f, err := NewJSONFetch([]string{"a", "b"}, fetchTypes, jsonformat.Options{}, mem)
+	f, err := NewValueFetch(kafkavalue.Format{Name: "json"}, []string{"a", "b"}, fetchTypes, mem)
 	if err != nil {
 		t.Fatal(err)
 	}

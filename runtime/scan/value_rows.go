@@ -3,26 +3,31 @@ package scan
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/planner-hook/plan"
-	"github.com/sluice-project/sluice/sources/jsonformat"
+	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
-// JSONRows decodes records of Flink's json format (record r is values[starts[r]:starts[r+1]])
-// into rows of rowType (LogicalType#asSerializableString of a ROW), as BinaryRowData: what the
+// ValueRows decodes records of the value format a Kafka table's options name (record r is
+// values[starts[r]:starts[r+1]]) into rows of rowType (LogicalType#asSerializableString of a ROW), as BinaryRowData: what the
 // Kafka source's native decoding produces, in the form the differential tests compare with
 // Flink's own deserializer. The result is, little-endian: the number of records u32, per record
 // its status i32 (the rows it added, 0 or 1; -1 for a record left to Flink's deserializer), the
 // number of rows u32, their offsets (rows + 1) u32 and their bytes.
-func JSONRows(rowType string, opts jsonformat.Options, values []byte, starts []int32) ([]byte, error) {
+func ValueRows(rowType string, options map[string]string, values []byte, starts []int32) ([]byte, error) {
+	format, reasons := plan.KafkaValueDecoding("(rows)", options)
+	if len(reasons) > 0 {
+		return nil, fmt.Errorf("%s rows: not decoded natively: %s", format.Name, strings.Join(reasons, "; "))
+	}
 	names, types, err := plan.ParseRowFields(rowType)
 	if err != nil {
-		return nil, fmt.Errorf("json rows: %w", err)
+		return nil, fmt.Errorf("%s rows: %w", format.Name, err)
 	}
-	d, err := jsonformat.NewDecoder(names, types, opts)
+	d, err := kafkavalue.NewDecoder(format, names, types)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +35,7 @@ func JSONRows(rowType string, opts jsonformat.Options, values []byte, starts []i
 	out := binary.LittleEndian.AppendUint32(nil, uint32(records))
 	for r := range records {
 		if starts[r] > starts[r+1] || int(starts[r+1]) > len(values) {
-			return nil, fmt.Errorf("json rows: record %d at [%d, %d) of %d bytes", r, starts[r], starts[r+1], len(values))
+			return nil, fmt.Errorf("%s rows: record %d at [%d, %d) of %d bytes", format.Name, r, starts[r], starts[r+1], len(values))
 		}
 		rows, ok := d.Add(values[starts[r]:starts[r+1]])
 		if !ok {
@@ -45,7 +50,7 @@ func JSONRows(rowType string, opts jsonformat.Options, values []byte, starts []i
 	defer b.Release()
 	enc, err := binaryrow.NewEncoder(types)
 	if err != nil {
-		return nil, fmt.Errorf("json rows: %w", err)
+		return nil, fmt.Errorf("%s rows: %w", format.Name, err)
 	}
 	n := int(b.NumRows())
 	offsets := make([]int32, n+1)

@@ -9,40 +9,40 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/sources/jsonformat"
+	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
-// JSONFetch turns the record values of one Kafka partition fetch into one batch of rows in
-// record order. The records the native decoder takes are decoded in Go; at a record it leaves to
+// ValueFetch turns the record values of one Kafka partition fetch into one batch of rows in
+// record order. The records the value format's native decoder takes are decoded in Go; at a record it leaves to
 // Flink, Decode stops, the caller decodes that record with Flink's own deserializer and hands its
 // rows (BinaryRowData, any number) to AppendRows, then goes on with Decode from the next record.
-type JSONFetch struct {
-	dec   *jsonformat.Decoder
+type ValueFetch struct {
+	dec   kafkavalue.Decoder
 	rows  *binaryrow.Decoder
 	mem   memory.Allocator
 	parts []arrow.RecordBatch
 }
 
-// NewJSONFetch returns a fetch decoder for rows of the named fields.
-func NewJSONFetch(names []string, types []catalog.Type, opts jsonformat.Options, mem memory.Allocator) (*JSONFetch, error) {
-	dec, err := jsonformat.NewDecoder(names, types, opts)
+// NewValueFetch returns a fetch decoder of a value format's records into rows of the named fields.
+func NewValueFetch(format kafkavalue.Format, names []string, types []catalog.Type, mem memory.Allocator) (*ValueFetch, error) {
+	dec, err := kafkavalue.NewDecoder(format, names, types)
 	if err != nil {
 		return nil, err
 	}
 	rows, err := binaryrow.NewDecoder(names, types, mem)
 	if err != nil {
-		return nil, fmt.Errorf("json fetch: %w", err)
+		return nil, fmt.Errorf("value fetch: %w", err)
 	}
-	return &JSONFetch{dec: dec, rows: rows, mem: mem}, nil
+	return &ValueFetch{dec: dec, rows: rows, mem: mem}, nil
 }
 
 // Decode decodes records values[starts[r]:starts[r+1]] from record from on, and returns the
 // first record it leaves to Flink's deserializer (the number of records when none).
-func (f *JSONFetch) Decode(values []byte, starts []int32, from int) (int, error) {
+func (f *ValueFetch) Decode(values []byte, starts []int32, from int) (int, error) {
 	n := len(starts) - 1
 	for r := from; r < n; r++ {
 		if starts[r] > starts[r+1] || int(starts[r+1]) > len(values) {
-			return 0, fmt.Errorf("json fetch: record %d at [%d, %d) of %d bytes", r, starts[r], starts[r+1], len(values))
+			return 0, fmt.Errorf("value fetch: record %d at [%d, %d) of %d bytes", r, starts[r], starts[r+1], len(values))
 		}
 		if _, ok := f.dec.Add(values[starts[r]:starts[r+1]]); !ok {
 			return r, f.cut()
@@ -53,13 +53,13 @@ func (f *JSONFetch) Decode(values []byte, starts []int32, from int) (int, error)
 
 // AppendRows appends the rows Flink's deserializer made of the record Decode stopped at (row i
 // is data[offsets[i]:offsets[i+1]]).
-func (f *JSONFetch) AppendRows(data []byte, offsets []int32) error {
+func (f *ValueFetch) AppendRows(data []byte, offsets []int32) error {
 	if len(offsets) < 2 {
 		return nil
 	}
 	b, err := f.rows.Decode(data, offsets)
 	if err != nil {
-		return fmt.Errorf("json fetch: Flink's rows: %w", err)
+		return fmt.Errorf("value fetch: Flink's rows: %w", err)
 	}
 	defer b.Release()
 	// The decoder's batch ends with the rows' RowKinds, all inserts here.
@@ -69,7 +69,7 @@ func (f *JSONFetch) AppendRows(data []byte, offsets []int32) error {
 }
 
 // cut closes the rows decoded natively so far into a part.
-func (f *JSONFetch) cut() error {
+func (f *ValueFetch) cut() error {
 	if f.dec.Rows() == 0 {
 		return nil
 	}
@@ -82,7 +82,7 @@ func (f *JSONFetch) cut() error {
 }
 
 // Finish returns the fetch's rows as one batch, in record order, and starts a new fetch.
-func (f *JSONFetch) Finish() (arrow.RecordBatch, error) {
+func (f *ValueFetch) Finish() (arrow.RecordBatch, error) {
 	if err := f.cut(); err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (f *JSONFetch) Finish() (arrow.RecordBatch, error) {
 			for _, done := range out[:c] {
 				done.Release()
 			}
-			return nil, fmt.Errorf("json fetch: column %s: %w", schema.Field(c).Name, err)
+			return nil, fmt.Errorf("value fetch: column %s: %w", schema.Field(c).Name, err)
 		}
 		out[c] = a
 	}

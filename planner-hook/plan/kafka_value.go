@@ -1,0 +1,152 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	sinkvalue "github.com/sluice-project/sluice/sinks/kafkavalue"
+	"github.com/sluice-project/sluice/sources/kafkavalue"
+)
+
+// kafkaValueFormat is a Kafka table's value format ('value.format', else 'format') and the
+// prefix of its options ('value.<format>.' or '<format>.').
+func kafkaValueFormat(o map[string]string) (name, prefix string) {
+	if v, ok := o["value.format"]; ok {
+		return v, "value." + v + "."
+	}
+	return o["format"], o["format"] + "."
+}
+
+// formatOptions is the options of a Kafka table with the value format's prefix, without it, in
+// key order.
+func formatOptions(o map[string]string, prefix string) [][2]string {
+	var kv [][2]string
+	for k, v := range o {
+		if strings.HasPrefix(k, prefix) {
+			kv = append(kv, [2]string{strings.TrimPrefix(k, prefix), v})
+		}
+	}
+	sort.Slice(kv, func(i, j int) bool { return kv[i][0] < kv[j][0] })
+	return kv
+}
+
+// KafkaValueDecoding reads the value format of a Kafka table's options for native decoding; its
+// reasons say what keeps the format's records on Flink's deserializer.
+func KafkaValueDecoding(table string, o map[string]string) (kafkavalue.Format, []string) {
+	name, prefix := kafkaValueFormat(o)
+	f := kafkavalue.Format{Name: name}
+	var reasons []string
+	if name != "json" && name != "raw" {
+		return f, []string{fmt.Sprintf("table %s: the value format '%s' is not decoded natively yet (json and raw are)", table, name)}
+	}
+	for _, kv := range formatOptions(o, prefix) {
+		k, v := kv[0], kv[1]
+		why := ""
+		switch name {
+		case "json":
+			why = jsonDecodingOption(&f, k, v)
+		case "raw":
+			why = rawOption(&f.Raw.LittleEndian, k, v)
+		}
+		if why != "" {
+			reasons = append(reasons, fmt.Sprintf("table %s: %s", table, strings.ReplaceAll(why, "{key}", prefix+k)))
+		}
+	}
+	return f, reasons
+}
+
+// jsonDecodingOption reads one json format option (its key without the prefix) for decoding,
+// and says why it keeps the records on Flink's deserializer ({key} standing for the full key).
+func jsonDecodingOption(f *kafkavalue.Format, k, v string) string {
+	switch k {
+	case "fail-on-missing-field":
+		f.JSON.FailOnMissingField = optionTrue(v)
+	case "timestamp-format.standard":
+		f.JSON.ISOTimestamps = v == "ISO-8601"
+	case "ignore-parse-errors":
+		// Records the decoder does not take (malformed ones among them) go to Flink's
+		// deserializer, which skips or fails as the option says.
+	case "map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number", "encode.ignore-null-fields":
+		// Encoding options, or options of MAP columns (which keep Flink's format).
+	case "decode.json-parser.enabled":
+		if !optionTrue(v) {
+			return fmt.Sprintf("'{key}' = '%s' (Flink's tree deserializer) is not decoded natively", v)
+		}
+	default:
+		return "option '{key}' is not decoded natively"
+	}
+	return ""
+}
+
+// rawOption reads one raw format option (its key without the prefix), the same for decoding and
+// encoding, and says why it keeps the records on Flink's format ({key} standing for the full
+// key).
+func rawOption(littleEndian *bool, k, v string) string {
+	switch k {
+	case "endianness":
+		switch v {
+		case "big-endian":
+			*littleEndian = false
+		case "little-endian":
+			*littleEndian = true
+		default:
+			return fmt.Sprintf("'{key}' = '%s' is not native", v)
+		}
+	case "charset":
+		// Flink's Charset.forName: UTF-8's names, in any case, keep the bytes as they are.
+		switch strings.ToLower(v) {
+		case "utf-8", "utf8", "unicode-1-1-utf-8":
+		default:
+			return fmt.Sprintf("'{key}' = '%s' is not native (UTF-8 is)", v)
+		}
+	default:
+		return "option '{key}' is not native"
+	}
+	return ""
+}
+
+// KafkaValueEncoding reads the value format of a Kafka table's options for native encoding; its
+// reasons say what keeps the format's records on Flink's serializer.
+func KafkaValueEncoding(table string, o map[string]string) (sinkvalue.Format, []string) {
+	name, prefix := kafkaValueFormat(o)
+	f := sinkvalue.Format{Name: name}
+	var reasons []string
+	if name != "json" && name != "raw" {
+		return f, []string{fmt.Sprintf("table %s: the value format '%s' is not encoded natively yet (json and raw are)", table, name)}
+	}
+	for _, kv := range formatOptions(o, prefix) {
+		k, v := kv[0], kv[1]
+		why := ""
+		switch name {
+		case "json":
+			why = jsonEncodingOption(&f, k, v)
+		case "raw":
+			why = rawOption(&f.Raw.LittleEndian, k, v)
+		}
+		if why != "" {
+			reasons = append(reasons, fmt.Sprintf("table %s: %s", table, strings.ReplaceAll(why, "{key}", prefix+k)))
+		}
+	}
+	return f, reasons
+}
+
+// jsonEncodingOption reads one json format option (its key without the prefix) for encoding,
+// and says why it keeps the records on Flink's serializer ({key} standing for the full key).
+func jsonEncodingOption(f *sinkvalue.Format, k, v string) string {
+	switch k {
+	case "timestamp-format.standard":
+		f.JSON.ISOTimestamps = v == "ISO-8601"
+	case "encode.decimal-as-plain-number":
+		f.JSON.DecimalPlain = optionTrue(v)
+	case "encode.ignore-null-fields":
+		f.JSON.IgnoreNullFields = optionTrue(v)
+	case "fail-on-missing-field", "ignore-parse-errors", "decode.json-parser.enabled":
+		// Decoding options.
+	case "map-null-key.mode", "map-null-key.literal":
+		// Options of MAP columns, which the encoder does not take.
+	default:
+		return "option '{key}' is not encoded natively"
+	}
+	return ""
+}

@@ -1,0 +1,61 @@
+package plan
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestKafkaValueFormats checks how a Kafka table's format options are read for decoding and
+// encoding, by either prefix, and which ones say why they are not native.
+func TestKafkaValueFormats(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		options map[string]string
+		want    string // the formats read (decoding; encoding), as %+v
+		reason  string // a reason both directions give ("" when native)
+	}{
+		{"json", map[string]string{"format": "json", "json.timestamp-format.standard": "ISO-8601"},
+			"json ISO:true", ""},
+		{"value.format raw", map[string]string{"value.format": "raw", "value.raw.endianness": "little-endian", "value.raw.charset": "utf8"},
+			"raw little:true", ""},
+		{"raw big-endian", map[string]string{"format": "raw", "raw.endianness": "big-endian", "raw.charset": "UTF-8"},
+			"raw little:false", ""},
+		{"raw charset", map[string]string{"format": "raw", "raw.charset": "UTF-16"}, "", "'raw.charset' = 'UTF-16' is not native (UTF-8 is)"},
+		{"raw unknown option", map[string]string{"format": "raw", "raw.x": "1"}, "", "option 'raw.x' is not native"},
+		{"avro", map[string]string{"format": "avro"}, "", "the value format 'avro' is not"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dec, decReasons := KafkaValueDecoding("t", c.options)
+			enc, encReasons := KafkaValueEncoding("t", c.options)
+			for _, reasons := range [][]string{decReasons, encReasons} {
+				joined := strings.Join(reasons, "\n")
+				if c.reason == "" && joined != "" {
+					t.Fatalf("reasons %q, want native", joined)
+				}
+				if !strings.Contains(joined, c.reason) {
+					t.Fatalf("reasons %q lack %q", joined, c.reason)
+				}
+			}
+			if c.reason != "" {
+				return
+			}
+			var got string
+			switch dec.Name {
+			case "json":
+				if enc.JSON.ISOTimestamps != dec.JSON.ISOTimestamps {
+					t.Fatalf("decoding %+v, encoding %+v", dec, enc)
+				}
+				got = "json ISO:" + strconv.FormatBool(dec.JSON.ISOTimestamps)
+			case "raw":
+				if enc.Raw.LittleEndian != dec.Raw.LittleEndian {
+					t.Fatalf("decoding %+v, encoding %+v", dec, enc)
+				}
+				got = "raw little:" + strconv.FormatBool(dec.Raw.LittleEndian)
+			}
+			if got != c.want || enc.Name != dec.Name {
+				t.Fatalf("read %q (encoding %q), want %q", got, enc.Name, c.want)
+			}
+		})
+	}
+}

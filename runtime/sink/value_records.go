@@ -1,0 +1,66 @@
+package sink
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/planner-hook/plan"
+	"github.com/sluice-project/sluice/sinks/kafkavalue"
+)
+
+// ValueRecords encodes rows of rowType (LogicalType#asSerializableString of a ROW), given as
+// BinaryRowData (row r is rows[offsets[r]:offsets[r+1]]), as records of the value format a Kafka
+// table's options name: what a
+// Kafka sink's native encoding produces, in the form the differential tests compare with Flink's
+// own serializer. The result is as encodeRecords gives it.
+func ValueRecords(rowType string, options map[string]string, rows []byte, offsets []int32) ([]byte, error) {
+	format, reasons := plan.KafkaValueEncoding("(records)", options)
+	if len(reasons) > 0 {
+		return nil, fmt.Errorf("%s records: not encoded natively: %s", format.Name, strings.Join(reasons, "; "))
+	}
+	names, types, err := plan.ParseRowFields(rowType)
+	if err != nil {
+		return nil, fmt.Errorf("%s records: %w", format.Name, err)
+	}
+	enc, err := kafkavalue.NewEncoder(format, names, types)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := binaryrow.NewDecoder(names, types, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("%s records: %w", format.Name, err)
+	}
+	b, err := dec.Decode(rows, offsets)
+	if err != nil {
+		return nil, fmt.Errorf("%s records: %w", format.Name, err)
+	}
+	defer b.Release()
+	out, err := encodeRecords(enc, b)
+	if err != nil {
+		return nil, fmt.Errorf("%s records: %w", format.Name, err)
+	}
+	return out, nil
+}
+
+// encodeRecords encodes the rows of a batch as records: little-endian, the number of records
+// u32, their ends (records + 1 offsets, from 0; kafkavalue.NullValue set for a record without a
+// value) u32, and their bytes.
+func encodeRecords(enc kafkavalue.Encoder, b arrow.RecordBatch) ([]byte, error) {
+	n := int(b.NumRows())
+	ends := make([]uint32, 1, n+1)
+	body, ends, err := enc.AppendRecords(nil, ends, b)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 4*(n+2)+len(body))
+	out = binary.LittleEndian.AppendUint32(out, uint32(n))
+	for _, e := range ends {
+		out = binary.LittleEndian.AppendUint32(out, e)
+	}
+	return append(out, body...), nil
+}

@@ -1,0 +1,68 @@
+// Package kafkavalue picks the native encoder of a Kafka table's value format: the formats whose
+// records Go writes byte for byte as Flink's format does (json, raw), behind one interface the
+// native Kafka sink drives batch by batch.
+package kafkavalue
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sinks/jsonformat"
+	"github.com/sluice-project/sluice/sinks/rawformat"
+)
+
+// NullValue marks, in the ends an Encoder gives, a record without a value (Kafka's null value);
+// the end itself is the bits below it.
+const NullValue = rawformat.NullValue
+
+// Format is a value format and its encoding options.
+type Format struct {
+	// Name is the format's identifier ('format' or 'value.format'): json or raw.
+	Name string
+	// JSON are the json format's options (Name json).
+	JSON jsonformat.Options
+	// Raw are the raw format's options (Name raw).
+	Raw rawformat.Options
+}
+
+// Encoder encodes rows as record values.
+type Encoder interface {
+	// AppendRecords appends the record values of b's rows to body, and each record's end in body
+	// to ends (with NullValue set for a record without a value).
+	AppendRecords(body []byte, ends []uint32, b arrow.RecordBatch) ([]byte, []uint32, error)
+}
+
+// NewEncoder returns the encoder of rows of the named fields into a format's records; an error
+// says why the format's records are not written natively for these fields.
+func NewEncoder(f Format, names []string, types []catalog.Type) (Encoder, error) {
+	switch f.Name {
+	case "json":
+		e, err := jsonformat.NewEncoder(names, types, f.JSON)
+		if err != nil {
+			return nil, err
+		}
+		return jsonRecords{e}, nil
+	case "raw":
+		return rawformat.NewEncoder(names, types, f.Raw)
+	}
+	return nil, fmt.Errorf("the value format '%s' is not encoded natively yet (json and raw are)", f.Name)
+}
+
+// jsonRecords encodes a batch's rows with the json format's encoder, one record per row.
+type jsonRecords struct{ enc *jsonformat.Encoder }
+
+func (j jsonRecords) AppendRecords(body []byte, ends []uint32, b arrow.RecordBatch) ([]byte, []uint32, error) {
+	var err error
+	for r := range int(b.NumRows()) {
+		if body, err = j.enc.AppendRecord(body, b, r); err != nil {
+			return nil, nil, fmt.Errorf("row %d: %w", r, err)
+		}
+		if len(body) >= NullValue {
+			return nil, nil, fmt.Errorf("%d bytes of records in one batch", len(body))
+		}
+		ends = append(ends, uint32(len(body)))
+	}
+	return body, ends, nil
+}
