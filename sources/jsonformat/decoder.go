@@ -16,14 +16,12 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/exec/decimal"
 	"github.com/sluice-project/sluice/javacompat/javatext"
+	"github.com/sluice-project/sluice/sources/textvalue"
 )
 
 // Options are the json format's decoding options.
@@ -86,7 +84,7 @@ func newFieldSet(names []string, types []catalog.Type) (fieldSet, error) {
 		if t.Kind == catalog.Decimal && (t.Precision < 1 || t.Precision > 38) {
 			return f, fmt.Errorf("json decoder: field %s of type %s", names[i], t)
 		}
-		f.cols[i].t = t
+		f.cols[i].Type = t
 	}
 	return f, nil
 }
@@ -213,7 +211,7 @@ func (d *Decoder) fields(f *fieldSet) error {
 		}
 		for i := range f.cols {
 			if f.seen[i] != d.record {
-				if !f.cols[i].t.Nullable {
+				if !f.cols[i].Type.Nullable {
 					return errUnsure
 				}
 				f.cols[i].appendNull()
@@ -226,13 +224,13 @@ func (d *Decoder) fields(f *fieldSet) error {
 // value decodes a field's value at the scanner's position into its column.
 func (d *Decoder) value(col *column) error {
 	s := &d.sc
-	t := col.t
+	t := col.Type
 	if t.Kind == catalog.Row && s.skipSpace() == '{' {
 		// A nested ROW: Flink's row converter again, on the nested object.
 		if err := d.fields(col.row); err != nil {
 			return err
 		}
-		col.valid = append(col.valid, true)
+		col.AppendValidity(true)
 		return nil
 	}
 	var text []byte
@@ -280,8 +278,8 @@ func (d *Decoder) value(col *column) error {
 	switch t.Kind {
 	case catalog.Boolean:
 		// Boolean.parseBoolean(getText().trim()) for anything but the literals: never fails.
-		v := tok == tokTrue || tok == tokString && equalFoldTrue(javaTrim(text))
-		col.appendInt(boolInt(v))
+		v := tok == tokTrue || tok == tokString && textvalue.EqualFoldTrue(textvalue.JavaTrim(text))
+		col.AppendInt(boolInt(v))
 	case catalog.TinyInt, catalog.SmallInt:
 		// The literal's int value, or Byte/Short.parseX(getText().trim()): JSON floats fail.
 		if tok != tokInt && tok != tokString {
@@ -295,13 +293,13 @@ func (d *Decoder) value(col *column) error {
 		if !ok || v < lo || v > hi {
 			return errUnsure
 		}
-		col.appendInt(v)
+		col.AppendInt(v)
 	case catalog.Int, catalog.BigInt:
 		v, ok := d.integer(text, tok, t.Kind == catalog.BigInt)
 		if !ok {
 			return errUnsure
 		}
-		col.appendInt(v)
+		col.AppendInt(v)
 	case catalog.Float, catalog.Double:
 		bits := 64
 		if t.Kind == catalog.Float {
@@ -314,21 +312,21 @@ func (d *Decoder) value(col *column) error {
 		if !ok {
 			return errUnsure
 		}
-		col.appendFloat(v)
+		col.AppendFloat(v)
 	case catalog.Decimal:
 		// new BigDecimal(getText().trim()) for strings, the literal's exact value otherwise.
 		if tok == tokTrue || tok == tokFalse {
 			return errUnsure
 		}
 		if tok == tokString {
-			text = javaTrim(text)
+			text = textvalue.JavaTrim(text)
 		}
-		scale, ok := parseDecimalText(&d.dec, text)
+		scale, ok := textvalue.ParseDecimalText(&d.dec, text)
 		if !ok {
 			return errUnsure
 		}
-		if n, fits := fitDecimal(&d.dec, scale, t.Precision, t.Scale); fits {
-			col.appendDecimal(n)
+		if n, fits := textvalue.FitDecimal(&d.dec, scale, t.Precision, t.Scale); fits {
+			col.AppendDecimal(n)
 		} else {
 			// DecimalData.fromBigDecimal returns null for too many digits.
 			if !t.Nullable {
@@ -339,39 +337,39 @@ func (d *Decoder) value(col *column) error {
 	case catalog.Char, catalog.VarChar:
 		// getText(): a string's text, a number's literal text, "true"/"false"; no length
 		// checks.
-		col.appendBytes(text)
+		col.AppendBytes(text)
 	case catalog.Binary, catalog.VarBinary:
 		if tok != tokString {
 			return errUnsure
 		}
-		if err := col.appendBase64(text); err != nil {
-			return err
+		if !col.AppendBase64(text) {
+			return errUnsure
 		}
 	case catalog.Date:
 		// ISO_LOCAL_DATE.parse(getText()), untrimmed.
-		day, err := javatext.ParseLocalDate(bytesString(text))
+		day, err := javatext.ParseLocalDate(textvalue.BytesString(text))
 		if err != nil {
 			return errUnsure
 		}
-		col.appendInt(day)
+		col.AppendInt(day)
 	case catalog.Time:
 		// SQL_TIME_FORMAT, whose fraction LocalTime#toSecondOfDay drops.
-		nanos, n, ok := parseTime(text, false)
+		nanos, n, ok := textvalue.ParseTime(text, false)
 		if !ok || n != len(text) {
 			return errUnsure
 		}
-		col.appendInt(nanos / 1e9 * 1000)
+		col.AppendInt(nanos / 1e9 * 1000)
 	case catalog.Timestamp, catalog.TimestampLTZ:
-		ts, ok := parseTimestamp(text, d.opts.ISOTimestamps, t.Kind == catalog.TimestampLTZ)
+		ts, ok := textvalue.ParseTimestamp(text, d.opts.ISOTimestamps, t.Kind == catalog.TimestampLTZ)
 		if !ok {
 			return errUnsure
 		}
-		if _, nanos := ts.epochMillis(); t.Precision > 3 && t.Precision <= 6 && nanos%1000 != 0 {
+		if _, nanos := ts.EpochMillis(); t.Precision > 3 && t.Precision <= 6 && nanos%1000 != 0 {
 			// Flink's TimestampData keeps nanoseconds below a TIMESTAMP(4..6) column's
 			// precision, which the column's microseconds cannot hold.
 			return errUnsure
 		}
-		col.appendTimestamp(ts)
+		col.AppendTimestamp(ts)
 	default:
 		return errUnsure
 	}
@@ -396,39 +394,14 @@ func boolInt(b bool) int64 {
 	return 0
 }
 
-// equalFoldTrue is "true".equalsIgnoreCase(b) for ASCII text (Java folds a few non-ASCII
-// characters too, none of which fold to t, r, u or e except the Kelvin sign for k, not here).
-func equalFoldTrue(b []byte) bool {
-	if len(b) != 4 {
-		return false
-	}
-	for i, c := range b {
-		if c|0x20 != "true"[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// javaTrim is String#trim: it drops characters up to U+0020 at both ends.
-func javaTrim(b []byte) []byte {
-	for len(b) > 0 && b[0] <= ' ' {
-		b = b[1:]
-	}
-	for len(b) > 0 && b[len(b)-1] <= ' ' {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
 // parseJavaInt is JsonParser#getLongValue for an integer literal, or (str) Long.parseLong of
 // the trimmed text (javatext.ParseInt: Java's ASCII forms; other Unicode digits are left to
 // Flink).
 func parseJavaInt(b []byte, str bool) (int64, bool) {
 	if str {
-		b = javaTrim(b)
+		b = textvalue.JavaTrim(b)
 	}
-	v, err := javatext.ParseInt(bytesString(b), 64)
+	v, err := javatext.ParseInt(textvalue.BytesString(b), 64)
 	return v, err == nil
 }
 
@@ -445,7 +418,7 @@ func (d *Decoder) integer(text []byte, tok token, long bool) (int64, bool) {
 		v, ok := parseJavaInt(text, tok == tokString)
 		return v, ok && v >= lo && v <= hi
 	case tokFloat:
-		f, err := strconv.ParseFloat(bytesString(text), 64)
+		f, err := strconv.ParseFloat(textvalue.BytesString(text), 64)
 		if err != nil && !isRange(err) {
 			return 0, false
 		}
@@ -462,10 +435,6 @@ func (d *Decoder) integer(text []byte, tok token, long bool) (int64, bool) {
 	return 0, false
 }
 
-// bytesString is b as a string without a copy, for strconv's parsers, which keep no reference
-// to their input (their errors hold a copy).
-func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-
 func isRange(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
@@ -477,104 +446,4 @@ func isRange(err error) bool {
 // ±Inf and underflow 0, as in Java.
 func parseJavaFloat(b []byte, bits int) (float64, bool) {
 	return javatext.ParseDouble(b, bits)
-}
-
-// plainDecimal reports whether b is [+-]digits[.digits][(e|E)[+-]digits] in ASCII.
-func plainDecimal(b []byte) bool {
-	i := 0
-	if i < len(b) && (b[i] == '+' || b[i] == '-') {
-		i++
-	}
-	d := 0
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		d++
-	}
-	if d == 0 {
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		d = 0
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			d++
-		}
-		if d == 0 {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		d = 0
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			d++
-		}
-		if d == 0 {
-			return false
-		}
-	}
-	return i == len(b)
-}
-
-// Scales of decimal texts decoded here (digits after the point minus the exponent); Flink's
-// BigDecimal takes any int exponent (slowly), texts past these are left to it.
-const (
-	minDecimalScale = -100
-	maxDecimalScale = 150
-)
-
-// parseDecimalText reads plain decimal text (see plainDecimal) into v and returns its scale, as
-// new BigDecimal(text).
-func parseDecimalText(v *big.Int, b []byte) (int, bool) {
-	if !plainDecimal(b) || len(b) > maxNumberLength {
-		return 0, false
-	}
-	mant, exp := b, 0
-	for i, c := range b {
-		if c == 'e' || c == 'E' {
-			mant = b[:i]
-			e, err := strconv.Atoi(string(b[i+1:]))
-			if err != nil || e > -minDecimalScale+maxNumberLength || e < -maxDecimalScale-maxNumberLength {
-				return 0, false
-			}
-			exp = e
-			break
-		}
-	}
-	digits := make([]byte, 0, len(mant))
-	scale := 0
-	dot := false
-	for _, c := range mant {
-		switch {
-		case c == '.':
-			dot = true
-		case c >= '0' && c <= '9':
-			digits = append(digits, c)
-			if dot {
-				scale++
-			}
-		case c == '-':
-			digits = append(digits, c)
-		}
-	}
-	scale -= exp
-	if scale < minDecimalScale || scale > maxDecimalScale {
-		return 0, false
-	}
-	if _, ok := v.SetString(string(digits), 10); !ok {
-		return 0, false
-	}
-	return scale, true
-}
-
-// fitDecimal is DecimalData.fromBigDecimal(v at scale, precision, resultScale): HALF_UP to the
-// scale, nothing (fits false) past the precision.
-func fitDecimal(v *big.Int, scale, precision, resultScale int) (decimal128.Num, bool) {
-	if scale < 0 {
-		v = new(big.Int).Mul(v, decimal.Pow10(-scale))
-		scale = 0
-	}
-	return decimal.Fit(v, scale, precision, resultScale)
 }

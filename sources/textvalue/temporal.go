@@ -1,4 +1,4 @@
-package jsonformat
+package textvalue
 
 // Dates, times and timestamps in the forms of Flink's TimeFormats (docs/internals/
 // flink-json-format.md §6), for the texts whose value does not depend on how java.time resolves
@@ -49,8 +49,8 @@ func num(b []byte, at, n int) (int, bool) {
 	return v, true
 }
 
-// parseDate reads "YYYY-MM-DD" at b[0:] and returns its epoch day and length.
-func parseDate(b []byte) (int64, int, bool) {
+// ParseDate reads "YYYY-MM-DD" at b[0:] and returns its epoch day and length.
+func ParseDate(b []byte) (int64, int, bool) {
 	y, ok1 := num(b, 0, 4)
 	m, ok2 := num(b, 5, 2)
 	d, ok3 := num(b, 8, 2)
@@ -60,9 +60,9 @@ func parseDate(b []byte) (int64, int, bool) {
 	return civilDay(y, m, d), 10, true
 }
 
-// parseTime reads "HH:mm" and, where seconds are optional, ":ss" and a fraction of 0 to 9
+// ParseTime reads "HH:mm" and, where seconds are optional, ":ss" and a fraction of 0 to 9
 // digits, and returns the nanosecond of the day and the length read.
-func parseTime(b []byte, secondsOptional bool) (int64, int, bool) {
+func ParseTime(b []byte, secondsOptional bool) (int64, int, bool) {
 	h, ok1 := num(b, 0, 2)
 	mi, ok2 := num(b, 3, 2)
 	if !ok1 || !ok2 || b[2] != ':' || h > 23 || mi > 59 {
@@ -95,41 +95,42 @@ func parseTime(b []byte, secondsOptional bool) (int64, int, bool) {
 	return nanos, n, true
 }
 
-// timestamp is a date and time: epoch day and nanosecond of the day.
-type timestamp struct {
-	day, nanos int64
+// Timestamp is a date and time: epoch day and nanosecond of the day.
+type Timestamp struct {
+	// Day is the epoch day, Nanos the nanosecond of the day.
+	Day, Nanos int64
 }
 
-// epochMillis is the timestamp's millisecond and nanosecond of that millisecond, as Flink's
+// EpochMillis is the timestamp's millisecond and nanosecond of that millisecond, as Flink's
 // TimestampData.fromLocalDateTime.
-func (t timestamp) epochMillis() (int64, int32) {
-	return t.day*86_400_000 + t.nanos/1_000_000, int32(t.nanos % 1_000_000)
+func (t Timestamp) EpochMillis() (int64, int32) {
+	return t.Day*86_400_000 + t.Nanos/1_000_000, int32(t.Nanos % 1_000_000)
 }
 
-// parseTimestamp reads a TIMESTAMP (zone false) or TIMESTAMP_LTZ (zone true, a 'Z' after it)
+// ParseTimestamp reads a TIMESTAMP (zone false) or TIMESTAMP_LTZ (zone true, a 'Z' after it)
 // in the SQL form "YYYY-MM-DD HH:mm:ss[.f]" or the ISO-8601 form "YYYY-MM-DDTHH:mm[:ss[.f]]".
-func parseTimestamp(b []byte, iso, zone bool) (timestamp, bool) {
-	day, n, ok := parseDate(b)
+func ParseTimestamp(b []byte, iso, zone bool) (Timestamp, bool) {
+	day, n, ok := ParseDate(b)
 	sep := byte(' ')
 	if iso {
 		sep = 'T'
 	}
 	if !ok || n >= len(b) || b[n] != sep {
-		return timestamp{}, false
+		return Timestamp{}, false
 	}
-	nanos, m, ok := parseTime(b[n+1:], iso)
+	nanos, m, ok := ParseTime(b[n+1:], iso)
 	if !ok {
-		return timestamp{}, false
+		return Timestamp{}, false
 	}
 	n += 1 + m
 	if zone {
 		if n >= len(b) || b[n] != 'Z' {
-			return timestamp{}, false
+			return Timestamp{}, false
 		}
 		n++
 	}
 	if n != len(b) {
-		return timestamp{}, false
+		return Timestamp{}, false
 	}
-	return timestamp{day: day, nanos: nanos}, true
+	return Timestamp{Day: day, Nanos: nanos}, true
 }
