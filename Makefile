@@ -84,10 +84,12 @@ test-java: $(NATIVE) adbc-drivers postgres kafka $(FLIGHTSQL_SERVER)
 
 ## test-long: the slow checks kept out of `make test`: this JVM's Double.toString/Float.toString
 ## on 3 million random values of each against javacompat/javatext, then a 30-minute run of the
-## expression fuzzer, one of the json decoder's fuzz target (DECODER_FUZZTIME) and one of the raw
-## decoder's (RAW_FUZZTIME; its values are checked against the raw encoder).
+## expression fuzzer, one of the json decoder's fuzz target (DECODER_FUZZTIME), one of the raw
+## decoder's (RAW_FUZZTIME; its values are checked against the raw encoder) and one of the csv
+## decoder's (CSV_FUZZTIME; a record taken reads back the same re-quoted).
 DECODER_FUZZTIME ?= 30m
 RAW_FUZZTIME ?= 30m
+CSV_FUZZTIME ?= 30m
 test-long: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.tools.FloatTextGolden random 3000000 $$(date +%s) > build/float_text_random.txt
@@ -96,6 +98,7 @@ test-long: $(NATIVE)
 	$(MAKE) fuzz DURATION=30m
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(DECODER_FUZZTIME) ./sources/jsonformat/
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(RAW_FUZZTIME) ./sources/rawformat/
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(CSV_FUZZTIME) ./sources/csvformat/
 
 ## docs: regenerate docs/support-matrix.md from the Go registry.
 docs:

@@ -3,9 +3,11 @@ package plan
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	sinkvalue "github.com/sluice-project/sluice/sinks/kafkavalue"
+	"github.com/sluice-project/sluice/sources/csvformat"
 	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
@@ -35,10 +37,10 @@ func formatOptions(o map[string]string, prefix string) [][2]string {
 // reasons say what keeps the format's records on Flink's deserializer.
 func KafkaValueDecoding(table string, o map[string]string) (kafkavalue.Format, []string) {
 	name, prefix := kafkaValueFormat(o)
-	f := kafkavalue.Format{Name: name}
+	f := kafkavalue.Format{Name: name, CSV: csvformat.DefaultOptions()}
 	var reasons []string
-	if name != "json" && name != "raw" {
-		return f, []string{fmt.Sprintf("table %s: the value format '%s' is not decoded natively yet (json and raw are)", table, name)}
+	if name != "json" && name != "raw" && name != "csv" {
+		return f, []string{fmt.Sprintf("table %s: the value format '%s' is not decoded natively yet (json, csv and raw are)", table, name)}
 	}
 	for _, kv := range formatOptions(o, prefix) {
 		k, v := kv[0], kv[1]
@@ -46,6 +48,8 @@ func KafkaValueDecoding(table string, o map[string]string) (kafkavalue.Format, [
 		switch name {
 		case "json":
 			why = jsonDecodingOption(&f, k, v)
+		case "csv":
+			why = csvDecodingOption(&f.CSV, k, v)
 		case "raw":
 			why = rawOption(&f.Raw.LittleEndian, k, v)
 		}
@@ -53,7 +57,73 @@ func KafkaValueDecoding(table string, o map[string]string) (kafkavalue.Format, [
 			reasons = append(reasons, fmt.Sprintf("table %s: %s", table, strings.ReplaceAll(why, "{key}", prefix+k)))
 		}
 	}
+	if name == "csv" && optionTrue(o[prefix+"disable-quote-character"]) {
+		f.CSV.Quote = csvformat.NoChar // whatever 'quote-character' says
+	}
 	return f, reasons
+}
+
+// csvDecodingOption reads one csv format option (its key without the prefix) for decoding, and
+// says why it keeps the records on Flink's deserializer ({key} standing for the full key).
+func csvDecodingOption(o *csvformat.Options, k, v string) string {
+	switch k {
+	case "field-delimiter":
+		// StringEscapeUtils.unescapeJava(v).charAt(0)
+		c, ok := javaEscapedChar(v)
+		if !ok {
+			return fmt.Sprintf("'{key}' = '%s' is not read natively (one ASCII character is)", v)
+		}
+		o.Delimiter = c
+	case "quote-character", "escape-character":
+		// v.charAt(0)
+		if v == "" || v[0] >= 0x80 {
+			return fmt.Sprintf("'{key}' = '%s' is not read natively (an ASCII character is)", v)
+		}
+		if k == "quote-character" {
+			o.Quote = int(v[0])
+		} else {
+			o.Escape = int(v[0])
+		}
+	case "allow-comments":
+		o.AllowComments = optionTrue(v)
+	case "null-literal":
+		o.NullLiteral = []byte(v)
+	case "disable-quote-character":
+		// read once all options are
+	case "ignore-parse-errors":
+		// Records the decoder does not take (malformed ones among them) go to Flink's
+		// deserializer, which skips or fails as the option says.
+	case "array-element-delimiter", "write-bigdecimal-in-scientific-notation":
+		// Options of ARRAY columns (which keep Flink's format), or of encoding.
+	default:
+		return "option '{key}' is not decoded natively"
+	}
+	return ""
+}
+
+// javaEscapedChar is the first character of StringEscapeUtils.unescapeJava(v) when it is ASCII
+// and v one character or one Java escape of one.
+func javaEscapedChar(v string) (byte, bool) {
+	switch {
+	case len(v) == 1 && v[0] < 0x80:
+		return v[0], true
+	case len(v) == 2 && v[0] == '\\':
+		switch v[1] {
+		case 't':
+			return '\t', true
+		case 'b':
+			return '\b', true
+		case 'f':
+			return '\f', true
+		case '\\', '\'', '"':
+			return v[1], true
+		}
+	case len(v) == 6 && v[0] == '\\' && v[1] == 'u':
+		if c, err := strconv.ParseUint(v[2:], 16, 16); err == nil && c < 0x80 {
+			return byte(c), true
+		}
+	}
+	return 0, false
 }
 
 // jsonDecodingOption reads one json format option (its key without the prefix) for decoding,

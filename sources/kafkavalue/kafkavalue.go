@@ -10,16 +10,19 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sources/csvformat"
 	"github.com/sluice-project/sluice/sources/jsonformat"
 	"github.com/sluice-project/sluice/sources/rawformat"
 )
 
 // Format is a value format and its decoding options.
 type Format struct {
-	// Name is the format's identifier ('format' or 'value.format'): json or raw.
+	// Name is the format's identifier ('format' or 'value.format'): json, csv or raw.
 	Name string
 	// JSON are the json format's options (Name json).
 	JSON jsonformat.Options
+	// CSV are the csv format's options (Name csv).
+	CSV csvformat.Options
 	// Raw are the raw format's options (Name raw).
 	Raw rawformat.Options
 }
@@ -43,8 +46,10 @@ func NewDecoder(f Format, names []string, types []catalog.Type) (Decoder, error)
 	switch f.Name {
 	case "json":
 		return jsonformat.NewDecoder(names, types, f.JSON)
+	case "csv":
+		return csvformat.NewDecoder(names, types, f.CSV)
 	case "raw":
 		return rawformat.NewDecoder(names, types, f.Raw)
 	}
-	return nil, fmt.Errorf("the value format '%s' is not decoded natively yet (json and raw are)", f.Name)
+	return nil, fmt.Errorf("the value format '%s' is not decoded natively yet (json, csv and raw are)", f.Name)
 }
