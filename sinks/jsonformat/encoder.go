@@ -18,6 +18,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/javacompat/javatext"
+	"github.com/sluice-project/sluice/sinks/textvalue"
 )
 
 // Options are the json format's encoding options.
@@ -97,13 +98,13 @@ func (e *Encoder) appendValue(dst []byte, t catalog.Type, col arrow.Array, r int
 		}
 		return append(dst, "false"...), nil
 	case *array.Int8:
-		return appendInt(dst, int64(a.Value(r))), nil
+		return textvalue.AppendInt(dst, int64(a.Value(r))), nil
 	case *array.Int16:
-		return appendInt(dst, int64(a.Value(r))), nil
+		return textvalue.AppendInt(dst, int64(a.Value(r))), nil
 	case *array.Int32:
-		return appendInt(dst, int64(a.Value(r))), nil
+		return textvalue.AppendInt(dst, int64(a.Value(r))), nil
 	case *array.Int64:
-		return appendInt(dst, a.Value(r)), nil
+		return textvalue.AppendInt(dst, a.Value(r)), nil
 	case *array.Float32:
 		return appendFloat(dst, float64(a.Value(r)), true), nil
 	case *array.Float64:
@@ -111,7 +112,7 @@ func (e *Encoder) appendValue(dst []byte, t catalog.Type, col arrow.Array, r int
 	case *array.Decimal128:
 		v := a.Value(r)
 		e.big.Set(v.BigInt())
-		return appendDecimal(dst, &e.big, int(t.Scale), e.opts.DecimalPlain), nil
+		return textvalue.AppendDecimal(dst, &e.big, int(t.Scale), e.opts.DecimalPlain), nil
 	case *array.String:
 		return appendString(dst, a.Value(r))
 	case *array.Binary:
@@ -121,17 +122,17 @@ func (e *Encoder) appendValue(dst []byte, t catalog.Type, col arrow.Array, r int
 		return append(dst, '"'), nil
 	case *array.Date32:
 		dst = append(dst, '"')
-		dst = appendDate(dst, int64(a.Value(r)))
+		dst = textvalue.AppendDate(dst, int64(a.Value(r)))
 		return append(dst, '"'), nil
 	case *array.Time32:
 		// SQL_TIME_FORMAT of LocalTime.ofSecondOfDay(ms / 1000): no fraction.
 		dst = append(dst, '"')
-		dst = appendClock(dst, int64(a.Value(r))/1000, 0)
+		dst = textvalue.AppendClock(dst, int64(a.Value(r))/1000, 0)
 		return append(dst, '"'), nil
 	case *array.Timestamp:
 		ms, nanos := int64(a.Value(r)), int64(0)
 		if a.DataType().(*arrow.TimestampType).Unit == arrow.Microsecond {
-			ms, nanos = floorDiv(int64(a.Value(r)), 1000), floorMod(int64(a.Value(r)), 1000)*1000
+			ms, nanos = textvalue.FloorDiv(int64(a.Value(r)), 1000), textvalue.FloorMod(int64(a.Value(r)), 1000)*1000
 		}
 		return e.appendTimestamp(dst, t, ms, nanos), nil
 	case *array.Struct: // TIMESTAMP(7..9)
@@ -140,27 +141,6 @@ func (e *Encoder) appendValue(dst []byte, t catalog.Type, col arrow.Array, r int
 		return e.appendTimestamp(dst, t, ms, nanos), nil
 	}
 	return nil, fmt.Errorf("no JSON encoding of Arrow type %s", col.DataType())
-}
-
-func appendInt(dst []byte, v int64) []byte {
-	var buf [20]byte
-	i := len(buf)
-	u := uint64(v)
-	if v < 0 {
-		u = -u
-	}
-	for {
-		i--
-		buf[i] = byte('0' + u%10)
-		u /= 10
-		if u == 0 {
-			break
-		}
-	}
-	if v < 0 {
-		dst = append(dst, '-')
-	}
-	return append(dst, buf[i:]...)
 }
 
 // appendFloat writes Float/Double.toString; NaN and the infinities as quoted strings (Jackson's
@@ -182,64 +162,6 @@ func appendFloat(dst []byte, v float64, float bool) []byte {
 		return javatext.AppendFloat(dst, float32(v))
 	}
 	return javatext.AppendDouble(dst, v)
-}
-
-var bigTen = big.NewInt(10)
-
-// appendDecimal writes the unscaled value v at scale as BigDecimal#toString of its
-// stripTrailingZeros() (Flink's default), or as toPlainString (plain).
-func appendDecimal(dst []byte, v *big.Int, scale int, plain bool) []byte {
-	neg := v.Sign() < 0
-	v.Abs(v)
-	if !plain {
-		if v.Sign() == 0 {
-			return append(dst, '0') // BigDecimal.ZERO
-		}
-		var q, m big.Int
-		for {
-			q.QuoRem(v, bigTen, &m)
-			if m.Sign() != 0 {
-				break
-			}
-			v.Set(&q)
-			scale--
-		}
-	}
-	digits := v.Text(10)
-	if neg {
-		dst = append(dst, '-')
-	}
-	adjusted := -scale + len(digits) - 1
-	switch {
-	case plain || scale >= 0 && adjusted >= -6:
-		if scale <= 0 {
-			dst = append(dst, digits...)
-			for ; scale < 0; scale++ {
-				dst = append(dst, '0')
-			}
-			return dst
-		}
-		if len(digits) > scale {
-			dst = append(dst, digits[:len(digits)-scale]...)
-			dst = append(dst, '.')
-			return append(dst, digits[len(digits)-scale:]...)
-		}
-		dst = append(dst, '0', '.')
-		for k := len(digits); k < scale; k++ {
-			dst = append(dst, '0')
-		}
-		return append(dst, digits...)
-	}
-	dst = append(dst, digits[0])
-	if len(digits) > 1 {
-		dst = append(dst, '.')
-		dst = append(dst, digits[1:]...)
-	}
-	dst = append(dst, 'E')
-	if adjusted >= 0 {
-		dst = append(dst, '+')
-	}
-	return appendInt(dst, int64(adjusted))
 }
 
 // appendString writes a JSON string as Jackson's UTF8JsonGenerator: '"' and '\' escaped, the
@@ -289,103 +211,14 @@ func appendString(dst []byte, s string) ([]byte, error) {
 	return append(dst, '"'), nil
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
-func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
-
-// civil is the proleptic Gregorian date of an epoch day (Howard Hinnant's civil_from_days).
-func civil(day int64) (y, m, d int64) {
-	z := day + 719468
-	era := floorDiv(z, 146097)
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = doy - (153*mp+2)/5 + 1
-	m = mp + 3
-	if m > 12 {
-		m -= 12
-	}
-	y = yoe + era*400
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
-}
-
-func appendPadded(dst []byte, v int64, width int) []byte {
-	var buf [20]byte
-	b := appendInt(buf[:0], v)
-	for k := len(b); k < width; k++ {
-		dst = append(dst, '0')
-	}
-	return append(dst, b...)
-}
-
-// appendDate writes ISO_LOCAL_DATE: a four-digit year (a sign beyond 9999 and below 0).
-func appendDate(dst []byte, day int64) []byte {
-	y, m, d := civil(day)
-	switch {
-	case y > 9999:
-		dst = append(dst, '+')
-		dst = appendInt(dst, y)
-	case y < 0:
-		dst = append(dst, '-')
-		dst = appendPadded(dst, -y, 4)
-	default:
-		dst = appendPadded(dst, y, 4)
-	}
-	dst = append(dst, '-')
-	dst = appendPadded(dst, m, 2)
-	dst = append(dst, '-')
-	return appendPadded(dst, d, 2)
-}
-
-// appendClock writes HH:mm:ss of a second of the day, then the nanoseconds' fraction with its
-// trailing zeros dropped (none at all for 0).
-func appendClock(dst []byte, sec, nanos int64) []byte {
-	dst = appendPadded(dst, sec/3600, 2)
-	dst = append(dst, ':')
-	dst = appendPadded(dst, sec/60%60, 2)
-	dst = append(dst, ':')
-	dst = appendPadded(dst, sec%60, 2)
-	if nanos == 0 {
-		return dst
-	}
-	var buf [9]byte
-	for k := 8; k >= 0; k-- {
-		buf[k] = byte('0' + nanos%10)
-		nanos /= 10
-	}
-	n := 9
-	for n > 0 && buf[n-1] == '0' {
-		n--
-	}
-	dst = append(dst, '.')
-	return append(dst, buf[:n]...)
-}
-
 // appendTimestamp writes a TIMESTAMP (as wall-clock time) or TIMESTAMP_LTZ (in UTC, 'Z' after
 // it) of an epoch millisecond and the nanoseconds of that millisecond.
 func (e *Encoder) appendTimestamp(dst []byte, t catalog.Type, ms, nanoOfMilli int64) []byte {
-	day := floorDiv(ms, 86_400_000)
-	msOfDay := floorMod(ms, 86_400_000)
-	dst = append(dst, '"')
-	dst = appendDate(dst, day)
+	sep := byte(' ')
 	if e.opts.ISOTimestamps {
-		dst = append(dst, 'T')
-	} else {
-		dst = append(dst, ' ')
+		sep = 'T'
 	}
-	dst = appendClock(dst, msOfDay/1000, msOfDay%1000*1_000_000+nanoOfMilli)
-	if t.Kind == catalog.TimestampLTZ {
-		dst = append(dst, 'Z')
-	}
+	dst = append(dst, '"')
+	dst = textvalue.AppendTimestamp(dst, ms, nanoOfMilli, sep, t.Kind == catalog.TimestampLTZ)
 	return append(dst, '"')
 }
