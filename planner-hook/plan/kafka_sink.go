@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/javacompat/javatext"
 	"github.com/sluice-project/sluice/sinks/constraint"
 	"github.com/sluice-project/sluice/sinks/kafkavalue"
 )
@@ -88,6 +89,10 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 	for i := range s.Types {
 		if !writableAs(inTypes[i].WithNullable(false), s.Types[i]) {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s is %s but the sink's input gives %s", t.Identifier, s.Names[i], s.Types[i], inTypes[i]))
+		}
+		if k := s.Types[i].Kind; (k == catalog.Float || k == catalog.Double) && s.Value.Name != "raw" && !javatext.PrintsAsJava(javaVersion(options)) {
+			// The text formats write Float/Double#toString, whose digits changed in Java 19.
+			reasons = append(reasons, fmt.Sprintf("table %s: column %s is written as Java %d prints it, which is native on Java 8 to 18 only", t.Identifier, s.Names[i], javaVersion(options)))
 		}
 	}
 	var constraintReasons []string

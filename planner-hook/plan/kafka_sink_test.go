@@ -50,3 +50,33 @@ func TestKafkaSinkVerdict(t *testing.T) {
 		})
 	}
 }
+
+// FLOAT and DOUBLE columns are written in the text formats as Java 8 to 18 print them: on a
+// later planning JVM the insert keeps Flink's format; in the raw format (bytes) it need not.
+func TestKafkaSinkFloatsNeedJava18(t *testing.T) {
+	for _, c := range []struct {
+		format, version string
+		native          bool
+	}{
+		{"json", "17", true}, {"csv", "17", true}, {"json", "21", false}, {"csv", "21", false},
+	} {
+		island := strings.ReplaceAll(string(islands.KafkaSink(t, map[string]string{"format": c.format})),
+			`"dataType":"BIGINT"`, `"dataType":"DOUBLE"`)
+		island = strings.ReplaceAll(island, `"sluice.java-version":"17"`, `"sluice.java-version":"`+c.version+`"`)
+		is, err := Decode([]byte(island))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, reasons, err := CompileKafkaSink(&is.Nodes[0], is.Options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined := strings.Join(reasons, "\n")
+		if got := !strings.Contains(joined, "native on Java 8 to 18 only"); got != c.native {
+			t.Errorf("%s on Java %s: reasons %q", c.format, c.version, joined)
+		}
+		if !strings.Contains(joined, "column p2 is DOUBLE") {
+			t.Errorf("%s on Java %s: the column did not become DOUBLE: %q", c.format, c.version, joined)
+		}
+	}
+}

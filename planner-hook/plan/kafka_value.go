@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	sinkcsv "github.com/sluice-project/sluice/sinks/csvformat"
 	sinkvalue "github.com/sluice-project/sluice/sinks/kafkavalue"
 	"github.com/sluice-project/sluice/sources/csvformat"
 	"github.com/sluice-project/sluice/sources/kafkavalue"
@@ -180,10 +181,10 @@ func rawOption(littleEndian *bool, k, v string) string {
 // reasons say what keeps the format's records on Flink's serializer.
 func KafkaValueEncoding(table string, o map[string]string) (sinkvalue.Format, []string) {
 	name, prefix := kafkaValueFormat(o)
-	f := sinkvalue.Format{Name: name}
+	f := sinkvalue.Format{Name: name, CSV: sinkcsv.DefaultOptions()}
 	var reasons []string
-	if name != "json" && name != "raw" {
-		return f, []string{fmt.Sprintf("table %s: the value format '%s' is not encoded natively yet (json and raw are)", table, name)}
+	if name != "json" && name != "raw" && name != "csv" {
+		return f, []string{fmt.Sprintf("table %s: the value format '%s' is not encoded natively yet (json, csv and raw are)", table, name)}
 	}
 	for _, kv := range formatOptions(o, prefix) {
 		k, v := kv[0], kv[1]
@@ -191,6 +192,8 @@ func KafkaValueEncoding(table string, o map[string]string) (sinkvalue.Format, []
 		switch name {
 		case "json":
 			why = jsonEncodingOption(&f, k, v)
+		case "csv":
+			why = csvEncodingOption(&f.CSV, k, v)
 		case "raw":
 			why = rawOption(&f.Raw.LittleEndian, k, v)
 		}
@@ -198,7 +201,42 @@ func KafkaValueEncoding(table string, o map[string]string) (sinkvalue.Format, []
 			reasons = append(reasons, fmt.Sprintf("table %s: %s", table, strings.ReplaceAll(why, "{key}", prefix+k)))
 		}
 	}
+	if name == "csv" && optionTrue(o[prefix+"disable-quote-character"]) {
+		f.CSV.Quote = sinkcsv.NoQuote
+	}
 	return f, reasons
+}
+
+// csvEncodingOption reads one csv format option (its key without the prefix) for encoding, and
+// says why it keeps the records on Flink's serializer ({key} standing for the full key).
+func csvEncodingOption(o *sinkcsv.Options, k, v string) string {
+	switch k {
+	case "field-delimiter":
+		c, ok := javaEscapedChar(v)
+		if !ok {
+			return fmt.Sprintf("'{key}' = '%s' is not written natively (one ASCII character is)", v)
+		}
+		o.Delimiter = c
+	case "quote-character":
+		if v == "" || v[0] >= 0x80 {
+			return fmt.Sprintf("'{key}' = '%s' is not written natively (an ASCII character is)", v)
+		}
+		o.Quote = int(v[0])
+	case "null-literal":
+		o.NullLiteral = []byte(v)
+	case "write-bigdecimal-in-scientific-notation":
+		o.DecimalPlain = !optionTrue(v)
+	case "escape-character":
+		return "'{key}' (Jackson's escaping) is not written natively yet"
+	case "disable-quote-character":
+		// read once all options are
+	case "allow-comments", "ignore-parse-errors", "array-element-delimiter":
+		// Decoding options (comments matter to Jackson's strict quoting check only, which
+		// Flink leaves off), or options of ARRAY columns, which keep Flink's format.
+	default:
+		return "option '{key}' is not encoded natively"
+	}
+	return ""
 }
 
 // jsonEncodingOption reads one json format option (its key without the prefix) for encoding,

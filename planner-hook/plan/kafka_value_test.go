@@ -27,7 +27,7 @@ func TestKafkaValueFormats(t *testing.T) {
 		{"raw unknown option", map[string]string{"format": "raw", "raw.x": "1"}, "", "option 'raw.x' is not native", ""},
 		{"avro", map[string]string{"format": "avro"}, "", "the value format 'avro' is not", ""},
 		{"csv escape", map[string]string{"format": "csv", "csv.escape-character": "é"}, "", "'csv.escape-character' = 'é' is not read natively",
-			"the value format 'csv' is not encoded natively yet"},
+			"'csv.escape-character' (Jackson's escaping) is not written natively yet"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dec, decReasons := KafkaValueDecoding("t", c.options)

@@ -139,4 +139,20 @@ class KafkaCsvParityTest {
                 .withDdl(csvTable(topic, "")).fails("Failed to deserialize CSV row"));
         assertTrue(FetchEmitter.recordsDecodedNatively() > natively, "the native scan decoded no record");
     }
+
+    /**
+     * The TUMBLE aggregation into a csv topic, written by the native sink with failures injected
+     * into Sluice's run: the committed records (decimals, doubles, timestamps and quoted texts)
+     * must be stock Flink's byte for byte.
+     */
+    @Test
+    void insertIntoCsvExactlyOnceWithFailures() throws Exception {
+        KafkaParityTest.checkInsert(csvTable(bids, ", 'properties.max.poll.records' = '100'"),
+                "ws TIMESTAMP(3), auction INT, n BIGINT, avg_price DOUBLE, total DECIMAL(20, 2), notes STRING",
+                "'format' = 'csv', 'csv.null-literal' = 'n/a'",
+                "INSERT INTO out_t SELECT window_start, auction, COUNT(*), AVG(CAST(price AS DOUBLE)),"
+                        + " CAST(SUM(price) AS DECIMAL(20, 2)) / 7, MAX(note)"
+                        + " FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))"
+                        + " GROUP BY window_start, window_end, auction", true);
+    }
 }
