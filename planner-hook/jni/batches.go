@@ -497,6 +497,41 @@ func fetchBuffers(env *C.JNIEnv, values C.jobject, length int, starts C.jobject,
 	return v[:length], int32s(s[:4*(records+1)]), nil
 }
 
+//export Java_io_sluice_jni_NativeLib_kafkaFetchReadsMetadata
+func Java_io_sluice_jni_NativeLib_kafkaFetchReadsMetadata(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jboolean {
+	defer guard(env, "kafkaFetchReadsMetadata")
+	k, err := handleOf[*kafkaFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	if k.f.ReadsMetadata() {
+		return 1
+	}
+	return 0
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchRecords
+func Java_io_sluice_jni_NativeLib_kafkaFetchRecords(env *C.JNIEnv, _ C.jclass, h C.jlong, topic C.jbyteArray, partition C.jint, meta C.jobject, records C.jint) {
+	defer guard(env, "kafkaFetchRecords")
+	k, err := handleOf[*kafkaFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return
+	}
+	m, err := directBuffer(env, meta)
+	if err != nil {
+		throw(env, fmt.Sprintf("kafka fetch metadata: %v", err))
+		return
+	}
+	if records < 0 || int(records)*scan.RecordMetaSize > len(m) {
+		throw(env, fmt.Sprintf("kafka fetch metadata: %d records in %d bytes", records, len(m)))
+		return
+	}
+	// Read in place until Finish, as the values are.
+	k.f.SetRecords(string(goBytes(env, topic)), int32(partition), m[:int(records)*scan.RecordMetaSize])
+}
+
 //export Java_io_sluice_jni_NativeLib_kafkaFetchAppendRows
 func Java_io_sluice_jni_NativeLib_kafkaFetchAppendRows(env *C.JNIEnv, _ C.jclass, h C.jlong, rows, offsets C.jbyteArray) {
 	defer guard(env, "kafkaFetchAppendRows")
@@ -521,6 +556,7 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchFinish(env *C.JNIEnv, _ C.jclass, h 
 	}
 	k.values, k.starts = nil, nil
 	b, mark, err := k.f.Finish()
+	k.f.SetRecords("", 0, nil)
 	if err != nil {
 		throw(env, err.Error())
 		return 0

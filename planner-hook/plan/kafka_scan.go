@@ -19,6 +19,10 @@ type KafkaScan struct {
 	Types []catalog.Type
 	// Value is the value format and its decoding options.
 	Value kafkavalue.Format
+	// Metadata are the keys of the metadata columns the table reads (Flink's ReadableMetadata:
+	// offset, partition, topic, timestamp, timestamp-type, leader-epoch), the last columns of
+	// Names, in their order.
+	Metadata []string
 	// Watermark is the watermark expression pushed into the scan (nil without one), over the
 	// scan's produced row.
 	Watermark *KafkaWatermark
@@ -48,6 +52,18 @@ type kafkaScanExec struct {
 		Abilities []json.RawMessage `json:"abilities"`
 	} `json:"scanTableSource"`
 	OutputType json.RawMessage `json:"outputType"`
+}
+
+// kafkaMetadata are the metadata columns of Kafka records a native scan reads (all of
+// KafkaDynamicSource.ReadableMetadata but headers).
+var kafkaMetadata = map[string]bool{
+	"offset": true, "partition": true, "topic": true, "timestamp": true, "timestamp-type": true, "leader-epoch": true,
+}
+
+// kafkaMetadataKinds are the types Flink gives those columns.
+var kafkaMetadataKinds = map[string]catalog.Kind{
+	"offset": catalog.BigInt, "partition": catalog.Int, "topic": catalog.VarChar, "timestamp": catalog.TimestampLTZ,
+	"timestamp-type": catalog.VarChar, "leader-epoch": catalog.Int,
 }
 
 // isKafkaScan says whether a table source scan's JSON reads a Kafka table.
@@ -87,9 +103,12 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 		}
 		switch a.Type {
 		case "ReadingMetadata":
-			if len(a.MetadataKeys) > 0 {
-				reasons = append(reasons, fmt.Sprintf("table %s: metadata columns %v are not read natively yet", t.Identifier, a.MetadataKeys))
+			for _, k := range a.MetadataKeys {
+				if !kafkaMetadata[k] {
+					reasons = append(reasons, fmt.Sprintf("table %s: the metadata column '%s' is not read natively yet", t.Identifier, k))
+				}
 			}
+			s.Metadata = a.MetadataKeys
 		case "WatermarkPushDown":
 			w, why, err := compileKafkaWatermark(raw, s.Types, options)
 			if err != nil {
@@ -103,9 +122,22 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 			reasons = append(reasons, fmt.Sprintf("table %s: source ability %s is not supported natively", t.Identifier, a.Type))
 		}
 	}
+	if len(s.Metadata) > len(s.Names) {
+		return nil, nil, fmt.Errorf("kafka scan %s: %d metadata columns of %d columns", n.Name, len(s.Metadata), len(s.Names))
+	}
+	for i, k := range s.Metadata {
+		// The scan produces each metadata column in the metadata's own type.
+		if want, ok := kafkaMetadataKinds[k]; ok {
+			got := s.Types[len(s.Names)-len(s.Metadata)+i]
+			if got.Kind != want || k == "timestamp" && got.Precision != 3 {
+				reasons = append(reasons, fmt.Sprintf("table %s: the metadata column '%s' is produced as %s", t.Identifier, k, got))
+			}
+		}
+	}
 	if len(reasons) == 0 {
 		// The decoders take some types; a table with others keeps Flink's format.
-		if _, err := kafkavalue.NewDecoder(s.Value, s.Names, s.Types); err != nil {
+		value := len(s.Names) - len(s.Metadata)
+		if _, err := kafkavalue.NewDecoder(s.Value, s.Names[:value], s.Types[:value]); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: %v", t.Identifier, err))
 		}
 	}

@@ -34,7 +34,7 @@ func OpenKafkaFetch(scanJSON []byte) (*KafkaFetch, error) {
 		return nil, err
 	}
 	mem := bufpool.New()
-	f, err := NewValueFetch(p.Value, p.Names, p.Types, mem)
+	f, err := NewValueFetch(p.Value, p.Names, p.Types, p.Metadata, mem)
 	if err != nil {
 		return nil, fmt.Errorf("kafka table %s: %w", p.Table, err)
 	}

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/binary"
+	"math"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func concat(records ...string) ([]byte, []int32) {
 func TestValueFetchKeepsRecordOrder(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	f, err := NewValueFetch(kafkavalue.Format{Name: "json"}, []string{"a", "b"}, fetchTypes, mem)
+	f, err := NewValueFetch(kafkavalue.Format{Name: "json"}, []string{"a", "b"}, fetchTypes, nil, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,4 +91,51 @@ func TestValueFetchKeepsRecordOrder(t *testing.T) {
 		t.Fatalf("%d rows left over", empty.NumRows())
 	}
 	empty.Release()
+}
+
+// Metadata columns come after the value fields, each row with its own record's metadata (a
+// record without a row, an empty value, has none).
+func TestValueFetchMetadataColumns(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	keys := []string{"offset", "timestamp", "leader-epoch", "timestamp-type", "partition", "topic"}
+	types := append(append([]catalog.Type(nil), fetchTypes...), catalog.Type{Kind: catalog.BigInt},
+		catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3}, catalog.IntType(true), catalog.StringType(false),
+		catalog.Type{Kind: catalog.Int}, catalog.StringType(false))
+	f, err := NewValueFetch(kafkavalue.Format{Name: "json"}, append([]string{"a", "b"}, keys...), types, keys, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.ReadsMetadata() {
+		t.Fatal("metadata columns not read")
+	}
+	values, starts := concat(`{"a":1}`, ``, `{"a":3,"b":"z"}`)
+	var meta []byte
+	for _, m := range [][4]int64{{10, 1000, math.MinInt32, 0}, {11, 1001, 5, 1}, {12, 1002, 7, -1}} {
+		meta = binary.LittleEndian.AppendUint64(meta, uint64(m[0]))
+		meta = binary.LittleEndian.AppendUint64(meta, uint64(m[1]))
+		meta = binary.LittleEndian.AppendUint32(meta, uint32(int32(m[2])))
+		meta = binary.LittleEndian.AppendUint32(meta, uint32(int32(m[3])))
+	}
+	f.SetRecords("bids", 3, meta)
+	if next, err := f.Decode(values, starts, 0); err != nil || next != 3 {
+		t.Fatalf("decode: %d, %v", next, err)
+	}
+	b, err := f.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	var got []string
+	for r := 0; r < int(b.NumRows()); r++ {
+		var row []string
+		for _, c := range b.Columns() {
+			row = append(row, c.ValueStr(r))
+		}
+		got = append(got, strings.Join(row, "|"))
+	}
+	want := "1|(null)|10|1970-01-01T00:00:01Z|(null)|CreateTime|3|bids 3|z|12|1970-01-01T00:00:01.002Z|7|NoTimestampType|3|bids"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("rows\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
 }

@@ -293,6 +293,20 @@ public final class NativeLib {
      */
     public static native void kafkaFetchAppendRows(long fetch, byte[] rows, byte[] offsets);
 
+    /**
+     * Whether a native Kafka scan's rows have metadata columns: then each fetch's record
+     * metadata goes to {@link #kafkaFetchRecords} before the fetch is decoded.
+     */
+    public static native boolean kafkaFetchReadsMetadata(long fetch);
+
+    /**
+     * Sets the record metadata of the fetch to decode next: its topic (UTF-8) and partition, and
+     * per record (24 bytes, little-endian, in a direct buffer read in place until
+     * {@link #kafkaFetchFinish}) the offset long, the timestamp long, the leader epoch int
+     * (Integer.MIN_VALUE: none) and the timestamp type's id int.
+     */
+    public static native void kafkaFetchRecords(long fetch, byte[] topic, int partition, ByteBuffer meta, int records);
+
     /** The fetch's rows as one native batch, in record order; starts the next fetch. */
     public static native long kafkaFetchFinish(long fetch);
 

@@ -44,6 +44,11 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
      */
     private ByteBuffer values;
     private ByteBuffer starts;
+    /** Whether the table reads metadata columns, and the fetch's record metadata for them. */
+    private final boolean readsMetadata;
+    private ByteBuffer meta;
+    private String topic;
+    private byte[] topicBytes;
     private final Collector<RowData> collector = new Collector<>() {
         @Override
         public void collect(RowData row) {
@@ -66,6 +71,7 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
     FetchEmitter(byte[] scanJson, KafkaRecordDeserializationSchema<RowData> deserializer, RowType rowType) {
         NativeLib.ensureLoaded();
         this.fetch = NativeLib.kafkaFetchOpen(scanJson);
+        this.readsMetadata = NativeLib.kafkaFetchReadsMetadata(fetch);
         this.deserializer = deserializer;
         this.rows = new RowDataSerializer(rowType);
     }
@@ -107,6 +113,9 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
         int at = 0;
         long flink = 0;
         try {
+            if (readsMetadata) {
+                setRecordMetadata(f, records);
+            }
             at = NativeLib.kafkaFetchDecode(fetch, values, values.position(), starts, records.size(), 0);
             while (at < records.size()) {
                 ConsumerRecord<byte[], byte[]> r = records.get(at);
@@ -137,6 +146,23 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
         FLINK.addAndGet(flink);
         NATIVE.addAndGet(records.size() - flink);
         emit(output, state, f.nextOffset(), f);
+    }
+
+    /** Hands the fetch's record metadata to Go, for the table's metadata columns. */
+    private void setRecordMetadata(PartitionFetch f, List<ConsumerRecord<byte[], byte[]>> records) {
+        meta = capacity(meta, 24 * records.size());
+        meta.clear();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            meta.putLong(r.offset());
+            meta.putLong(r.timestamp());
+            meta.putInt(r.leaderEpoch().orElse(Integer.MIN_VALUE));
+            meta.putInt(r.timestampType().id);
+        }
+        if (!f.topic().equals(topic)) {
+            topic = f.topic();
+            topicBytes = topic.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        NativeLib.kafkaFetchRecords(fetch, topicBytes, f.partition(), meta, records.size());
     }
 
     /**
