@@ -497,18 +497,45 @@ func fetchBuffers(env *C.JNIEnv, values C.jobject, length int, starts C.jobject,
 	return v[:length], int32s(s[:4*(records+1)]), nil
 }
 
-//export Java_io_sluice_jni_NativeLib_kafkaFetchReadsMetadata
-func Java_io_sluice_jni_NativeLib_kafkaFetchReadsMetadata(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jboolean {
-	defer guard(env, "kafkaFetchReadsMetadata")
+// What a native Kafka scan needs besides the record values (kafkaFetchNeeds' bits).
+const (
+	fetchNeedsMetadata = 1
+	fetchNeedsKeys     = 2
+)
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchNeeds
+func Java_io_sluice_jni_NativeLib_kafkaFetchNeeds(env *C.JNIEnv, _ C.jclass, h C.jlong) C.jint {
+	defer guard(env, "kafkaFetchNeeds")
 	k, err := handleOf[*kafkaFetch](h)
 	if err != nil {
 		throw(env, err.Error())
 		return 0
 	}
+	needs := 0
 	if k.f.ReadsMetadata() {
-		return 1
+		needs |= fetchNeedsMetadata
 	}
-	return 0
+	if k.f.ReadsKeys() {
+		needs |= fetchNeedsKeys
+	}
+	return C.jint(needs)
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchKeys
+func Java_io_sluice_jni_NativeLib_kafkaFetchKeys(env *C.JNIEnv, _ C.jclass, h C.jlong, keys C.jobject, length C.jint, starts C.jobject, records C.jint) {
+	defer guard(env, "kafkaFetchKeys")
+	k, err := handleOf[*kafkaFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return
+	}
+	// Read in place until Finish, as the values are.
+	b, s, err := fetchBuffers(env, keys, int(length), starts, int(records))
+	if err != nil {
+		throw(env, "keys: "+err.Error())
+		return
+	}
+	k.f.SetKeys(b, s)
 }
 
 //export Java_io_sluice_jni_NativeLib_kafkaFetchRecords
@@ -557,6 +584,7 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchFinish(env *C.JNIEnv, _ C.jclass, h 
 	k.values, k.starts = nil, nil
 	b, mark, err := k.f.Finish()
 	k.f.SetRecords("", 0, nil)
+	k.f.SetKeys(nil, nil)
 	if err != nil {
 		throw(env, err.Error())
 		return 0

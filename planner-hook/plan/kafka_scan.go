@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sluice-project/sluice/catalog"
@@ -19,6 +20,14 @@ type KafkaScan struct {
 	Types []catalog.Type
 	// Value is the value format and its decoding options.
 	Value kafkavalue.Format
+	// ValueFields are the positions of the value's fields in the physical row (nil: all).
+	ValueFields []int
+	// Key is the key format ('key.format') and its decoding options, nil without one;
+	// KeyNames are the key's field names ('key.fields' without 'key.fields-prefix'), KeyFields
+	// their positions in the physical row.
+	Key       *kafkavalue.Format
+	KeyNames  []string
+	KeyFields []int
 	// Metadata are the keys of the metadata columns the table reads (Flink's ReadableMetadata:
 	// offset, partition, topic, timestamp, timestamp-type, leader-epoch), the last columns of
 	// Names, in their order.
@@ -134,11 +143,34 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 			}
 		}
 	}
+	physical := len(s.Names) - len(s.Metadata)
+	if _, ok := t.ResolvedTable.Options["key.format"]; ok {
+		why, err := s.readKey(t.ResolvedTable.Options, physical)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
+		}
+		reasons = append(reasons, prefixed(t.Identifier, why)...)
+	}
 	if len(reasons) == 0 {
 		// The decoders take some types; a table with others keeps Flink's format.
-		value := len(s.Names) - len(s.Metadata)
-		if _, err := kafkavalue.NewDecoder(s.Value, s.Names[:value], s.Types[:value]); err != nil {
+		names, types := s.Names[:physical], s.Types[:physical]
+		if s.ValueFields != nil {
+			names, types = nil, nil
+			for _, p := range s.ValueFields {
+				names, types = append(names, s.Names[p]), append(types, s.Types[p])
+			}
+		}
+		if _, err := kafkavalue.NewDecoder(s.Value, names, types); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: %v", t.Identifier, err))
+		}
+		if s.Key != nil {
+			var types []catalog.Type
+			for _, p := range s.KeyFields {
+				types = append(types, s.Types[p])
+			}
+			if _, err := kafkavalue.NewDecoder(*s.Key, s.KeyNames, types); err != nil {
+				reasons = append(reasons, fmt.Sprintf("table %s: key: %v", t.Identifier, err))
+			}
 		}
 	}
 	return s, reasons, nil
@@ -149,9 +181,6 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 func kafkaOptionReasons(table string, o map[string]string, f *kafkavalue.Format) []string {
 	var reasons []string
 	*f, reasons = KafkaValueDecoding(table, o)
-	if k, ok := o["key.format"]; ok {
-		reasons = append(reasons, fmt.Sprintf("table %s: a key format ('%s') is not decoded natively yet", table, k))
-	}
 	if v := o["scan.watermark.emit.strategy"]; strings.EqualFold(v, "on-event") {
 		// Flink emits a watermark after any row that raises it; a batch per fetch cannot.
 		reasons = append(reasons, fmt.Sprintf("table %s: 'scan.watermark.emit.strategy' = 'on-event' is not native yet", table))
@@ -163,6 +192,49 @@ func kafkaOptionReasons(table string, o map[string]string, f *kafkavalue.Format)
 		reasons = append(reasons, fmt.Sprintf("table %s: 'scan.parallelism' is not native yet", table))
 	}
 	return reasons
+}
+
+// readKey reads a Kafka table's key format and its fields as Flink's KafkaConnectorOptionsUtil
+// does ('key.fields' of the physical columns, 'key.fields-prefix' stripped for the key format,
+// the value without them under 'value.fields-include' = 'EXCEPT_KEY'); its reasons say what
+// keeps the key on Flink's deserializer.
+func (s *KafkaScan) readKey(o map[string]string, physical int) ([]string, error) {
+	format, reasons := kafkaFormatDecoding("", o["key.format"], "key."+o["key.format"]+".", o)
+	for i, r := range reasons {
+		reasons[i] = "key: " + r
+	}
+	s.Key = &format
+	prefix := o["key.fields-prefix"]
+	isKey := map[int]bool{}
+	for _, name := range strings.Split(o["key.fields"], ";") {
+		p := slices.Index(s.Names[:physical], name)
+		if p < 0 {
+			return nil, fmt.Errorf("key field %q is not a physical column of %v", name, s.Names[:physical])
+		}
+		if !strings.HasPrefix(name, prefix) {
+			return nil, fmt.Errorf("key field %q lacks the prefix %q", name, prefix)
+		}
+		s.KeyFields, s.KeyNames = append(s.KeyFields, p), append(s.KeyNames, strings.TrimPrefix(name, prefix))
+		isKey[p] = true
+	}
+	if strings.EqualFold(o["value.fields-include"], "EXCEPT_KEY") {
+		s.ValueFields = []int{}
+		for p := range physical {
+			if !isKey[p] {
+				s.ValueFields = append(s.ValueFields, p)
+			}
+		}
+	}
+	return reasons, nil
+}
+
+// prefixed puts "table T: " before each reason.
+func prefixed(table string, reasons []string) []string {
+	out := make([]string, len(reasons))
+	for i, r := range reasons {
+		out[i] = fmt.Sprintf("table %s: %s", table, r)
+	}
+	return out
 }
 
 // compileKafkaWatermark compiles a WatermarkPushDown ability over the scan's columns; why says

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,7 +24,10 @@ func TestKafkaScanVerdict(t *testing.T) {
 		{"avro", map[string]string{"format": "avro"}, "the value format 'avro' is not decoded natively yet"},
 		{"raw of four columns", map[string]string{"format": "raw"}, "the raw format has one field, not 4"},
 		{"raw in latin-1", map[string]string{"format": "raw", "raw.charset": "ISO-8859-1"}, "'raw.charset' = 'ISO-8859-1' is not native"},
-		{"key format", map[string]string{"key.format": "raw", "key.fields": "auction"}, "a key format ('raw')"},
+		{"key format", map[string]string{"key.format": "raw", "key.fields": "auction", "key.raw.endianness": "little-endian"}, ""},
+		{"key format and prefix", map[string]string{"key.format": "csv", "key.fields": "auction;bidder", "value.fields-include": "EXCEPT_KEY"}, ""},
+		{"avro key", map[string]string{"key.format": "avro", "key.fields": "auction"}, "key: the key format 'avro' is not decoded natively yet"},
+		{"raw key of two fields", map[string]string{"key.format": "raw", "key.fields": "auction;bidder"}, "key: raw decoder: the raw format has one field, not 2"},
 		{"on-event watermarks", map[string]string{"scan.watermark.emit.strategy": "on-event"}, "'on-event' is not native yet"},
 		{"alignment", map[string]string{"scan.watermark.alignment.group": "g"}, "watermark alignment"},
 		{"tree deserializer", map[string]string{"json.decode.json-parser.enabled": "false"}, "tree deserializer"},
@@ -71,5 +75,24 @@ func TestKafkaScanJSONOptions(t *testing.T) {
 	}
 	if strings.Join(s.Names, ",") != "auction,bidder,price,ts" {
 		t.Fatalf("columns %v", s.Names)
+	}
+}
+
+// The key's fields and the value's: positions in the physical row, names without the prefix.
+func TestKafkaScanKeyLayout(t *testing.T) {
+	is, err := Decode(islands.KafkaScan(t, map[string]string{"key.format": "json", "key.fields": "auction;bidder",
+		"value.fields-include": "EXCEPT_KEY", "key.json.fail-on-missing-field": "true"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, reasons, err := CompileKafkaScan(&is.Nodes[0], is.Options)
+	if err != nil || len(reasons) > 0 {
+		t.Fatalf("reasons %v, error %v", reasons, err)
+	}
+	if s.Key == nil || !s.Key.JSON.FailOnMissingField || s.Value.JSON.FailOnMissingField {
+		t.Fatalf("key %+v, value %+v: the key's options are the key's", s.Key, s.Value)
+	}
+	if fmt.Sprint(s.KeyFields, s.KeyNames, s.ValueFields) != "[0 1] [auction bidder] [2 3]" {
+		t.Fatalf("key fields %v %v, value fields %v", s.KeyFields, s.KeyNames, s.ValueFields)
 	}
 }

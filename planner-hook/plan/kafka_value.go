@@ -38,10 +38,20 @@ func formatOptions(o map[string]string, prefix string) [][2]string {
 // reasons say what keeps the format's records on Flink's deserializer.
 func KafkaValueDecoding(table string, o map[string]string) (kafkavalue.Format, []string) {
 	name, prefix := kafkaValueFormat(o)
+	return kafkaFormatDecoding(table, name, prefix, o)
+}
+
+// kafkaFormatDecoding reads a Kafka table's value or key format, whose options have the given
+// prefix, for native decoding ("table T: " before its reasons unless table is empty).
+func kafkaFormatDecoding(table, name, prefix string, o map[string]string) (kafkavalue.Format, []string) {
 	f := kafkavalue.Format{Name: name, CSV: csvformat.DefaultOptions()}
 	var reasons []string
+	what := "value"
+	if strings.HasPrefix(prefix, "key.") {
+		what = "key"
+	}
 	if name != "json" && name != "raw" && name != "csv" {
-		return f, []string{fmt.Sprintf("table %s: the value format '%s' is not decoded natively yet (json, csv and raw are)", table, name)}
+		return f, []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not decoded natively yet (json, csv and raw are)", what, name)}
 	}
 	for _, kv := range formatOptions(o, prefix) {
 		k, v := kv[0], kv[1]
@@ -55,13 +65,21 @@ func KafkaValueDecoding(table string, o map[string]string) (kafkavalue.Format, [
 			why = rawOption(&f.Raw.LittleEndian, k, v)
 		}
 		if why != "" {
-			reasons = append(reasons, fmt.Sprintf("table %s: %s", table, strings.ReplaceAll(why, "{key}", prefix+k)))
+			reasons = append(reasons, tablePrefix(table)+strings.ReplaceAll(why, "{key}", prefix+k))
 		}
 	}
 	if name == "csv" && optionTrue(o[prefix+"disable-quote-character"]) {
 		f.CSV.Quote = csvformat.NoChar // whatever 'quote-character' says
 	}
 	return f, reasons
+}
+
+// tablePrefix is "table T: ", or nothing for no table.
+func tablePrefix(table string) string {
+	if table == "" {
+		return ""
+	}
+	return "table " + table + ": "
 }
 
 // csvDecodingOption reads one csv format option (its key without the prefix) for decoding, and

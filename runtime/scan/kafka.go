@@ -34,7 +34,9 @@ func OpenKafkaFetch(scanJSON []byte) (*KafkaFetch, error) {
 		return nil, err
 	}
 	mem := bufpool.New()
-	f, err := NewValueFetch(p.Value, p.Names, p.Types, p.Metadata, mem)
+	f, err := NewValueFetch(FetchLayout{
+		Value: p.Value, ValueFields: p.ValueFields, Key: p.Key, KeyNames: p.KeyNames, KeyFields: p.KeyFields, Metadata: p.Metadata,
+	}, p.Names, p.Types, mem)
 	if err != nil {
 		return nil, fmt.Errorf("kafka table %s: %w", p.Table, err)
 	}

@@ -12,47 +12,106 @@ import (
 	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
+// FetchLayout is how a Kafka table's produced row is made of a record: the value's fields, the
+// key's fields when the table has a key format, then the metadata columns (Flink's
+// DynamicKafkaDeserializationSchema: physical fields, then metadata, in that order).
+type FetchLayout struct {
+	// Value is the value format.
+	Value kafkavalue.Format
+	// ValueFields are the positions of the value's fields in the physical row (nil: all of
+	// them, in order).
+	ValueFields []int
+	// Key is the key format (nil without one), KeyNames the key's field names (without
+	// 'key.fields-prefix') and KeyFields their positions in the physical row. A field in both
+	// ('value.fields-include' = 'ALL') takes the value's.
+	Key       *kafkavalue.Format
+	KeyNames  []string
+	KeyFields []int
+	// Metadata are the keys of the metadata columns, the row's last columns.
+	Metadata []string
+}
+
 // ValueFetch turns the records of one Kafka partition fetch into one batch of rows in record
-// order: the fields of their values, then the metadata columns the table reads. The records the
-// value format's native decoder takes are decoded in Go; at a record it leaves to Flink, Decode
-// stops, the caller decodes that record with Flink's own deserializer (metadata columns
-// included) and hands its rows (BinaryRowData, any number) to AppendRows, then goes on with
-// Decode from the next record.
+// order, laid out by a FetchLayout. The records the formats' native decoders take are decoded
+// in Go; at a record they leave to Flink, Decode stops, the caller decodes that record with
+// Flink's own deserializer (key, value and metadata) and hands its rows (BinaryRowData, any
+// number) to AppendRows, then goes on with Decode from the next record.
 type ValueFetch struct {
+	layout FetchLayout
 	dec    kafkavalue.Decoder
+	key    kafkavalue.Decoder
 	rows   *binaryrow.Decoder
 	schema *arrow.Schema
 	mem    memory.Allocator
 	parts  []arrow.RecordBatch
+	// keys are the fetch's record keys (keyStarts[r] to keyStarts[r+1]), with a key format.
+	keys      []byte
+	keyStarts []int32
 	// meta is the fetch's record metadata, and records the record of each row decoded in Go
 	// since the last part, when the table reads metadata columns.
 	meta    *recordMeta
 	records []int32
 }
 
-// NewValueFetch returns a fetch decoder of a value format's records into rows of the named
-// fields, whose last len(metadata) are the metadata columns of those keys (Flink's order:
-// value fields, then metadata).
-func NewValueFetch(format kafkavalue.Format, names []string, types []catalog.Type, metadata []string, mem memory.Allocator) (*ValueFetch, error) {
-	value := len(names) - len(metadata)
-	if value < 0 || len(types) != len(names) {
-		return nil, fmt.Errorf("value fetch: %d metadata columns of %d columns", len(metadata), len(names))
+// NewValueFetch returns a fetch decoder of records into rows of the named fields, laid out by l.
+func NewValueFetch(l FetchLayout, names []string, types []catalog.Type, mem memory.Allocator) (*ValueFetch, error) {
+	physical := len(names) - len(l.Metadata)
+	if physical < 0 || len(types) != len(names) {
+		return nil, fmt.Errorf("value fetch: %d metadata columns of %d columns", len(l.Metadata), len(names))
 	}
-	dec, err := kafkavalue.NewDecoder(format, names[:value], types[:value])
+	if l.ValueFields == nil {
+		l.ValueFields = make([]int, physical)
+		for i := range l.ValueFields {
+			l.ValueFields[i] = i
+		}
+	}
+	covered := make([]bool, physical)
+	pick := func(fields []int) ([]string, []catalog.Type, error) {
+		var ns []string
+		var ts []catalog.Type
+		for _, p := range fields {
+			if p < 0 || p >= physical {
+				return nil, nil, fmt.Errorf("value fetch: field position %d of %d", p, physical)
+			}
+			covered[p] = true
+			ns, ts = append(ns, names[p]), append(ts, types[p])
+		}
+		return ns, ts, nil
+	}
+	valueNames, valueTypes, err := pick(l.ValueFields)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := binaryrow.NewDecoder(names, types, mem)
+	dec, err := kafkavalue.NewDecoder(l.Value, valueNames, valueTypes)
 	if err != nil {
+		return nil, err
+	}
+	f := &ValueFetch{layout: l, dec: dec, mem: mem}
+	if l.Key != nil {
+		_, keyTypes, err := pick(l.KeyFields)
+		if err != nil {
+			return nil, err
+		}
+		if len(l.KeyNames) != len(l.KeyFields) {
+			return nil, fmt.Errorf("value fetch: %d key names for %d key fields", len(l.KeyNames), len(l.KeyFields))
+		}
+		if f.key, err = kafkavalue.NewDecoder(*l.Key, l.KeyNames, keyTypes); err != nil {
+			return nil, fmt.Errorf("key: %w", err)
+		}
+	}
+	for p, c := range covered {
+		if !c {
+			return nil, fmt.Errorf("value fetch: field %s is neither the key's nor the value's", names[p])
+		}
+	}
+	if f.rows, err = binaryrow.NewDecoder(names, types, mem); err != nil {
 		return nil, fmt.Errorf("value fetch: %w", err)
 	}
-	schema, err := catalog.ArrowSchema(names, types)
-	if err != nil {
+	if f.schema, err = catalog.ArrowSchema(names, types); err != nil {
 		return nil, fmt.Errorf("value fetch: %w", err)
 	}
-	f := &ValueFetch{dec: dec, rows: rows, schema: schema, mem: mem}
-	if len(metadata) > 0 {
-		f.meta = &recordMeta{keys: metadata}
+	if len(l.Metadata) > 0 {
+		f.meta = &recordMeta{keys: l.Metadata}
 	}
 	return f, nil
 }
@@ -60,6 +119,10 @@ func NewValueFetch(format kafkavalue.Format, names []string, types []catalog.Typ
 // ReadsMetadata says whether the fetch's rows have metadata columns, for which the caller hands
 // each fetch's record metadata to SetRecords before decoding it.
 func (f *ValueFetch) ReadsMetadata() bool { return f.meta != nil }
+
+// ReadsKeys says whether the fetch's rows have key fields, for which the caller hands each
+// fetch's record keys to SetKeys before decoding it.
+func (f *ValueFetch) ReadsKeys() bool { return f.key != nil }
 
 // SetRecords sets the record metadata of the fetch to decode: its topic and partition, and
 // RecordMetaSize bytes per record (read in place until Finish).
@@ -69,16 +132,39 @@ func (f *ValueFetch) SetRecords(topic string, partition int32, meta []byte) {
 	}
 }
 
+// SetKeys sets the record keys of the fetch to decode: record r's is keys[starts[r]:starts[r+1]]
+// (read in place until Finish; a record without a key has an empty one).
+func (f *ValueFetch) SetKeys(keys []byte, starts []int32) {
+	f.keys, f.keyStarts = keys, starts
+}
+
 // Decode decodes records values[starts[r]:starts[r+1]] from record from on, and returns the
 // first record it leaves to Flink's deserializer (the number of records when none).
 func (f *ValueFetch) Decode(values []byte, starts []int32, from int) (int, error) {
 	n := len(starts) - 1
+	if f.key != nil && len(f.keyStarts) != len(starts) {
+		return 0, fmt.Errorf("value fetch: %d keys for %d records", len(f.keyStarts)-1, n)
+	}
 	for r := from; r < n; r++ {
 		if starts[r] > starts[r+1] || int(starts[r+1]) > len(values) {
 			return 0, fmt.Errorf("value fetch: record %d at [%d, %d) of %d bytes", r, starts[r], starts[r+1], len(values))
 		}
+		if f.key != nil {
+			// A record without a key row emits nothing in Flink, yet fails on a malformed
+			// value: Flink's to decode. A key row without a value row is taken back.
+			ks, ke := f.keyStarts[r], f.keyStarts[r+1]
+			if ks > ke || int(ke) > len(f.keys) {
+				return 0, fmt.Errorf("value fetch: key %d at [%d, %d) of %d bytes", r, ks, ke, len(f.keys))
+			}
+			if k, ok := f.key.Add(f.keys[ks:ke]); !ok || k == 0 {
+				return r, f.cut()
+			}
+		}
 		rows, ok := f.dec.Add(values[starts[r]:starts[r+1]])
-		if !ok {
+		if !ok || f.key != nil && rows == 0 {
+			if f.key != nil {
+				f.key.DropLast()
+			}
 			return r, f.cut()
 		}
 		if f.meta != nil && rows > 0 {
@@ -104,34 +190,64 @@ func (f *ValueFetch) AppendRows(data []byte, offsets []int32) error {
 	return nil
 }
 
-// cut closes the rows decoded natively so far into a part, with their metadata columns.
+// cut closes the rows decoded natively so far into a part: the key's and the value's fields in
+// their places, then the metadata columns.
 func (f *ValueFetch) cut() error {
 	if f.dec.Rows() == 0 {
 		return nil
 	}
-	b, err := f.dec.Finish(f.mem)
-	if err != nil {
-		return err
-	}
-	if f.meta == nil {
+	if f.key == nil && f.meta == nil {
+		b, err := f.dec.Finish(f.mem)
+		if err != nil {
+			return err
+		}
 		f.parts = append(f.parts, b)
 		return nil
 	}
-	defer b.Release()
-	records := f.records
-	f.records = f.records[:0]
-	if len(records) != int(b.NumRows()) {
-		return fmt.Errorf("value fetch: %d rows of %d records", b.NumRows(), len(records))
+	cols := make([]arrow.Array, f.schema.NumFields())
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	if f.key != nil {
+		kb, err := f.key.Finish(f.mem)
+		if err != nil {
+			return fmt.Errorf("key: %w", err)
+		}
+		batches = append(batches, kb)
+		for i, p := range f.layout.KeyFields {
+			cols[p] = kb.Column(i)
+		}
 	}
-	meta, err := f.meta.columns(f.mem, records)
+	vb, err := f.dec.Finish(f.mem)
 	if err != nil {
 		return err
 	}
-	cols := append(append([]arrow.Array(nil), b.Columns()...), meta...)
-	f.parts = append(f.parts, array.NewRecordBatch(f.schema, cols, b.NumRows()))
-	for _, c := range meta {
-		c.Release()
+	batches = append(batches, vb)
+	for i, p := range f.layout.ValueFields {
+		cols[p] = vb.Column(i)
 	}
+	rows := vb.NumRows()
+	if f.meta != nil {
+		records := f.records
+		f.records = f.records[:0]
+		if len(records) != int(rows) {
+			return fmt.Errorf("value fetch: %d rows of %d records", rows, len(records))
+		}
+		meta, err := f.meta.columns(f.mem, records)
+		if err != nil {
+			return err
+		}
+		copy(cols[len(cols)-len(meta):], meta)
+		defer func() {
+			for _, c := range meta {
+				c.Release()
+			}
+		}()
+	}
+	f.parts = append(f.parts, array.NewRecordBatch(f.schema, cols, rows))
 	return nil
 }
 

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func concat(records ...string) ([]byte, []int32) {
 func TestValueFetchKeepsRecordOrder(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	f, err := NewValueFetch(kafkavalue.Format{Name: "json"}, []string{"a", "b"}, fetchTypes, nil, mem)
+	f, err := NewValueFetch(FetchLayout{Value: kafkavalue.Format{Name: "json"}}, []string{"a", "b"}, fetchTypes, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestValueFetchMetadataColumns(t *testing.T) {
 	types := append(append([]catalog.Type(nil), fetchTypes...), catalog.Type{Kind: catalog.BigInt},
 		catalog.Type{Kind: catalog.TimestampLTZ, Precision: 3}, catalog.IntType(true), catalog.StringType(false),
 		catalog.Type{Kind: catalog.Int}, catalog.StringType(false))
-	f, err := NewValueFetch(kafkavalue.Format{Name: "json"}, append([]string{"a", "b"}, keys...), types, keys, mem)
+	f, err := NewValueFetch(FetchLayout{Value: kafkavalue.Format{Name: "json"}, Metadata: keys}, append([]string{"a", "b"}, keys...), types, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,5 +138,45 @@ func TestValueFetchMetadataColumns(t *testing.T) {
 	want := "1|(null)|10|1970-01-01T00:00:01Z|(null)|CreateTime|3|bids 3|z|12|1970-01-01T00:00:01.002Z|7|NoTimestampType|3|bids"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("rows\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+}
+
+// Key fields take their places among the value's; a record whose key or value has no row (or
+// is not taken) is Flink's, the key's row taken back when the value fails.
+func TestValueFetchKeys(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	json := kafkavalue.Format{Name: "json"}
+	// Row (k INT, a INT, b STRING): k from the key's field "id", a and b from the value.
+	types := append([]catalog.Type{catalog.IntType(true)}, fetchTypes...)
+	f, err := NewValueFetch(FetchLayout{Value: json, ValueFields: []int{1, 2}, Key: &json, KeyNames: []string{"id"}, KeyFields: []int{0}},
+		[]string{"k", "a", "b"}, types, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, keyStarts := concat(`{"id":1}`, `{"id":2}`, ``, `{"id":4}`, `{"id":5}`)
+	values, starts := concat(`{"a":10}`, `{"a":1,"a":2}`, `{"a":30}`, ``, `{"a":50,"b":"x"}`)
+	f.SetKeys(keys, keyStarts)
+	var left []int
+	for r := 0; ; r++ {
+		if r, err = f.Decode(values, starts, r); err != nil {
+			t.Fatal(err)
+		}
+		if r == len(starts)-1 {
+			break
+		}
+		left = append(left, r)
+	}
+	b, err := f.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	var got []string
+	for r := 0; r < int(b.NumRows()); r++ {
+		got = append(got, fmt.Sprintf("%s|%s|%s", b.Column(0).ValueStr(r), b.Column(1).ValueStr(r), b.Column(2).ValueStr(r)))
+	}
+	if fmt.Sprint(left) != "[1 2 3]" || strings.Join(got, " ") != "1|10|(null) 5|50|x" {
+		t.Fatalf("left to Flink %v, rows %v", left, got)
 	}
 }

@@ -118,6 +118,18 @@ func (d *Decoder) Schema() *arrow.Schema { return d.schema }
 // Rows is the number of rows decoded since the last Finish.
 func (d *Decoder) Rows() int { return d.rows }
 
+// DropLast takes back the last row decoded (a Kafka key's, when the record's value is left to
+// Flink).
+func (d *Decoder) DropLast() {
+	if d.rows == 0 {
+		return
+	}
+	d.rows--
+	for i := range d.cols {
+		d.cols[i].Truncate(d.rows)
+	}
+}
+
 // Add decodes one record (a Kafka record's value) into one row. ok is false for a record left
 // to Flink's deserializer (an empty one among them), which added nothing.
 func (d *Decoder) Add(value []byte) (rows int, ok bool) {

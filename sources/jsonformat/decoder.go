@@ -115,6 +115,18 @@ func (d *Decoder) Schema() *arrow.Schema { return d.schema }
 // Rows is the number of rows decoded since the last Finish.
 func (d *Decoder) Rows() int { return d.rows }
 
+// DropLast takes back the last row decoded (a Kafka key's, when the record's value is left to
+// Flink).
+func (d *Decoder) DropLast() {
+	if d.rows == 0 {
+		return
+	}
+	d.rows--
+	for i := range d.root.cols {
+		d.root.cols[i].truncate(d.rows)
+	}
+}
+
 // Add decodes one record (a Kafka record's value) and reports how many rows it added: 0 for a
 // null or empty value (Flink emits nothing for them either), 1 for a JSON object. ok is false
 // for a record left to Flink's deserializer, which added nothing.

@@ -34,6 +34,8 @@ type Decoder interface {
 	Add(value []byte) (rows int, ok bool)
 	// Rows is the number of rows decoded since the last Finish.
 	Rows() int
+	// DropLast takes back the last row decoded.
+	DropLast()
 	// Finish returns the rows decoded since the last Finish as a batch, and starts a new one.
 	Finish(mem memory.Allocator) (arrow.RecordBatch, error)
 	// Schema is the schema of the decoded batches.

@@ -87,6 +87,25 @@ func (d *Decoder) Schema() *arrow.Schema { return d.schema }
 // Rows is the number of rows decoded since the last Finish.
 func (d *Decoder) Rows() int { return d.rows }
 
+// DropLast takes back the last row decoded (a Kafka key's, when the record's value is left to
+// Flink).
+func (d *Decoder) DropLast() {
+	if d.rows == 0 {
+		return
+	}
+	d.rows--
+	if d.width > 0 {
+		d.bytes = d.bytes[:d.rows*d.width]
+		return
+	}
+	d.ends = d.ends[:d.rows]
+	end := int32(0)
+	if d.rows > 0 {
+		end = d.ends[d.rows-1]
+	}
+	d.bytes = d.bytes[:end]
+}
+
 // Add decodes one record value into one row. ok is false for a record left to Flink's
 // deserializer (an empty value, or a number of the wrong length), which added nothing.
 func (d *Decoder) Add(value []byte) (rows int, ok bool) {

@@ -294,10 +294,18 @@ public final class NativeLib {
     public static native void kafkaFetchAppendRows(long fetch, byte[] rows, byte[] offsets);
 
     /**
-     * Whether a native Kafka scan's rows have metadata columns: then each fetch's record
-     * metadata goes to {@link #kafkaFetchRecords} before the fetch is decoded.
+     * What a native Kafka scan needs besides each fetch's record values, as bits: 1, metadata
+     * columns (the fetch's record metadata goes to {@link #kafkaFetchRecords} before it is
+     * decoded); 2, a key format (the record keys go to {@link #kafkaFetchKeys}).
      */
-    public static native boolean kafkaFetchReadsMetadata(long fetch);
+    public static native int kafkaFetchNeeds(long fetch);
+
+    /**
+     * Sets the record keys of the fetch to decode next: record r's key is
+     * {@code keys[starts[r], starts[r + 1])} (direct buffers, little-endian starts, read in place
+     * until {@link #kafkaFetchFinish}; a record without a key has an empty one).
+     */
+    public static native void kafkaFetchKeys(long fetch, ByteBuffer keys, int length, ByteBuffer starts, int records);
 
     /**
      * Sets the record metadata of the fetch to decode next: its topic (UTF-8) and partition, and

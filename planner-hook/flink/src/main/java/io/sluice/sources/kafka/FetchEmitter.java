@@ -46,6 +46,10 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
     private ByteBuffer starts;
     /** Whether the table reads metadata columns, and the fetch's record metadata for them. */
     private final boolean readsMetadata;
+    /** Whether the table has a key format, and the fetch's record keys and their starts. */
+    private final boolean readsKeys;
+    private ByteBuffer keys;
+    private ByteBuffer keyStarts;
     private ByteBuffer meta;
     private String topic;
     private byte[] topicBytes;
@@ -71,7 +75,9 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
     FetchEmitter(byte[] scanJson, KafkaRecordDeserializationSchema<RowData> deserializer, RowType rowType) {
         NativeLib.ensureLoaded();
         this.fetch = NativeLib.kafkaFetchOpen(scanJson);
-        this.readsMetadata = NativeLib.kafkaFetchReadsMetadata(fetch);
+        int needs = NativeLib.kafkaFetchNeeds(fetch);
+        this.readsMetadata = (needs & 1) != 0;
+        this.readsKeys = (needs & 2) != 0;
         this.deserializer = deserializer;
         this.rows = new RowDataSerializer(rowType);
     }
@@ -116,6 +122,9 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
             if (readsMetadata) {
                 setRecordMetadata(f, records);
             }
+            if (readsKeys) {
+                setKeys(records);
+            }
             at = NativeLib.kafkaFetchDecode(fetch, values, values.position(), starts, records.size(), 0);
             while (at < records.size()) {
                 ConsumerRecord<byte[], byte[]> r = records.get(at);
@@ -146,6 +155,29 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
         FLINK.addAndGet(flink);
         NATIVE.addAndGet(records.size() - flink);
         emit(output, state, f.nextOffset(), f);
+    }
+
+    /** Hands the fetch's record keys to Go, for the table's key fields. */
+    private void setKeys(List<ConsumerRecord<byte[], byte[]>> records) {
+        long length = 0;
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            length += r.key() == null ? 0 : r.key().length;
+        }
+        if (length > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(length + " bytes of record keys in one fetch");
+        }
+        keys = capacity(keys, (int) length);
+        keyStarts = capacity(keyStarts, 4 * (records.size() + 1));
+        keys.clear();
+        keyStarts.clear();
+        keyStarts.putInt(0);
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (r.key() != null) {
+                keys.put(r.key());
+            }
+            keyStarts.putInt(keys.position());
+        }
+        NativeLib.kafkaFetchKeys(fetch, keys, keys.position(), keyStarts, records.size());
     }
 
     /** Hands the fetch's record metadata to Go, for the table's metadata columns. */

@@ -95,11 +95,16 @@ public final class KafkaScan implements NativeSource {
         DeserializationSchema<RowData> value = KafkaConnector.invoke(source, "createDeserialization",
                 new Class<?>[] {DynamicTableSource.Context.class, DecodingFormat.class, int[].class, String.class},
                 context, format, KafkaConnector.field(source, "valueProjection"), null);
+        // The key's deserializer (null without a key format), as getScanRuntimeProvider makes it.
+        DecodingFormat<DeserializationSchema<RowData>> keyFormat = KafkaConnector.field(source, "keyDecodingFormat");
+        DeserializationSchema<RowData> key = KafkaConnector.invoke(source, "createDeserialization",
+                new Class<?>[] {DynamicTableSource.Context.class, DecodingFormat.class, int[].class, String.class},
+                context, keyFormat, KafkaConnector.field(source, "keyProjection"), KafkaConnector.field(source, "keyPrefix"));
         DataType produced = KafkaConnector.field(source, "producedDataType");
         TypeInformation<?> producedInfo = context.createTypeInformation(produced);
         KafkaSource<RowData> stock = KafkaConnector.invoke(source, "createKafkaSource",
                 new Class<?>[] {DeserializationSchema.class, DeserializationSchema.class, TypeInformation.class},
-                null, value, producedInfo);
+                key, value, producedInfo);
         NativeKafkaSource nativeSource = new NativeKafkaSource(stock, scanJson, (RowType) produced.getLogicalType());
         WatermarkStrategy<NativeBatch> strategy = WatermarkStrategy.noWatermarks();
         if (watermark) {
