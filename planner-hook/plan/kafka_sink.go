@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,8 +21,16 @@ type KafkaSink struct {
 	// Names and types are the table's physical columns, the sink's input.
 	Names []string
 	Types []catalog.Type
-	// Value is the value format and its encoding options.
-	Value kafkavalue.Format
+	// Value is the value format and its encoding options, ValueFields the positions of the
+	// value's fields among Names (nil: all).
+	Value       kafkavalue.Format
+	ValueFields []int
+	// Key is the key format ('key.format') and its encoding options, nil without one; KeyNames
+	// are the key's field names ('key.fields' without 'key.fields-prefix'), KeyFields their
+	// positions among Names.
+	Key       *kafkavalue.Format
+	KeyNames  []string
+	KeyFields []int
 	// NotNull checks the NOT NULL columns as Flink's ConstraintEnforcer does in front of the
 	// sink (nil: none).
 	NotNull *constraint.NotNull
@@ -100,12 +109,69 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 	for _, r := range constraintReasons {
 		reasons = append(reasons, fmt.Sprintf("table %s: %s", t.Identifier, r))
 	}
+	if _, ok := t.ResolvedTable.Options["key.format"]; ok && len(reasons) == 0 {
+		why, err := s.readKey(t.ResolvedTable.Options)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kafka sink %s: %w", n.Name, err)
+		}
+		reasons = append(reasons, prefixed(t.Identifier, why)...)
+	}
 	if len(reasons) == 0 {
-		if _, err := kafkavalue.NewEncoder(s.Value, s.Names, s.Types); err != nil {
+		names, types := s.fields(s.ValueFields)
+		if _, err := kafkavalue.NewEncoder(s.Value, names, types); err != nil {
 			reasons = append(reasons, fmt.Sprintf("table %s: %v", t.Identifier, err))
+		}
+		if s.Key != nil {
+			_, types := s.fields(s.KeyFields)
+			if _, err := kafkavalue.NewEncoder(*s.Key, s.KeyNames, types); err != nil {
+				reasons = append(reasons, fmt.Sprintf("table %s: key: %v", t.Identifier, err))
+			}
 		}
 	}
 	return s, reasons, nil
+}
+
+// fields are the names and types of the columns at positions (nil: all of them).
+func (s *KafkaSink) fields(positions []int) ([]string, []catalog.Type) {
+	if positions == nil {
+		return s.Names, s.Types
+	}
+	var names []string
+	var types []catalog.Type
+	for _, p := range positions {
+		names, types = append(names, s.Names[p]), append(types, s.Types[p])
+	}
+	return names, types
+}
+
+// readKey reads a Kafka table's key format and fields for encoding, as KafkaConnectorOptionsUtil
+// does (see KafkaScan.readKey); its reasons say what keeps Flink's serializer.
+func (s *KafkaSink) readKey(o map[string]string) ([]string, error) {
+	format, reasons := kafkaFormatEncoding("", o["key.format"], "key."+o["key.format"]+".", o)
+	for i, r := range reasons {
+		reasons[i] = "key: " + r
+	}
+	s.Key = &format
+	s.KeyNames, s.KeyFields, s.ValueFields = nil, nil, nil
+	prefix := o["key.fields-prefix"]
+	isKey := map[int]bool{}
+	for _, name := range strings.Split(o["key.fields"], ";") {
+		p := slices.Index(s.Names, name)
+		if p < 0 || !strings.HasPrefix(name, prefix) {
+			return nil, fmt.Errorf("key field %q is not a physical column of %v with the prefix %q", name, s.Names, prefix)
+		}
+		s.KeyFields, s.KeyNames = append(s.KeyFields, p), append(s.KeyNames, strings.TrimPrefix(name, prefix))
+		isKey[p] = true
+	}
+	if strings.EqualFold(o["value.fields-include"], "EXCEPT_KEY") {
+		s.ValueFields = []int{}
+		for p := range s.Names {
+			if !isKey[p] {
+				s.ValueFields = append(s.ValueFields, p)
+			}
+		}
+	}
+	return reasons, nil
 }
 
 // kafkaSinkOptionReasons checks a Kafka table's options for native encoding and reads its value
@@ -128,8 +194,8 @@ func kafkaSinkOptionReasons(table string, o map[string]string, f *kafkavalue.For
 			if v != "default" && v != "round-robin" && v != "fixed" {
 				reasons = append(reasons, fmt.Sprintf("table %s: the partitioner '%s' is not native (default, round-robin and fixed are)", table, v))
 			}
-		case k == "key.format" || k == "key.fields":
-			reasons = append(reasons, fmt.Sprintf("table %s: keys ('%s') are not encoded natively yet", table, k))
+		case k == "key.format" || k == "key.fields" || k == "key.fields-prefix" || strings.HasPrefix(k, "key."+o["key.format"]+"."):
+			// Read by readKey.
 		case k == "sink.parallelism":
 			reasons = append(reasons, fmt.Sprintf("table %s: 'sink.parallelism' is not native yet", table))
 		case kafkaSinkOptions[k], strings.HasPrefix(k, "properties."), strings.HasPrefix(k, "scan."),

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,7 +21,9 @@ func TestKafkaSinkVerdict(t *testing.T) {
 		{"fixed partitioner", map[string]string{"sink.partitioner": "fixed"}, ""},
 		{"custom partitioner", map[string]string{"sink.partitioner": "com.example.P"}, "the partitioner 'com.example.P'"},
 		{"avro", map[string]string{"format": "avro"}, "the value format 'avro' is not encoded natively yet"},
-		{"key", map[string]string{"key.format": "json", "key.fields": "auction"}, "keys ('key.fields')"},
+		{"key", map[string]string{"key.format": "json", "key.fields": "auction", "value.fields-include": "EXCEPT_KEY"}, ""},
+		{"avro key", map[string]string{"key.format": "avro", "key.fields": "auction"}, "key: the key format 'avro' is not encoded natively yet"},
+		{"raw key of two", map[string]string{"key.format": "raw", "key.fields": "auction;p2"}, "key: raw encoder: the raw format has one field, not 2"},
 		{"sink parallelism", map[string]string{"sink.parallelism": "1"}, "'sink.parallelism'"},
 		{"unknown json option", map[string]string{"json.encode.something": "x"}, "option 'json.encode.something'"},
 		{"topics", map[string]string{"topic": "a;b"}, "one topic"},
@@ -39,7 +42,8 @@ func TestKafkaSinkVerdict(t *testing.T) {
 				if joined != "" {
 					t.Fatalf("reasons %q, want native", joined)
 				}
-				if !s.Value.JSON.IgnoreNullFields || s.NotNull == nil || strings.Join(s.Names, ",") != "auction,p2,ts,note" {
+				if !s.Value.JSON.IgnoreNullFields || s.NotNull == nil || strings.Join(s.Names, ",") != "auction,p2,ts,note" ||
+					s.Key != nil && fmt.Sprint(s.KeyFields, s.KeyNames, s.ValueFields) != "[0] [auction] [1 2 3]" {
 					t.Fatalf("sink %+v: want ignore-null-fields, the NOT NULL check and the table's columns", s)
 				}
 				return

@@ -199,10 +199,20 @@ func rawOption(littleEndian *bool, k, v string) string {
 // reasons say what keeps the format's records on Flink's serializer.
 func KafkaValueEncoding(table string, o map[string]string) (sinkvalue.Format, []string) {
 	name, prefix := kafkaValueFormat(o)
+	return kafkaFormatEncoding(table, name, prefix, o)
+}
+
+// kafkaFormatEncoding reads a Kafka table's value or key format, whose options have the given
+// prefix, for native encoding ("table T: " before its reasons unless table is empty).
+func kafkaFormatEncoding(table, name, prefix string, o map[string]string) (sinkvalue.Format, []string) {
 	f := sinkvalue.Format{Name: name, CSV: sinkcsv.DefaultOptions()}
 	var reasons []string
+	what := "value"
+	if strings.HasPrefix(prefix, "key.") {
+		what = "key"
+	}
 	if name != "json" && name != "raw" && name != "csv" {
-		return f, []string{fmt.Sprintf("table %s: the value format '%s' is not encoded natively yet (json, csv and raw are)", table, name)}
+		return f, []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not encoded natively yet (json, csv and raw are)", what, name)}
 	}
 	for _, kv := range formatOptions(o, prefix) {
 		k, v := kv[0], kv[1]
@@ -216,7 +226,7 @@ func KafkaValueEncoding(table string, o map[string]string) (sinkvalue.Format, []
 			why = rawOption(&f.Raw.LittleEndian, k, v)
 		}
 		if why != "" {
-			reasons = append(reasons, fmt.Sprintf("table %s: %s", table, strings.ReplaceAll(why, "{key}", prefix+k)))
+			reasons = append(reasons, tablePrefix(table)+strings.ReplaceAll(why, "{key}", prefix+k))
 		}
 	}
 	if name == "csv" && optionTrue(o[prefix+"disable-quote-character"]) {

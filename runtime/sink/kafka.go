@@ -4,17 +4,20 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sinks/kafkavalue"
 )
 
-// KafkaEncoder encodes the batches of a native chain into the record values of a Kafka table
-// (its value format, byte for byte as Flink's), which Flink's KafkaSink writes.
+// KafkaEncoder encodes the batches of a native chain into the records of a Kafka table (its
+// value format and, with a key format, its key format, byte for byte as Flink's), which Flink's
+// KafkaSink writes.
 type KafkaEncoder struct {
 	plan *plan.KafkaSink
 	enc  kafkavalue.Encoder
+	key  kafkavalue.Encoder
 }
 
 // OpenKafkaEncoder compiles the island JSON of a Kafka sink node.
@@ -23,17 +26,35 @@ func OpenKafkaEncoder(sinkJSON []byte) (*KafkaEncoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := kafkavalue.NewEncoder(p.Value, p.Names, p.Types)
-	if err != nil {
+	names, types := p.Names, p.Types
+	if p.ValueFields != nil {
+		names, types = project(p.Names, p.ValueFields), project(p.Types, p.ValueFields)
+	}
+	e := &KafkaEncoder{plan: p}
+	if e.enc, err = kafkavalue.NewEncoder(p.Value, names, types); err != nil {
 		return nil, fmt.Errorf("kafka table %s: %w", p.Table, err)
 	}
-	return &KafkaEncoder{plan: p, enc: enc}, nil
+	if p.Key != nil {
+		if e.key, err = kafkavalue.NewEncoder(*p.Key, p.KeyNames, project(p.Types, p.KeyFields)); err != nil {
+			return nil, fmt.Errorf("kafka table %s: key: %w", p.Table, err)
+		}
+	}
+	return e, nil
 }
 
-// Encode returns the record values of a batch's rows: little-endian, the number of records
-// u32, their ends (records + 1 offsets, from 0; kafkavalue.NullValue set for a record without a
-// value) u32, and their bytes. Rows are checked against
-// the table's NOT NULL columns first, as Flink's ConstraintEnforcer checks them.
+func project[T any](all []T, positions []int) []T {
+	out := make([]T, len(positions))
+	for i, p := range positions {
+		out[i] = all[p]
+	}
+	return out
+}
+
+// Encode returns the records of a batch's rows: little-endian, the number of records u32, the
+// values' ends (records + 1 offsets, from 0; kafkavalue.NullValue set for a record without a
+// value) u32 and their bytes; then, with a key format, the keys' ends and bytes the same way.
+// Rows are checked against the table's NOT NULL columns first, as Flink's ConstraintEnforcer
+// checks them.
 func (e *KafkaEncoder) Encode(b arrow.RecordBatch) ([]byte, error) {
 	if e.plan.NotNull != nil {
 		checked, err := e.plan.NotNull.Enforce(b, memory.DefaultAllocator)
@@ -43,14 +64,47 @@ func (e *KafkaEncoder) Encode(b arrow.RecordBatch) ([]byte, error) {
 		if checked == nil { // every row dropped
 			empty := b.NewSlice(0, 0)
 			defer empty.Release()
-			return encodeRecords(e.enc, empty)
+			return e.encode(empty)
 		}
 		defer checked.Release()
 		b = checked
 	}
-	out, err := encodeRecords(e.enc, b)
+	out, err := e.encode(b)
 	if err != nil {
 		return nil, fmt.Errorf("kafka table %s: %w", e.plan.Table, err)
 	}
 	return out, nil
+}
+
+func (e *KafkaEncoder) encode(b arrow.RecordBatch) ([]byte, error) {
+	if e.plan.ValueFields == nil && e.key == nil {
+		return encodeRecords(e.enc, b)
+	}
+	values := b
+	if e.plan.ValueFields != nil {
+		values = projectBatch(b, e.plan.ValueFields)
+		defer values.Release()
+	}
+	out, err := encodeRecords(e.enc, values)
+	if err != nil || e.key == nil {
+		return out, err
+	}
+	keys := projectBatch(b, e.plan.KeyFields)
+	defer keys.Release()
+	k, err := encodeRecords(e.key, keys)
+	if err != nil {
+		return nil, fmt.Errorf("key: %w", err)
+	}
+	// The keys' section without its record count.
+	return append(out, k[4:]...), nil
+}
+
+// projectBatch is the batch of b's columns at positions.
+func projectBatch(b arrow.RecordBatch, positions []int) arrow.RecordBatch {
+	fields := make([]arrow.Field, len(positions))
+	cols := make([]arrow.Array, len(positions))
+	for i, p := range positions {
+		fields[i], cols[i] = b.Schema().Field(p), b.Column(p)
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
 }

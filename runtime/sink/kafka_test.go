@@ -33,23 +33,7 @@ func TestKafkaEncoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem := memory.NewGoAllocator()
-	batch := func(notes []string, valid []bool) arrow.RecordBatch {
-		schema := arrow.NewSchema([]arrow.Field{
-			{Name: "auction", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-			{Name: "p2", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-			{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Millisecond}, Nullable: true},
-			{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
-		}, nil)
-		b := array.NewRecordBuilder(mem, schema)
-		defer b.Release()
-		b.Field(0).(*array.Int32Builder).AppendValues([]int32{1, 2}, nil)
-		b.Field(1).(*array.Int64Builder).AppendValues([]int64{10, 0}, []bool{true, false})
-		b.Field(2).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{1700000000500, 0}, []bool{true, false})
-		b.Field(3).(*array.StringBuilder).AppendValues(notes, valid)
-		return b.NewRecordBatch()
-	}
-	b := batch([]string{"x", "y"}, nil)
+	b := goldenBatch([]string{"x", "y"}, nil)
 	defer b.Release()
 	out, err := e.Encode(b)
 	if err != nil {
@@ -60,9 +44,50 @@ func TestKafkaEncoder(t *testing.T) {
 	if got != want {
 		t.Fatalf("records\n%s\nwant\n%s", got, want)
 	}
-	bad := batch([]string{"x", ""}, []bool{true, false})
+	bad := goldenBatch([]string{"x", ""}, []bool{true, false})
 	defer bad.Release()
 	if _, err := e.Encode(bad); err == nil || !strings.Contains(err.Error(), "note") || !strings.Contains(err.Error(), "out_t") {
 		t.Fatalf("a NULL note: error %v, want the NOT NULL failure naming the column and the table", err)
 	}
+}
+
+// TestKafkaEncoderKeys encodes the key's fields with the key format after the values, which
+// leave them out under 'value.fields-include' = 'EXCEPT_KEY'.
+func TestKafkaEncoderKeys(t *testing.T) {
+	e, err := OpenKafkaEncoder(islands.KafkaSink(t, map[string]string{"key.format": "raw", "key.fields": "note",
+		"value.fields-include": "EXCEPT_KEY"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := goldenBatch([]string{"x", "y"}, nil)
+	defer b.Release()
+	out, err := e.Encode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int(binary.LittleEndian.Uint32(out))
+	valueEnd := int(binary.LittleEndian.Uint32(out[4*(n+1):]))
+	keys := append(binary.LittleEndian.AppendUint32(nil, uint32(n)), out[4*(n+2)+valueEnd:]...)
+	got := strings.Join(records(t, out), "\n") + "\n" + strings.Join(records(t, keys), "\n")
+	want := `{"auction":1,"p2":10,"ts":"2023-11-14 22:13:20.5"}` + "\n" + `{"auction":2}` + "\nx\ny"
+	if got != want {
+		t.Fatalf("records\n%s\nwant\n%s", got, want)
+	}
+}
+
+// goldenBatch is a batch of the golden sink's columns with the given notes.
+func goldenBatch(notes []string, valid []bool) arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "auction", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "p2", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Millisecond}, Nullable: true},
+		{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
+	defer b.Release()
+	b.Field(0).(*array.Int32Builder).AppendValues([]int32{1, 2}, nil)
+	b.Field(1).(*array.Int64Builder).AppendValues([]int64{10, 0}, []bool{true, false})
+	b.Field(2).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{1700000000500, 0}, []bool{true, false})
+	b.Field(3).(*array.StringBuilder).AppendValues(notes, valid)
+	return b.NewRecordBatch()
 }

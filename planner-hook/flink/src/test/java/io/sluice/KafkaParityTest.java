@@ -259,6 +259,17 @@ class KafkaParityTest {
                 Map.of()).withDdl(metadataBidsTable(bids)).withParallelism(2).asMultiset(), RECORDS, RECORDS, 0);
     }
 
+    /** An INSERT into a keyed topic: json keys with a prefix, csv values without the key's fields. */
+    @Test
+    void insertKeyedRecords() throws Exception {
+        checkInsert(nativeBidsTable(bids, ""), "k_auction INT, n BIGINT, s BIGINT, k_end TIMESTAMP(3)",
+                "'key.format' = 'json', 'key.fields' = 'k_auction;k_end', 'key.fields-prefix' = 'k_',"
+                        + " 'value.format' = 'csv', 'value.fields-include' = 'EXCEPT_KEY'",
+                "INSERT INTO out_t SELECT auction, COUNT(*), SUM(price), window_end FROM TABLE("
+                        + "TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, auction",
+                false);
+    }
+
     /** The bids' keys (the auction as text) read with the raw format into their own column. */
     @Test
     void rawKeysExceptKey() {
@@ -397,8 +408,11 @@ class KafkaParityTest {
             long encoded = KafkaNativeSink.recordsEncoded() - encodedBefore;
             List<String> values = new ArrayList<>();
             for (ConsumerRecord<byte[], byte[]> r : KafkaBroker.records(topic)) {
-                // ISO-8859-1 keeps every byte: values are compared exactly.
-                values.add(r.value() == null ? "<no value>" : new String(r.value(), StandardCharsets.ISO_8859_1));
+                // ISO-8859-1 keeps every byte: keys and values are compared exactly. A keyed
+                // record's partition is its key's (the producer's hash), the same in both runs.
+                String value = r.value() == null ? "<no value>" : new String(r.value(), StandardCharsets.ISO_8859_1);
+                values.add(r.key() == null ? value
+                        : "p" + r.partition() + " " + new String(r.key(), StandardCharsets.ISO_8859_1) + " => " + value);
             }
             if (sluice) {
                 assertTrue(batches > 0, "the INSERT ran no native batch");

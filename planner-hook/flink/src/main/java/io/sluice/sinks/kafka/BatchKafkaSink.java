@@ -36,10 +36,10 @@ final class BatchKafkaSink
     /** Records encoded natively in this JVM (tests assert native writing by it). */
     static final AtomicLong RECORDS = new AtomicLong();
 
-    private final KafkaSink<byte[]> sink;
+    private final KafkaSink<EncodedRecord> sink;
     private final byte[] sinkJson;
 
-    BatchKafkaSink(KafkaSink<byte[]> sink, byte[] sinkJson) {
+    BatchKafkaSink(KafkaSink<EncodedRecord> sink, byte[] sinkJson) {
         this.sink = sink;
         this.sinkJson = sinkJson;
     }
@@ -76,13 +76,13 @@ final class BatchKafkaSink
         sink.addPostCommitTopology(committables);
     }
 
-    /** The stock writer, fed one record value at a time from each batch's encoding. */
+    /** The stock writer, fed one record at a time from each batch's encoding. */
     private static final class Writer
             implements PrecommittingStatefulSinkWriter<NativeBatch, KafkaWriterState, KafkaCommittable> {
-        private final PrecommittingStatefulSinkWriter<byte[], KafkaWriterState, KafkaCommittable> inner;
+        private final PrecommittingStatefulSinkWriter<EncodedRecord, KafkaWriterState, KafkaCommittable> inner;
         private final long encoder;
 
-        Writer(PrecommittingStatefulSinkWriter<byte[], KafkaWriterState, KafkaCommittable> inner, byte[] sinkJson) {
+        Writer(PrecommittingStatefulSinkWriter<EncodedRecord, KafkaWriterState, KafkaCommittable> inner, byte[] sinkJson) {
             this.inner = inner;
             NativeLib.ensureLoaded();
             this.encoder = NativeLib.kafkaEncoderOpen(sinkJson);
@@ -93,8 +93,9 @@ final class BatchKafkaSink
             try {
                 byte[] encoded = NativeLib.kafkaEncode(encoder, batch.handle());
                 int n = RecordValues.count(encoded);
+                boolean keyed = RecordValues.hasKeys(encoded);
                 for (int r = 0; r < n; r++) {
-                    inner.write(RecordValues.value(encoded, r), context);
+                    inner.write(new EncodedRecord(keyed ? RecordValues.key(encoded, r) : null, RecordValues.value(encoded, r)), context);
                 }
                 RECORDS.addAndGet(n);
             } finally {

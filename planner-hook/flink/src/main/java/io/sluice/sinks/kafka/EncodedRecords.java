@@ -15,12 +15,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The records of a native Kafka sink: each element is a record value Go encoded, written as
- * Flink's table sink writes a value without key or metadata columns (no key, no timestamp, no
- * headers) to the table's topic, in the partition the table's partitioner picks (none: the
- * producer's).
+ * The records of a native Kafka sink: each element is a record's key (null without a key
+ * format) and value as Go encoded them, written as Flink's table sink writes them without
+ * metadata columns (no timestamp, no headers) to the table's topic, in the partition the
+ * table's partitioner picks (none: the producer's, by the key's hash when there is one).
  */
-final class EncodedRecords implements KafkaRecordSerializationSchema<byte[]>, KafkaDatasetFacetProvider {
+final class EncodedRecords implements KafkaRecordSerializationSchema<EncodedRecord>, KafkaDatasetFacetProvider {
     private static final long serialVersionUID = 1L;
 
     private final String topic;
@@ -39,11 +39,12 @@ final class EncodedRecords implements KafkaRecordSerializationSchema<byte[]>, Ka
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(byte[] value, KafkaSinkContext context, Long timestamp) {
+    public ProducerRecord<byte[], byte[]> serialize(EncodedRecord record, KafkaSinkContext context, Long timestamp) {
         int[] partitions = context.getPartitionsForTopic(topic);
         // The partitioners native sinks take (Flink's fixed one) do not read the row.
-        Integer partition = partitioner == null ? null : partitioner.partition(null, null, value, topic, partitions);
-        return new ProducerRecord<>(topic, partition, null, value);
+        Integer partition = partitioner == null ? null
+                : partitioner.partition(null, record.key(), record.value(), topic, partitions);
+        return new ProducerRecord<>(topic, partition, null, record.key(), record.value());
     }
 
     @Override

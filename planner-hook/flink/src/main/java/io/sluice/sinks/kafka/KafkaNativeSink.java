@@ -54,7 +54,7 @@ public final class KafkaNativeSink implements NativeSink {
         Object serializer = KafkaConnector.field(stock, "recordSerializer");
         Set<String> topics = KafkaConnector.field(serializer, "topics");
         KafkaPartitioner<RowData> partitioner = KafkaConnector.field(serializer, "partitioner");
-        KafkaSink<byte[]> sink = KafkaConnector.construct(KafkaSink.class,
+        KafkaSink<EncodedRecord> sink = KafkaConnector.construct(KafkaSink.class,
                 new Class<?>[] {DeliveryGuarantee.class, Properties.class, String.class,
                     KafkaRecordSerializationSchema.class, TransactionNamingStrategy.class},
                 KafkaConnector.field(stock, "deliveryGuarantee"), KafkaConnector.field(stock, "kafkaProducerConfig"),
