@@ -31,6 +31,11 @@ type KafkaSink struct {
 	Key       *kafkavalue.Format
 	KeyNames  []string
 	KeyFields []int
+	// Metadata are the keys of the metadata columns written ('timestamp'), after the physical
+	// columns in the sink's input; Timestamp is the input column of the records' timestamps
+	// (-1: none, the producer's).
+	Metadata  []string
+	Timestamp int
 	// NotNull checks the NOT NULL columns as Flink's ConstraintEnforcer does in front of the
 	// sink (nil: none).
 	NotNull *constraint.NotNull
@@ -61,9 +66,18 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		return nil, nil, fmt.Errorf("kafka sink %s: %w", n.Name, err)
 	}
 	t := j.DynamicTableSink.Table
-	s := &KafkaSink{Table: t.Identifier}
+	s := &KafkaSink{Table: t.Identifier, Timestamp: -1}
 	reasons := kafkaSinkOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.Value)
 	for _, a := range j.DynamicTableSink.Abilities {
+		if a.Type == "WritingMetadata" {
+			for _, k := range a.MetadataKeys {
+				if k != "timestamp" {
+					reasons = append(reasons, fmt.Sprintf("table %s: the metadata column '%s' is not written natively yet", t.Identifier, k))
+				}
+			}
+			s.Metadata = a.MetadataKeys
+			continue
+		}
 		reasons = append(reasons, fmt.Sprintf("table %s: sink ability %s is not supported natively", t.Identifier, a.Type))
 	}
 	for _, m := range j.InputChangelogMode {
@@ -81,10 +95,7 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 	}
 	for _, c := range t.ResolvedTable.Schema.Columns {
 		if c.Kind != "" && c.Kind != "PHYSICAL" {
-			if c.Kind == "METADATA" {
-				reasons = append(reasons, fmt.Sprintf("table %s: metadata column %s is not written natively yet", t.Identifier, c.Name))
-			}
-			continue
+			continue // written metadata columns come in by the WritingMetadata ability
 		}
 		ct, err := catalog.ParseType(c.DataType)
 		if err != nil {
@@ -92,8 +103,19 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		}
 		s.Names, s.Types = append(s.Names, c.Name), append(s.Types, ct)
 	}
-	if len(s.Names) != len(inTypes) {
-		return nil, append(reasons, fmt.Sprintf("table %s: the sink's input has %d columns for %d physical columns", t.Identifier, len(inTypes), len(s.Names))), nil
+	if len(s.Names)+len(s.Metadata) != len(inTypes) {
+		return nil, append(reasons, fmt.Sprintf("table %s: the sink's input has %d columns for %d physical and %d metadata columns",
+			t.Identifier, len(inTypes), len(s.Names), len(s.Metadata))), nil
+	}
+	for i, k := range s.Metadata {
+		if k != "timestamp" {
+			continue
+		}
+		// Flink's 'timestamp' metadata is a TIMESTAMP_LTZ(3): epoch milliseconds, or none.
+		s.Timestamp = len(s.Names) + i
+		if ts := inTypes[s.Timestamp]; ts.Kind != catalog.TimestampLTZ || ts.Precision != 3 {
+			reasons = append(reasons, fmt.Sprintf("table %s: the timestamp metadata comes in as %s", t.Identifier, ts))
+		}
 	}
 	for i := range s.Types {
 		if !writableAs(inTypes[i].WithNullable(false), s.Types[i]) {

@@ -28,7 +28,8 @@ type sinkExec struct {
 	DynamicTableSink struct {
 		Table     fsTable `json:"table"`
 		Abilities []struct {
-			Type string `json:"type"`
+			Type         string   `json:"type"`
+			MetadataKeys []string `json:"metadataKeys"`
 		} `json:"abilities"`
 	} `json:"dynamicTableSink"`
 	TargetColumns      json.RawMessage `json:"targetColumns"`

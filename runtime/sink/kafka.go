@@ -1,6 +1,7 @@
 package sink
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -51,8 +52,10 @@ func project[T any](all []T, positions []int) []T {
 }
 
 // Encode returns the records of a batch's rows: little-endian, the number of records u32, the
-// values' ends (records + 1 offsets, from 0; kafkavalue.NullValue set for a record without a
-// value) u32 and their bytes; then, with a key format, the keys' ends and bytes the same way.
+// flags of the sections after the values u32 (1: keys, 2: timestamps), the values' ends
+// (records + 1 offsets, from 0; kafkavalue.NullValue set for a record without a value) u32 and
+// their bytes; then, with a key format, the keys' ends and bytes the same way; then, with a
+// written 'timestamp' metadata column, each record's timestamp int64 (math.MinInt64: none).
 // Rows are checked against the table's NOT NULL columns first, as Flink's ConstraintEnforcer
 // checks them.
 func (e *KafkaEncoder) Encode(b arrow.RecordBatch) ([]byte, error) {
@@ -77,30 +80,52 @@ func (e *KafkaEncoder) Encode(b arrow.RecordBatch) ([]byte, error) {
 }
 
 func (e *KafkaEncoder) encode(b arrow.RecordBatch) ([]byte, error) {
-	if e.plan.ValueFields == nil && e.key == nil {
+	if e.plan.ValueFields == nil && e.key == nil && e.plan.Timestamp < 0 {
 		return encodeRecords(e.enc, b)
 	}
-	values := b
-	if e.plan.ValueFields != nil {
-		values = projectBatch(b, e.plan.ValueFields)
-		defer values.Release()
-	}
+	values := projectBatch(b, e.plan.ValueFields, len(e.plan.Names))
+	defer values.Release()
 	out, err := encodeRecords(e.enc, values)
-	if err != nil || e.key == nil {
-		return out, err
-	}
-	keys := projectBatch(b, e.plan.KeyFields)
-	defer keys.Release()
-	k, err := encodeRecords(e.key, keys)
 	if err != nil {
-		return nil, fmt.Errorf("key: %w", err)
+		return nil, err
 	}
-	// The keys' section without its record count.
-	return append(out, k[4:]...), nil
+	flags := uint32(0)
+	if e.key != nil {
+		keys := projectBatch(b, e.plan.KeyFields, 0)
+		defer keys.Release()
+		k, err := encodeRecords(e.key, keys)
+		if err != nil {
+			return nil, fmt.Errorf("key: %w", err)
+		}
+		out = append(out, k[8:]...) // the keys' ends and bytes
+		flags |= encodedKeys
+	}
+	if e.plan.Timestamp >= 0 {
+		ts, ok := b.Column(e.plan.Timestamp).(*array.Timestamp)
+		if !ok {
+			return nil, fmt.Errorf("timestamp metadata: a %s column", b.Column(e.plan.Timestamp).DataType())
+		}
+		for r := range ts.Len() {
+			v := int64(noTimestamp)
+			if ts.IsValid(r) {
+				v = int64(ts.Value(r))
+			}
+			out = binary.LittleEndian.AppendUint64(out, uint64(v))
+		}
+		flags |= encodedTimestamps
+	}
+	binary.LittleEndian.PutUint32(out[4:], flags)
+	return out, nil
 }
 
-// projectBatch is the batch of b's columns at positions.
-func projectBatch(b arrow.RecordBatch, positions []int) arrow.RecordBatch {
+// projectBatch is the batch of b's columns at positions (nil: its first all).
+func projectBatch(b arrow.RecordBatch, positions []int, all int) arrow.RecordBatch {
+	if positions == nil {
+		positions = make([]int, all)
+		for i := range positions {
+			positions[i] = i
+		}
+	}
 	fields := make([]arrow.Field, len(positions))
 	cols := make([]arrow.Array, len(positions))
 	for i, p := range positions {

@@ -16,10 +16,10 @@ import (
 func records(t *testing.T, out []byte) []string {
 	t.Helper()
 	n := int(binary.LittleEndian.Uint32(out))
-	body := out[4*(n+2):]
+	body := out[4*(n+3):]
 	var recs []string
 	for r := range n {
-		from, to := binary.LittleEndian.Uint32(out[4*(r+1):]), binary.LittleEndian.Uint32(out[4*(r+2):])
+		from, to := binary.LittleEndian.Uint32(out[4*(r+2):]), binary.LittleEndian.Uint32(out[4*(r+3):])
 		recs = append(recs, string(body[from:to]))
 	}
 	return recs
@@ -66,8 +66,12 @@ func TestKafkaEncoderKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := int(binary.LittleEndian.Uint32(out))
-	valueEnd := int(binary.LittleEndian.Uint32(out[4*(n+1):]))
-	keys := append(binary.LittleEndian.AppendUint32(nil, uint32(n)), out[4*(n+2)+valueEnd:]...)
+	if flags := binary.LittleEndian.Uint32(out[4:]); flags != 1 {
+		t.Fatalf("flags %d, want keys only", flags)
+	}
+	valueEnd := int(binary.LittleEndian.Uint32(out[4*(n+2):]))
+	keys := append(binary.LittleEndian.AppendUint32(nil, uint32(n)), 0, 0, 0, 0)
+	keys = append(keys, out[4*(n+3)+valueEnd:]...)
 	got := strings.Join(records(t, out), "\n") + "\n" + strings.Join(records(t, keys), "\n")
 	want := `{"auction":1,"p2":10,"ts":"2023-11-14 22:13:20.5"}` + "\n" + `{"auction":2}` + "\nx\ny"
 	if got != want {

@@ -3,6 +3,7 @@ package sink
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -47,9 +48,18 @@ func ValueRecords(rowType string, options map[string]string, rows []byte, offset
 	return out, nil
 }
 
+// The sections an encoding has after its values (encodeRecords' flags).
+const (
+	encodedKeys       = 1
+	encodedTimestamps = 2
+)
+
+// noTimestamp is a record timestamp of none (the producer's), in an encoding's timestamps.
+const noTimestamp = math.MinInt64
+
 // encodeRecords encodes the rows of a batch as records: little-endian, the number of records
-// u32, their ends (records + 1 offsets, from 0; kafkavalue.NullValue set for a record without a
-// value) u32, and their bytes.
+// u32, the flags of the sections after the values u32 (0 here), the values' ends (records + 1
+// offsets, from 0; kafkavalue.NullValue set for a record without a value) u32, and their bytes.
 func encodeRecords(enc kafkavalue.Encoder, b arrow.RecordBatch) ([]byte, error) {
 	n := int(b.NumRows())
 	ends := make([]uint32, 1, n+1)
@@ -57,10 +67,16 @@ func encodeRecords(enc kafkavalue.Encoder, b arrow.RecordBatch) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, 4*(n+2)+len(body))
+	out := make([]byte, 0, 4*(n+3)+len(body))
 	out = binary.LittleEndian.AppendUint32(out, uint32(n))
+	out = binary.LittleEndian.AppendUint32(out, 0)
+	return appendSection(out, ends, body), nil
+}
+
+// appendSection appends records' ends and bytes.
+func appendSection(out []byte, ends []uint32, body []byte) []byte {
 	for _, e := range ends {
 		out = binary.LittleEndian.AppendUint32(out, e)
 	}
-	return append(out, body...), nil
+	return append(out, body...)
 }

@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.sinks.kafka.RecordValues;
 
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.JsonFormatOptions;
@@ -24,7 +25,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -67,19 +67,13 @@ class JsonEncodeDifferentialTest {
         String options = "format=json\njson.timestamp-format.standard="
                 + (timestamps == TimestampFormat.ISO_8601 ? "ISO-8601" : "SQL")
                 + "\njson.encode.decimal-as-plain-number=" + decimalPlain + "\njson.encode.ignore-null-fields=" + ignoreNulls;
-        ByteBuffer out = ByteBuffer.wrap(NativeLib.valueRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
-                options.getBytes(StandardCharsets.UTF_8), data.toByteArray(), offsets.array()))
-                .order(ByteOrder.LITTLE_ENDIAN);
-        int n = out.getInt();
+        byte[] out = NativeLib.valueRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
+                options.getBytes(StandardCharsets.UTF_8), data.toByteArray(), offsets.array());
+        int n = RecordValues.count(out);
         assertEquals(rows.size(), n);
-        int[] ends = new int[n + 1];
-        for (int k = 0; k <= n; k++) {
-            ends[k] = out.getInt();
-        }
-        int base = out.position();
         for (int r = 0; r < n; r++) {
             String want = new String(flink.serialize(rows.get(r)), StandardCharsets.UTF_8);
-            String got = new String(Arrays.copyOfRange(out.array(), base + ends[r], base + ends[r + 1]), StandardCharsets.UTF_8);
+            String got = new String(RecordValues.value(out, r), StandardCharsets.UTF_8);
             assertEquals(want, got, "row " + rows.get(r));
         }
     }

@@ -270,6 +270,16 @@ class KafkaParityTest {
                 false);
     }
 
+    /** An INSERT writing the records' timestamps (the 'timestamp' metadata column), compared with stock Flink's. */
+    @Test
+    void insertRecordTimestamps() throws Exception {
+        checkInsert(nativeBidsTable(bids, ""), "auction INT, n BIGINT, wt TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'",
+                "'format' = 'json'",
+                "INSERT INTO out_t SELECT auction, COUNT(*), CAST(window_end AS TIMESTAMP_LTZ(3)) FROM TABLE("
+                        + "TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, auction",
+                false);
+    }
+
     /** The bids' keys (the auction as text) read with the raw format into their own column. */
     @Test
     void rawKeysExceptKey() {
@@ -411,6 +421,9 @@ class KafkaParityTest {
                 // ISO-8859-1 keeps every byte: keys and values are compared exactly. A keyed
                 // record's partition is its key's (the producer's hash), the same in both runs.
                 String value = r.value() == null ? "<no value>" : new String(r.value(), StandardCharsets.ISO_8859_1);
+                if (sinkColumns.contains("METADATA FROM 'timestamp'")) {
+                    value = "t" + r.timestamp() + " " + value; // the records' own timestamps
+                }
                 values.add(r.key() == null ? value
                         : "p" + r.partition() + " " + new String(r.key(), StandardCharsets.ISO_8859_1) + " => " + value);
             }

@@ -94,8 +94,10 @@ final class BatchKafkaSink
                 byte[] encoded = NativeLib.kafkaEncode(encoder, batch.handle());
                 int n = RecordValues.count(encoded);
                 boolean keyed = RecordValues.hasKeys(encoded);
+                boolean timed = RecordValues.hasTimestamps(encoded);
                 for (int r = 0; r < n; r++) {
-                    inner.write(new EncodedRecord(keyed ? RecordValues.key(encoded, r) : null, RecordValues.value(encoded, r)), context);
+                    inner.write(new EncodedRecord(keyed ? RecordValues.key(encoded, r) : null, RecordValues.value(encoded, r),
+                            timed ? RecordValues.timestamp(encoded, r) : null), context);
                 }
                 RECORDS.addAndGet(n);
             } finally {

@@ -16,9 +16,10 @@ import java.util.Optional;
 
 /**
  * The records of a native Kafka sink: each element is a record's key (null without a key
- * format) and value as Go encoded them, written as Flink's table sink writes them without
- * metadata columns (no timestamp, no headers) to the table's topic, in the partition the
- * table's partitioner picks (none: the producer's, by the key's hash when there is one).
+ * format), value and timestamp (null without a written 'timestamp' metadata column) as Go
+ * encoded them, written as Flink's table sink writes them (no headers) to the table's topic, in
+ * the partition the table's partitioner picks (none: the producer's, by the key's hash when
+ * there is one).
  */
 final class EncodedRecords implements KafkaRecordSerializationSchema<EncodedRecord>, KafkaDatasetFacetProvider {
     private static final long serialVersionUID = 1L;
@@ -44,7 +45,7 @@ final class EncodedRecords implements KafkaRecordSerializationSchema<EncodedReco
         // The partitioners native sinks take (Flink's fixed one) do not read the row.
         Integer partition = partitioner == null ? null
                 : partitioner.partition(null, record.key(), record.value(), topic, partitions);
-        return new ProducerRecord<>(topic, partition, null, record.key(), record.value());
+        return new ProducerRecord<>(topic, partition, record.timestamp(), record.key(), record.value());
     }
 
     @Override
