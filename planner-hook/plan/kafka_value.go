@@ -8,6 +8,7 @@ import (
 
 	sinkcsv "github.com/sluice-project/sluice/sinks/csvformat"
 	sinkvalue "github.com/sluice-project/sluice/sinks/kafkavalue"
+	"github.com/sluice-project/sluice/sources/avroformat"
 	"github.com/sluice-project/sluice/sources/csvformat"
 	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
@@ -44,14 +45,14 @@ func KafkaValueDecoding(table string, o map[string]string) (kafkavalue.Format, [
 // kafkaFormatDecoding reads a Kafka table's value or key format, whose options have the given
 // prefix, for native decoding ("table T: " before its reasons unless table is empty).
 func kafkaFormatDecoding(table, name, prefix string, o map[string]string) (kafkavalue.Format, []string) {
-	f := kafkavalue.Format{Name: name, CSV: csvformat.DefaultOptions()}
+	f := kafkavalue.Format{Name: name, CSV: csvformat.DefaultOptions(), Avro: avroformat.Options{LegacyTimestamps: true}}
 	var reasons []string
 	what := "value"
 	if strings.HasPrefix(prefix, "key.") {
 		what = "key"
 	}
-	if name != "json" && name != "raw" && name != "csv" {
-		return f, []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not decoded natively yet (json, csv and raw are)", what, name)}
+	if name != "json" && name != "raw" && name != "csv" && name != "avro" {
+		return f, []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not decoded natively yet (json, csv, raw and avro are)", what, name)}
 	}
 	for _, kv := range formatOptions(o, prefix) {
 		k, v := kv[0], kv[1]
@@ -63,6 +64,8 @@ func kafkaFormatDecoding(table, name, prefix string, o map[string]string) (kafka
 			why = csvDecodingOption(&f.CSV, k, v)
 		case "raw":
 			why = rawOption(&f.Raw.LittleEndian, k, v)
+		case "avro":
+			why = avroOption(&f.Avro.LegacyTimestamps, k, v)
 		}
 		if why != "" {
 			reasons = append(reasons, tablePrefix(table)+strings.ReplaceAll(why, "{key}", prefix+k))
@@ -72,6 +75,25 @@ func kafkaFormatDecoding(table, name, prefix string, o map[string]string) (kafka
 		f.CSV.Quote = csvformat.NoChar // whatever 'quote-character' says
 	}
 	return f, reasons
+}
+
+// avroOption reads one avro format option (its key without the prefix), the same for decoding
+// and encoding, and says why it keeps the records on Flink's format ({key} standing for the
+// full key).
+func avroOption(legacy *bool, k, v string) string {
+	switch k {
+	case "timestamp_mapping.legacy":
+		*legacy = optionTrue(v)
+	case "encoding":
+		if !strings.EqualFold(v, "binary") {
+			return fmt.Sprintf("'{key}' = '%s' is not native (binary is)", v)
+		}
+	case "codec":
+		// Avro files' compression; records in Kafka are not compressed by the format.
+	default:
+		return "option '{key}' is not native"
+	}
+	return ""
 }
 
 // tablePrefix is "table T: ", or nothing for no table.

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sources/avroformat"
 	"github.com/sluice-project/sluice/sources/csvformat"
 	"github.com/sluice-project/sluice/sources/jsonformat"
 	"github.com/sluice-project/sluice/sources/rawformat"
@@ -17,7 +18,7 @@ import (
 
 // Format is a value format and its decoding options.
 type Format struct {
-	// Name is the format's identifier ('format' or 'value.format'): json, csv or raw.
+	// Name is the format's identifier ('format' or 'value.format'): json, csv, raw or avro.
 	Name string
 	// JSON are the json format's options (Name json).
 	JSON jsonformat.Options
@@ -25,6 +26,8 @@ type Format struct {
 	CSV csvformat.Options
 	// Raw are the raw format's options (Name raw).
 	Raw rawformat.Options
+	// Avro are the avro format's options (Name avro).
+	Avro avroformat.Options
 }
 
 // Decoder decodes record values into rows. A record it leaves to Flink's deserializer (ok false)
@@ -52,6 +55,8 @@ func NewDecoder(f Format, names []string, types []catalog.Type) (Decoder, error)
 		return csvformat.NewDecoder(names, types, f.CSV)
 	case "raw":
 		return rawformat.NewDecoder(names, types, f.Raw)
+	case "avro":
+		return avroformat.NewDecoder(names, types, f.Avro)
 	}
-	return nil, fmt.Errorf("the value format '%s' is not decoded natively yet (json, csv and raw are)", f.Name)
+	return nil, fmt.Errorf("the value format '%s' is not decoded natively yet (json, csv, raw and avro are)", f.Name)
 }

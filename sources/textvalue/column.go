@@ -2,7 +2,7 @@
 // read: the texts of values whose result does not depend on java.time's or Java's number
 // parsing corner cases (dates, times and timestamps in Flink's TimeFormats, Java's integer,
 // float and BigDecimal texts), and the columns that gather the decoded values in plain slices
-// until they become Arrow arrays.
+// until they become Arrow arrays (which the avro decoder uses too).
 package textvalue
 
 import (

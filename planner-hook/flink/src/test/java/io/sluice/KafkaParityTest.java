@@ -280,6 +280,29 @@ class KafkaParityTest {
                 false);
     }
 
+    /**
+     * A topic of Avro records (written by stock Flink's avro format from the bids, decimals,
+     * strings, timestamps and NULLs among them), read by the native scan with avro keys.
+     */
+    @Test
+    void avroRecords() throws Exception {
+        String topic = "avro-" + UUID.randomUUID();
+        KafkaBroker.createTopic(topic, 3);
+        String avroTable = "CREATE TABLE av (auction INT, bidder BIGINT NOT NULL, price DECIMAL(12, 2), note STRING,"
+                + " ts TIMESTAMP(3), dt DATE, flag BOOLEAN, ratio DOUBLE, f FLOAT) WITH ("
+                + " 'connector' = 'kafka', 'topic' = '" + topic + "',"
+                + " 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrap() + "',"
+                + " 'properties.group.id' = 'sluice-tests', 'scan.startup.mode' = 'earliest-offset',"
+                + " 'scan.bounded.mode' = 'latest-offset', 'key.format' = 'avro', 'key.fields' = 'auction',"
+                + " 'value.format' = 'avro', 'value.fields-include' = 'EXCEPT_KEY')";
+        ParityCase writer = ParityCase.of("avro writer", "", Map.of()).withDdl(nativeBidsTable(bids, "")).withDdl(avroTable);
+        ParityHarness.newEnv(writer, false).executeSql("INSERT INTO av SELECT auction, bidder,"
+                + " CAST(price AS DECIMAL(12, 2)) / 100, CASE WHEN MOD(bidder, 7) = 0 THEN NULL ELSE CONCAT('n', CAST(bidder AS STRING), 'é') END,"
+                + " ts, CAST(ts AS DATE), MOD(bidder, 2) = 0, bidder / 3.0E0, CAST(bidder AS FLOAT) / 7 FROM bids").await();
+        checkNativeScan(ParityCase.of("avro", "SELECT auction, bidder, price, note, ts, dt, flag, ratio, f FROM av", Map.of())
+                .withDdl(avroTable).withParallelism(2).asMultiset(), RECORDS, RECORDS, 0);
+    }
+
     /** The bids' keys (the auction as text) read with the raw format into their own column. */
     @Test
     void rawKeysExceptKey() {
