@@ -194,38 +194,50 @@ func kafkaOptionReasons(table string, o map[string]string, f *kafkavalue.Format)
 	return reasons
 }
 
-// readKey reads a Kafka table's key format and its fields as Flink's KafkaConnectorOptionsUtil
-// does ('key.fields' of the physical columns, 'key.fields-prefix' stripped for the key format,
-// the value without them under 'value.fields-include' = 'EXCEPT_KEY'); its reasons say what
-// keeps the key on Flink's deserializer.
+// readKey reads a Kafka table's key format and its fields for decoding (see kafkaKeyLayout);
+// its reasons say what keeps the key on Flink's deserializer.
 func (s *KafkaScan) readKey(o map[string]string, physical int) ([]string, error) {
 	format, reasons := kafkaFormatDecoding("", o["key.format"], "key."+o["key.format"]+".", o)
-	for i, r := range reasons {
-		reasons[i] = "key: " + r
-	}
 	s.Key = &format
+	var err error
+	if s.KeyFields, s.KeyNames, s.ValueFields, err = kafkaKeyLayout(o, s.Names[:physical]); err != nil {
+		return nil, err
+	}
+	return keyReasons(reasons), nil
+}
+
+// kafkaKeyLayout reads where a Kafka table's key fields are among its physical columns, as
+// Flink's KafkaConnectorOptionsUtil does: 'key.fields' (their names), 'key.fields-prefix' (which
+// the key format's field names lack), and the value's fields ('value.fields-include' =
+// 'EXCEPT_KEY': the others; else nil, all of them).
+func kafkaKeyLayout(o map[string]string, physical []string) (keyFields []int, keyNames []string, valueFields []int, err error) {
 	prefix := o["key.fields-prefix"]
 	isKey := map[int]bool{}
 	for _, name := range strings.Split(o["key.fields"], ";") {
-		p := slices.Index(s.Names[:physical], name)
-		if p < 0 {
-			return nil, fmt.Errorf("key field %q is not a physical column of %v", name, s.Names[:physical])
+		p := slices.Index(physical, name)
+		if p < 0 || !strings.HasPrefix(name, prefix) {
+			return nil, nil, nil, fmt.Errorf("key field %q is not a physical column of %v with the prefix %q", name, physical, prefix)
 		}
-		if !strings.HasPrefix(name, prefix) {
-			return nil, fmt.Errorf("key field %q lacks the prefix %q", name, prefix)
-		}
-		s.KeyFields, s.KeyNames = append(s.KeyFields, p), append(s.KeyNames, strings.TrimPrefix(name, prefix))
+		keyFields, keyNames = append(keyFields, p), append(keyNames, strings.TrimPrefix(name, prefix))
 		isKey[p] = true
 	}
 	if strings.EqualFold(o["value.fields-include"], "EXCEPT_KEY") {
-		s.ValueFields = []int{}
+		valueFields = []int{}
 		for p := range physical {
 			if !isKey[p] {
-				s.ValueFields = append(s.ValueFields, p)
+				valueFields = append(valueFields, p)
 			}
 		}
 	}
-	return reasons, nil
+	return keyFields, keyNames, valueFields, nil
+}
+
+// keyReasons marks a key format's reasons as the key's.
+func keyReasons(reasons []string) []string {
+	for i, r := range reasons {
+		reasons[i] = "key: " + r
+	}
+	return reasons
 }
 
 // prefixed puts "table T: " before each reason.

@@ -121,10 +121,6 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		if !writableAs(inTypes[i].WithNullable(false), s.Types[i]) {
 			reasons = append(reasons, fmt.Sprintf("table %s: column %s is %s but the sink's input gives %s", t.Identifier, s.Names[i], s.Types[i], inTypes[i]))
 		}
-		if k := s.Types[i].Kind; (k == catalog.Float || k == catalog.Double) && s.Value.Name != "raw" && !javatext.PrintsAsJava(javaVersion(options)) {
-			// The text formats write Float/Double#toString, whose digits changed in Java 19.
-			reasons = append(reasons, fmt.Sprintf("table %s: column %s is written as Java %d prints it, which is native on Java 8 to 18 only", t.Identifier, s.Names[i], javaVersion(options)))
-		}
 	}
 	var constraintReasons []string
 	s.NotNull, constraintReasons = constraint.ForSink(s.Names, s.Types, options)
@@ -138,6 +134,7 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		}
 		reasons = append(reasons, prefixed(t.Identifier, why)...)
 	}
+	reasons = append(reasons, s.floatTextReasons(javaVersion(options))...)
 	if len(reasons) == 0 {
 		names, types := s.fields(s.ValueFields)
 		if _, err := kafkavalue.NewEncoder(s.Value, names, types); err != nil {
@@ -153,6 +150,29 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 	return s, reasons, nil
 }
 
+// floatTextReasons says which FLOAT and DOUBLE columns a text format (json, csv) writes, as the
+// planning JVM's Float/Double#toString prints them, when that is not Java 8 to 18's (the
+// digits the encoders reproduce; Java 19 changed them). A column is the value's, the key's or
+// both; the raw format writes the bits.
+func (s *KafkaSink) floatTextReasons(java int) []string {
+	if javatext.PrintsAsJava(java) {
+		return nil
+	}
+	text := func(f kafkavalue.Format) bool { return f.Name == "json" || f.Name == "csv" }
+	var reasons []string
+	for i, t := range s.Types {
+		if t.Kind != catalog.Float && t.Kind != catalog.Double {
+			continue
+		}
+		byValue := (s.ValueFields == nil || slices.Contains(s.ValueFields, i)) && text(s.Value)
+		byKey := s.Key != nil && slices.Contains(s.KeyFields, i) && text(*s.Key)
+		if byValue || byKey {
+			reasons = append(reasons, fmt.Sprintf("table %s: column %s is written as Java %d prints it, which is native on Java 8 to 18 only", s.Table, s.Names[i], java))
+		}
+	}
+	return reasons
+}
+
 // fields are the names and types of the columns at positions (nil: all of them).
 func (s *KafkaSink) fields(positions []int) ([]string, []catalog.Type) {
 	if positions == nil {
@@ -166,34 +186,16 @@ func (s *KafkaSink) fields(positions []int) ([]string, []catalog.Type) {
 	return names, types
 }
 
-// readKey reads a Kafka table's key format and fields for encoding, as KafkaConnectorOptionsUtil
-// does (see KafkaScan.readKey); its reasons say what keeps Flink's serializer.
+// readKey reads a Kafka table's key format and fields for encoding (see kafkaKeyLayout); its
+// reasons say what keeps Flink's serializer.
 func (s *KafkaSink) readKey(o map[string]string) ([]string, error) {
 	format, reasons := kafkaFormatEncoding("", o["key.format"], "key."+o["key.format"]+".", o)
-	for i, r := range reasons {
-		reasons[i] = "key: " + r
-	}
 	s.Key = &format
-	s.KeyNames, s.KeyFields, s.ValueFields = nil, nil, nil
-	prefix := o["key.fields-prefix"]
-	isKey := map[int]bool{}
-	for _, name := range strings.Split(o["key.fields"], ";") {
-		p := slices.Index(s.Names, name)
-		if p < 0 || !strings.HasPrefix(name, prefix) {
-			return nil, fmt.Errorf("key field %q is not a physical column of %v with the prefix %q", name, s.Names, prefix)
-		}
-		s.KeyFields, s.KeyNames = append(s.KeyFields, p), append(s.KeyNames, strings.TrimPrefix(name, prefix))
-		isKey[p] = true
+	var err error
+	if s.KeyFields, s.KeyNames, s.ValueFields, err = kafkaKeyLayout(o, s.Names); err != nil {
+		return nil, err
 	}
-	if strings.EqualFold(o["value.fields-include"], "EXCEPT_KEY") {
-		s.ValueFields = []int{}
-		for p := range s.Names {
-			if !isKey[p] {
-				s.ValueFields = append(s.ValueFields, p)
-			}
-		}
-	}
-	return reasons, nil
+	return keyReasons(reasons), nil
 }
 
 // kafkaSinkOptionReasons checks a Kafka table's options for native encoding and reads its value

@@ -196,7 +196,7 @@ func jsonDecodingOption(f *kafkavalue.Format, k, v string) string {
 func rawOption(littleEndian *bool, k, v string) string {
 	switch k {
 	case "endianness":
-		switch v {
+		switch strings.ToLower(v) { // Flink's equalsIgnoreCase
 		case "big-endian":
 			*littleEndian = false
 		case "little-endian":

@@ -223,7 +223,7 @@ func (f *ValueFetch) cut() error {
 	}
 	vb, err := f.dec.Finish(f.mem)
 	if err != nil {
-		return err
+		return fmt.Errorf("value: %w", err)
 	}
 	batches = append(batches, vb)
 	for i, p := range f.layout.ValueFields {

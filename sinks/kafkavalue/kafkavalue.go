@@ -58,6 +58,7 @@ func NewEncoder(f Format, names []string, types []catalog.Type) (Encoder, error)
 // jsonRecords encodes a batch's rows with the json format's encoder, one record per row.
 type jsonRecords struct{ enc *jsonformat.Encoder }
 
+// AppendRecords appends a record per row of b, as Encoder's.
 func (j jsonRecords) AppendRecords(body []byte, ends []uint32, b arrow.RecordBatch) ([]byte, []uint32, error) {
 	var err error
 	for r := range int(b.NumRows()) {

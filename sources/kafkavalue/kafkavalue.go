@@ -1,6 +1,6 @@
-// Package kafkavalue picks the native decoder of a Kafka table's value format: the formats whose
-// records Go decodes exactly as Flink's format does (json, raw), behind one interface the native
-// Kafka scan drives record by record.
+// Package kafkavalue picks the native decoder of a Kafka table's value or key format: the formats
+// whose records Go decodes exactly as Flink's format does (json, csv, raw, avro), behind one
+// interface the native Kafka scan drives record by record.
 package kafkavalue
 
 import (
