@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	sinkavro "github.com/sluice-project/sluice/sinks/avroformat"
 	sinkcsv "github.com/sluice-project/sluice/sinks/csvformat"
 	sinkvalue "github.com/sluice-project/sluice/sinks/kafkavalue"
 	"github.com/sluice-project/sluice/sources/avroformat"
@@ -227,14 +228,14 @@ func KafkaValueEncoding(table string, o map[string]string) (sinkvalue.Format, []
 // kafkaFormatEncoding reads a Kafka table's value or key format, whose options have the given
 // prefix, for native encoding ("table T: " before its reasons unless table is empty).
 func kafkaFormatEncoding(table, name, prefix string, o map[string]string) (sinkvalue.Format, []string) {
-	f := sinkvalue.Format{Name: name, CSV: sinkcsv.DefaultOptions()}
+	f := sinkvalue.Format{Name: name, CSV: sinkcsv.DefaultOptions(), Avro: sinkavro.Options{LegacyTimestamps: true}}
 	var reasons []string
 	what := "value"
 	if strings.HasPrefix(prefix, "key.") {
 		what = "key"
 	}
-	if name != "json" && name != "raw" && name != "csv" {
-		return f, []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not encoded natively yet (json, csv and raw are)", what, name)}
+	if name != "json" && name != "raw" && name != "csv" && name != "avro" {
+		return f, []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not encoded natively yet (json, csv, raw and avro are)", what, name)}
 	}
 	for _, kv := range formatOptions(o, prefix) {
 		k, v := kv[0], kv[1]
@@ -246,6 +247,8 @@ func kafkaFormatEncoding(table, name, prefix string, o map[string]string) (sinkv
 			why = csvEncodingOption(&f.CSV, k, v)
 		case "raw":
 			why = rawOption(&f.Raw.LittleEndian, k, v)
+		case "avro":
+			why = avroOption(&f.Avro.LegacyTimestamps, k, v)
 		}
 		if why != "" {
 			reasons = append(reasons, tablePrefix(table)+strings.ReplaceAll(why, "{key}", prefix+k))

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -182,17 +181,12 @@ func appendJavaFloat(dst []byte, v float64, float bool) []byte {
 }
 
 // javaString is the UTF-8 Jackson writes for StringData#toString of a string's bytes: the bytes
-// themselves when they are UTF-8, else what Java's decoding makes of them (U+FFFD for each
-// malformed sequence).
+// themselves when they are UTF-8.
 func (e *Encoder) javaString(b []byte) []byte {
 	if utf8.Valid(b) {
 		return b
 	}
-	e.units = javatext.AppendDecodedUTF8(e.units[:0], b)
-	e.text = e.text[:0]
-	for _, r := range utf16.Decode(e.units) {
-		e.text = utf8.AppendRune(e.text, r)
-	}
+	e.text, e.units = textvalue.AppendJavaString(e.text[:0], e.units[:0], b)
 	return e.text
 }
 

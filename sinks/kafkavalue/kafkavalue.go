@@ -1,5 +1,5 @@
-// Package kafkavalue picks the native encoder of a Kafka table's value format: the formats whose
-// records Go writes byte for byte as Flink's format does (json, csv, raw), behind one interface the
+// Package kafkavalue picks the native encoder of a Kafka table's value or key format: the formats whose
+// records Go writes byte for byte as Flink's format does (json, csv, raw, avro), behind one interface the
 // native Kafka sink drives batch by batch.
 package kafkavalue
 
@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sinks/avroformat"
 	"github.com/sluice-project/sluice/sinks/csvformat"
 	"github.com/sluice-project/sluice/sinks/jsonformat"
 	"github.com/sluice-project/sluice/sinks/rawformat"
@@ -20,7 +21,7 @@ const NullValue = rawformat.NullValue
 
 // Format is a value format and its encoding options.
 type Format struct {
-	// Name is the format's identifier ('format' or 'value.format'): json, csv or raw.
+	// Name is the format's identifier ('format' or 'value.format'): json, csv, raw or avro.
 	Name string
 	// JSON are the json format's options (Name json).
 	JSON jsonformat.Options
@@ -28,6 +29,8 @@ type Format struct {
 	CSV csvformat.Options
 	// Raw are the raw format's options (Name raw).
 	Raw rawformat.Options
+	// Avro are the avro format's options (Name avro).
+	Avro avroformat.Options
 }
 
 // Encoder encodes rows as record values.
@@ -51,8 +54,10 @@ func NewEncoder(f Format, names []string, types []catalog.Type) (Encoder, error)
 		return csvformat.NewEncoder(names, types, f.CSV)
 	case "raw":
 		return rawformat.NewEncoder(names, types, f.Raw)
+	case "avro":
+		return avroformat.NewEncoder(names, types, f.Avro)
 	}
-	return nil, fmt.Errorf("the value format '%s' is not encoded natively yet (json, csv and raw are)", f.Name)
+	return nil, fmt.Errorf("the value format '%s' is not encoded natively yet (json, csv, raw and avro are)", f.Name)
 }
 
 // jsonRecords encodes a batch's rows with the json format's encoder, one record per row.

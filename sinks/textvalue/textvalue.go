@@ -4,7 +4,13 @@
 // callers add their format's quoting.
 package textvalue
 
-import "math/big"
+import (
+	"math/big"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/sluice-project/sluice/javacompat/javatext"
+)
 
 // AppendInt writes a Java long's decimal text.
 func AppendInt(dst []byte, v int64) []byte {
@@ -184,4 +190,15 @@ func AppendTimestamp(dst []byte, ms, nanoOfMilli int64, sep byte, zone bool) []b
 		dst = append(dst, 'Z')
 	}
 	return dst
+}
+
+// AppendJavaString appends the UTF-8 of StringData#toString of a string's bytes, as Java writes
+// it again: what Java's decoding makes of them (U+FFFD for each malformed sequence; UTF-8 comes
+// back as it is). units is scratch space, returned for reuse.
+func AppendJavaString(dst []byte, units []uint16, b []byte) ([]byte, []uint16) {
+	units = javatext.AppendDecodedUTF8(units[:0], b)
+	for _, r := range utf16.Decode(units) {
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst, units
 }

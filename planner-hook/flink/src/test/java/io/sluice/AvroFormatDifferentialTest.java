@@ -142,6 +142,59 @@ class AvroFormatDifferentialTest {
         assertTrue(decoded > records.size() / 2, () -> "only " + decoded + " of " + records.size() + " records decoded natively");
     }
 
+    /**
+     * The avro format's native encoding (sinks/avroformat, through {@link NativeLib#valueRecords})
+     * against Flink's AvroRowDataSerializationSchema on random rows, under both timestamp
+     * mappings: byte for byte.
+     */
+    @ParameterizedTest(name = "legacy timestamps: {0}")
+    @ValueSource(booleans = {true, false})
+    void nativeEncodingIsFlinks(boolean legacy) throws Exception {
+        NativeLib.ensureLoaded();
+        String rowTypeText = String.format(ROW_TYPE, legacy ? "" : ", `ltz` TIMESTAMP_LTZ(3)");
+        RowType rowType = (RowType) LogicalTypeParser.parse(rowTypeText, AvroFormatDifferentialTest.class.getClassLoader());
+        AvroRowDataSerializationSchema flink = new AvroRowDataSerializationSchema(rowType, AvroEncoding.BINARY, legacy);
+        flink.open(null);
+        RowDataSerializer serializer = new RowDataSerializer(rowType);
+        Random rnd = new Random(legacy ? 15 : 16);
+        List<GenericRowData> rows = new ArrayList<>();
+        for (int r = 0; r < 4000; r++) {
+            GenericRowData row = JsonEncodeDifferentialTest.row(rnd);
+            GenericRowData avroRow = new GenericRowData(rowType.getFieldCount());
+            for (int i = 0; i < 14; i++) {
+                avroRow.setField(i, row.getField(i));
+            }
+            if (avroRow.getField(4) == null) {
+                avroRow.setField(4, rnd.nextLong());
+            }
+            if (!legacy) {
+                avroRow.setField(14, rnd.nextInt(6) == 0 ? null : TimestampData.fromEpochMillis(rnd.nextLong() >> 20));
+            }
+            if (rnd.nextInt(10) == 0) {
+                avroRow.setField(9, rnd.nextBoolean() ? StringData.fromString("é漢😀 " + rnd.nextInt())
+                        : StringData.fromBytes(new byte[] {'a', (byte) 0xff, (byte) 0xed, (byte) 0xa0, (byte) 0x80}));
+            }
+            rows.add(avroRow);
+        }
+        java.io.ByteArrayOutputStream data = new java.io.ByteArrayOutputStream();
+        ByteBuffer offsets = ByteBuffer.allocate(4 * (rows.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
+        for (GenericRowData row : rows) {
+            offsets.putInt(data.size());
+            BinaryRowData b = serializer.toBinaryRow(row);
+            byte[] bytes = new byte[b.getSizeInBytes()];
+            b.getSegments()[0].get(b.getOffset(), bytes, 0, bytes.length);
+            data.write(bytes);
+        }
+        offsets.putInt(data.size());
+        byte[] options = ("format=avro\navro.timestamp_mapping.legacy=" + legacy).getBytes(StandardCharsets.UTF_8);
+        byte[] out = NativeLib.valueRecords(rowTypeText.getBytes(StandardCharsets.UTF_8), options, data.toByteArray(), offsets.array());
+        assertEquals(rows.size(), io.sluice.sinks.kafka.RecordValues.count(out));
+        for (int r = 0; r < rows.size(); r++) {
+            int k = r;
+            assertArrayEquals(flink.serialize(rows.get(r)), io.sluice.sinks.kafka.RecordValues.value(out, r), () -> "row " + rows.get(k));
+        }
+    }
+
     /** A record damaged: a byte changed, the record cut or lengthened, or a byte of 0x7f/0xff put in. */
     static byte[] damage(byte[] rec, Random rnd) {
         switch (rnd.nextInt(4)) {

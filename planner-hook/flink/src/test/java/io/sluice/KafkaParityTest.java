@@ -303,6 +303,17 @@ class KafkaParityTest {
                 .withDdl(avroTable).withParallelism(2).asMultiset(), RECORDS, RECORDS, 0);
     }
 
+    /** An INSERT into avro keys and values, written by Go byte for byte as Flink's serializer. */
+    @Test
+    void insertAvroRecords() throws Exception {
+        checkInsert(nativeBidsTable(bids, ""), "auction INT, n BIGINT NOT NULL, s DECIMAL(20, 2), last_ts TIMESTAMP(3), note STRING",
+                "'key.format' = 'avro', 'key.fields' = 'auction', 'value.format' = 'avro', 'value.fields-include' = 'EXCEPT_KEY'",
+                "INSERT INTO out_t SELECT auction, COUNT(*), CAST(SUM(price) AS DECIMAL(20, 2)) / 3, MAX(ts),"
+                        + " CONCAT('a', CAST(auction AS STRING), 'é') FROM TABLE("
+                        + "TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, auction",
+                false);
+    }
+
     /** The bids' keys (the auction as text) read with the raw format into their own column. */
     @Test
     void rawKeysExceptKey() {
