@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,6 +27,14 @@ func TestKafkaValueFormats(t *testing.T) {
 		{"raw charset", map[string]string{"format": "raw", "raw.charset": "UTF-16"}, "", "'raw.charset' = 'UTF-16' is not native (UTF-8 is)", ""},
 		{"raw unknown option", map[string]string{"format": "raw", "raw.x": "1"}, "", "option 'raw.x' is not native", ""},
 		{"avro-confluent", map[string]string{"format": "avro-confluent"}, "", "the value format 'avro-confluent' is not", ""},
+		{"csv options", map[string]string{"format": "csv", "csv.field-delimiter": "\\t", "csv.quote-character": "'",
+			"csv.disable-quote-character": "true", "csv.null-literal": "", "csv.write-bigdecimal-in-scientific-notation": "true",
+			"csv.allow-comments": "true", "csv.ignore-parse-errors": "true"},
+			"csv delim:9 quote:-1 null:[] comments:true; encode delim:9 quote:-1 null:[] plain:false", "", ""},
+		{"csv defaults", map[string]string{"format": "csv"},
+			"csv delim:44 quote:34 null:<nil> comments:false; encode delim:44 quote:34 null:<nil> plain:true", "", ""},
+		{"csv unicode escape", map[string]string{"format": "csv", "csv.field-delimiter": "\\u007c"},
+			"csv delim:124 quote:34 null:<nil> comments:false; encode delim:124 quote:34 null:<nil> plain:true", "", ""},
 		{"avro as json", map[string]string{"format": "avro", "avro.encoding": "json"}, "", "'avro.encoding' = 'json' is not native (binary is)", ""},
 		{"csv escape", map[string]string{"format": "csv", "csv.escape-character": "é"}, "", "'csv.escape-character' = 'é' is not read natively",
 			"'csv.escape-character' (Jackson's escaping) is not written natively yet"},
@@ -61,6 +70,16 @@ func TestKafkaValueFormats(t *testing.T) {
 					t.Fatalf("decoding %+v, encoding %+v", dec, enc)
 				}
 				got = "raw little:" + strconv.FormatBool(dec.Raw.LittleEndian)
+			case "csv":
+				nul := func(b []byte) string {
+					if b == nil {
+						return "<nil>"
+					}
+					return fmt.Sprint(b)
+				}
+				got = fmt.Sprintf("csv delim:%d quote:%d null:%s comments:%v; encode delim:%d quote:%d null:%s plain:%v",
+					dec.CSV.Delimiter, dec.CSV.Quote, nul(dec.CSV.NullLiteral), dec.CSV.AllowComments,
+					enc.CSV.Delimiter, enc.CSV.Quote, nul(enc.CSV.NullLiteral), enc.CSV.DecimalPlain)
 			}
 			if got != c.want || enc.Name != dec.Name {
 				t.Fatalf("read %q (encoding %q), want %q", got, enc.Name, c.want)

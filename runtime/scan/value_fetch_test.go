@@ -180,3 +180,50 @@ func TestValueFetchKeys(t *testing.T) {
 		t.Fatalf("left to Flink %v, rows %v", left, got)
 	}
 }
+
+// Keys and metadata together: the key's field, the value's, then the metadata of each row's own
+// record, records left to Flink between them.
+func TestValueFetchKeysAndMetadata(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	json := kafkavalue.Format{Name: "json"}
+	types := []catalog.Type{catalog.IntType(true), catalog.IntType(true), {Kind: catalog.BigInt}}
+	f, err := NewValueFetch(FetchLayout{Value: json, ValueFields: []int{1}, Key: &json, KeyNames: []string{"id"}, KeyFields: []int{0},
+		Metadata: []string{"offset"}}, []string{"k", "a", "offset"}, types, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, keyStarts := concat(`{"id":1}`, ``, `{"id":3}`)
+	values, starts := concat(`{"a":10}`, `{"a":20}`, `{"a":30}`)
+	var meta []byte
+	for _, off := range []int64{100, 101, 102} {
+		meta = binary.LittleEndian.AppendUint64(meta, uint64(off))
+		meta = binary.LittleEndian.AppendUint64(meta, 0)
+		meta = binary.LittleEndian.AppendUint32(meta, uint32(0))
+		meta = binary.LittleEndian.AppendUint32(meta, 0)
+	}
+	f.SetKeys(keys, keyStarts)
+	f.SetRecords("t", 0, meta)
+	var left []int
+	for r := 0; ; r++ {
+		if r, err = f.Decode(values, starts, r); err != nil {
+			t.Fatal(err)
+		}
+		if r == len(starts)-1 {
+			break
+		}
+		left = append(left, r)
+	}
+	b, err := f.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	var got []string
+	for r := 0; r < int(b.NumRows()); r++ {
+		got = append(got, fmt.Sprintf("%s|%s|%s", b.Column(0).ValueStr(r), b.Column(1).ValueStr(r), b.Column(2).ValueStr(r)))
+	}
+	if fmt.Sprint(left) != "[1]" || strings.Join(got, " ") != "1|10|100 3|30|102" {
+		t.Fatalf("left to Flink %v, rows %v", left, got)
+	}
+}
