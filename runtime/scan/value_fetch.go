@@ -149,26 +149,42 @@ func (f *ValueFetch) Decode(values []byte, starts []int32, from int) (int, error
 		if starts[r] > starts[r+1] || int(starts[r+1]) > len(values) {
 			return 0, fmt.Errorf("value fetch: record %d at [%d, %d) of %d bytes", r, starts[r], starts[r+1], len(values))
 		}
-		if f.key != nil {
-			// A record without a key row emits nothing in Flink, yet fails on a malformed
-			// value: Flink's to decode. A key row without a value row is taken back.
-			ks, ke := f.keyStarts[r], f.keyStarts[r+1]
-			if ks > ke || int(ke) > len(f.keys) {
-				return 0, fmt.Errorf("value fetch: key %d at [%d, %d) of %d bytes", r, ks, ke, len(f.keys))
-			}
-			if k, ok := f.key.Add(f.keys[ks:ke]); !ok || k == 0 {
+		if f.key == nil {
+			rows, ok := f.dec.Add(values[starts[r]:starts[r+1]])
+			if !ok {
 				return r, f.cut()
 			}
+			if f.meta != nil && rows > 0 {
+				f.records = append(f.records, int32(r)) // the decoders add a row per record at most
+			}
+			continue
+		}
+		ks, ke := f.keyStarts[r], f.keyStarts[r+1]
+		if ks > ke || int(ke) > len(f.keys) {
+			return 0, fmt.Errorf("value fetch: key %d at [%d, %d) of %d bytes", r, ks, ke, len(f.keys))
+		}
+		k, ok := f.key.Add(f.keys[ks:ke])
+		if !ok {
+			return r, f.cut()
 		}
 		rows, ok := f.dec.Add(values[starts[r]:starts[r+1]])
-		if !ok || f.key != nil && rows == 0 {
-			if f.key != nil {
+		if !ok {
+			if k > 0 {
 				f.key.DropLast()
 			}
 			return r, f.cut()
 		}
-		if f.meta != nil && rows > 0 {
-			f.records = append(f.records, int32(r)) // the decoders add a row per record at most
+		// Flink emits a row per key row and value row: none when either has none (a json key
+		// or value that is empty), yet it decodes both, so their errors are Flink's above.
+		switch {
+		case k > 0 && rows > 0:
+			if f.meta != nil {
+				f.records = append(f.records, int32(r))
+			}
+		case k > 0:
+			f.key.DropLast()
+		case rows > 0:
+			f.dec.DropLast()
 		}
 	}
 	return n, nil
