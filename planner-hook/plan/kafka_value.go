@@ -47,35 +47,45 @@ func KafkaValueDecoding(table string, o map[string]string) (kafkavalue.Format, [
 // prefix, for native decoding ("table T: " before its reasons unless table is empty).
 func kafkaFormatDecoding(table, name, prefix string, o map[string]string) (kafkavalue.Format, []string) {
 	f := kafkavalue.Format{Name: name, CSV: csvformat.DefaultOptions(), Avro: avroformat.Options{LegacyTimestamps: true}}
-	var reasons []string
-	what := "value"
-	if strings.HasPrefix(prefix, "key.") {
-		what = "key"
-	}
-	if name != "json" && name != "raw" && name != "csv" && name != "avro" {
-		return f, []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not decoded natively yet (json, csv, raw and avro are)", what, name)}
-	}
-	for _, kv := range formatOptions(o, prefix) {
-		k, v := kv[0], kv[1]
-		why := ""
+	reasons := formatOptionReasons(table, name, prefix, "decoded", o, func(k, v string) string {
 		switch name {
 		case "json":
-			why = jsonDecodingOption(&f, k, v)
+			return jsonDecodingOption(&f, k, v)
 		case "csv":
-			why = csvDecodingOption(&f.CSV, k, v)
+			return csvDecodingOption(&f.CSV, k, v)
 		case "raw":
-			why = rawOption(&f.Raw.LittleEndian, k, v)
-		case "avro":
-			why = avroOption(&f.Avro.LegacyTimestamps, k, v)
+			return rawOption(&f.Raw.LittleEndian, k, v)
 		}
-		if why != "" {
-			reasons = append(reasons, tablePrefix(table)+strings.ReplaceAll(why, "{key}", prefix+k))
-		}
-	}
+		return avroOption(&f.Avro.LegacyTimestamps, k, v)
+	})
 	if name == "csv" && optionTrue(o[prefix+"disable-quote-character"]) {
 		f.CSV.Quote = csvformat.NoChar // whatever 'quote-character' says
 	}
 	return f, reasons
+}
+
+// nativeFormats are the formats whose records Go decodes and encodes.
+var nativeFormats = map[string]bool{"json": true, "csv": true, "raw": true, "avro": true}
+
+// formatOptionReasons checks that a value or key format (options with prefix) is one Go
+// decodes or encodes (verb), and reads each of its options through option, which says why one
+// keeps the format on Flink's ({key} standing for the option's full key); "table T: " comes
+// before the reasons unless table is empty.
+func formatOptionReasons(table, name, prefix, verb string, o map[string]string, option func(k, v string) string) []string {
+	what := "value"
+	if strings.HasPrefix(prefix, "key.") {
+		what = "key"
+	}
+	if !nativeFormats[name] {
+		return []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not %s natively yet (json, csv, raw and avro are)", what, name, verb)}
+	}
+	var reasons []string
+	for _, kv := range formatOptions(o, prefix) {
+		if why := option(kv[0], kv[1]); why != "" {
+			reasons = append(reasons, tablePrefix(table)+strings.ReplaceAll(why, "{key}", prefix+kv[0]))
+		}
+	}
+	return reasons
 }
 
 // avroOption reads one avro format option (its key without the prefix), the same for decoding
@@ -229,31 +239,17 @@ func KafkaValueEncoding(table string, o map[string]string) (sinkvalue.Format, []
 // prefix, for native encoding ("table T: " before its reasons unless table is empty).
 func kafkaFormatEncoding(table, name, prefix string, o map[string]string) (sinkvalue.Format, []string) {
 	f := sinkvalue.Format{Name: name, CSV: sinkcsv.DefaultOptions(), Avro: sinkavro.Options{LegacyTimestamps: true}}
-	var reasons []string
-	what := "value"
-	if strings.HasPrefix(prefix, "key.") {
-		what = "key"
-	}
-	if name != "json" && name != "raw" && name != "csv" && name != "avro" {
-		return f, []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not encoded natively yet (json, csv, raw and avro are)", what, name)}
-	}
-	for _, kv := range formatOptions(o, prefix) {
-		k, v := kv[0], kv[1]
-		why := ""
+	reasons := formatOptionReasons(table, name, prefix, "encoded", o, func(k, v string) string {
 		switch name {
 		case "json":
-			why = jsonEncodingOption(&f, k, v)
+			return jsonEncodingOption(&f, k, v)
 		case "csv":
-			why = csvEncodingOption(&f.CSV, k, v)
+			return csvEncodingOption(&f.CSV, k, v)
 		case "raw":
-			why = rawOption(&f.Raw.LittleEndian, k, v)
-		case "avro":
-			why = avroOption(&f.Avro.LegacyTimestamps, k, v)
+			return rawOption(&f.Raw.LittleEndian, k, v)
 		}
-		if why != "" {
-			reasons = append(reasons, tablePrefix(table)+strings.ReplaceAll(why, "{key}", prefix+k))
-		}
-	}
+		return avroOption(&f.Avro.LegacyTimestamps, k, v)
+	})
 	if name == "csv" && optionTrue(o[prefix+"disable-quote-character"]) {
 		f.CSV.Quote = sinkcsv.NoQuote
 	}

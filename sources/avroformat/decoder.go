@@ -30,10 +30,6 @@ import (
 	"math/big"
 	"unicode/utf8"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/sources/textvalue"
 )
@@ -49,10 +45,8 @@ type Options struct {
 
 // Decoder decodes the records of one row type. It is not safe for concurrent use.
 type Decoder struct {
-	cols   []textvalue.Column
-	schema *arrow.Schema
-	rows   int
-	dec    big.Int
+	textvalue.RowSet
+	dec big.Int
 	// misaligned is set once a record had bytes after it: Flink's decoder reads them into the
 	// next record, so every later record is Flink's.
 	misaligned bool
@@ -65,7 +59,7 @@ func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, e
 	if len(names) != len(types) {
 		return nil, fmt.Errorf("avro decoder: %d names for %d types", len(names), len(types))
 	}
-	d := &Decoder{cols: make([]textvalue.Column, len(types))}
+	d := &Decoder{}
 	for i, t := range types {
 		switch t.Kind {
 		case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt, catalog.Float,
@@ -85,32 +79,13 @@ func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, e
 		default:
 			return nil, fmt.Errorf("avro decoder: field %s of type %s is decoded by Flink", names[i], t)
 		}
-		d.cols[i].Type = t
 	}
-	schema, err := catalog.ArrowSchema(names, types)
+	rs, err := textvalue.NewRowSet(names, types)
 	if err != nil {
 		return nil, fmt.Errorf("avro decoder: %w", err)
 	}
-	d.schema = schema
+	d.RowSet = rs
 	return d, nil
-}
-
-// Schema is the schema of the decoded batches.
-func (d *Decoder) Schema() *arrow.Schema { return d.schema }
-
-// Rows is the number of rows decoded since the last Finish.
-func (d *Decoder) Rows() int { return d.rows }
-
-// DropLast takes back the last row decoded (a Kafka key's, when the record's value is left to
-// Flink).
-func (d *Decoder) DropLast() {
-	if d.rows == 0 {
-		return
-	}
-	d.rows--
-	for i := range d.cols {
-		d.cols[i].Truncate(d.rows)
-	}
 }
 
 // Add decodes one record into one row. ok is false for a record left to Flink's deserializer
@@ -121,13 +96,13 @@ func (d *Decoder) Add(value []byte) (rows int, ok bool) {
 	}
 	r := reader{b: value}
 	take := true
-	for i := range d.cols {
-		switch d.field(&r, &d.cols[i]) {
+	for i := range d.Cols {
+		switch d.field(&r, &d.Cols[i]) {
 		case fieldMalformed:
 			// Flink fails on the record (the job ends there), or reads it in a way not
 			// followed here to its end: later records are Flink's too, to be safe.
 			d.misaligned = true
-			d.truncate()
+			d.Rollback()
 			return 0, false
 		case fieldFlinks:
 			take = false // read on, for where the record ends
@@ -138,18 +113,11 @@ func (d *Decoder) Add(value []byte) (rows int, ok bool) {
 		take = false
 	}
 	if !take {
-		d.truncate()
+		d.Rollback()
 		return 0, false
 	}
-	d.rows++
+	d.Commit()
 	return 1, true
-}
-
-// truncate takes back the values of a record not taken.
-func (d *Decoder) truncate() {
-	for i := range d.cols {
-		d.cols[i].Truncate(d.rows)
-	}
 }
 
 // What field makes of a field.
@@ -360,27 +328,4 @@ func (r *reader) bytes() ([]byte, bool) {
 		return nil, false
 	}
 	return r.fixed(int(n))
-}
-
-// Finish returns the rows decoded since the last Finish as a batch, and starts a new one.
-func (d *Decoder) Finish(mem memory.Allocator) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, len(d.cols))
-	defer func() {
-		for _, a := range cols {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}()
-	for i := range d.cols {
-		a, err := d.cols[i].Array(mem, d.schema.Field(i).Type)
-		if err != nil {
-			return nil, fmt.Errorf("avro decoder: %w", err)
-		}
-		cols[i] = a
-		d.cols[i].Reset()
-	}
-	rows := d.rows
-	d.rows = 0
-	return array.NewRecordBatch(d.schema, cols, int64(rows)), nil
 }

@@ -19,10 +19,6 @@ import (
 	"math/big"
 	"unicode/utf8"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/javacompat/javatext"
 	"github.com/sluice-project/sluice/sources/textvalue"
@@ -53,11 +49,9 @@ func DefaultOptions() Options {
 
 // Decoder decodes records of one row type. It is not safe for concurrent use.
 type Decoder struct {
-	types  []catalog.Type
-	cols   []textvalue.Column
-	opts   Options
-	schema *arrow.Schema
-	rows   int
+	textvalue.RowSet
+	types []catalog.Type
+	opts  Options
 	// fields holds the spans of the record's field texts in it (start, end), quoted ones
 	// without their quotes, or (negative: -start-1, -end-1) in undoubled, which holds the texts
 	// of quoted fields with their doubled quotes made one.
@@ -84,7 +78,7 @@ func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, e
 	if opts.Quote == int(opts.Delimiter) || opts.Escape == int(opts.Delimiter) {
 		return nil, fmt.Errorf("csv decoder: the delimiter %q is also the quote or escape character", opts.Delimiter)
 	}
-	d := &Decoder{types: types, cols: make([]textvalue.Column, len(types)), opts: opts}
+	d := &Decoder{types: types, opts: opts}
 	for i, t := range types {
 		switch t.Kind {
 		case catalog.Boolean, catalog.TinyInt, catalog.SmallInt, catalog.Int, catalog.BigInt,
@@ -102,32 +96,13 @@ func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, e
 		default:
 			return nil, fmt.Errorf("csv decoder: field %s of type %s is decoded by Flink", names[i], t)
 		}
-		d.cols[i].Type = t
 	}
-	schema, err := catalog.ArrowSchema(names, types)
+	rs, err := textvalue.NewRowSet(names, types)
 	if err != nil {
 		return nil, fmt.Errorf("csv decoder: %w", err)
 	}
-	d.schema = schema
+	d.RowSet = rs
 	return d, nil
-}
-
-// Schema is the schema of the decoded batches.
-func (d *Decoder) Schema() *arrow.Schema { return d.schema }
-
-// Rows is the number of rows decoded since the last Finish.
-func (d *Decoder) Rows() int { return d.rows }
-
-// DropLast takes back the last row decoded (a Kafka key's, when the record's value is left to
-// Flink).
-func (d *Decoder) DropLast() {
-	if d.rows == 0 {
-		return
-	}
-	d.rows--
-	for i := range d.cols {
-		d.cols[i].Truncate(d.rows)
-	}
 }
 
 // Add decodes one record (a Kafka record's value) into one row. ok is false for a record left
@@ -136,7 +111,7 @@ func (d *Decoder) Add(value []byte) (rows int, ok bool) {
 	if !d.split(value) {
 		return 0, false
 	}
-	for i := range d.cols {
+	for i := range d.Cols {
 		f := d.fields[i]
 		var text []byte
 		if f[0] < 0 {
@@ -144,14 +119,12 @@ func (d *Decoder) Add(value []byte) (rows int, ok bool) {
 		} else {
 			text = value[f[0]:f[1]]
 		}
-		if !d.value(&d.cols[i], text) {
-			for k := range d.cols[:i] {
-				d.cols[k].Truncate(d.rows)
-			}
+		if !d.value(&d.Cols[i], text) {
+			d.Rollback()
 			return 0, false
 		}
 	}
-	d.rows++
+	d.Commit()
 	return 1, true
 }
 
@@ -175,7 +148,7 @@ func (d *Decoder) split(v []byte) bool {
 	d.fields, d.undoubled = d.fields[:0], d.undoubled[:0]
 	delim, quote := d.opts.Delimiter, d.opts.Quote
 	for at := 0; ; {
-		if len(d.fields) == len(d.cols) {
+		if len(d.fields) == len(d.Cols) {
 			return false // more fields than columns
 		}
 		if at < len(v) && int(v[at]) == quote {
@@ -209,7 +182,7 @@ func (d *Decoder) split(v []byte) bool {
 			break
 		}
 	}
-	return len(d.fields) == len(d.cols)
+	return len(d.fields) == len(d.Cols)
 }
 
 // quotedField reads a quoted field's text from v[at:] (past the opening quote) to its closing
@@ -360,27 +333,4 @@ func sqlDate(text []byte) (int64, bool) {
 		return 0, false
 	}
 	return day, true
-}
-
-// Finish returns the rows decoded since the last Finish as a batch, and starts a new one.
-func (d *Decoder) Finish(mem memory.Allocator) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, len(d.cols))
-	defer func() {
-		for _, a := range cols {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}()
-	for i := range d.cols {
-		a, err := d.cols[i].Array(mem, d.schema.Field(i).Type)
-		if err != nil {
-			return nil, fmt.Errorf("csv decoder: %w", err)
-		}
-		cols[i] = a
-		d.cols[i].Reset()
-	}
-	rows := d.rows
-	d.rows = 0
-	return array.NewRecordBatch(d.schema, cols, int64(rows)), nil
 }
