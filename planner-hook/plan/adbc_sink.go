@@ -29,6 +29,9 @@ type adbcSinkExec struct {
 	PrimaryKey []string `json:"primaryKey"`
 	// InsertOnly: the sink's input has inserts only.
 	InsertOnly bool `json:"insertOnly"`
+	// UpsertMaterialize: Flink puts its SinkUpsertMaterializer in front of the sink (the
+	// input's upsert key is not the primary key).
+	UpsertMaterialize bool `json:"upsertMaterialize"`
 }
 
 // adbcDefaultMaxRows is sink.buffer-flush.max-rows when the table does not set it: enough rows
@@ -149,11 +152,18 @@ func CompileAdbcSink(n *IslandNode, options map[string]string) (*AdbcSink, []str
 		return nil, []string{fmt.Sprintf("table %s: the sink's input has %d columns for %d table columns", s.Table, len(inTypes), len(s.Types))}, nil
 	}
 	var reasons []string
-	if len(s.Cfg.Keys) > 0 {
-		var j adbcSinkExec
-		if err := json.Unmarshal(n.Exec, &j); err == nil && !j.InsertOnly {
-			// Native batches carry no RowKinds yet: the sink takes Flink's rows.
-			reasons = append(reasons, fmt.Sprintf("table %s: the sink's input has updates or deletes, which reach an upsert sink as rows", s.Table))
+	var j adbcSinkExec
+	if err := json.Unmarshal(n.Exec, &j); err != nil {
+		return nil, nil, fmt.Errorf("adbc sink %s: %w", n.Name, err)
+	}
+	if !j.InsertOnly {
+		// Changes come as batches with their RowKinds; what Flink puts in front of an upsert
+		// sink is not reproduced.
+		if j.UpsertMaterialize {
+			reasons = append(reasons, fmt.Sprintf("table %s: the input's upsert key is not the primary key, so Flink materializes the changes in front of the sink (SinkUpsertMaterializer), which is not native yet", s.Table))
+		}
+		if strings.EqualFold(options[keyedShuffleOption], "FORCE") {
+			reasons = append(reasons, fmt.Sprintf("table %s: '%s' = 'FORCE' shuffles the changes by primary key in front of the sink, which is not native yet", s.Table, keyedShuffleOption))
 		}
 	}
 	for i, t := range inTypes {

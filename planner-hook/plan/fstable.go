@@ -18,6 +18,10 @@ type fsTable struct {
 				Kind     string          `json:"kind"`
 				DataType json.RawMessage `json:"dataType"`
 			} `json:"columns"`
+			// PrimaryKey is the table's PRIMARY KEY, nil without one.
+			PrimaryKey *struct {
+				Columns []string `json:"columns"`
+			} `json:"primaryKey"`
 		} `json:"schema"`
 		PartitionKeys []string          `json:"partitionKeys"`
 		Options       map[string]string `json:"options"`

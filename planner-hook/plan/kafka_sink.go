@@ -1,8 +1,11 @@
 package plan
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -13,11 +16,14 @@ import (
 	"github.com/sluice-project/sluice/sinks/kafkavalue"
 )
 
-// KafkaSink is an insert into a Kafka table ('connector' = 'kafka') whose record values Go
-// encodes from the chain's batches; Flink's KafkaSink writes them (producers, transactions,
-// delivery guarantee, partitions).
+// KafkaSink is an insert into a Kafka table ('connector' = 'kafka'), or the changes written
+// into an upsert-kafka table, whose records Go encodes from the chain's batches; Flink's
+// KafkaSink writes them (producers, transactions, delivery guarantee, partitions).
 type KafkaSink struct {
 	Table string
+	// Upsert is set for an upsert-kafka table: the key holds the primary key, a retraction (-U,
+	// -D) is written as a record without a value (a tombstone), +I and +U as the row's value.
+	Upsert bool
 	// Names and types are the table's physical columns, the sink's input.
 	Names []string
 	Types []catalog.Type
@@ -49,13 +55,27 @@ var kafkaSinkOptions = map[string]bool{
 	"sink.transaction-naming-strategy": true, "value.fields-include": true,
 }
 
-// isKafkaSink says whether a table sink's JSON writes a Kafka table.
+// The connectors whose sinks are encoded natively.
+const (
+	kafkaConnector       = "kafka"
+	upsertKafkaConnector = "upsert-kafka"
+)
+
+// The options of an upsert-kafka sink's buffer (Flink's ReducingUpsertSink, which keeps the
+// last change per key until a flush), set together or not at all.
+const (
+	bufferFlushMaxRows  = "sink.buffer-flush.max-rows"
+	bufferFlushInterval = "sink.buffer-flush.interval"
+)
+
+// isKafkaSink says whether a table sink's JSON writes a Kafka or upsert-kafka table.
 func isKafkaSink(n *IslandNode) bool {
 	var j sinkExec
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return false
 	}
-	return j.DynamicTableSink.Table.ResolvedTable.Options["connector"] == "kafka"
+	c := j.DynamicTableSink.Table.ResolvedTable.Options["connector"]
+	return c == kafkaConnector || c == upsertKafkaConnector
 }
 
 // CompileKafkaSink decides whether an insert into a Kafka table is encoded natively and
@@ -66,8 +86,17 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		return nil, nil, fmt.Errorf("kafka sink %s: %w", n.Name, err)
 	}
 	t := j.DynamicTableSink.Table
-	s := &KafkaSink{Table: t.Identifier, Timestamp: -1}
-	reasons := kafkaSinkOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.Value)
+	o := t.ResolvedTable.Options
+	s := &KafkaSink{Table: t.Identifier, Timestamp: -1, Upsert: o["connector"] == upsertKafkaConnector}
+	if s.Upsert {
+		// upsert-kafka's key is the primary key, as its factory sets 'key.fields'.
+		if t.ResolvedTable.Schema.PrimaryKey == nil {
+			return nil, nil, fmt.Errorf("kafka sink %s: an upsert-kafka table without a PRIMARY KEY", n.Name)
+		}
+		o = maps.Clone(o)
+		o["key.fields"] = strings.Join(t.ResolvedTable.Schema.PrimaryKey.Columns, ";")
+	}
+	reasons := kafkaSinkOptionReasons(t.Identifier, o, &s.Value)
 	for _, a := range j.DynamicTableSink.Abilities {
 		if a.Type == "WritingMetadata" {
 			for _, k := range a.MetadataKeys {
@@ -80,12 +109,7 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		}
 		reasons = append(reasons, fmt.Sprintf("table %s: sink ability %s is not supported natively", t.Identifier, a.Type))
 	}
-	for _, m := range j.InputChangelogMode {
-		if m != "INSERT" {
-			reasons = append(reasons, fmt.Sprintf("table %s: only insert-only input is written natively (got %v)", t.Identifier, j.InputChangelogMode))
-			break
-		}
-	}
+	reasons = append(reasons, s.changelogReasons(&j, options)...)
 	if len(j.TargetColumns) > 0 && string(j.TargetColumns) != "null" {
 		reasons = append(reasons, fmt.Sprintf("table %s: inserts into a subset of the columns are not written natively yet", t.Identifier))
 	}
@@ -127,8 +151,8 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 	for _, r := range constraintReasons {
 		reasons = append(reasons, fmt.Sprintf("table %s: %s", t.Identifier, r))
 	}
-	if _, ok := t.ResolvedTable.Options["key.format"]; ok && len(reasons) == 0 {
-		why, err := s.readKey(t.ResolvedTable.Options)
+	if _, ok := o["key.format"]; ok && len(reasons) == 0 {
+		why, err := s.readKey(o)
 		if err != nil {
 			return nil, nil, fmt.Errorf("kafka sink %s: %w", n.Name, err)
 		}
@@ -148,6 +172,28 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		}
 	}
 	return s, reasons, nil
+}
+
+// changelogReasons says what keeps the sink's input from being written natively: changes
+// into a Kafka table (only upsert-kafka takes them natively), Flink's SinkUpsertMaterializer or
+// its shuffle by primary key in front of the sink ('table.exec.sink.keyed-shuffle' FORCE), which
+// the native sink does not reproduce.
+func (s *KafkaSink) changelogReasons(j *sinkExec, options map[string]string) []string {
+	insertOnly := true
+	for _, m := range j.InputChangelogMode {
+		insertOnly = insertOnly && m == "INSERT"
+	}
+	var reasons []string
+	switch {
+	case !s.Upsert && !insertOnly:
+		reasons = append(reasons, fmt.Sprintf("table %s: only insert-only input is written natively (got %v)", s.Table, j.InputChangelogMode))
+	case !s.Upsert:
+	case !insertOnly && j.RequireUpsertMaterialize:
+		reasons = append(reasons, fmt.Sprintf("table %s: the input's upsert key is not the primary key, so Flink materializes the changes in front of the sink (SinkUpsertMaterializer), which is not native yet", s.Table))
+	case strings.EqualFold(cmp.Or(j.Configuration[keyedShuffleOption], options[keyedShuffleOption]), "FORCE"):
+		reasons = append(reasons, fmt.Sprintf("table %s: '%s' = 'FORCE' shuffles the changes by primary key in front of the sink, which is not native yet", s.Table, keyedShuffleOption))
+	}
+	return reasons
 }
 
 // floatTextReasons says which FLOAT and DOUBLE columns a text format (json, csv) writes, as the
@@ -222,6 +268,10 @@ func kafkaSinkOptionReasons(table string, o map[string]string, f *kafkavalue.For
 			// Read by readKey.
 		case k == "sink.parallelism":
 			reasons = append(reasons, fmt.Sprintf("table %s: 'sink.parallelism' is not native yet", table))
+		case k == bufferFlushMaxRows || k == bufferFlushInterval:
+			if !zeroSetting.MatchString(v) {
+				reasons = append(reasons, fmt.Sprintf("table %s: '%s' = '%s' buffers changes per key in Flink's ReducingUpsertSink, which is not native yet", table, k, v))
+			}
 		case kafkaSinkOptions[k], strings.HasPrefix(k, "properties."), strings.HasPrefix(k, "scan."),
 			k == "topic-pattern":
 		case strings.HasPrefix(k, f.Name+".") || strings.HasPrefix(k, "value."+f.Name+"."):
@@ -235,6 +285,10 @@ func kafkaSinkOptionReasons(table string, o map[string]string, f *kafkavalue.For
 	}
 	return reasons
 }
+
+// zeroSetting matches an integer or duration option set to zero ("0", "0 ms", "0s"), a setting
+// that leaves a feature off.
+var zeroSetting = regexp.MustCompile(`^\s*0+\s*[a-z]*\s*$`)
 
 // compileTableSink compiles a table sink by its connector.
 func compileTableSink(n *IslandNode, options map[string]string) (Node, []string, error) {

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -91,5 +92,59 @@ func TestKafkaSinkFloatsNeedJava18(t *testing.T) {
 		if !c.native && !strings.Contains(strings.Join(reasons, "\n"), "column p2 is written as Java "+c.version) {
 			t.Errorf("%v on Java %s: reasons %q lack p2's", c.options, c.version, reasons)
 		}
+	}
+}
+
+// TestUpsertKafkaSinkVerdict checks which changes into upsert-kafka tables Go encodes: the key
+// is the primary key, and what Flink puts in front of the sink (its buffer per key, its
+// materializer, a shuffle by key) keeps Flink's sink, saying why.
+func TestUpsertKafkaSinkVerdict(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		options     map[string]string
+		materialize bool
+		reason      string // "" when native
+	}{
+		{"upserts", nil, false, ""},
+		{"exactly once", map[string]string{"sink.delivery-guarantee": "exactly-once", "sink.transactional-id-prefix": "p"}, false, ""},
+		{"buffer off", map[string]string{"sink.buffer-flush.max-rows": "0", "sink.buffer-flush.interval": "0 ms"}, false, ""},
+		{"buffer", map[string]string{"sink.buffer-flush.max-rows": "100", "sink.buffer-flush.interval": "1s"}, false, "ReducingUpsertSink"},
+		{"materializer", nil, true, "SinkUpsertMaterializer"},
+		{"avro values", map[string]string{"value.format": "avro", "value.json.encode.ignore-null-fields": "", "value.fields-include": "EXCEPT_KEY"}, false, ""},
+		{"debezium values", map[string]string{"value.format": "debezium-json", "value.json.encode.ignore-null-fields": ""}, false, "debezium-json"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			is, err := Decode(islands.UpsertKafkaSink(t, c.options, c.materialize))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, reasons, err := CompileKafkaSink(&is.Nodes[0], is.Options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := strings.Join(reasons, "\n")
+			if c.reason == "" {
+				if joined != "" {
+					t.Fatalf("reasons %q, want native", joined)
+				}
+				if !s.Upsert || s.Key == nil || fmt.Sprint(s.KeyFields, s.KeyNames) != "[0] [auction]" {
+					t.Fatalf("sink %+v: want an upsert sink keyed by the primary key", s)
+				}
+				return
+			}
+			if !strings.Contains(joined, c.reason) || !strings.Contains(joined, "`out_t`") {
+				t.Fatalf("reasons %q lack %q or the table's name", joined, c.reason)
+			}
+		})
+	}
+	// The sink's persisted configuration says how Flink shuffles in front of it.
+	forced := bytes.Replace(islands.UpsertKafkaSink(t, nil, false),
+		[]byte(`"table.exec.sink.keyed-shuffle":"AUTO"`), []byte(`"table.exec.sink.keyed-shuffle":"FORCE"`), 1)
+	is, err := Decode(forced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, reasons, err := CompileKafkaSink(&is.Nodes[0], is.Options); err != nil || !strings.Contains(strings.Join(reasons, "\n"), "keyed-shuffle") {
+		t.Fatalf("keyed-shuffle FORCE: reasons %q, error %v", reasons, err)
 	}
 }

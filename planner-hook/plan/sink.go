@@ -23,6 +23,10 @@ const SinkType = "stream-exec-sink_1"
 // instead of rows.
 const OptBatchOutput = "sluice.chain.batch-output"
 
+// keyedShuffleOption is Flink's option of the shuffle by primary key in front of a sink with one
+// (FORCE: always, AUTO: when the sink's parallelism differs from its input's, NONE: never).
+const keyedShuffleOption = "table.exec.sink.keyed-shuffle"
+
 // sinkExec is the part of Flink's StreamExecSink JSON a native sink reads.
 type sinkExec struct {
 	DynamicTableSink struct {
@@ -32,8 +36,13 @@ type sinkExec struct {
 			MetadataKeys []string `json:"metadataKeys"`
 		} `json:"abilities"`
 	} `json:"dynamicTableSink"`
-	TargetColumns      json.RawMessage `json:"targetColumns"`
-	InputChangelogMode []string        `json:"inputChangelogMode"`
+	// Configuration is the sink's persisted configuration (table.exec.sink.*).
+	Configuration      map[string]string `json:"configuration"`
+	TargetColumns      json.RawMessage   `json:"targetColumns"`
+	InputChangelogMode []string          `json:"inputChangelogMode"`
+	// RequireUpsertMaterialize says whether Flink puts its SinkUpsertMaterializer in front of
+	// the sink (an upsert sink whose input's upsert key is not the table's primary key).
+	RequireUpsertMaterialize bool `json:"requireUpsertMaterialize"`
 }
 
 // FileSink is a native Parquet sink compiled: the rows it writes and how.

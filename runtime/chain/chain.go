@@ -615,11 +615,19 @@ func (c *Chain) OutputRows() int {
 	return len(c.offsets) - 1
 }
 
-// OutputBatch returns output rows [from, to) of the last call as an Arrow batch.
+// OutputBatch returns output rows [from, to) of the last call as an Arrow batch. Rows of a
+// changelog (a RowKind other than +I among them) come with their RowKinds, as a last int8
+// column (see exec/changelog), for the native sinks that take changes.
 func (c *Chain) OutputBatch(from, to int) (arrow.RecordBatch, error) {
 	if !c.batchOut {
 		return nil, fmt.Errorf("chain: it outputs rows, not batches")
 	}
+	return c.outputBatch(from, to)
+}
+
+// outputBatch returns output rows [from, to) of the last call as an Arrow batch, a changelog's
+// with their RowKinds.
+func (c *Chain) outputBatch(from, to int) (arrow.RecordBatch, error) {
 	if c.outBatch != nil {
 		if from < 0 || to < from || int64(to) > c.outBatch.NumRows() {
 			return nil, fmt.Errorf("chain: output rows [%d, %d) of %d", from, to, c.outBatch.NumRows())
@@ -628,6 +636,9 @@ func (c *Chain) OutputBatch(from, to int) (arrow.RecordBatch, error) {
 	}
 	if from < 0 || to < from || to >= len(c.offsets) {
 		return nil, fmt.Errorf("chain: output rows [%d, %d) of %d", from, to, len(c.offsets)-1)
+	}
+	if c.changes(from, to) {
+		return c.outDecoder.Decode(c.out, c.offsets[from:to+1])
 	}
 	return decodeFields(c.outDecoder, c.out, c.offsets[from:to+1])
 }
@@ -640,16 +651,7 @@ func (c *Chain) Partition(from, to int) ([]exchange.Part, error) {
 	if c.split == nil {
 		return nil, fmt.Errorf("chain: it feeds no columnar exchange")
 	}
-	var b arrow.RecordBatch
-	var err error
-	if c.outBatch == nil && c.changes(from, to) {
-		if from < 0 || to < from || to >= len(c.offsets) {
-			return nil, fmt.Errorf("chain: output rows [%d, %d) of %d", from, to, len(c.offsets)-1)
-		}
-		b, err = c.outDecoder.Decode(c.out, c.offsets[from:to+1])
-	} else {
-		b, err = c.OutputBatch(from, to)
-	}
+	b, err := c.outputBatch(from, to)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/exec/bufpool"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/statettl"
@@ -100,7 +101,7 @@ func (s *groupAggStage) ProcessBatch(b arrow.RecordBatch) error {
 	for i := range all {
 		all[i] = i
 	}
-	b, kinds, split, err := splitRowKinds("group aggregate", b, len(s.plan.InTypes))
+	b, kinds, split, err := changelog.Split("group aggregate", b, len(s.plan.InTypes))
 	if err != nil {
 		return err
 	}

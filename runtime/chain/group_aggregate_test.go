@@ -171,3 +171,60 @@ func TestGroupAggregateChangelogBatch(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A chain that hands its changes to a native sink gives them as Arrow batches with their
+// RowKinds in a last $row_kind column; output rows that are all inserts come without it.
+func TestGroupAggregateOutputBatch(t *testing.T) {
+	opts := map[string]string{plan.OptMaxParallelism: "128", plan.OptKeyGroupStart: "0", plan.OptKeyGroupEnd: "127",
+		plan.OptBatchOutput: "true"}
+	ch, err := Open(islands.WithOptions(t, islands.Read(t, "group_aggregate_simple.json"), opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := binaryrow.NewEncoder([]catalog.Type{catalog.BigIntType(true), catalog.IntType(true), catalog.BooleanType(false), catalog.StringType(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.DefaultAllocator
+	b, a, f, c := array.NewInt64Builder(mem), array.NewInt32Builder(mem), array.NewBooleanBuilder(mem), array.NewStringBuilder(mem)
+	b.AppendValues([]int64{1, 2, 1}, nil)
+	a.AppendValues([]int32{10, 4, 20}, nil)
+	f.AppendValues([]bool{true, true, true}, nil)
+	c.AppendValues([]string{"x", "m", "a"}, nil)
+	cols := []arrow.Array{b.NewArray(), a.NewArray(), f.NewArray(), c.NewArray()}
+	offsets := make([]int32, 4)
+	if err := enc.Layout(cols, 3, offsets); err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, offsets[3])
+	if err := enc.Encode(cols, nil, 3, offsets, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := ch.Process(data, offsets); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		from, to int
+		want     string
+	}{
+		{0, 2, "4 columns: [1 2] [1 1]"},
+		{0, 3, "5 columns: [1 2 1] [1 1 2] kinds [0 0 2]"},
+		{2, 3, "5 columns: [1] [2] kinds [2]"},
+	} {
+		out, err := ch.OutputBatch(r.from, r.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprintf("%d columns: %v %v", out.NumCols(), out.Column(0).(*array.Int64).Int64Values(), out.Column(1).(*array.Int64).Int64Values())
+		if out.NumCols() == 5 {
+			if name := out.Schema().Field(4).Name; name != catalog.RowKindColumn {
+				t.Fatalf("last column %q, want %q", name, catalog.RowKindColumn)
+			}
+			got += fmt.Sprintf(" kinds %v", out.Column(4).(*array.Int8).Int8Values())
+		}
+		out.Release()
+		if got != r.want {
+			t.Errorf("rows [%d, %d): %s, want %s", r.from, r.to, got, r.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/bufpool"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/expr"
 	"github.com/sluice-project/sluice/exec/join"
@@ -116,8 +117,8 @@ func openJoinInputs(spec *plan.JoinSpec, leftTime, rightTime int, options map[st
 // read reads a batch of one input, marked with its side (plan.JoinSideMetadata): its rows as
 // BinaryRowData (their RowKinds INSERT), their keys and key groups, and the RowKinds of a
 // changelog (a last catalog.RowKindColumn), which only a join reading changelogs takes
-// (changelog true).
-func (in *joinInputs) read(b arrow.RecordBatch, changelog bool) (*inputBatch, error) {
+// (changes true).
+func (in *joinInputs) read(b arrow.RecordBatch, changes bool) (*inputBatch, error) {
 	v, _ := b.Schema().Metadata().GetValue(plan.JoinSideMetadata)
 	sb := &inputBatch{}
 	switch v {
@@ -133,11 +134,11 @@ func (in *joinInputs) read(b arrow.RecordBatch, changelog bool) (*inputBatch, er
 	for i := range all {
 		all[i] = i
 	}
-	b, kinds, split, err := splitRowKinds(in.what+" "+v+" input", b, len(js.types))
+	b, kinds, split, err := changelog.Split(in.what+" "+v+" input", b, len(js.types))
 	switch {
 	case err != nil:
 		return nil, err
-	case split && !changelog:
+	case split && !changes:
 		b.Release()
 		return nil, fmt.Errorf("%s: its %s input is a changelog (a %s column); it reads inserts only", in.what, v, catalog.RowKindColumn)
 	case split:

@@ -6,10 +6,10 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sinks/adbc"
 )
@@ -52,7 +52,8 @@ func openAdbcSink(data []byte) (*plan.AdbcSink, error) {
 	return plan.CompileNodeIsland(data, "sink", plan.CompileAdbcSink)
 }
 
-// WriteBatch writes a batch of the native chain (it stays the caller's).
+// WriteBatch writes a batch of the native chain (it stays the caller's); a batch of changes
+// carries its RowKinds as a last column (exec/changelog), which an upsert table takes by key.
 func (a *AdbcWriter) WriteBatch(b arrow.RecordBatch) error {
 	if a.s.NotNull != nil {
 		checked, err := a.s.NotNull.Enforce(b, memory.DefaultAllocator)
@@ -65,7 +66,14 @@ func (a *AdbcWriter) WriteBatch(b arrow.RecordBatch) error {
 		defer checked.Release()
 		b = checked
 	}
-	return a.w.Write(context.Background(), b)
+	rows, kinds, split, err := changelog.Split("table "+a.s.Table, b, len(a.s.Names))
+	if err != nil {
+		return err
+	}
+	if split {
+		defer rows.Release()
+	}
+	return a.w.WriteChanges(context.Background(), rows, kinds)
 }
 
 // WriteRows writes rows Flink made (BinaryRowData bytes, row i at data[offsets[i]:offsets[i+1]]).
@@ -83,10 +91,13 @@ func (a *AdbcWriter) WriteRows(data []byte, offsets []int32) error {
 	}
 	defer b.Release()
 	// The decoder's last column is the RowKind.
-	cols := b.Columns()[:len(a.s.Names)]
-	kinds := b.Column(len(a.s.Names)).(*array.Int8).Int8Values()
-	rows := array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:len(cols)], nil), cols, b.NumRows())
-	defer rows.Release()
+	rows, kinds, split, err := changelog.Split("table "+a.s.Table, b, len(a.s.Names))
+	if err != nil {
+		return err
+	}
+	if split {
+		defer rows.Release()
+	}
 	return a.w.WriteChanges(context.Background(), rows, kinds)
 }
 

@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/exec/changelog"
+	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sinks/kafkavalue"
 )
@@ -57,7 +59,8 @@ func project[T any](all []T, positions []int) []T {
 // their bytes; then, with a key format, the keys' ends and bytes the same way; then, with a
 // written 'timestamp' metadata column, each record's timestamp int64 (math.MinInt64: none).
 // Rows are checked against the table's NOT NULL columns first, as Flink's ConstraintEnforcer
-// checks them.
+// checks them. A batch of changes (into an upsert-kafka table) carries its RowKinds as a last
+// column (exec/changelog): a retraction's record has no value, a tombstone.
 func (e *KafkaEncoder) Encode(b arrow.RecordBatch) ([]byte, error) {
 	if e.plan.NotNull != nil {
 		checked, err := e.plan.NotNull.Enforce(b, memory.DefaultAllocator)
@@ -80,12 +83,22 @@ func (e *KafkaEncoder) Encode(b arrow.RecordBatch) ([]byte, error) {
 }
 
 func (e *KafkaEncoder) encode(b arrow.RecordBatch) ([]byte, error) {
+	b, kinds, split, err := changelog.Split("kafka sink", b, len(e.plan.Names)+len(e.plan.Metadata))
+	if err != nil {
+		return nil, err
+	}
+	if split {
+		defer b.Release()
+		if !e.plan.Upsert {
+			return nil, fmt.Errorf("a batch of changes for a table that takes inserts only")
+		}
+	}
 	if e.plan.ValueFields == nil && e.key == nil && e.plan.Timestamp < 0 {
 		return encodeRecords(e.enc, b)
 	}
 	values := projectBatch(b, e.plan.ValueFields, len(e.plan.Names))
 	defer values.Release()
-	out, err := encodeRecords(e.enc, values)
+	out, err := encodeUpserts(e.enc, values, kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -132,4 +145,44 @@ func projectBatch(b arrow.RecordBatch, positions []int, all int) arrow.RecordBat
 		fields[i], cols[i] = b.Schema().Field(p), b.Column(p)
 	}
 	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
+}
+
+// encodeUpserts encodes the rows of a batch as encodeRecords does, but a row that retracts (its
+// RowKind -U or -D; kinds nil: all inserts) as a record without a value, a tombstone, as Flink's
+// upsert-kafka sink writes it; the other rows' values are encoded as inserts.
+func encodeUpserts(enc kafkavalue.Encoder, b arrow.RecordBatch, kinds []int8) ([]byte, error) {
+	keep := make([]int32, 0, len(kinds))
+	for r, k := range kinds {
+		if !changelog.Retracts(k) {
+			keep = append(keep, int32(r))
+		}
+	}
+	if len(keep) == len(kinds) {
+		return encodeRecords(enc, b)
+	}
+	values, err := column.TakeBatch(b, keep, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("upserts: %w", err)
+	}
+	defer values.Release()
+	n := len(kinds)
+	body, kept, err := enc.AppendRecords(nil, make([]uint32, 1, len(keep)+1), values)
+	if err != nil {
+		return nil, err
+	}
+	ends := make([]uint32, 1, n+1)
+	last := uint32(0) // the end of the record before, without the NullValue mark
+	for _, k := range kinds {
+		if changelog.Retracts(k) {
+			ends = append(ends, last|kafkavalue.NullValue)
+			continue
+		}
+		kept = kept[1:]
+		ends = append(ends, kept[0])
+		last = kept[0] &^ kafkavalue.NullValue
+	}
+	out := make([]byte, 0, 4*(n+3)+len(body))
+	out = binary.LittleEndian.AppendUint32(out, uint32(n))
+	out = binary.LittleEndian.AppendUint32(out, 0)
+	return appendSection(out, ends, body), nil
 }

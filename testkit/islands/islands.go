@@ -166,6 +166,28 @@ func KafkaSink(t testing.TB, options map[string]string) []byte {
 	return encode(t, is)
 }
 
+// UpsertKafkaSink returns KafkaSink's island as the changes (+I, +U, -D) of an upsert-kafka
+// table out_t with the PRIMARY KEY auction, json keys and json values, its table options
+// changed by options; materialize sets Flink's requireUpsertMaterialize.
+func UpsertKafkaSink(t testing.TB, options map[string]string, materialize bool) []byte {
+	t.Helper()
+	is := decode(t, Read(t, "kafka_sink.json"))
+	exec := is["nodes"].([]any)[0].(map[string]any)["exec"].(map[string]any)
+	table := exec["dynamicTableSink"].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)
+	schema := table["schema"].(map[string]any)
+	schema["columns"].([]any)[0].(map[string]any)["dataType"] = "INT NOT NULL"
+	schema["primaryKey"] = map[string]any{"name": "PK_auction", "type": "PRIMARY_KEY", "columns": []any{"auction"}}
+	setOptions(table["options"].(map[string]any), map[string]string{
+		"connector": "upsert-kafka", "format": "", "json.encode.ignore-null-fields": "",
+		"key.format": "json", "value.format": "json", "value.json.encode.ignore-null-fields": "true"})
+	setOptions(table["options"].(map[string]any), options)
+	exec["inputChangelogMode"] = []any{"INSERT", "UPDATE_AFTER", "DELETE"}
+	if materialize {
+		exec["requireUpsertMaterialize"] = true
+	}
+	return encode(t, is)
+}
+
 // setOptions sets a table's options (an empty value removes the option).
 func setOptions(table map[string]any, options map[string]string) {
 	for k, v := range options {

@@ -675,12 +675,18 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 && "kafka".equals(table.contextResolvedTable().getResolvedTable().getOptions().get("connector"));
     }
 
-    /** True for a sink into a Kafka table ('connector' = 'kafka'; checked by name: the connector is optional). */
+    /**
+     * True for a sink into a Kafka table ('connector' = 'kafka' or 'upsert-kafka'; checked by
+     * name: the connector is optional).
+     */
     static boolean isKafkaSink(RelNode rel) {
-        return rel instanceof StreamPhysicalSink
-                && ((StreamPhysicalSink) rel).tableSink().getClass().getName()
-                        .equals("org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSink")
-                && "kafka".equals(((StreamPhysicalSink) rel).contextResolvedTable().getResolvedTable().getOptions().get("connector"));
+        if (!(rel instanceof StreamPhysicalSink)
+                || !((StreamPhysicalSink) rel).tableSink().getClass().getName()
+                        .equals("org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSink")) {
+            return false;
+        }
+        String connector = ((StreamPhysicalSink) rel).contextResolvedTable().getResolvedTable().getOptions().get("connector");
+        return "kafka".equals(connector) || "upsert-kafka".equals(connector);
     }
 
     /** The class name of Flink's Kafka table source. */
@@ -758,7 +764,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             io.sluice.sinks.adbc.AdbcTableSink table = (io.sluice.sinks.adbc.AdbcTableSink) sink.tableSink();
             LogicalType inputType = FlinkTypeFactory.toLogicalRowType(sink.getInput().getRowType());
             boolean insertOnly = ChangelogPlanUtils.isInsertOnly((StreamPhysicalRel) sink.getInput());
-            return new IslandPlan.Entry(nodeName(rel), inputType, null, table.describeNode(insertOnly), null,
+            return new IslandPlan.Entry(nodeName(rel), inputType, null, table.describeNode(insertOnly, sink.upsertMaterialize()), null,
                     new io.sluice.sinks.adbc.AdbcNativeSink(table));
         }
         if (isIcebergSink(rel)) {

@@ -56,11 +56,14 @@ public final class AdbcTableSink implements DynamicTableSink {
      * options and columns; {@code insertOnly}: its input has inserts only.
      */
     public byte[] describe(boolean insertOnly) {
-        return MAPPER.createObjectNode().setAll(describeNode(insertOnly)).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return MAPPER.createObjectNode().setAll(describeNode(insertOnly, false)).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** {@link #describe} as a JSON node. */
-    public ObjectNode describeNode(boolean insertOnly) {
+    /**
+     * {@link #describe} as a JSON node; {@code upsertMaterialize}: Flink puts its
+     * SinkUpsertMaterializer in front of the sink.
+     */
+    public ObjectNode describeNode(boolean insertOnly, boolean upsertMaterialize) {
         ObjectNode node = MAPPER.createObjectNode().put("type", "sluice-adbc-sink_1").put("table", table);
         ObjectNode opts = node.putObject("options");
         options.forEach(opts::put);
@@ -73,6 +76,7 @@ public final class AdbcTableSink implements DynamicTableSink {
             primaryKey.forEach(keys::add);
         }
         node.put("insertOnly", insertOnly);
+        node.put("upsertMaterialize", upsertMaterialize);
         return node;
     }
 
