@@ -86,12 +86,13 @@ test-java: $(NATIVE) adbc-drivers postgres kafka $(FLIGHTSQL_SERVER)
 ## on 3 million random values of each against javacompat/javatext, then a 30-minute run of the
 ## expression fuzzer, one of the json decoder's fuzz target (DECODER_FUZZTIME), one of the raw
 ## decoder's (RAW_FUZZTIME; its values are checked against the raw encoder) and one of the csv
-## decoder's (CSV_FUZZTIME; a record taken reads back the same re-quoted) and one of the avro
-## decoder's (AVRO_FUZZTIME).
+## decoder's (CSV_FUZZTIME; a record taken reads back the same re-quoted), one of the avro
+## decoder's (AVRO_FUZZTIME) and one of the debezium-json decoder's (DEBEZIUM_FUZZTIME).
 DECODER_FUZZTIME ?= 30m
 RAW_FUZZTIME ?= 30m
 CSV_FUZZTIME ?= 30m
 AVRO_FUZZTIME ?= 30m
+DEBEZIUM_FUZZTIME ?= 30m
 test-long: $(NATIVE)
 	$(MVN) -q test-compile
 	bin/sluice-java io.sluice.tools.FloatTextGolden random 3000000 $$(date +%s) > build/float_text_random.txt
@@ -102,6 +103,7 @@ test-long: $(NATIVE)
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(RAW_FUZZTIME) ./sources/rawformat/
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(CSV_FUZZTIME) ./sources/csvformat/
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(AVRO_FUZZTIME) ./sources/avroformat/
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(DEBEZIUM_FUZZTIME) ./sources/debeziumformat/
 
 ## docs: regenerate docs/support-matrix.md from the Go registry.
 docs:

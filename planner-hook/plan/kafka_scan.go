@@ -151,6 +151,15 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 		}
 		reasons = append(reasons, prefixed(t.Identifier, why)...)
 	}
+	if s.Value.Changelog() {
+		// The decoder's rows carry RowKinds; the fetch lays out value rows alone yet.
+		if s.Key != nil || len(s.Metadata) > 0 {
+			reasons = append(reasons, fmt.Sprintf("table %s: key fields or metadata columns beside the %s format's changes are not read natively yet", t.Identifier, s.Value.Name))
+		}
+		if s.Watermark != nil {
+			reasons = append(reasons, fmt.Sprintf("table %s: a WATERMARK on the %s format's changes is not native yet", t.Identifier, s.Value.Name))
+		}
+	}
 	if len(reasons) == 0 {
 		// The decoders take some types; a table with others keeps Flink's format.
 		names, types := s.Names[:physical], s.Types[:physical]

@@ -175,9 +175,9 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 }
 
 // changelogReasons says what keeps the sink's input from being written natively: changes
-// into a Kafka table (only upsert-kafka takes them natively), Flink's SinkUpsertMaterializer or
-// its shuffle by primary key in front of the sink ('table.exec.sink.keyed-shuffle' FORCE), which
-// the native sink does not reproduce.
+// into a Kafka table whose value format is not a changelog format (debezium-json), Flink's
+// SinkUpsertMaterializer or its shuffle by primary key in front of an upsert-kafka sink
+// ('table.exec.sink.keyed-shuffle' FORCE), which the native sink does not reproduce.
 func (s *KafkaSink) changelogReasons(j *sinkExec, options map[string]string) []string {
 	insertOnly := true
 	for _, m := range j.InputChangelogMode {
@@ -185,8 +185,8 @@ func (s *KafkaSink) changelogReasons(j *sinkExec, options map[string]string) []s
 	}
 	var reasons []string
 	switch {
-	case !s.Upsert && !insertOnly:
-		reasons = append(reasons, fmt.Sprintf("table %s: only insert-only input is written natively (got %v)", s.Table, j.InputChangelogMode))
+	case !s.Upsert && !insertOnly && s.Value.Name != "debezium-json":
+		reasons = append(reasons, fmt.Sprintf("table %s: only insert-only input is written natively in the %s format (got %v)", s.Table, s.Value.Name, j.InputChangelogMode))
 	case !s.Upsert:
 	case !insertOnly && j.RequireUpsertMaterialize:
 		reasons = append(reasons, fmt.Sprintf("table %s: the input's upsert key is not the primary key, so Flink materializes the changes in front of the sink (SinkUpsertMaterializer), which is not native yet", s.Table))

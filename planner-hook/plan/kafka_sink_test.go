@@ -29,6 +29,8 @@ func TestKafkaSinkVerdict(t *testing.T) {
 		{"sink parallelism", map[string]string{"sink.parallelism": "1"}, "'sink.parallelism'"},
 		{"unknown json option", map[string]string{"json.encode.something": "x"}, "option 'json.encode.something'"},
 		{"topics", map[string]string{"topic": "a;b"}, "one topic"},
+		{"debezium-json", map[string]string{"format": "debezium-json", "json.encode.ignore-null-fields": "", "debezium-json.encode.ignore-null-fields": "true"}, ""},
+		{"debezium-json key", map[string]string{"key.format": "debezium-json", "key.fields": "auction"}, "key: the key format 'debezium-json' is not encoded natively yet"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			is, err := Decode(islands.KafkaSink(t, c.options))
@@ -111,7 +113,7 @@ func TestUpsertKafkaSinkVerdict(t *testing.T) {
 		{"buffer", map[string]string{"sink.buffer-flush.max-rows": "100", "sink.buffer-flush.interval": "1s"}, false, "ReducingUpsertSink"},
 		{"materializer", nil, true, "SinkUpsertMaterializer"},
 		{"avro values", map[string]string{"value.format": "avro", "value.json.encode.ignore-null-fields": "", "value.fields-include": "EXCEPT_KEY"}, false, ""},
-		{"debezium values", map[string]string{"value.format": "debezium-json", "value.json.encode.ignore-null-fields": ""}, false, "debezium-json"},
+		{"protobuf values", map[string]string{"value.format": "protobuf", "value.json.encode.ignore-null-fields": ""}, false, "'protobuf'"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			is, err := Decode(islands.UpsertKafkaSink(t, c.options, c.materialize))

@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	sinkvalue "github.com/sluice-project/sluice/sinks/kafkavalue"
 	"github.com/sluice-project/sluice/sources/avroformat"
 	"github.com/sluice-project/sluice/sources/csvformat"
+	"github.com/sluice-project/sluice/sources/debeziumformat"
 	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
@@ -51,6 +54,8 @@ func kafkaFormatDecoding(table, name, prefix string, o map[string]string) (kafka
 		switch name {
 		case "json":
 			return jsonDecodingOption(&f, k, v)
+		case "debezium-json":
+			return debeziumDecodingOption(&f.Debezium, k, v)
 		case "csv":
 			return csvDecodingOption(&f.CSV, k, v)
 		case "raw":
@@ -64,8 +69,17 @@ func kafkaFormatDecoding(table, name, prefix string, o map[string]string) (kafka
 	return f, reasons
 }
 
-// nativeFormats are the formats whose records Go decodes and encodes.
-var nativeFormats = map[string]bool{"json": true, "csv": true, "raw": true, "avro": true}
+// nativeFormats are the formats whose records Go decodes and encodes, by verb.
+var nativeFormats = map[string]map[string]bool{
+	"decoded": {"json": true, "csv": true, "raw": true, "avro": true, "debezium-json": true},
+	"encoded": {"json": true, "csv": true, "raw": true, "avro": true, "debezium-json": true},
+}
+
+// nativeFormatNames lists the formats of nativeFormats[verb] for messages.
+func nativeFormatNames(verb string) string {
+	names := slices.Sorted(maps.Keys(nativeFormats[verb]))
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
 
 // formatOptionReasons checks that a value or key format (options with prefix) is one Go
 // decodes or encodes (verb), and reads each of its options through option, which says why one
@@ -76,8 +90,8 @@ func formatOptionReasons(table, name, prefix, verb string, o map[string]string, 
 	if strings.HasPrefix(prefix, "key.") {
 		what = "key"
 	}
-	if !nativeFormats[name] {
-		return []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not %s natively yet (json, csv, raw and avro are)", what, name, verb)}
+	if !nativeFormats[verb][name] || what == "key" && name == "debezium-json" {
+		return []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not %s natively yet (%s are)", what, name, verb, nativeFormatNames(verb))}
 	}
 	var reasons []string
 	for _, kv := range formatOptions(o, prefix) {
@@ -201,6 +215,28 @@ func jsonDecodingOption(f *kafkavalue.Format, k, v string) string {
 	return ""
 }
 
+// debeziumDecodingOption reads one debezium-json format option (its key without the prefix) for
+// decoding, and says why it keeps the records on Flink's deserializer ({key} standing for the
+// full key).
+func debeziumDecodingOption(o *debeziumformat.Options, k, v string) string {
+	switch k {
+	case "timestamp-format.standard":
+		o.ISOTimestamps = v == "ISO-8601"
+	case "ignore-parse-errors":
+		// Records the decoder does not take go to Flink's deserializer, which skips or fails
+		// as the option says.
+	case "schema-include":
+		if optionTrue(v) {
+			return "'{key}' = 'true' (envelopes inside a payload) is not decoded natively yet"
+		}
+	case "map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number", "encode.ignore-null-fields":
+		// Encoding options, or options of MAP columns (which keep Flink's format).
+	default:
+		return "option '{key}' is not decoded natively"
+	}
+	return ""
+}
+
 // rawOption reads one raw format option (its key without the prefix), the same for decoding and
 // encoding, and says why it keeps the records on Flink's format ({key} standing for the full
 // key).
@@ -242,6 +278,11 @@ func kafkaFormatEncoding(table, name, prefix string, o map[string]string) (sinkv
 	reasons := formatOptionReasons(table, name, prefix, "encoded", o, func(k, v string) string {
 		switch name {
 		case "json":
+			return jsonEncodingOption(&f, k, v)
+		case "debezium-json":
+			if k == "schema-include" {
+				return "" // decoding only; Flink refuses it set for encoding
+			}
 			return jsonEncodingOption(&f, k, v)
 		case "csv":
 			return csvEncodingOption(&f.CSV, k, v)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/exchange"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
@@ -460,11 +461,26 @@ type BatchPipeline interface {
 }
 
 // ProcessBatch runs an Arrow batch of a native scan through the chain. The batch is borrowed:
-// stages copy what they keep.
+// stages copy what they keep. A changelog scan's batch (its RowKinds in a last column, see
+// exec/changelog) goes through the chain's row stages as rows of those kinds.
 func (c *Chain) ProcessBatch(b arrow.RecordBatch) error {
 	c.reset()
 	if c.scan == nil && !c.batchIn {
 		return fmt.Errorf("chain: it reads rows, not batches")
+	}
+	if c.scan != nil {
+		fields, kinds, split, err := changelog.Split("chain", b, c.scanRows.Fields())
+		if err != nil {
+			return err
+		}
+		if split {
+			defer fields.Release()
+			data, offsets, err := c.encodeBatch(fields, kinds)
+			if err != nil {
+				return err
+			}
+			return c.processRows(data, offsets)
+		}
 	}
 	if c.columnar() {
 		if len(c.stages) == 0 {
@@ -496,19 +512,32 @@ func (c *Chain) ProcessBatch(b arrow.RecordBatch) error {
 		}
 	}
 	// No stage reads batches: encode the batch's rows for the chain's row stages (or output).
-	if err := c.checkBatch(b); err != nil {
-		return err
-	}
-	n := int(b.NumRows())
-	offsets := make([]int32, n+1)
-	if err := c.scanRows.Layout(b.Columns(), n, offsets); err != nil {
-		return err
-	}
-	data := make([]byte, offsets[n])
-	if err := c.scanRows.Encode(b.Columns(), make([]int8, n), n, offsets, data); err != nil {
+	data, offsets, err := c.encodeBatch(b, nil)
+	if err != nil {
 		return err
 	}
 	return c.processRows(data, offsets)
+}
+
+// encodeBatch encodes a scan batch's rows as BinaryRowData of the given RowKinds (nil:
+// inserts), for the chain's row stages: the rows' bytes and their offsets.
+func (c *Chain) encodeBatch(b arrow.RecordBatch, kinds []int8) ([]byte, []int32, error) {
+	if err := c.checkBatch(b); err != nil {
+		return nil, nil, err
+	}
+	n := int(b.NumRows())
+	if kinds == nil {
+		kinds = make([]int8, n)
+	}
+	offsets := make([]int32, n+1)
+	if err := c.scanRows.Layout(b.Columns(), n, offsets); err != nil {
+		return nil, nil, err
+	}
+	data := make([]byte, offsets[n])
+	if err := c.scanRows.Encode(b.Columns(), kinds, n, offsets, data); err != nil {
+		return nil, nil, err
+	}
+	return data, offsets, nil
 }
 
 // watermarkBatch runs a native scan's batch through the Calc before the watermark assigner (if

@@ -110,6 +110,13 @@ func NewValueFetch(l FetchLayout, names []string, types []catalog.Type, mem memo
 	if f.schema, err = catalog.ArrowSchema(names, types); err != nil {
 		return nil, fmt.Errorf("value fetch: %w", err)
 	}
+	if l.Value.Changelog() {
+		// The rows carry their RowKinds in a last column, the value decoder's own.
+		if l.Key != nil || len(l.Metadata) > 0 {
+			return nil, fmt.Errorf("value fetch: key fields or metadata columns beside the %s format's changes", l.Value.Name)
+		}
+		f.schema = dec.Schema()
+	}
 	if len(l.Metadata) > 0 {
 		f.meta = &recordMeta{keys: l.Metadata}
 	}
@@ -201,7 +208,8 @@ func (f *ValueFetch) AppendRows(data []byte, offsets []int32) error {
 		return fmt.Errorf("value fetch: Flink's rows: %w", err)
 	}
 	defer b.Release()
-	// The decoder's batch ends with the rows' RowKinds, all inserts here.
+	// The decoder's batch ends with the rows' RowKinds: a changelog format's schema keeps them,
+	// the others' rows are all inserts.
 	f.parts = append(f.parts, array.NewRecordBatch(f.schema, b.Columns()[:f.schema.NumFields()], b.NumRows()))
 	return nil
 }

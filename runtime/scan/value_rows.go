@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
@@ -16,8 +17,9 @@ import (
 // values[starts[r]:starts[r+1]]) into rows of rowType (LogicalType#asSerializableString of a ROW), as BinaryRowData: what the
 // Kafka source's native decoding produces, in the form the differential tests compare with
 // Flink's own deserializer. The result is, little-endian: the number of records u32, per record
-// its status i32 (the rows it added, 0 or 1; -1 for a record left to Flink's deserializer), the
-// number of rows u32, their offsets (rows + 1) u32 and their bytes.
+// its status i32 (the rows it added; -1 for a record left to Flink's deserializer), the number
+// of rows u32, their offsets (rows + 1) u32 and their bytes (with their RowKinds, for a
+// changelog format).
 func ValueRows(rowType string, options map[string]string, values []byte, starts []int32) ([]byte, error) {
 	format, reasons := plan.KafkaValueDecoding("(rows)", options)
 	if len(reasons) > 0 {
@@ -52,9 +54,20 @@ func ValueRows(rowType string, options map[string]string, values []byte, starts 
 	if err != nil {
 		return nil, fmt.Errorf("%s rows: %w", format.Name, err)
 	}
-	n := int(b.NumRows())
+	// A changelog format's batch ends with the rows' RowKinds, which the rows' headers carry.
+	fields, kinds, split, err := changelog.Split(format.Name+" rows", b, len(names))
+	if err != nil {
+		return nil, err
+	}
+	if split {
+		defer fields.Release()
+	}
+	n := int(fields.NumRows())
+	if kinds == nil {
+		kinds = make([]int8, n)
+	}
 	offsets := make([]int32, n+1)
-	if err := enc.Layout(b.Columns(), n, offsets); err != nil {
+	if err := enc.Layout(fields.Columns(), n, offsets); err != nil {
 		return nil, err
 	}
 	out = binary.LittleEndian.AppendUint32(out, uint32(n))
@@ -63,7 +76,7 @@ func ValueRows(rowType string, options map[string]string, values []byte, starts 
 	}
 	head := len(out)
 	out = append(out, make([]byte, offsets[n])...)
-	if err := enc.Encode(b.Columns(), make([]int8, n), n, offsets, out[head:]); err != nil {
+	if err := enc.Encode(fields.Columns(), kinds, n, offsets, out[head:]); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -89,18 +89,25 @@ func (e *KafkaEncoder) encode(b arrow.RecordBatch) ([]byte, error) {
 	}
 	if split {
 		defer b.Release()
-		if !e.plan.Upsert {
-			return nil, fmt.Errorf("a batch of changes for a table that takes inserts only")
-		}
-	}
-	if e.plan.ValueFields == nil && e.key == nil && e.plan.Timestamp < 0 {
-		return encodeRecords(e.enc, b)
 	}
 	values := projectBatch(b, e.plan.ValueFields, len(e.plan.Names))
 	defer values.Release()
-	out, err := encodeUpserts(e.enc, values, kinds)
+	var out []byte
+	switch changes, isChangelog := e.enc.(kafkavalue.ChangeEncoder); {
+	case e.plan.Upsert:
+		out, err = encodeUpserts(e.enc, values, kinds)
+	case isChangelog && kinds != nil:
+		out, err = encodeChanges(changes, values, kinds)
+	case kinds != nil:
+		return nil, fmt.Errorf("a batch of changes for a table that takes inserts only")
+	default:
+		out, err = encodeRecords(e.enc, values)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if e.key == nil && e.plan.Timestamp < 0 {
+		return out, nil
 	}
 	flags := uint32(0)
 	if e.key != nil {
@@ -145,6 +152,20 @@ func projectBatch(b arrow.RecordBatch, positions []int, all int) arrow.RecordBat
 		fields[i], cols[i] = b.Schema().Field(p), b.Column(p)
 	}
 	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
+}
+
+// encodeChanges encodes the rows of a batch with their RowKinds in a changelog format, as
+// encodeRecords encodes inserts.
+func encodeChanges(enc kafkavalue.ChangeEncoder, b arrow.RecordBatch, kinds []int8) ([]byte, error) {
+	n := int(b.NumRows())
+	body, ends, err := enc.AppendChanges(nil, make([]uint32, 1, n+1), b, kinds)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 4*(n+3)+len(body))
+	out = binary.LittleEndian.AppendUint32(out, uint32(n))
+	out = binary.LittleEndian.AppendUint32(out, 0)
+	return appendSection(out, ends, body), nil
 }
 
 // encodeUpserts encodes the rows of a batch as encodeRecords does, but a row that retracts (its

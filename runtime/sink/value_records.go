@@ -10,13 +10,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sinks/kafkavalue"
 )
 
 // ValueRecords encodes rows of rowType (LogicalType#asSerializableString of a ROW), given as
-// BinaryRowData (row r is rows[offsets[r]:offsets[r+1]]), as records of the value format a Kafka
-// table's options name: what a
+// BinaryRowData (row r is rows[offsets[r]:offsets[r+1]]; their RowKinds for a changelog format),
+// as records of the value format a Kafka table's options name: what a
 // Kafka sink's native encoding produces, in the form the differential tests compare with Flink's
 // own serializer. The result is as encodeRecords gives it.
 func ValueRecords(rowType string, options map[string]string, rows []byte, offsets []int32) ([]byte, error) {
@@ -41,7 +42,20 @@ func ValueRecords(rowType string, options map[string]string, rows []byte, offset
 		return nil, fmt.Errorf("%s records: %w", format.Name, err)
 	}
 	defer b.Release()
-	out, err := encodeRecords(enc, b)
+	// The decoder's batch ends with the rows' RowKinds, which a changelog format writes.
+	fields, kinds, split, err := changelog.Split(format.Name+" records", b, len(names))
+	if err != nil {
+		return nil, err
+	}
+	if split {
+		defer fields.Release()
+	}
+	var out []byte
+	if changes, ok := enc.(kafkavalue.ChangeEncoder); ok {
+		out, err = encodeChanges(changes, fields, kinds)
+	} else {
+		out, err = encodeRecords(enc, fields)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s records: %w", format.Name, err)
 	}

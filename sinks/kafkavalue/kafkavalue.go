@@ -1,6 +1,6 @@
 // Package kafkavalue picks the native encoder of a Kafka table's value or key format: the formats whose
-// records Go writes byte for byte as Flink's format does (json, csv, raw, avro), behind one interface the
-// native Kafka sink drives batch by batch.
+// records Go writes byte for byte as Flink's format does (json, csv, raw, avro, and the changelog
+// format debezium-json), behind one interface the native Kafka sink drives batch by batch.
 package kafkavalue
 
 import (
@@ -11,6 +11,7 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/sinks/avroformat"
 	"github.com/sluice-project/sluice/sinks/csvformat"
+	"github.com/sluice-project/sluice/sinks/debeziumformat"
 	"github.com/sluice-project/sluice/sinks/jsonformat"
 	"github.com/sluice-project/sluice/sinks/rawformat"
 )
@@ -21,9 +22,10 @@ const NullValue = rawformat.NullValue
 
 // Format is a value format and its encoding options.
 type Format struct {
-	// Name is the format's identifier ('format' or 'value.format'): json, csv, raw or avro.
+	// Name is the format's identifier ('format' or 'value.format'): json, csv, raw, avro or
+	// debezium-json.
 	Name string
-	// JSON are the json format's options (Name json).
+	// JSON are the json format's options (Name json or debezium-json).
 	JSON jsonformat.Options
 	// CSV are the csv format's options (Name csv).
 	CSV csvformat.Options
@@ -38,6 +40,15 @@ type Encoder interface {
 	// AppendRecords appends the record values of b's rows to body, and each record's end in body
 	// to ends (with NullValue set for a record without a value).
 	AppendRecords(body []byte, ends []uint32, b arrow.RecordBatch) ([]byte, []uint32, error)
+}
+
+// ChangeEncoder is the Encoder of a changelog format, whose records say how the table changed:
+// it also encodes rows with their RowKinds.
+type ChangeEncoder interface {
+	Encoder
+	// AppendChanges appends the records of b's rows, of the RowKinds kinds (Flink's
+	// RowKind#toByteValue), as AppendRecords appends those of inserts.
+	AppendChanges(body []byte, ends []uint32, b arrow.RecordBatch, kinds []int8) ([]byte, []uint32, error)
 }
 
 // NewEncoder returns the encoder of rows of the named fields into a format's records; an error
@@ -56,8 +67,10 @@ func NewEncoder(f Format, names []string, types []catalog.Type) (Encoder, error)
 		return rawformat.NewEncoder(names, types, f.Raw)
 	case "avro":
 		return avroformat.NewEncoder(names, types, f.Avro)
+	case "debezium-json":
+		return debeziumformat.NewEncoder(names, types, f.JSON)
 	}
-	return nil, fmt.Errorf("the value format '%s' is not encoded natively yet (json, csv, raw and avro are)", f.Name)
+	return nil, fmt.Errorf("the value format '%s' is not encoded natively yet (json, csv, raw, avro and debezium-json are)", f.Name)
 }
 
 // jsonRecords encodes a batch's rows with the json format's encoder, one record per row.

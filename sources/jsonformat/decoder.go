@@ -30,6 +30,10 @@ type Options struct {
 	FailOnMissingField bool
 	// ISOTimestamps is 'json.timestamp-format.standard' = 'ISO-8601' (else 'SQL').
 	ISOTimestamps bool
+	// Tree: the records are Flink's tree deserializer's (JsonRowDataDeserializationSchema,
+	// which debezium-json reads its envelopes with) rather than the streaming parser's. The
+	// values where the two differ are left to Flink (docs/internals/flink-json-format.md).
+	Tree bool
 }
 
 // Decoder decodes records of one row type. It is not safe for concurrent use.
@@ -43,6 +47,23 @@ type Decoder struct {
 	record uint32
 	rows   int
 	dec    big.Int
+	// bigDecimals: the tree deserializer reads this row type's JSON floats as BigDecimals.
+	bigDecimals bool
+}
+
+// hasDecimal says whether a DECIMAL is among the types, at any depth.
+func hasDecimal(types []catalog.Type) bool {
+	for _, t := range types {
+		if t.Kind == catalog.Decimal {
+			return true
+		}
+		for _, f := range t.Fields {
+			if hasDecimal([]catalog.Type{f.Type}) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fieldSet is the fields of one JSON object: the top-level row's, or a ROW column's.
@@ -101,6 +122,10 @@ func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, e
 		return nil, err
 	}
 	d := &Decoder{names: names, types: types, root: root, opts: opts}
+	// The tree deserializer reads every JSON float as a BigDecimal when the row has a DECIMAL
+	// (USE_BIG_DECIMAL_FOR_FLOATS), and fails on exponents a BigDecimal cannot hold.
+	d.bigDecimals = opts.Tree && hasDecimal(types)
+	d.sc.bigExponents = d.bigDecimals
 	schema, err := catalog.ArrowSchema(names, types)
 	if err != nil {
 		return nil, fmt.Errorf("json decoder: %w", err)
@@ -147,6 +172,12 @@ func (d *Decoder) Add(value []byte) (rows int, ok bool) {
 	}
 	d.rows++
 	return 1, true
+}
+
+// Last returns whether the top-level field i of the last row decoded is valid (not NULL) and,
+// for a string or binary field, its bytes (they stay the decoder's, valid until the next call).
+func (d *Decoder) Last(i int) (text []byte, valid bool) {
+	return d.root.cols[i].Last()
 }
 
 // clearSeen clears the marks of the fields and of their ROW columns' fields.
@@ -307,6 +338,9 @@ func (d *Decoder) value(col *column) error {
 		}
 		col.AppendInt(v)
 	case catalog.Int, catalog.BigInt:
+		if d.bigDecimals && tok == tokFloat {
+			return errUnsure // the tree's BigDecimal truncation and range check
+		}
 		v, ok := d.integer(text, tok, t.Kind == catalog.BigInt)
 		if !ok {
 			return errUnsure
@@ -324,6 +358,9 @@ func (d *Decoder) value(col *column) error {
 		if !ok {
 			return errUnsure
 		}
+		if d.opts.Tree && tok != tokString && !d.treeFloat(text, v, bits) {
+			return errUnsure
+		}
 		col.AppendFloat(v)
 	case catalog.Decimal:
 		// new BigDecimal(getText().trim()) for strings, the literal's exact value otherwise.
@@ -331,7 +368,11 @@ func (d *Decoder) value(col *column) error {
 			return errUnsure
 		}
 		if tok == tokString {
-			text = textvalue.JavaTrim(text)
+			trimmed := textvalue.JavaTrim(text)
+			if d.opts.Tree && len(trimmed) != len(text) {
+				return errUnsure // the tree's new BigDecimal(asText()) is not trimmed
+			}
+			text = trimmed
 		}
 		scale, ok := textvalue.ParseDecimalText(&d.dec, text)
 		if !ok {
@@ -348,7 +389,11 @@ func (d *Decoder) value(col *column) error {
 		}
 	case catalog.Char, catalog.VarChar:
 		// getText(): a string's text, a number's literal text, "true"/"false"; no length
-		// checks.
+		// checks. The tree deserializer prints numbers its own way (Double#toString,
+		// BigDecimal#toString, "-0" as "0").
+		if d.opts.Tree && (tok == tokFloat || tok == tokInt && string(text) == "-0") {
+			return errUnsure
+		}
 		col.AppendBytes(text)
 	case catalog.Binary, catalog.VarBinary:
 		if tok != tokString {
@@ -450,6 +495,21 @@ func (d *Decoder) integer(text []byte, tok token, long bool) (int64, bool) {
 func isRange(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
+}
+
+// treeFloat says whether the tree deserializer gives a JSON number token the same FLOAT or
+// DOUBLE (bits) as the streaming parser's v: it reads the number as a double (or BigDecimal)
+// first and casts that to float, and it has no negative zero (from "-0", and from "-0.0" when
+// floats are BigDecimals).
+func (d *Decoder) treeFloat(text []byte, v float64, bits int) bool {
+	if v == 0 && len(text) > 0 && text[0] == '-' {
+		return false
+	}
+	if bits == 32 {
+		w, ok := parseJavaFloat(text, 64)
+		return ok && float64(float32(w)) == v
+	}
+	return true
 }
 
 // parseJavaFloat is JsonParser#getFloatValue/getDoubleValue for a JSON number (Java's parse of

@@ -365,3 +365,43 @@ func TestDecodeNestedTakesBack(t *testing.T) {
 		t.Fatalf("%d rows, row 0 %s; want one row (2,3)", b.NumRows(), got)
 	}
 }
+
+// TestTreeValues checks the values the tree deserializer (Options.Tree) converts otherwise than
+// the streaming parser: those records are left to Flink, the rest decoded as before.
+func TestTreeValues(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		types  []catalog.Type
+		record string
+		tree   bool // decoded natively in tree mode
+	}{
+		{"string from a float", []catalog.Type{catalog.StringType(true)}, `{"v":1.50}`, false},
+		{"string from -0", []catalog.Type{catalog.StringType(true)}, `{"v":-0}`, false},
+		{"string from an integer", []catalog.Type{catalog.StringType(true)}, `{"v":15}`, true},
+		{"double from -0", []catalog.Type{catalog.DoubleType(true)}, `{"v":-0}`, false},
+		{"double from -0.0", []catalog.Type{catalog.DoubleType(true)}, `{"v":-0.0}`, false},
+		{"double from 1.5", []catalog.Type{catalog.DoubleType(true)}, `{"v":1.5}`, true},
+		{"float rounded twice", []catalog.Type{{Kind: catalog.Float, Nullable: true}}, `{"v":1.00000005960464478}`, false},
+		{"float rounded once", []catalog.Type{{Kind: catalog.Float, Nullable: true}}, `{"v":1.25}`, true},
+		{"decimal from a padded string", []catalog.Type{catalog.DecimalType(10, 2, true)}, `{"v":" 1.5"}`, false},
+		{"decimal from a string", []catalog.Type{catalog.DecimalType(10, 2, true)}, `{"v":"1.5"}`, true},
+		{"int from a float beside a decimal", []catalog.Type{catalog.IntType(true), catalog.DecimalType(10, 2, true)}, `{"v":2.5}`, false},
+		{"int from a float", []catalog.Type{catalog.IntType(true)}, `{"v":2.5}`, true},
+		{"a huge exponent beside a decimal", []catalog.Type{catalog.IntType(true), catalog.DecimalType(10, 2, true)}, `{"x":1e2147483648,"v":1}`, false},
+		{"a huge exponent", []catalog.Type{catalog.IntType(true)}, `{"x":1e2147483648,"v":1}`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			names := []string{"v", "w"}[:len(c.types)]
+			for _, tree := range []bool{false, true} {
+				d, err := NewDecoder(names, c.types, Options{Tree: tree})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, ok := d.Add([]byte(c.record))
+				if want := !tree || c.tree; ok != want {
+					t.Errorf("tree %v: decoded natively %v, want %v", tree, ok, want)
+				}
+			}
+		})
+	}
+}

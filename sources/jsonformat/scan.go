@@ -29,7 +29,15 @@ type scanner struct {
 	depth int
 	// text holds the unescaped text of the last string read when it had escapes.
 	text []byte
+	// bigExponents: numbers whose exponent has more than maxExponentDigits digits are errUnsure
+	// wherever they are (the tree deserializer reads every number of a record as a BigDecimal
+	// when the row has a DECIMAL, which such exponents fail).
+	bigExponents bool
 }
+
+// maxExponentDigits is the most exponent digits a number has in a record the tree deserializer
+// is sure to read (BigDecimal's scale is an int).
+const maxExponentDigits = 9
 
 func (s *scanner) reset(b []byte) {
 	s.buf, s.pos, s.depth = b, 0, 0
@@ -206,7 +214,7 @@ func (s *scanner) number() (text []byte, integer bool, err error) {
 		if s.pos < len(s.buf) && (s.buf[s.pos] == '+' || s.buf[s.pos] == '-') {
 			s.pos++
 		}
-		if s.digits() == 0 {
+		if d := s.digits(); d == 0 || s.bigExponents && d > maxExponentDigits {
 			return nil, false, errUnsure
 		}
 		integer = false

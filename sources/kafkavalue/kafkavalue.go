@@ -1,6 +1,7 @@
 // Package kafkavalue picks the native decoder of a Kafka table's value or key format: the formats
-// whose records Go decodes exactly as Flink's format does (json, csv, raw, avro), behind one
-// interface the native Kafka scan drives record by record.
+// whose records Go decodes exactly as Flink's format does (json, csv, raw, avro, and the
+// changelog format debezium-json, whose rows carry their RowKinds), behind one interface the
+// native Kafka scan drives record by record.
 package kafkavalue
 
 import (
@@ -12,13 +13,15 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/sources/avroformat"
 	"github.com/sluice-project/sluice/sources/csvformat"
+	"github.com/sluice-project/sluice/sources/debeziumformat"
 	"github.com/sluice-project/sluice/sources/jsonformat"
 	"github.com/sluice-project/sluice/sources/rawformat"
 )
 
 // Format is a value format and its decoding options.
 type Format struct {
-	// Name is the format's identifier ('format' or 'value.format'): json, csv, raw or avro.
+	// Name is the format's identifier ('format' or 'value.format'): json, csv, raw, avro or
+	// debezium-json.
 	Name string
 	// JSON are the json format's options (Name json).
 	JSON jsonformat.Options
@@ -28,7 +31,13 @@ type Format struct {
 	Raw rawformat.Options
 	// Avro are the avro format's options (Name avro).
 	Avro avroformat.Options
+	// Debezium are the debezium-json format's options (Name debezium-json).
+	Debezium debeziumformat.Options
 }
+
+// Changelog says whether the format's records are changes: its decoder's batches end with the
+// rows' RowKinds (a catalog.RowKindColumn column).
+func (f Format) Changelog() bool { return f.Name == "debezium-json" }
 
 // Decoder decodes record values into rows. A record it leaves to Flink's deserializer (ok false)
 // added nothing; the caller decodes it with Flink's and goes on with the next.
@@ -57,6 +66,8 @@ func NewDecoder(f Format, names []string, types []catalog.Type) (Decoder, error)
 		return rawformat.NewDecoder(names, types, f.Raw)
 	case "avro":
 		return avroformat.NewDecoder(names, types, f.Avro)
+	case "debezium-json":
+		return debeziumformat.NewDecoder(names, types, f.Debezium)
 	}
-	return nil, fmt.Errorf("the value format '%s' is not decoded natively yet (json, csv, raw and avro are)", f.Name)
+	return nil, fmt.Errorf("the value format '%s' is not decoded natively yet (json, csv, raw, avro and debezium-json are)", f.Name)
 }

@@ -114,6 +114,24 @@ func (c *Column) Len() int { return len(c.valid) }
 // Valid is the values' validity.
 func (c *Column) Valid() []bool { return c.valid }
 
+// Last returns whether the last value is valid and, for a string or binary column, its bytes
+// (they stay the column's).
+func (c *Column) Last() (text []byte, valid bool) {
+	n := len(c.valid)
+	if n == 0 || !c.valid[n-1] {
+		return nil, false
+	}
+	switch c.Type.Kind {
+	case catalog.Char, catalog.VarChar, catalog.Binary, catalog.VarBinary:
+		start := 0
+		if n > 1 {
+			start = c.ends[n-2]
+		}
+		return c.bytes[start:c.ends[n-1]], true
+	}
+	return nil, true
+}
+
 // Truncate takes back the values past the first n.
 func (c *Column) Truncate(n int) {
 	if len(c.valid) <= n {

@@ -6,6 +6,7 @@ import io.sluice.sinks.kafka.RecordValues;
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
+import org.apache.flink.formats.json.debezium.DebeziumJsonSerializationSchema;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
@@ -14,6 +15,7 @@ import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
+import org.apache.flink.types.RowKind;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -67,6 +69,49 @@ class JsonEncodeDifferentialTest {
         String options = "format=json\njson.timestamp-format.standard="
                 + (timestamps == TimestampFormat.ISO_8601 ? "ISO-8601" : "SQL")
                 + "\njson.encode.decimal-as-plain-number=" + decimalPlain + "\njson.encode.ignore-null-fields=" + ignoreNulls;
+        byte[] out = NativeLib.valueRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
+                options.getBytes(StandardCharsets.UTF_8), data.toByteArray(), offsets.array());
+        int n = RecordValues.count(out);
+        assertEquals(rows.size(), n);
+        for (int r = 0; r < n; r++) {
+            String want = new String(flink.serialize(rows.get(r)), StandardCharsets.UTF_8);
+            String got = new String(RecordValues.value(out, r), StandardCharsets.UTF_8);
+            assertEquals(want, got, "row " + rows.get(r));
+        }
+    }
+
+    /**
+     * The debezium-json format's native encoding (sinks/debeziumformat) against Flink's
+     * DebeziumJsonSerializationSchema: the same random rows, each of a random RowKind, in the
+     * envelope Flink writes for it.
+     */
+    @ParameterizedTest(name = "ignoreNullFields={0}")
+    @CsvSource({"false", "true"})
+    void debeziumEncodingIsFlinks(boolean ignoreNulls) throws Exception {
+        NativeLib.ensureLoaded();
+        RowType rowType = (RowType) LogicalTypeParser.parse(ROW_TYPE, JsonEncodeDifferentialTest.class.getClassLoader());
+        DebeziumJsonSerializationSchema flink = new DebeziumJsonSerializationSchema(rowType, TimestampFormat.SQL,
+                JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, ignoreNulls);
+        flink.open(null);
+        RowDataSerializer serializer = new RowDataSerializer(rowType);
+        Random rnd = new Random(ignoreNulls ? 5 : 3);
+        List<GenericRowData> rows = new ArrayList<>();
+        for (int r = 0; r < 2000; r++) {
+            GenericRowData row = row(rnd);
+            row.setRowKind(RowKind.values()[rnd.nextInt(4)]);
+            rows.add(row);
+        }
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        ByteBuffer offsets = ByteBuffer.allocate(4 * (rows.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
+        for (GenericRowData row : rows) {
+            offsets.putInt(data.size());
+            BinaryRowData b = serializer.toBinaryRow(row);
+            byte[] bytes = new byte[b.getSizeInBytes()];
+            b.getSegments()[0].get(b.getOffset(), bytes, 0, bytes.length);
+            data.write(bytes);
+        }
+        offsets.putInt(data.size());
+        String options = "format=debezium-json\ndebezium-json.encode.ignore-null-fields=" + ignoreNulls;
         byte[] out = NativeLib.valueRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
                 options.getBytes(StandardCharsets.UTF_8), data.toByteArray(), offsets.array());
         int n = RecordValues.count(out);

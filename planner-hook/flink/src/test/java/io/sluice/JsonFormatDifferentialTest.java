@@ -148,14 +148,19 @@ class JsonFormatDifferentialTest {
     }
 
     static String object(Random rnd, boolean iso) {
+        return object(rnd, iso, FIELDS.length);
+    }
+
+    /** A random object of the first {@code fields} of FIELDS, as {@link #object(Random, boolean)}. */
+    static String object(Random rnd, boolean iso, int fields) {
         java.util.Set<Integer> corners = new java.util.HashSet<>();
         if (rnd.nextBoolean()) {
             for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
-                corners.add(rnd.nextInt(FIELDS.length));
+                corners.add(rnd.nextInt(fields));
             }
         }
         List<String> parts = new ArrayList<>();
-        for (int i = 0; i < FIELDS.length; i++) {
+        for (int i = 0; i < fields; i++) {
             boolean corner = corners.contains(i);
             if (corner && rnd.nextInt(6) == 0) {
                 continue; // missing
@@ -166,7 +171,7 @@ class JsonFormatDifferentialTest {
             parts.add("\"extra\":{\"x\":[1,\"}\",{\"y\":null}],\"z\":\"\\\"\"}");
         }
         if (rnd.nextInt(30) == 0) {
-            int i = rnd.nextInt(FIELDS.length);
+            int i = rnd.nextInt(fields);
             parts.add("\"" + FIELDS[i] + "\":" + value(rnd, i, iso)); // a duplicate
         }
         java.util.Collections.shuffle(parts, rnd);

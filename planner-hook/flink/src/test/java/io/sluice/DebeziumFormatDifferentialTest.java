@@ -1,0 +1,179 @@
+package io.sluice;
+
+import io.sluice.jni.NativeLib;
+
+import org.apache.flink.formats.common.TimestampFormat;
+import org.apache.flink.formats.json.debezium.DebeziumJsonDeserializationSchema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
+import org.apache.flink.table.types.utils.TypeConversions;
+import org.apache.flink.util.Collector;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The debezium-json format's native decoding (sources/debeziumformat, through
+ * {@link NativeLib#valueRows}) against Flink's own DebeziumJsonDeserializationSchema: random
+ * Debezium envelopes (creates, reads, updates, deletes, unknown or missing ops, missing before or
+ * after rows, extra fields), their rows of every flat type with the json differential test's
+ * corner cases, and records that are no envelope at all. Every record decoded natively must give
+ * Flink's rows byte for byte, RowKinds included; the others are Flink's to decode.
+ */
+class DebeziumFormatDifferentialTest {
+    static final String ROW_TYPE = JsonFormatDifferentialTest.FLAT_ROW_TYPE;
+    static final int FIELDS = JsonFormatDifferentialTest.FLAT_FIELDS.length;
+
+    @ParameterizedTest(name = "ignoreParseErrors={0}, timestamps={1}")
+    @CsvSource({"false, SQL", "true, SQL", "false, ISO_8601"})
+    void nativeDecodingIsFlinks(boolean ignoreErrors, TimestampFormat timestamps) throws Exception {
+        NativeLib.ensureLoaded();
+        RowType rowType = (RowType) LogicalTypeParser.parse(ROW_TYPE, DebeziumFormatDifferentialTest.class.getClassLoader());
+        DebeziumJsonDeserializationSchema flink = new DebeziumJsonDeserializationSchema(
+                TypeConversions.fromLogicalToDataType(rowType), Collections.emptyList(), InternalTypeInfo.of(rowType),
+                false, ignoreErrors, timestamps);
+        flink.open(null);
+        RowDataSerializer serializer = new RowDataSerializer(rowType);
+        Random rnd = new Random(21 + (ignoreErrors ? 1 : 0) + timestamps.ordinal() * 2);
+        boolean iso = timestamps == TimestampFormat.ISO_8601;
+        int nativeRecords = 0;
+        int total = 0;
+        for (int round = 0; round < 10; round++) {
+            List<byte[]> records = new ArrayList<>();
+            for (int r = 0; r < 1000; r++) {
+                records.add(envelope(rnd, iso).getBytes(StandardCharsets.UTF_8));
+            }
+            ByteArrayOutputStream values = new ByteArrayOutputStream();
+            ByteBuffer starts = ByteBuffer.allocate(4 * (records.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
+            for (byte[] rec : records) {
+                starts.putInt(values.size());
+                values.write(rec);
+            }
+            starts.putInt(values.size());
+            String options = "format=debezium-json\ndebezium-json.ignore-parse-errors=" + ignoreErrors
+                    + "\ndebezium-json.timestamp-format.standard=" + (iso ? "ISO-8601" : "SQL");
+            ByteBuffer out = ByteBuffer.wrap(NativeLib.valueRows(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
+                    options.getBytes(StandardCharsets.UTF_8), values.toByteArray(), starts.array())).order(ByteOrder.LITTLE_ENDIAN);
+            int n = out.getInt();
+            assertEquals(records.size(), n);
+            int[] status = new int[n];
+            for (int r = 0; r < n; r++) {
+                status[r] = out.getInt();
+            }
+            int rows = out.getInt();
+            int[] offsets = new int[rows + 1];
+            for (int k = 0; k <= rows; k++) {
+                offsets[k] = out.getInt();
+            }
+            int base = out.position();
+            int row = 0;
+            for (int r = 0; r < n; r++) {
+                total++;
+                if (status[r] < 0) {
+                    continue;
+                }
+                nativeRecords++;
+                String text = new String(records.get(r), StandardCharsets.UTF_8);
+                List<RowData> got = new ArrayList<>();
+                try {
+                    flink.deserialize(records.get(r), new Collector<>() {
+                        @Override
+                        public void collect(RowData record) {
+                            got.add(record);
+                        }
+
+                        @Override
+                        public void close() {}
+                    });
+                } catch (Exception e) {
+                    fail("decoded natively, but Flink fails on " + text + ": " + e);
+                }
+                assertEquals(status[r], got.size(), () -> "rows of " + text);
+                for (RowData flinkRow : got) {
+                    BinaryRowData binary = serializer.toBinaryRow(flinkRow);
+                    byte[] want = new byte[binary.getSizeInBytes()];
+                    binary.getSegments()[0].get(binary.getOffset(), want, 0, want.length);
+                    byte[] mine = Arrays.copyOfRange(out.array(), base + offsets[row], base + offsets[row + 1]);
+                    assertArrayEquals(want, mine, () -> "the row of " + text + ": Flink " + flinkRow);
+                    row++;
+                }
+            }
+            assertEquals(rows, row, "rows left over");
+        }
+        int decoded = nativeRecords;
+        int all = total;
+        assertTrue(decoded > all / 3, () -> "only " + decoded + " of " + all + " records decoded natively");
+    }
+
+    /**
+     * A random record: mostly envelopes of the four ops with the rows they need, now and then an
+     * unknown or missing op, a missing or null before or after row, Debezium's extra fields, a
+     * row that is no object; sometimes no envelope at all.
+     */
+    static String envelope(Random rnd, boolean iso) {
+        switch (rnd.nextInt(50)) {
+            case 0: return "";
+            case 1: return "[" + envelope(rnd, iso) + "]";
+            case 2: return "null";
+            case 3: {
+                String e = envelope(rnd, iso);
+                return e.substring(0, rnd.nextInt(Math.max(1, e.length())));
+            }
+            default: break;
+        }
+        String op = JsonFormatDifferentialTest.pick(rnd, "c", "r", "u", "d", "c", "u", "d");
+        boolean before = !op.equals("c") && !op.equals("r");
+        boolean after = !op.equals("d");
+        if (rnd.nextInt(15) == 0) {
+            before = !before;
+        }
+        if (rnd.nextInt(15) == 0) {
+            after = !after;
+        }
+        List<String> parts = new ArrayList<>();
+        parts.add("\"before\":" + (before ? row(rnd, iso) : "null"));
+        parts.add("\"after\":" + (after ? row(rnd, iso) : "null"));
+        switch (rnd.nextInt(20)) {
+            case 0: break; // no op
+            case 1: parts.add("\"op\":\"x\""); break;
+            case 2: parts.add("\"op\":null"); break;
+            case 3: parts.add("\"op\":1"); break;
+            default: parts.add("\"op\":\"" + op + "\"");
+        }
+        if (rnd.nextInt(3) == 0) {
+            parts.add("\"source\":{\"version\":\"2.4\",\"db\":\"shop\",\"table\":\"t\",\"lsn\":[1,2]},\"ts_ms\":1700000000000");
+        }
+        if (rnd.nextInt(10) == 0) {
+            parts.remove(rnd.nextInt(parts.size())); // a missing before, after or op
+        }
+        Collections.shuffle(parts, rnd);
+        return "{" + String.join(",", parts) + "}";
+    }
+
+    /** A row: an object of the flat fields, or now and then something else. */
+    static String row(Random rnd, boolean iso) {
+        if (rnd.nextInt(25) == 0) {
+            return JsonFormatDifferentialTest.pick(rnd, "\"x\"", "1", "[]", "[{}]", "true", "{}");
+        }
+        return JsonFormatDifferentialTest.object(rnd, iso, FIELDS);
+    }
+}
