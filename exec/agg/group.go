@@ -10,18 +10,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/stateblob"
 	"github.com/sluice-project/sluice/exec/statettl"
-)
-
-// RowKinds as Flink's RowKind#toByteValue.
-const (
-	Insert       int8 = 0
-	UpdateBefore int8 = 1
-	UpdateAfter  int8 = 2
-	Delete       int8 = 3
 )
 
 // GroupConfig configures a group aggregation.
@@ -264,16 +257,13 @@ func (g *GroupAggregate) newSlot() int32 {
 	return s
 }
 
-// isRetraction says whether a RowKind retracts (UPDATE_BEFORE, DELETE).
-func isRetraction(k int8) bool { return k == UpdateBefore || k == Delete }
-
 // Process aggregates a batch, row by row in effect, and returns the changes Flink emits for
 // it. The caller releases the changes.
 func (g *GroupAggregate) Process(mem memory.Allocator, in *GroupInput) (*Changes, error) {
 	n := in.N
 	if in.Kinds != nil && !g.cfg.Retractions {
 		for r, k := range in.Kinds[:n] {
-			if k != Insert && k != UpdateAfter {
+			if k != changelog.Insert && k != changelog.UpdateAfter {
 				return nil, fmt.Errorf("group aggregate: input row %d has RowKind %d, and the aggregation was planned for input without retractions", r, k)
 			}
 		}
@@ -366,7 +356,7 @@ func onlyRetractions(in *GroupInput, r int) bool {
 	}
 	key := string(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]])
 	for ; r < in.N && string(in.Keys[in.KeyOffsets[r]:in.KeyOffsets[r+1]]) == key; r++ {
-		if !isRetraction(in.Kinds[r]) {
+		if !changelog.Retracts(in.Kinds[r]) {
 			return false
 		}
 	}
@@ -391,7 +381,7 @@ func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []in
 	for _, r := range sel {
 		s := g.slotOf[r]
 		g.change[r], g.before[r], g.after[r] = noChange, -1, -1
-		retract := in.Kinds != nil && isRetraction(in.Kinds[r])
+		retract := in.Kinds != nil && changelog.Retracts(in.Kinds[r])
 		switch {
 		case !g.live[s] && retract:
 			// No state for the key: Flink drops the retraction.
@@ -403,15 +393,15 @@ func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []in
 			}
 			g.rows[s], g.live[s] = 0, true
 			g.keys++
-			g.change[r] = int32(Insert)
+			g.change[r] = int32(changelog.Insert)
 		case g.prevRow[r] >= 0 && in.Bundle:
 			// The key's change over the whole bundle comes out at its last row.
 			p := g.prevRow[r]
 			g.change[r], g.before[r], g.change[p] = g.change[p], g.before[p], noChange
 		case g.prevRow[r] >= 0:
-			g.change[r], g.before[r] = int32(UpdateAfter), g.after[g.prevRow[r]]
+			g.change[r], g.before[r] = int32(changelog.UpdateAfter), g.after[g.prevRow[r]]
 		default:
-			g.change[r], g.before[r] = int32(UpdateAfter), g.snapshot(s)
+			g.change[r], g.before[r] = int32(changelog.UpdateAfter), g.snapshot(s)
 		}
 		if retract {
 			adds, subtract = append(adds, -1), append(subtract, s)
@@ -438,10 +428,10 @@ func (g *GroupAggregate) runRound(mem memory.Allocator, in *GroupInput, sel []in
 			// The key's last row was retracted: Flink deletes its result and its state.
 			g.live[s] = false
 			g.keys--
-			if g.change[r] == int32(Insert) {
+			if g.change[r] == int32(changelog.Insert) {
 				g.change[r] = noChange
 			} else {
-				g.change[r] = int32(Delete)
+				g.change[r] = int32(changelog.Delete)
 			}
 		case g.lastOf[s] == r+1:
 			// The key's last row of the batch: its results stay in its slot until the
@@ -504,7 +494,7 @@ func releaseArrays(as []arrow.Array) {
 func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) {
 	updates, befores, afters := g.updates[:0], g.befores[:0], g.afters[:0]
 	for r := 0; r < n; r++ {
-		if g.change[r] == int32(UpdateAfter) {
+		if g.change[r] == int32(changelog.UpdateAfter) {
 			updates, befores, afters = append(updates, int32(r)), append(befores, g.before[r]), append(afters, g.after[r])
 		}
 	}
@@ -548,10 +538,10 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 	for r := 0; r < n; r++ {
 		switch int8(g.change[r]) {
 		case int8(noChange):
-		case Insert:
-			ch.Kinds, ch.Rows, slots = append(ch.Kinds, Insert), append(ch.Rows, int32(r)), append(slots, g.after[r])
-		case Delete:
-			ch.Kinds, ch.Rows, slots = append(ch.Kinds, Delete), append(ch.Rows, int32(r)), append(slots, g.before[r])
+		case changelog.Insert:
+			ch.Kinds, ch.Rows, slots = append(ch.Kinds, changelog.Insert), append(ch.Rows, int32(r)), append(slots, g.after[r])
+		case changelog.Delete:
+			ch.Kinds, ch.Rows, slots = append(ch.Kinds, changelog.Delete), append(ch.Rows, int32(r)), append(slots, g.before[r])
 		default:
 			if !differs[u] {
 				u++
@@ -559,9 +549,9 @@ func (g *GroupAggregate) changes(mem memory.Allocator, n int) (*Changes, error) 
 			}
 			u++
 			if g.cfg.GenerateUpdateBefore {
-				ch.Kinds, ch.Rows, slots = append(ch.Kinds, UpdateBefore), append(ch.Rows, int32(r)), append(slots, g.before[r])
+				ch.Kinds, ch.Rows, slots = append(ch.Kinds, changelog.UpdateBefore), append(ch.Rows, int32(r)), append(slots, g.before[r])
 			}
-			ch.Kinds, ch.Rows, slots = append(ch.Kinds, UpdateAfter), append(ch.Rows, int32(r)), append(slots, g.after[r])
+			ch.Kinds, ch.Rows, slots = append(ch.Kinds, changelog.UpdateAfter), append(ch.Rows, int32(r)), append(slots, g.after[r])
 		}
 	}
 	g.resultSlots = slots

@@ -6,6 +6,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sluice-project/sluice/exec/changelog"
 )
 
 // LocalGroupAggregate is the local phase of Flink's two-phase group aggregation
@@ -71,8 +73,8 @@ func (l *LocalGroupAggregate) Aggregate(mem memory.Allocator, keys int, groups [
 		for from := 0; from < len(groups); {
 			to, retract := len(groups), false
 			if kinds != nil {
-				to, retract = from+1, isRetraction(kinds[from])
-				for to < len(groups) && isRetraction(kinds[to]) == retract {
+				to, retract = from+1, changelog.Retracts(kinds[from])
+				for to < len(groups) && changelog.Retracts(kinds[to]) == retract {
 					to++
 				}
 			}
@@ -227,14 +229,14 @@ func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*
 	for k := range keys {
 		s := g.slotOf[k]
 		if g.live[s] {
-			g.change[k], g.before[k] = int32(UpdateAfter), g.snapshot(s)
+			g.change[k], g.before[k] = int32(changelog.UpdateAfter), g.snapshot(s)
 		} else {
 			for _, a := range merging {
 				a.Reset(s)
 			}
 			g.rows[s], g.live[s] = 0, true
 			g.keys++
-			g.change[k], g.before[k] = int32(Insert), -1
+			g.change[k], g.before[k] = int32(changelog.Insert), -1
 		}
 	}
 	g.copySnapshots()
@@ -246,10 +248,10 @@ func (g *GroupAggregate) MergeBundle(mem memory.Allocator, in *PartialBundle) (*
 		if counter != nil && counter.FieldCount(s) == 0 {
 			// The key's records were all retracted: its last result is deleted (nothing for a
 			// key that had no state), and its state cleared.
-			if g.change[k] == int32(Insert) {
+			if g.change[k] == int32(changelog.Insert) {
 				g.change[k] = noChange
 			} else {
-				g.change[k] = int32(Delete)
+				g.change[k] = int32(changelog.Delete)
 			}
 			g.live[s] = false
 			g.keys--

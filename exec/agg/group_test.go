@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/statettl"
 )
@@ -21,9 +22,9 @@ func groupBatch(rows ...string) (*GroupInput, func()) {
 	mem := memory.DefaultAllocator
 	vals := array.NewInt64Builder(mem)
 	in := &GroupInput{KeyOffsets: []int32{0}}
-	kinds := map[string]int8{"+I": Insert, "-U": UpdateBefore, "+U": UpdateAfter, "-D": Delete}
+	kinds := map[string]int8{"+I": changelog.Insert, "-U": changelog.UpdateBefore, "+U": changelog.UpdateAfter, "-D": changelog.Delete}
 	for _, r := range rows {
-		kind := Insert
+		kind := changelog.Insert
 		if k, rest, ok := strings.Cut(r, " "); ok {
 			kind, r = kinds[k], rest
 			if in.Kinds == nil {

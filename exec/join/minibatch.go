@@ -3,6 +3,7 @@ package join
 import (
 	"fmt"
 
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/javacompat/javahash"
 )
 
@@ -48,7 +49,7 @@ func (m *MiniBatchJoin) Add(side Side, row *Arrival) (bool, error) {
 	switch {
 	case !m.join.cfg.KeyGroups.Contains(row.KeyGroup):
 		return false, fmt.Errorf("mini-batch join: key group %d outside %v", row.KeyGroup, m.join.cfg.KeyGroups)
-	case row.Kind < KindInsert || row.Kind > KindDelete:
+	case row.Kind < changelog.Insert || row.Kind > changelog.Delete:
 		return false, fmt.Errorf("mini-batch join: row kind %d", row.Kind)
 	}
 	if err := m.bufs[side].add(row); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
 
@@ -176,9 +177,9 @@ func TestMiniBatchJoinCount(t *testing.T) {
 	row := stringRow(t, "a", "k", "x")
 	for i, want := range []bool{false, false, true} {
 		side := Side(i % 2)
-		kind := KindInsert
+		kind := changelog.Insert
 		if i == 2 {
-			kind = KindDelete // cancels the first row, and still counts
+			kind = changelog.Delete // cancels the first row, and still counts
 		}
 		full, err := j.Add(side, &Arrival{KeyGroup: 1, Key: stringRow(t, "k"), Row: row, Kind: kind})
 		if err != nil || full != want {

@@ -3,21 +3,14 @@ package join
 import (
 	"fmt"
 
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/statettl"
 )
 
-// RowKinds of a regular join's input and output, as Flink's RowKind#toByteValue.
-const (
-	KindInsert       int8 = 0
-	KindUpdateBefore int8 = 1
-	KindUpdateAfter  int8 = 2
-	KindDelete       int8 = 3
-)
-
 // accumulates reports whether a row of the kind adds to state (+I, +U) rather than retracts
 // from it (-U, -D), as RowDataUtil#isAccumulateMsg.
-func accumulates(kind int8) bool { return kind == KindInsert || kind == KindUpdateAfter }
+func accumulates(kind int8) bool { return kind == changelog.Insert || kind == changelog.UpdateAfter }
 
 // ChangeEmit receives an output row of a join that emits a changelog: its RowKind, and a left
 // and a right row, nil for the NULL-padded side.
@@ -156,7 +149,7 @@ func (j *RegularJoin) Add(side Side, rows []Arrival, match PairMatcher, emit Cha
 		switch {
 		case !j.cfg.KeyGroups.Contains(rows[a].KeyGroup):
 			return fmt.Errorf("regular join: key group %d outside %v", rows[a].KeyGroup, j.cfg.KeyGroups)
-		case rows[a].Kind < KindInsert || rows[a].Kind > KindDelete:
+		case rows[a].Kind < changelog.Insert || rows[a].Kind > changelog.Delete:
 			return fmt.Errorf("regular join: row kind %d", rows[a].Kind)
 		}
 	}
@@ -311,14 +304,14 @@ func (j *RegularJoin) accumulate(side Side, a *Arrival, k *regularKey, matched [
 	n := j.associated(others, matched)
 	inOuter, otherOuter := j.outer(side), j.outer(other)
 	if inOuter && n == 0 {
-		if err := emitPadded(side, a.Row, func(l, r []byte) error { return emit(KindInsert, l, r) }); err != nil {
+		if err := emitPadded(side, a.Row, func(l, r []byte) error { return emit(changelog.Insert, l, r) }); err != nil {
 			return err
 		}
 	}
 	if n > 0 {
 		kind := a.Kind // an inner join forwards the input's kind
 		if inOuter || otherOuter {
-			kind = KindInsert
+			kind = changelog.Insert
 		}
 		if otherOuter {
 			// Each of the other side's rows that joined nothing so far retracts its padded
@@ -326,7 +319,7 @@ func (j *RegularJoin) accumulate(side Side, a *Arrival, k *regularKey, matched [
 			for _, i := range matched {
 				rec := j.store.at(others, i)
 				if !a.Suppress {
-					if err := j.padded(other, rec, 0, KindDelete, emit); err != nil {
+					if err := j.padded(other, rec, 0, changelog.Delete, emit); err != nil {
 						return err
 					}
 				}
@@ -356,13 +349,13 @@ func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []in
 	}
 	if j.associated(others, matched) == 0 {
 		if inOuter {
-			return emitPadded(side, a.Row, func(l, r []byte) error { return emit(KindDelete, l, r) })
+			return emitPadded(side, a.Row, func(l, r []byte) error { return emit(changelog.Delete, l, r) })
 		}
 		return nil
 	}
 	kind := a.Kind
 	if inOuter {
-		kind = KindDelete
+		kind = changelog.Delete
 	}
 	if err := j.joined(side, a.Row, others, matched, kind, emit); err != nil {
 		return err
@@ -373,7 +366,7 @@ func (j *RegularJoin) retract(side Side, a *Arrival, k *regularKey, matched []in
 		for _, i := range matched {
 			rec := j.store.at(others, i)
 			if !a.Suppress {
-				if err := j.padded(other, rec, 1, KindInsert, emit); err != nil {
+				if err := j.padded(other, rec, 1, changelog.Insert, emit); err != nil {
 					return err
 				}
 			}
@@ -414,13 +407,13 @@ func (j *RegularJoin) semiAntiRight(a *Arrival, k *regularKey, matched []int32, 
 	if accumulates(a.Kind) {
 		j.addRecord(RightSide, &k.sides[RightSide], a, -1)
 		if anti {
-			kind = KindDelete
+			kind = changelog.Delete
 		}
 	} else {
 		j.retractRecord(RightSide, &k.sides[RightSide], a)
 		at, delta = 1, -1
 		if anti {
-			kind = KindInsert
+			kind = changelog.Insert
 		}
 	}
 	lefts := &k.sides[LeftSide]

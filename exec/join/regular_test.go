@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/stateblob"
 	"github.com/sluice-project/sluice/exec/statettl"
@@ -24,8 +25,8 @@ type regularEvent struct {
 func rowsOf(side string, rows ...string) regularEvent { return regularEvent{side: side, rows: rows} }
 
 var (
-	kindNames = map[int8]string{KindInsert: "+I", KindUpdateBefore: "-U", KindUpdateAfter: "+U", KindDelete: "-D"}
-	kindOf    = map[string]int8{"+I": KindInsert, "-U": KindUpdateBefore, "+U": KindUpdateAfter, "-D": KindDelete}
+	kindNames = map[int8]string{changelog.Insert: "+I", changelog.UpdateBefore: "-U", changelog.UpdateAfter: "+U", changelog.Delete: "-D"}
+	kindOf    = map[string]int8{"+I": changelog.Insert, "-U": changelog.UpdateBefore, "+U": changelog.UpdateAfter, "-D": changelog.Delete}
 )
 
 // runRegular feeds the batches to a join and returns what it emitted per batch, as
@@ -41,7 +42,7 @@ func runRegular(t *testing.T, j *RegularJoin, match PairMatcher, events ...regul
 		}
 		var rows []Arrival
 		for _, r := range ev.rows {
-			kind := KindInsert
+			kind := changelog.Insert
 			if k, rest, ok := strings.Cut(r, " "); ok {
 				kind, r = kindOf[k], rest
 			}
@@ -321,8 +322,8 @@ func BenchmarkRegularJoinChangelog(b *testing.B) {
 			k := (n*512 + i/2) % len(keys)
 			a := Arrival{KeyGroup: k % 128, Key: keys[k], UniqueKey: keys[k]}
 			rows[i], rows[i+1] = a, a
-			rows[i].Kind, rows[i].Row = KindUpdateBefore, rights[n%2]
-			rows[i+1].Kind, rows[i+1].Row = KindUpdateAfter, rights[(n+1)%2]
+			rows[i].Kind, rows[i].Row = changelog.UpdateBefore, rights[n%2]
+			rows[i+1].Kind, rows[i+1].Row = changelog.UpdateAfter, rights[(n+1)%2]
 		}
 		if err := j.Add(RightSide, rows, matchAll, emit); err != nil {
 			b.Fatal(err)
@@ -335,7 +336,7 @@ func BenchmarkRegularJoinChangelog(b *testing.B) {
 			b.Fatal(err)
 		}
 		for i := range rows[:64] {
-			rows[i].Kind = KindDelete
+			rows[i].Kind = changelog.Delete
 		}
 		if err := j.Add(LeftSide, rows[:64], matchAll, emit); err != nil {
 			b.Fatal(err)

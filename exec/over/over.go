@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/exec/agg"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/keytimer"
@@ -210,7 +211,7 @@ func (o *Over) Process(rows []Row) error {
 		if err != nil {
 			return err
 		}
-		if len(r.Row) == 0 || r.Row[0] != byte(agg.Insert) {
+		if len(r.Row) == 0 || r.Row[0] != byte(changelog.Insert) {
 			return fmt.Errorf("over aggregate: a row that is not an insert (Flink's OVER aggregation takes inserts only)")
 		}
 		k := m[string(r.Key)]
@@ -272,7 +273,7 @@ func (o *Over) EmitProcTime(mem memory.Allocator, rows []Row, decode Decoder) (*
 		if err != nil {
 			return nil, err
 		}
-		if len(r.Row) == 0 || r.Row[0] != byte(agg.Insert) {
+		if len(r.Row) == 0 || r.Row[0] != byte(changelog.Insert) {
 			return nil, fmt.Errorf("over aggregate: a row that is not an insert (Flink's OVER aggregation takes inserts only)")
 		}
 		key := string(r.Key)

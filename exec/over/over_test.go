@@ -12,6 +12,7 @@ import (
 
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/agg"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
 
@@ -73,7 +74,7 @@ func run(t *testing.T, o *Over, steps []string) []string {
 			at, _, _ := strings.Cut(rest, "=")
 			var ts int64
 			fmt.Sscan(at, &ts)
-			rows = append(rows, Row{Key: []byte(key), Row: append([]byte{byte(agg.Insert)}, r...), Rowtime: ts})
+			rows = append(rows, Row{Key: []byte(key), Row: append([]byte{byte(changelog.Insert)}, r...), Rowtime: ts})
 		}
 		if err := o.Process(rows); err != nil {
 			t.Fatal(err)
@@ -184,7 +185,7 @@ func BenchmarkRowsFrame(b *testing.B) {
 	rows := make([]Row, n)
 	bytes := make([][]byte, n)
 	for r := range bytes {
-		bytes[r] = append([]byte{byte(agg.Insert)}, fmt.Sprintf("k@0=%d", r)...)
+		bytes[r] = append([]byte{byte(changelog.Insert)}, fmt.Sprintf("k@0=%d", r)...)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -213,7 +214,7 @@ func TestOverProcTime(t *testing.T) {
 		var in []Row
 		for _, r := range strings.Fields(rows) {
 			key, _, _ := strings.Cut(r, "@")
-			in = append(in, Row{Key: []byte(key), Row: append([]byte{byte(agg.Insert)}, r...)})
+			in = append(in, Row{Key: []byte(key), Row: append([]byte{byte(changelog.Insert)}, r...)})
 		}
 		f, err := o.EmitProcTime(memory.DefaultAllocator, in, decode)
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+
+	"github.com/sluice-project/sluice/exec/changelog"
 )
 
 // retractState is one partition key's state in Flink's RetractableTopNFunction: every sort key
@@ -56,9 +58,9 @@ func (t *TopN) dropRow(rows [][]byte, j int) [][]byte {
 func (t *TopN) retract(s *retractState, r Row) error {
 	kind := int8(r.Row[0])
 	row := append([]byte(nil), r.Row...)
-	row[0] = byte(Insert) // the kind erased, as Flink keeps rows
+	row[0] = byte(changelog.Insert) // the kind erased, as Flink keeps rows
 	withNumber := t.cfg.OutputRankNumber || t.cfg.RankStart > 1
-	if kind == Insert || kind == UpdateAfter {
+	if kind == changelog.Insert || kind == changelog.UpdateAfter {
 		if i, ok := s.find(r.SortKey); ok {
 			s.counts[i].count++
 		} else {
@@ -125,7 +127,7 @@ func (t *TopN) setRows(s *retractState, sortKey []byte, rows [][]byte) {
 // written back afterwards), the kept row keeps the kind, and a later retraction, whose kind
 // Flink erases to INSERT before comparing, no longer finds it.
 func (t *TopN) emitKept(kind int8, row []byte, rank int64, shared bool) {
-	if rank < t.cfg.RankStart || rank > t.cfg.RankEnd || (kind == UpdateBefore && !t.cfg.GenerateUpdateBefore) {
+	if rank < t.cfg.RankStart || rank > t.cfg.RankEnd || (kind == changelog.UpdateBefore && !t.cfg.GenerateUpdateBefore) {
 		return
 	}
 	if shared && !t.cfg.OutputRankNumber {
@@ -137,8 +139,8 @@ func (t *TopN) emitKept(kind int8, row []byte, rank int64, shared bool) {
 // emitUpdate emits a row leaving a rank (-U) and one taking it (+U), each whose rows state
 // shares (emitKept).
 func (t *TopN) emitUpdate(before, after []byte, rank int64, beforeShared, afterShared bool) {
-	t.emitKept(UpdateBefore, before, rank, beforeShared)
-	t.emitKept(UpdateAfter, after, rank, afterShared)
+	t.emitKept(changelog.UpdateBefore, before, rank, beforeShared)
+	t.emitKept(changelog.UpdateAfter, after, rank, afterShared)
 }
 
 // emitRetractWithRowNumber is RetractableTopNFunction#emitRecordsWithRowNumber: the new row
@@ -173,7 +175,7 @@ func (t *TopN) emitRetractWithRowNumber(s *retractState, sortKey, input []byte) 
 		}
 	}
 	if rank <= end {
-		t.emitKept(Insert, current, rank, currentShared)
+		t.emitKept(changelog.Insert, current, rank, currentShared)
 	}
 }
 
@@ -214,10 +216,10 @@ func (t *TopN) emitRetractWithoutRowNumber(s *retractState, sortKey, input []byt
 		}
 	}
 	if toDelete != nil {
-		t.emit(Delete, toDelete, 0)
+		t.emit(changelog.Delete, toDelete, 0)
 	}
 	if toCollect != nil {
-		t.emit(Insert, input, 0)
+		t.emit(changelog.Insert, input, 0)
 	}
 	return nil
 }
@@ -272,7 +274,7 @@ func (t *TopN) retractWithRowNumber(s *retractState, sortKey, input []byte) bool
 		}
 	}
 	if rank <= end && found { // (Flink logs a stale state when the row is not found)
-		t.emitKept(Delete, prev, rank, t.cfg.HeapState)
+		t.emitKept(changelog.Delete, prev, rank, t.cfg.HeapState)
 	}
 	return found
 }
@@ -296,13 +298,13 @@ func (t *TopN) retractWithoutRowNumber(s *retractState, sortKey, input []byte) (
 			for j := 0; j < len(rows) && next <= end; {
 				cur := rows[j]
 				if !found && bytes.Equal(cur, input) {
-					t.emitKept(Delete, cur, next, true)
+					t.emitKept(changelog.Delete, cur, next, true)
 					found = true
 					rows = t.dropRow(rows, j)
 					continue // the next row takes this rank
 				}
 				if found && next == end {
-					t.emitKept(Insert, cur, next, true)
+					t.emitKept(changelog.Insert, cur, next, true)
 				}
 				next++
 				j++
@@ -322,7 +324,7 @@ func (t *TopN) retractWithoutRowNumber(s *retractState, sortKey, input []byte) (
 			if at >= int64(len(rows)) {
 				return found, fmt.Errorf("top-n: the row at rank %d of a sort key with %d rows (its state disagrees with itself)", end, len(rows))
 			}
-			t.emit(Insert, rows[at], 0)
+			t.emit(changelog.Insert, rows[at], 0)
 			i = len(s.counts) // break
 		default:
 			next += e.count

@@ -13,16 +13,9 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/stateblob"
-)
-
-// RowKinds as Flink's RowKind#toByteValue.
-const (
-	Insert       int8 = 0
-	UpdateBefore int8 = 1
-	UpdateAfter  int8 = 2
-	Delete       int8 = 3
 )
 
 // Config configures a Top-N.
@@ -116,10 +109,10 @@ func (t *TopN) Process(rows []Row) error {
 		if err != nil {
 			return err
 		}
-		if len(r.Row) == 0 || r.Row[0] > byte(Delete) {
+		if len(r.Row) == 0 || r.Row[0] > byte(changelog.Delete) {
 			return errors.New("top-n: a row without a RowKind")
 		}
-		if !t.cfg.Retract && int8(r.Row[0]) != Insert {
+		if !t.cfg.Retract && int8(r.Row[0]) != changelog.Insert {
 			return errors.New("top-n: a row that is not an insert (this Top-N takes inserts only)")
 		}
 		b := m[string(r.Key)]
@@ -167,7 +160,7 @@ func (t *TopN) top1(b *buffer, r Row) {
 	if len(b.entries) == 0 {
 		row := append([]byte(nil), r.Row...)
 		t.put(b, r.SortKey, row)
-		t.emit(Insert, row, 1)
+		t.emit(changelog.Insert, row, 1)
 		return
 	}
 	if bytes.Compare(r.SortKey, b.entries[0].sortKey) >= 0 {
@@ -178,9 +171,9 @@ func (t *TopN) top1(b *buffer, r Row) {
 	row := append([]byte(nil), r.Row...)
 	t.put(b, r.SortKey, row)
 	if t.cfg.GenerateUpdateBefore {
-		t.emit(UpdateBefore, prev, 1)
+		t.emit(changelog.UpdateBefore, prev, 1)
 	}
-	t.emit(UpdateAfter, row, 1)
+	t.emit(changelog.UpdateAfter, row, 1)
 }
 
 // inRange is TopNBuffer#checkSortKeyInBufferRange: a sort key before the buffer's last one, or
@@ -240,9 +233,9 @@ func (t *TopN) withoutRowNumber(b *buffer, input []byte) {
 		if bytes.Equal(input, lastRow) {
 			return
 		}
-		t.emit(Delete, lastRow, 0)
+		t.emit(changelog.Delete, lastRow, 0)
 	}
-	t.emit(Insert, input, 0)
+	t.emit(changelog.Insert, input, 0)
 }
 
 // withRowNumber is AppendOnlyTopNHelper#processElementWithRowNumber: the rows after the new
@@ -265,9 +258,9 @@ func (t *TopN) withRowNumber(b *buffer, at int, input []byte) {
 			for j := 0; j < len(e.rows) && rank <= end; j++ {
 				prev := e.rows[j]
 				if t.cfg.GenerateUpdateBefore {
-					t.emitRanked(UpdateBefore, prev, rank)
+					t.emitRanked(changelog.UpdateBefore, prev, rank)
 				}
-				t.emitRanked(UpdateAfter, current, rank)
+				t.emitRanked(changelog.UpdateAfter, current, rank)
 				current = prev
 				rank++
 			}
@@ -276,7 +269,7 @@ func (t *TopN) withRowNumber(b *buffer, at int, input []byte) {
 		}
 	}
 	if rank <= end {
-		t.emitRanked(Insert, current, rank)
+		t.emitRanked(changelog.Insert, current, rank)
 	}
 	t.dropFrom(b, i)
 }

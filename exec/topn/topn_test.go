@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/keygroup"
 )
 
@@ -22,7 +23,7 @@ func kindOf(r string) (int8, string) {
 	if k := strings.IndexByte("~+-", r[0]); k >= 0 {
 		return int8(k + 1), r[1:]
 	}
-	return Insert, r
+	return changelog.Insert, r
 }
 
 // run feeds rows "key:price" (with a kindOf prefix) of one key group, ordered by price descending (the sort key a
@@ -184,7 +185,7 @@ func TestRetractTopNSnapshotRestore(t *testing.T) {
 	if _, err := New(cfg); err != nil {
 		t.Fatal(err)
 	}
-	if err := appendOnly.Process([]Row{{Key: []byte("a"), Row: []byte{byte(Delete)}}}); err == nil {
+	if err := appendOnly.Process([]Row{{Key: []byte("a"), Row: []byte{byte(changelog.Delete)}}}); err == nil {
 		t.Error("an append-only Top-N should refuse a retraction")
 	}
 }

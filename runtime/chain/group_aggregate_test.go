@@ -12,6 +12,7 @@ import (
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/agg"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/testkit/islands"
 )
@@ -135,7 +136,7 @@ func TestGroupAggregateChangelogBatch(t *testing.T) {
 		k    string
 		v    int64
 		kind int8
-	}{{"a", 1, agg.Insert}, {"a", 2, agg.Insert}, {"a", 1, agg.UpdateBefore}, {"a", 2, agg.Delete}} {
+	}{{"a", 1, changelog.Insert}, {"a", 2, changelog.Insert}, {"a", 1, changelog.UpdateBefore}, {"a", 2, changelog.Delete}} {
 		k.Append(r.k)
 		v.Append(r.v)
 		kind.Append(r.kind)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sluice-project/sluice/exec/agg"
 	"github.com/sluice-project/sluice/exec/bundle"
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
@@ -74,7 +75,7 @@ func (b *groupBundle) add(s *groupAggStage, cols []arrow.Array, kinds []int8, n 
 			b.keyGroup = append(b.keyGroup, s.groups[r])
 		}
 		b.rowKey = append(b.rowKey, k)
-		kind := agg.Insert
+		kind := changelog.Insert
 		if kinds != nil {
 			kind = kinds[r]
 			b.changelog = true
