@@ -175,7 +175,11 @@ func CompileGroupAggregate(n *IslandNode, phase AggregatePhase, options map[stri
 			_, err = agg.NewAccumulator(call)
 		}
 		if err != nil {
-			reasons = append(reasons, fmt.Sprintf("group aggregate %s: %v", c.Name, err))
+			what := "group aggregate"
+			if c.Name != "" { // the planner's own calls (split distinct aggregation) are unnamed
+				what += " " + c.Name
+			}
+			reasons = append(reasons, fmt.Sprintf("%s: %v", what, err))
 			continue
 		}
 		p.Calls = append(p.Calls, call)

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"slices"
 )
 
 // NodeVerdict says whether one node runs natively, and why not.
@@ -31,7 +32,12 @@ func Judge(is *Island) Verdict {
 		if err != nil {
 			nv.Reasons = append(nv.Reasons, err.Error())
 		}
-		nv.Reasons = append(nv.Reasons, reasons...)
+		for _, r := range reasons {
+			// Calls or columns of one node often share a reason: say it once.
+			if !slices.Contains(nv.Reasons, r) {
+				nv.Reasons = append(nv.Reasons, r)
+			}
+		}
 		nv.Supported = len(nv.Reasons) == 0
 		v.Supported = v.Supported && nv.Supported
 		v.Nodes = append(v.Nodes, nv)
