@@ -156,15 +156,13 @@ func CompileAdbcSink(n *IslandNode, options map[string]string) (*AdbcSink, []str
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return nil, nil, fmt.Errorf("adbc sink %s: %w", n.Name, err)
 	}
-	if !j.InsertOnly {
-		// Changes come as batches with their RowKinds; what Flink puts in front of an upsert
-		// sink is not reproduced.
-		if j.UpsertMaterialize {
-			reasons = append(reasons, fmt.Sprintf("table %s: the input's upsert key is not the primary key, so Flink materializes the changes in front of the sink (SinkUpsertMaterializer), which is not native yet", s.Table))
-		}
-		if strings.EqualFold(options[keyedShuffleOption], "FORCE") {
-			reasons = append(reasons, fmt.Sprintf("table %s: '%s' = 'FORCE' shuffles the changes by primary key in front of the sink, which is not native yet", s.Table, keyedShuffleOption))
-		}
+	// Changes come as batches with their RowKinds; what Flink puts in front of a sink with a
+	// primary key is not reproduced.
+	if !j.InsertOnly && j.UpsertMaterialize {
+		reasons = append(reasons, fmt.Sprintf("table %s: the input's upsert key is not the primary key, so Flink materializes the changes in front of the sink (SinkUpsertMaterializer), which is not native yet", s.Table))
+	}
+	if len(j.PrimaryKey) > 0 && strings.EqualFold(options[keyedShuffleOption], "FORCE") {
+		reasons = append(reasons, fmt.Sprintf("table %s: '%s' = 'FORCE' shuffles the rows by primary key in front of the sink, which is not native yet", s.Table, keyedShuffleOption))
 	}
 	for i, t := range inTypes {
 		if !writableAs(t, s.Types[i].WithNullable(true)) {

@@ -109,7 +109,7 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 		}
 		reasons = append(reasons, fmt.Sprintf("table %s: sink ability %s is not supported natively", t.Identifier, a.Type))
 	}
-	reasons = append(reasons, s.changelogReasons(&j, options)...)
+	reasons = append(reasons, s.changelogReasons(&j, options, t.ResolvedTable.Schema.PrimaryKey != nil)...)
 	if len(j.TargetColumns) > 0 && string(j.TargetColumns) != "null" {
 		reasons = append(reasons, fmt.Sprintf("table %s: inserts into a subset of the columns are not written natively yet", t.Identifier))
 	}
@@ -175,23 +175,24 @@ func CompileKafkaSink(n *IslandNode, options map[string]string) (*KafkaSink, []s
 }
 
 // changelogReasons says what keeps the sink's input from being written natively: changes
-// into a Kafka table whose value format is not a changelog format (debezium-json), Flink's
-// SinkUpsertMaterializer or its shuffle by primary key in front of an upsert-kafka sink
-// ('table.exec.sink.keyed-shuffle' FORCE), which the native sink does not reproduce.
-func (s *KafkaSink) changelogReasons(j *sinkExec, options map[string]string) []string {
+// into a Kafka table whose value format is not a changelog one (upsert-kafka or debezium-json),
+// and what Flink puts in front of a sink with a primary key, which the native sink does not
+// reproduce: its SinkUpsertMaterializer (requireUpsertMaterialize, for changes) and its shuffle
+// by the key ('table.exec.sink.keyed-shuffle' FORCE).
+func (s *KafkaSink) changelogReasons(j *sinkExec, options map[string]string, primaryKey bool) []string {
 	insertOnly := true
 	for _, m := range j.InputChangelogMode {
 		insertOnly = insertOnly && m == "INSERT"
 	}
 	var reasons []string
-	switch {
-	case !s.Upsert && !insertOnly && s.Value.Name != "debezium-json":
+	if !insertOnly && !s.Upsert && s.Value.Name != "debezium-json" {
 		reasons = append(reasons, fmt.Sprintf("table %s: only insert-only input is written natively in the %s format (got %v)", s.Table, s.Value.Name, j.InputChangelogMode))
-	case !s.Upsert:
-	case !insertOnly && j.RequireUpsertMaterialize:
+	}
+	if !insertOnly && j.RequireUpsertMaterialize {
 		reasons = append(reasons, fmt.Sprintf("table %s: the input's upsert key is not the primary key, so Flink materializes the changes in front of the sink (SinkUpsertMaterializer), which is not native yet", s.Table))
-	case strings.EqualFold(cmp.Or(j.Configuration[keyedShuffleOption], options[keyedShuffleOption]), "FORCE"):
-		reasons = append(reasons, fmt.Sprintf("table %s: '%s' = 'FORCE' shuffles the changes by primary key in front of the sink, which is not native yet", s.Table, keyedShuffleOption))
+	}
+	if primaryKey && strings.EqualFold(cmp.Or(j.Configuration[keyedShuffleOption], options[keyedShuffleOption]), "FORCE") {
+		reasons = append(reasons, fmt.Sprintf("table %s: '%s' = 'FORCE' shuffles the rows by primary key in front of the sink, which is not native yet", s.Table, keyedShuffleOption))
 	}
 	return reasons
 }

@@ -30,7 +30,7 @@ func TestKafkaSinkVerdict(t *testing.T) {
 		{"unknown json option", map[string]string{"json.encode.something": "x"}, "option 'json.encode.something'"},
 		{"topics", map[string]string{"topic": "a;b"}, "one topic"},
 		{"debezium-json", map[string]string{"format": "debezium-json", "json.encode.ignore-null-fields": "", "debezium-json.encode.ignore-null-fields": "true"}, ""},
-		{"debezium-json key", map[string]string{"key.format": "debezium-json", "key.fields": "auction"}, "key: the key format 'debezium-json' is not encoded natively yet"},
+		{"debezium-json key", map[string]string{"key.format": "debezium-json", "key.fields": "auction"}, "key: the changelog format 'debezium-json' is not encoded natively as a key format"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			is, err := Decode(islands.KafkaSink(t, c.options))
@@ -97,6 +97,11 @@ func TestKafkaSinkFloatsNeedJava18(t *testing.T) {
 	}
 }
 
+// debeziumWithKey turns UpsertKafkaSink's table into a Kafka table in the debezium-json format
+// with the same primary key (Flink allows one on a changelog format).
+var debeziumWithKey = map[string]string{"connector": "kafka", "key.format": "", "value.format": "",
+	"value.json.encode.ignore-null-fields": "", "format": "debezium-json"}
+
 // TestUpsertKafkaSinkVerdict checks which changes into upsert-kafka tables Go encodes: the key
 // is the primary key, and what Flink puts in front of the sink (its buffer per key, its
 // materializer, a shuffle by key) keeps Flink's sink, saying why.
@@ -112,6 +117,8 @@ func TestUpsertKafkaSinkVerdict(t *testing.T) {
 		{"buffer off", map[string]string{"sink.buffer-flush.max-rows": "0", "sink.buffer-flush.interval": "0 ms"}, false, ""},
 		{"buffer", map[string]string{"sink.buffer-flush.max-rows": "100", "sink.buffer-flush.interval": "1s"}, false, "ReducingUpsertSink"},
 		{"materializer", nil, true, "SinkUpsertMaterializer"},
+		{"debezium-json changes with a primary key", debeziumWithKey, false, ""},
+		{"debezium-json changes materialized", debeziumWithKey, true, "SinkUpsertMaterializer"},
 		{"avro values", map[string]string{"value.format": "avro", "value.json.encode.ignore-null-fields": "", "value.fields-include": "EXCEPT_KEY"}, false, ""},
 		{"protobuf values", map[string]string{"value.format": "protobuf", "value.json.encode.ignore-null-fields": ""}, false, "'protobuf'"},
 	} {
@@ -128,6 +135,12 @@ func TestUpsertKafkaSinkVerdict(t *testing.T) {
 			if c.reason == "" {
 				if joined != "" {
 					t.Fatalf("reasons %q, want native", joined)
+				}
+				if c.options["connector"] == "kafka" {
+					if s.Upsert || s.Value.Name != "debezium-json" {
+						t.Fatalf("sink %+v: want a debezium-json sink", s)
+					}
+					return
 				}
 				if !s.Upsert || s.Key == nil || fmt.Sprint(s.KeyFields, s.KeyNames) != "[0] [auction]" {
 					t.Fatalf("sink %+v: want an upsert sink keyed by the primary key", s)

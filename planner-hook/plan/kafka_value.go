@@ -2,8 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,17 +67,11 @@ func kafkaFormatDecoding(table, name, prefix string, o map[string]string) (kafka
 	return f, reasons
 }
 
-// nativeFormats are the formats whose records Go decodes and encodes, by verb.
-var nativeFormats = map[string]map[string]bool{
-	"decoded": {"json": true, "csv": true, "raw": true, "avro": true, "debezium-json": true},
-	"encoded": {"json": true, "csv": true, "raw": true, "avro": true, "debezium-json": true},
-}
+// nativeFormats are the formats whose records Go decodes and encodes.
+var nativeFormats = map[string]bool{"json": true, "csv": true, "raw": true, "avro": true, "debezium-json": true}
 
-// nativeFormatNames lists the formats of nativeFormats[verb] for messages.
-func nativeFormatNames(verb string) string {
-	names := slices.Sorted(maps.Keys(nativeFormats[verb]))
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
+// changelogFormats are the native formats whose records are changes, which are no key formats.
+var changelogFormats = map[string]bool{"debezium-json": true}
 
 // formatOptionReasons checks that a value or key format (options with prefix) is one Go
 // decodes or encodes (verb), and reads each of its options through option, which says why one
@@ -90,8 +82,11 @@ func formatOptionReasons(table, name, prefix, verb string, o map[string]string, 
 	if strings.HasPrefix(prefix, "key.") {
 		what = "key"
 	}
-	if !nativeFormats[verb][name] || what == "key" && name == "debezium-json" {
-		return []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not %s natively yet (%s are)", what, name, verb, nativeFormatNames(verb))}
+	switch {
+	case !nativeFormats[name]:
+		return []string{tablePrefix(table) + fmt.Sprintf("the %s format '%s' is not %s natively yet (json, csv, raw, avro and debezium-json are)", what, name, verb)}
+	case what == "key" && changelogFormats[name]:
+		return []string{tablePrefix(table) + fmt.Sprintf("the changelog format '%s' is not %s natively as a key format", name, verb)}
 	}
 	var reasons []string
 	for _, kv := range formatOptions(o, prefix) {

@@ -162,7 +162,9 @@ func (f *ValueFetch) Decode(values []byte, starts []int32, from int) (int, error
 				return r, f.cut()
 			}
 			if f.meta != nil && rows > 0 {
-				f.records = append(f.records, int32(r)) // the decoders add a row per record at most
+				for range rows { // each row's record (a changelog format may make two of one)
+					f.records = append(f.records, int32(r))
+				}
 			}
 			continue
 		}

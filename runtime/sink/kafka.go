@@ -160,12 +160,9 @@ func encodeChanges(enc kafkavalue.ChangeEncoder, b arrow.RecordBatch, kinds []in
 	n := int(b.NumRows())
 	body, ends, err := enc.AppendChanges(nil, make([]uint32, 1, n+1), b, kinds)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("changes: %w", err)
 	}
-	out := make([]byte, 0, 4*(n+3)+len(body))
-	out = binary.LittleEndian.AppendUint32(out, uint32(n))
-	out = binary.LittleEndian.AppendUint32(out, 0)
-	return appendSection(out, ends, body), nil
+	return recordsOf(n, ends, body), nil
 }
 
 // encodeUpserts encodes the rows of a batch as encodeRecords does, but a row that retracts (its
@@ -189,7 +186,7 @@ func encodeUpserts(enc kafkavalue.Encoder, b arrow.RecordBatch, kinds []int8) ([
 	n := len(kinds)
 	body, kept, err := enc.AppendRecords(nil, make([]uint32, 1, len(keep)+1), values)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("upserts: %w", err)
 	}
 	ends := make([]uint32, 1, n+1)
 	last := uint32(0) // the end of the record before, without the NullValue mark
@@ -202,8 +199,5 @@ func encodeUpserts(enc kafkavalue.Encoder, b arrow.RecordBatch, kinds []int8) ([
 		ends = append(ends, kept[0])
 		last = kept[0] &^ kafkavalue.NullValue
 	}
-	out := make([]byte, 0, 4*(n+3)+len(body))
-	out = binary.LittleEndian.AppendUint32(out, uint32(n))
-	out = binary.LittleEndian.AppendUint32(out, 0)
-	return appendSection(out, ends, body), nil
+	return recordsOf(n, ends, body), nil
 }

@@ -81,10 +81,16 @@ func encodeRecords(enc kafkavalue.Encoder, b arrow.RecordBatch) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
+	return recordsOf(n, ends, body), nil
+}
+
+// recordsOf is the encoding of n records without sections after their values (encodeRecords'
+// form): their ends (from 0) and bytes.
+func recordsOf(n int, ends []uint32, body []byte) []byte {
 	out := make([]byte, 0, 4*(n+3)+len(body))
 	out = binary.LittleEndian.AppendUint32(out, uint32(n))
 	out = binary.LittleEndian.AppendUint32(out, 0)
-	return appendSection(out, ends, body), nil
+	return appendSection(out, ends, body)
 }
 
 // appendSection appends records' ends and bytes.

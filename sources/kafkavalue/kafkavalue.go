@@ -46,7 +46,8 @@ type Decoder interface {
 	Add(value []byte) (rows int, ok bool)
 	// Rows is the number of rows decoded since the last Finish.
 	Rows() int
-	// DropLast takes back the last row decoded.
+	// DropLast takes back the rows of the last record decoded (one row in the formats that
+	// make a row per record; both of a debezium-json update).
 	DropLast()
 	// Finish returns the rows decoded since the last Finish as a batch, and starts a new one.
 	Finish(mem memory.Allocator) (arrow.RecordBatch, error)

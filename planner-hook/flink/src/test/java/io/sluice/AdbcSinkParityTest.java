@@ -252,6 +252,23 @@ class AdbcSinkParityTest {
     }
 
     /**
+     * 'table.exec.sink.keyed-shuffle' = 'FORCE' puts Flink's shuffle by primary key in front of
+     * an upsert table, which the native sink does not reproduce: Flink's sink takes the chain's
+     * rows, and the verdict says why.
+     */
+    @Test
+    void aForcedShuffleByKeyKeepsFlinksSink() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            rows.add(Row.of(i % 13, (long) i));
+        }
+        ParityCase c = sinkCase("adbc_upsert_forced_shuffle", "k INT, v BIGINT", rows,
+                "k INT, n BIGINT, PRIMARY KEY (k) NOT ENFORCED", "k integer PRIMARY KEY, n bigint",
+                "SELECT k, COUNT(*) FROM t GROUP BY k", 2).expecting(Expectation.edge("keyed-shuffle"));
+        assertEquals(13, insertBoth(c, "", e -> e.getConfig().set("table.exec.sink.keyed-shuffle", "FORCE"), "").size());
+    }
+
+    /**
      * A changelog source (+I, -U, +U, -D) through a native Calc into an upsert table: the source
      * declares no upsert key, so Flink materializes the changes in front of its sink
      * (SinkUpsertMaterializer), which the native sink does not reproduce; the verdict says so

@@ -148,19 +148,19 @@ class JsonFormatDifferentialTest {
     }
 
     static String object(Random rnd, boolean iso) {
-        return object(rnd, iso, FIELDS.length);
+        return object(rnd, iso, java.util.stream.IntStream.range(0, FIELDS.length).toArray());
     }
 
-    /** A random object of the first {@code fields} of FIELDS, as {@link #object(Random, boolean)}. */
-    static String object(Random rnd, boolean iso, int fields) {
+    /** A random object of the fields of FIELDS at the given positions, as {@link #object(Random, boolean)}. */
+    static String object(Random rnd, boolean iso, int[] fields) {
         java.util.Set<Integer> corners = new java.util.HashSet<>();
         if (rnd.nextBoolean()) {
             for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
-                corners.add(rnd.nextInt(fields));
+                corners.add(fields[rnd.nextInt(fields.length)]);
             }
         }
         List<String> parts = new ArrayList<>();
-        for (int i = 0; i < fields; i++) {
+        for (int i : fields) {
             boolean corner = corners.contains(i);
             if (corner && rnd.nextInt(6) == 0) {
                 continue; // missing
@@ -171,7 +171,7 @@ class JsonFormatDifferentialTest {
             parts.add("\"extra\":{\"x\":[1,\"}\",{\"y\":null}],\"z\":\"\\\"\"}");
         }
         if (rnd.nextInt(30) == 0) {
-            int i = rnd.nextInt(fields);
+            int i = fields[rnd.nextInt(fields.length)];
             parts.add("\"" + FIELDS[i] + "\":" + value(rnd, i, iso)); // a duplicate
         }
         java.util.Collections.shuffle(parts, rnd);

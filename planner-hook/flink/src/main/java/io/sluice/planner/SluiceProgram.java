@@ -566,7 +566,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         for (org.apache.flink.configuration.ConfigOption<?> o : List.of(
                 ExecutionConfigOptions.TABLE_EXEC_SINK_NOT_NULL_ENFORCER,
                 ExecutionConfigOptions.TABLE_EXEC_SINK_TYPE_LENGTH_ENFORCER,
-                ExecutionConfigOptions.TABLE_EXEC_SINK_NESTED_CONSTRAINT_ENFORCER)) {
+                ExecutionConfigOptions.TABLE_EXEC_SINK_NESTED_CONSTRAINT_ENFORCER,
+                // and its shuffle by primary key, which native sinks do not reproduce.
+                ExecutionConfigOptions.TABLE_EXEC_SINK_KEYED_SHUFFLE)) {
             m.put(o.key(), String.valueOf(config.get(o)));
         }
         // Mini-batches and the default state TTL, which Flink's join and aggregation nodes read
