@@ -20,6 +20,7 @@ const (
 	insert       byte = 0
 	updateBefore byte = 1
 	updateAfter  byte = 2
+	deleteRow    byte = 3
 )
 
 // Config configures a deduplication.
@@ -43,6 +44,13 @@ type Config struct {
 	HeapState bool
 	// KeyGroups is the subtask's key-group range, whose state it keeps.
 	KeyGroups keygroup.Range
+	// Changelog keeps each key's last row of a changelog on processing time, as Flink's
+	// ChangelogNormalize (ProcTimeDeduplicateKeepLastRowFunction over a changelog,
+	// DeduplicateFunctionHelper#processLastRowOnChangelog): +I and +U rows are kept and emitted
+	// as +I, then -U/+U (a row equal to the kept one, RowKind included, is dropped), -U and -D
+	// rows delete the kept row (-D of it, the full row, not the incoming one, which may hold
+	// only the key) and are dropped for a key without one. KeepLast, not RowTime.
+	Changelog bool
 	// StateTTL is the state's time to live, as the StateTtlConfig of Flink's deduplication
 	// functions (not the insert-only variant): a key's state is gone a TTL after its last
 	// write, and a last row equal to the kept one is emitted all the same. Its clock is read
@@ -101,6 +109,9 @@ func New(cfg Config) (*Deduplicate, error) {
 	if cfg.InsertOnly && cfg.StateTTL.Enabled() {
 		return nil, errors.New("deduplicate: the insert-only variant takes no state TTL")
 	}
+	if cfg.Changelog && (!cfg.KeepLast || cfg.RowTime) {
+		return nil, errors.New("deduplicate: only the last row on processing time is kept of a changelog")
+	}
 	return &Deduplicate{cfg: cfg, groups: make([]map[string]*keyState, cfg.KeyGroups.Len()), watermark: math.MinInt64}, nil
 }
 
@@ -148,7 +159,7 @@ func (d *Deduplicate) Process(rows []Row) error {
 		if err != nil {
 			return err
 		}
-		if len(r.Row) == 0 || r.Row[0] != insert {
+		if len(r.Row) == 0 || r.Row[0] != insert && !d.cfg.Changelog {
 			return fmt.Errorf("deduplicate: a row that is not an insert (Flink's deduplication takes inserts only)")
 		}
 		k := m[string(r.Key)]
@@ -157,6 +168,8 @@ func (d *Deduplicate) Process(rows []Row) error {
 			k = nil
 		}
 		switch {
+		case d.cfg.Changelog:
+			d.lastOnChangelog(m, k, r)
 		case !d.cfg.RowTime && d.cfg.KeepLast:
 			d.lastOnProcTime(m, k, r)
 		case !d.cfg.RowTime:
@@ -202,6 +215,36 @@ func (d *Deduplicate) lastOnProcTime(m map[string]*keyState, k *keyState, r Row)
 	k.kind = insert
 	if d.cfg.HeapState {
 		k.kind = updateAfter // the object in Flink's heap state, emitted as +U
+	}
+}
+
+// lastOnChangelog is DeduplicateFunctionHelper#processLastRowOnChangelog (see
+// Config.Changelog). The kept row is held as an insert, as Flink normalizes it before keeping
+// it in both state backends, and Flink's equaliser compares BinaryRowData bytes, RowKind
+// included: only an insert equal to the kept row is dropped.
+func (d *Deduplicate) lastOnChangelog(m map[string]*keyState, k *keyState, r Row) {
+	switch r.Row[0] {
+	case insert, updateAfter:
+		if k == nil {
+			k = d.store(m, r, true)
+			k.row[0], k.kind = insert, insert
+			d.emit(insert, r.Row)
+			return
+		}
+		if !d.cfg.StateTTL.Enabled() && string(k.row) == string(r.Row) {
+			return // the same row again: nothing emitted, the state untouched
+		}
+		if d.cfg.GenerateUpdateBefore {
+			d.emit(updateBefore, k.row)
+		}
+		d.replace(k, r)
+		d.emit(updateAfter, k.row)
+		k.row[0] = insert
+	default: // -U, -D
+		if k != nil {
+			d.emit(deleteRow, k.row)
+			d.drop(m, string(r.Key), k)
+		}
 	}
 }
 

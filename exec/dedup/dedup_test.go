@@ -210,3 +210,67 @@ func TestDeduplicateStateTTLRestore(t *testing.T) {
 		}
 	}
 }
+
+// changes feeds a changelog normalization rows "I:a@1" (kind I, B, U or D: +I, -U, +U, -D; the
+// key is what comes before '@', the row all of it) and lists its output per step.
+func changes(t *testing.T, d *Deduplicate, steps []step) [][]string {
+	t.Helper()
+	var out [][]string
+	for _, s := range steps {
+		var rows []Row
+		for _, r := range strings.Fields(string(s)) {
+			kind := map[byte]byte{'I': insert, 'B': updateBefore, 'U': updateAfter, 'D': deleteRow}[r[0]]
+			body := r[2:]
+			key, _, _ := strings.Cut(body, "@")
+			rows = append(rows, Row{Key: []byte(key), Row: append([]byte{kind}, body...)})
+		}
+		if err := d.Process(rows); err != nil {
+			t.Fatal(err)
+		}
+		data, offsets := d.Output()
+		var got []string
+		for i := 0; i+1 < len(offsets); i++ {
+			row := data[offsets[i]:offsets[i+1]]
+			got = append(got, [...]string{"+I", "-U", "+U", "-D"}[row[0]]+" "+string(row[1:]))
+		}
+		out = append(out, got)
+	}
+	return out
+}
+
+// ChangelogNormalize as Flink's processLastRowOnChangelog: the first row of a key an insert,
+// then -U/+U; an insert equal to the kept row dropped, but not an equal +U (the equaliser
+// compares RowKinds); a delete emits the kept row, whatever the incoming one holds, and a
+// delete of a key without state nothing; with a state TTL equal rows are emitted too.
+func TestChangelogNormalize(t *testing.T) {
+	kg := keygroup.Range{Start: 0, End: 0}
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		steps []step
+		want  [][]string
+	}{
+		{"upserts", Config{GenerateUpdateBefore: true},
+			[]step{"I:a@1 I:b@1 I:a@2", "I:a@2 U:a@2", "D:a D:c B:b", "I:a@3"},
+			[][]string{{"+I a@1", "+I b@1", "-U a@1", "+U a@2"}, {"-U a@2", "+U a@2"}, {"-D a@2", "-D b@1"}, {"+I a@3"}}},
+		{"without update-before", Config{},
+			[]step{"I:a@1 U:a@2 D:a@x"}, [][]string{{"+I a@1", "+U a@2", "-D a@2"}}},
+		{"state TTL", Config{GenerateUpdateBefore: true, StateTTL: statettl.TTL{Millis: 1000, Clock: func() int64 { return 0 }}},
+			[]step{"I:a@1 I:a@1"}, [][]string{{"+I a@1", "-U a@1", "+U a@1"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg
+			cfg.Changelog, cfg.KeepLast, cfg.GenerateInsert, cfg.KeyGroups = true, true, true, kg
+			d, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := changes(t, d, c.steps); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+	if _, err := New(Config{Changelog: true, RowTime: true, KeepLast: true, KeyGroups: kg}); err == nil {
+		t.Fatal("a changelog normalization on event time: no error")
+	}
+}

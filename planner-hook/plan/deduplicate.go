@@ -44,6 +44,9 @@ type Deduplicate struct {
 	GenerateUpdateBefore, GenerateInsert bool
 	// StateTTL is the state's time to live in milliseconds (0: none).
 	StateTTL int64
+	// Changelog is a ChangelogNormalize node's: the last row of each key of a changelog on
+	// processing time (dedup.Config.Changelog).
+	Changelog bool
 	// MiniBatchSize is the number of rows of a bundle (0: no mini-batches): rows are then
 	// buffered per key until the bundle is full or a mini-batch watermark or checkpoint barrier
 	// comes, and each key's buffered row is deduplicated when the bundle finishes, keys in the
@@ -145,4 +148,9 @@ func CompileDeduplicate(n *IslandNode, options map[string]string) (*Deduplicate,
 }
 
 // ExecType implements Node.
-func (*Deduplicate) ExecType() string { return DeduplicateType }
+func (p *Deduplicate) ExecType() string {
+	if p.Changelog {
+		return ChangelogNormalizeType
+	}
+	return DeduplicateType
+}

@@ -12,8 +12,9 @@ import (
 	"github.com/sluice-project/sluice/planner-hook/plan"
 )
 
-// dedupStage runs a deduplication at the start of a chain: rows of Flink's row exchange or
-// batches of a columnar exchange, keyed by the partition keys; each key's kept row is held as
+// dedupStage runs a deduplication (or a ChangelogNormalize, the last row of each key of a
+// changelog) at the start of a chain: rows of Flink's row exchange or batches of a columnar
+// exchange, keyed by the partition keys (the unique key); each key's kept row is held as
 // BinaryRowData bytes, which are also what it emits (with its RowKind). With mini-batches the
 // rows wait in a bundle, deduplicated when it finishes.
 type dedupStage struct {
@@ -32,7 +33,7 @@ func openDedupStage(p *plan.Deduplicate, options map[string]string) (*dedupStage
 	if err != nil {
 		return nil, fmt.Errorf("deduplicate: %w", err)
 	}
-	op, err := dedup.New(dedup.Config{KeepLast: p.KeepLast, RowTime: p.RowtimeCol >= 0, InsertOnly: p.InsertOnly,
+	op, err := dedup.New(dedup.Config{KeepLast: p.KeepLast, RowTime: p.RowtimeCol >= 0, InsertOnly: p.InsertOnly, Changelog: p.Changelog,
 		GenerateUpdateBefore: p.GenerateUpdateBefore, GenerateInsert: p.GenerateInsert,
 		HeapState: options[plan.OptHeapState] == "true", KeyGroups: kgs, StateTTL: statettl.TTL{Millis: p.StateTTL}})
 	if err != nil {

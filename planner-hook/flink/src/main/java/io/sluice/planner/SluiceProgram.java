@@ -306,6 +306,7 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                 || rel instanceof StreamPhysicalGlobalGroupAggregate
                 || rel instanceof StreamPhysicalRank
                 || rel instanceof StreamPhysicalOverAggregate
+                || rel instanceof org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalChangelogNormalize
                 || isNativeJoin(rel);
     }
 
@@ -400,6 +401,8 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
                     : "stream-exec-rank_1";
         } else if (rel instanceof StreamPhysicalOverAggregate) {
             return "stream-exec-over-aggregate_1";
+        } else if (rel instanceof org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalChangelogNormalize) {
+            return "stream-exec-changelog-normalize_1";
         } else if (isIcebergScan(rel)) {
             return "sluice-iceberg-scan_1";
         } else if (isAdbcScan(rel)) {
@@ -443,6 +446,10 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         } else if (bottom instanceof StreamPhysicalOverAggregate) {
             // StreamExecOverAggregate keys its state by the partition keys of its one group.
             stateKeys = ((StreamPhysicalOverAggregate) bottom).logicWindow().groups.get(0).keys.toArray();
+        } else if (bottom instanceof org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalChangelogNormalize) {
+            // StreamExecChangelogNormalize keys its state by the unique key.
+            stateKeys = ((org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalChangelogNormalize) bottom)
+                    .uniqueKeys();
         } else if (isNativeJoin(bottom)) {
             // Flink keys the join's state by the join keys; the key selector is the left input's.
             stateKeys = ((CommonPhysicalJoin) bottom).joinSpec().getLeftKeys();
