@@ -221,9 +221,7 @@ func debeziumDecodingOption(o *debeziumformat.Options, k, v string) string {
 		// Records the decoder does not take go to Flink's deserializer, which skips or fails
 		// as the option says.
 	case "schema-include":
-		if optionTrue(v) {
-			return "'{key}' = 'true' (envelopes inside a payload) is not decoded natively yet"
-		}
+		o.SchemaInclude = optionTrue(v)
 	case "map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number", "encode.ignore-null-fields":
 		// Encoding options, or options of MAP columns (which keep Flink's format).
 	default:

@@ -1,7 +1,8 @@
 // Package debeziumformat decodes records of Flink's debezium-json format
 // (DebeziumJsonDeserializationSchema) into rows with their RowKinds. Each record is a Debezium
 // envelope, a JSON object with the fields before, after and op, which Flink reads with its json
-// format's tree deserializer; op "c" or "r" gives the after row as an insert (+I), "u" the
+// format's tree deserializer (inside the record's "payload" with 'debezium-json.schema-include');
+// op "c" or "r" gives the after row as an insert (+I), "u" the
 // before row (-U) and the after row (+U), "d" the before row as a delete (-D), and a record
 // without a value gives nothing.
 //
@@ -35,14 +36,21 @@ const (
 type Options struct {
 	// ISOTimestamps is 'debezium-json.timestamp-format.standard' = 'ISO-8601' (else 'SQL').
 	ISOTimestamps bool
+	// SchemaInclude is 'debezium-json.schema-include': the envelope is the record's "payload"
+	// field (Kafka Connect's JSON converter with schemas enabled), its "schema" skipped.
+	SchemaInclude bool
 }
 
 // Decoder decodes records of one row type into rows with their RowKinds, in the schema's last
 // column (catalog.RowKindColumn). It is not safe for concurrent use.
 type Decoder struct {
-	env    *jsonformat.Decoder
-	names  []string
-	schema *arrow.Schema
+	env *jsonformat.Decoder
+	// at is the envelope's path in the decoded record: nothing, or the payload field; op,
+	// before and after are its fields' paths.
+	at                            []int
+	opPath, beforePath, afterPath []int
+	names                         []string
+	schema                        *arrow.Schema
 	// Per row since the last Finish: its envelope row, whether it is the after row, its kind.
 	envRows []int32
 	after   []bool
@@ -53,31 +61,39 @@ type Decoder struct {
 
 // NewDecoder returns a decoder of records into rows of the named fields. The fields' types are
 // those sources/jsonformat decodes.
-func NewDecoder(names []string, types []catalog.Type, opts Options) (*Decoder, error) {
-	if len(names) != len(types) {
-		return nil, fmt.Errorf("debezium-json decoder: %d names for %d types", len(names), len(types))
+func NewDecoder(fieldNames []string, fieldTypes []catalog.Type, opts Options) (*Decoder, error) {
+	if len(fieldNames) != len(fieldTypes) {
+		return nil, fmt.Errorf("debezium-json decoder: %d names for %d types", len(fieldNames), len(fieldTypes))
 	}
-	fields := make([]catalog.Field, len(names))
-	for i := range names {
-		if types[i].Kind == catalog.Row {
-			return nil, fmt.Errorf("debezium-json decoder: field %s of type %s is decoded by Flink", names[i], types[i])
+	fields := make([]catalog.Field, len(fieldNames))
+	for i := range fieldNames {
+		if fieldTypes[i].Kind == catalog.Row {
+			return nil, fmt.Errorf("debezium-json decoder: field %s of type %s is decoded by Flink", fieldNames[i], fieldTypes[i])
 		}
-		fields[i] = catalog.Field{Name: names[i], Type: types[i]}
+		fields[i] = catalog.Field{Name: fieldNames[i], Type: fieldTypes[i]}
 	}
 	// before and after are nullable whatever the table's row type says: Flink's tree
 	// deserializer gives NULL for a missing or null one.
 	row := catalog.Type{Kind: catalog.Row, Fields: fields, Nullable: true}
-	env, err := jsonformat.NewDecoder([]string{"before", "after", "op"},
-		[]catalog.Type{row, row, catalog.StringType(true)}, jsonformat.Options{ISOTimestamps: opts.ISOTimestamps, Tree: true})
+	names, types := []string{"before", "after", "op"}, []catalog.Type{row, row, catalog.StringType(true)}
+	var at []int
+	if opts.SchemaInclude {
+		payload := catalog.Type{Kind: catalog.Row, Nullable: true, Fields: []catalog.Field{
+			{Name: names[0], Type: types[0]}, {Name: names[1], Type: types[1]}, {Name: names[2], Type: types[2]}}}
+		names, types, at = []string{"payload"}, []catalog.Type{payload}, []int{0}
+	}
+	env, err := jsonformat.NewDecoder(names, types, jsonformat.Options{ISOTimestamps: opts.ISOTimestamps, Tree: true})
 	if err != nil {
 		return nil, fmt.Errorf("debezium-json decoder: %w", err)
 	}
-	schema, err := catalog.ArrowSchema(names, types)
+	schema, err := catalog.ArrowSchema(fieldNames, fieldTypes)
 	if err != nil {
 		return nil, fmt.Errorf("debezium-json decoder: %w", err)
 	}
 	all := append(schema.Fields(), arrow.Field{Name: catalog.RowKindColumn, Type: arrow.PrimitiveTypes.Int8})
-	return &Decoder{env: env, names: names, schema: arrow.NewSchema(all, nil)}, nil
+	path := func(field int) []int { return append(append([]int(nil), at...), field) }
+	return &Decoder{env: env, at: at, opPath: path(opField), beforePath: path(beforeField), afterPath: path(afterField),
+		names: fieldNames, schema: arrow.NewSchema(all, nil)}, nil
 }
 
 // Schema is the schema of the decoded batches: the fields, then their RowKinds.
@@ -98,9 +114,9 @@ func (d *Decoder) Add(value []byte) (rows int, ok bool) {
 	}
 	e := int32(d.env.Rows() - 1)
 	start := len(d.kinds)
-	op, hasOp := d.env.Last(opField)
-	_, hasBefore := d.env.Last(beforeField)
-	_, hasAfter := d.env.Last(afterField)
+	op, hasOp := d.env.Last(d.opPath...)
+	_, hasBefore := d.env.Last(d.beforePath...)
+	_, hasAfter := d.env.Last(d.afterPath...)
 	switch {
 	case hasOp && (string(op) == "c" || string(op) == "r") && hasAfter:
 		d.add(e, true, changelog.Insert)
@@ -151,7 +167,13 @@ func (d *Decoder) Finish(mem memory.Allocator) (arrow.RecordBatch, error) {
 			sel[r] += n
 		}
 	}
-	before, after := env.Column(beforeField).(*array.Struct), env.Column(afterField).(*array.Struct)
+	envelope := func(field int) *array.Struct {
+		if d.at != nil {
+			return env.Column(0).(*array.Struct).Field(field).(*array.Struct)
+		}
+		return env.Column(field).(*array.Struct)
+	}
+	before, after := envelope(beforeField), envelope(afterField)
 	cols := make([]arrow.Array, 0, len(d.names)+1)
 	defer func() {
 		for _, c := range cols {

@@ -137,3 +137,37 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// With 'schema-include' the envelope is the record's payload, its schema skipped; a record
+// without a payload is Flink's to fail or skip.
+func TestDecoderSchemaInclude(t *testing.T) {
+	d, err := NewDecoder([]string{"id"}, []catalog.Type{catalog.IntType(true)}, Options{SchemaInclude: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		record string
+		rows   int // -1: left to Flink
+	}{
+		{`{"schema":{"type":"struct","fields":[{"field":"before"}]},"payload":{"before":{"id":1},"after":{"id":2},"op":"u"}}`, 2},
+		{`{"payload":{"after":{"id":3},"op":"c"}}`, 1},
+		{`{"schema":{}}`, -1},
+		{`{"before":null,"after":{"id":3},"op":"c"}`, -1},
+	} {
+		n, ok := d.Add([]byte(c.record))
+		if !ok {
+			n = -1
+		}
+		if n != c.rows {
+			t.Fatalf("%s: %d rows, want %d", c.record, n, c.rows)
+		}
+	}
+	b, err := d.Finish(memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	if got := fmt.Sprint(b.Column(0).(*array.Int32).Int32Values(), b.Column(1).(*array.Int8).Int8Values()); got != "[1 2 3] [1 2 0]" {
+		t.Fatalf("rows %s, want [1 2 3] [1 2 0]", got)
+	}
+}

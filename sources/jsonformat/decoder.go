@@ -174,10 +174,15 @@ func (d *Decoder) Add(value []byte) (rows int, ok bool) {
 	return 1, true
 }
 
-// Last returns whether the top-level field i of the last row decoded is valid (not NULL) and,
-// for a string or binary field, its bytes (they stay the decoder's, valid until the next call).
-func (d *Decoder) Last(i int) (text []byte, valid bool) {
-	return d.root.cols[i].Last()
+// Last returns whether a field of the last row decoded is valid (not NULL) and, for a string or
+// binary field, its bytes (they stay the decoder's, valid until the next call). The field is the
+// top-level field path[0], or within it (a ROW) its field path[1], and so on.
+func (d *Decoder) Last(path ...int) (text []byte, valid bool) {
+	col := &d.root.cols[path[0]]
+	for _, i := range path[1:] {
+		col = &col.row.cols[i]
+	}
+	return col.Last()
 }
 
 // clearSeen clears the marks of the fields and of their ROW columns' fields.
