@@ -37,15 +37,20 @@ func run(t *testing.T, d *Deduplicate, steps []step) [][]string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, offsets := d.Output()
-		var got []string
-		for i := 0; i+1 < len(offsets); i++ {
-			row := data[offsets[i]:offsets[i+1]]
-			got = append(got, [...]string{"+I", "-U", "+U", "-D"}[row[0]]+" "+string(row[1:]))
-		}
-		out = append(out, got)
+		out = append(out, rendered(d))
 	}
 	return out
+}
+
+// rendered lists the output rows of the last call as "+I a@3".
+func rendered(d *Deduplicate) []string {
+	data, offsets := d.Output()
+	var got []string
+	for i := 0; i+1 < len(offsets); i++ {
+		row := data[offsets[i]:offsets[i+1]]
+		got = append(got, [...]string{"+I", "-U", "+U", "-D"}[row[0]]+" "+string(row[1:]))
+	}
+	return got
 }
 
 // Each variant as Flink's deduplicate functions emit: the last row by event time (ties go to
@@ -227,13 +232,7 @@ func changes(t *testing.T, d *Deduplicate, steps []step) [][]string {
 		if err := d.Process(rows); err != nil {
 			t.Fatal(err)
 		}
-		data, offsets := d.Output()
-		var got []string
-		for i := 0; i+1 < len(offsets); i++ {
-			row := data[offsets[i]:offsets[i+1]]
-			got = append(got, [...]string{"+I", "-U", "+U", "-D"}[row[0]]+" "+string(row[1:]))
-		}
-		out = append(out, got)
+		out = append(out, rendered(d))
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.testing.ValueRows;
 
 import org.apache.flink.formats.avro.AvroRowDataDeserializationSchema;
 import org.apache.flink.formats.avro.AvroRowDataSerializationSchema;
@@ -88,20 +89,10 @@ class AvroFormatDifferentialTest {
             AvroRowDataDeserializationSchema flink =
                     new AvroRowDataDeserializationSchema(rowType, InternalTypeInfo.of(rowType), AvroEncoding.BINARY, legacy);
             flink.open(null);
-            ByteBuffer out = ByteBuffer.wrap(NativeLib.valueRows(rowTypeText.getBytes(StandardCharsets.UTF_8), options,
-                    RawFormatDifferentialTest.concat(group), RawFormatDifferentialTest.starts(group))).order(ByteOrder.LITTLE_ENDIAN);
-            int n = out.getInt();
-            assertEquals(group.size(), n);
-            int[] status = new int[n];
-            for (int r = 0; r < n; r++) {
-                status[r] = out.getInt();
-            }
-            int rows = out.getInt();
-            int[] offsets = new int[rows + 1];
-            for (int k = 0; k <= rows; k++) {
-                offsets[k] = out.getInt();
-            }
-            int base = out.position();
+            ValueRows natives = ValueRows.decode(rowTypeText.getBytes(StandardCharsets.UTF_8), options, group);
+            int[] status = natives.status();
+            int n = status.length;
+            int rows = natives.rows();
             int row = 0;
             boolean failed = false;
             for (int r = 0; r < n; r++) {
@@ -130,7 +121,7 @@ class AvroFormatDifferentialTest {
                 BinaryRowData want = serializer.toBinaryRow(flinkRow);
                 byte[] wantBytes = new byte[want.getSizeInBytes()];
                 want.getSegments()[0].get(want.getOffset(), wantBytes, 0, wantBytes.length);
-                byte[] mine = Arrays.copyOfRange(out.array(), base + offsets[row], base + offsets[row + 1]);
+                byte[] mine = natives.row(row);
                 RowData shown = flinkRow;
                 assertArrayEquals(wantBytes, mine, () -> "the row of " + Arrays.toString(rec) + ": Flink " + shown);
                 row++;

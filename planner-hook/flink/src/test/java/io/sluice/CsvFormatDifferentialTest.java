@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.testing.ValueRows;
 
 import org.apache.flink.formats.csv.CsvRowDataDeserializationSchema;
 import org.apache.flink.table.data.RowData;
@@ -13,9 +14,6 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -23,7 +21,6 @@ import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -94,21 +91,10 @@ class CsvFormatDifferentialTest {
             for (int r = 0; r < 1000; r++) {
                 records.add(record(rnd, setup).getBytes(StandardCharsets.UTF_8));
             }
-            ByteBuffer out = ByteBuffer.wrap(NativeLib.valueRows(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
-                    setup.options().getBytes(StandardCharsets.UTF_8), RawFormatDifferentialTest.concat(records),
-                    RawFormatDifferentialTest.starts(records))).order(ByteOrder.LITTLE_ENDIAN);
-            int n = out.getInt();
-            assertEquals(records.size(), n);
-            int[] status = new int[n];
-            for (int r = 0; r < n; r++) {
-                status[r] = out.getInt();
-            }
-            int rows = out.getInt();
-            int[] offsets = new int[rows + 1];
-            for (int j = 0; j <= rows; j++) {
-                offsets[j] = out.getInt();
-            }
-            int base = out.position();
+            ValueRows natives = ValueRows.decode(ROW_TYPE, setup.options(), records);
+            int[] status = natives.status();
+            int n = status.length;
+            int rows = natives.rows();
             int row = 0;
             for (int r = 0; r < n; r++) {
                 total++;
@@ -129,7 +115,7 @@ class CsvFormatDifferentialTest {
                 BinaryRowData binary = serializer.toBinaryRow(flinkRow);
                 byte[] want = new byte[binary.getSizeInBytes()];
                 binary.getSegments()[0].get(binary.getOffset(), want, 0, want.length);
-                byte[] mine = Arrays.copyOfRange(out.array(), base + offsets[row], base + offsets[row + 1]);
+                byte[] mine = natives.row(row);
                 RowData shown = flinkRow;
                 assertArrayEquals(want, mine, () -> "the row of " + text + ": Flink " + shown);
                 row++;

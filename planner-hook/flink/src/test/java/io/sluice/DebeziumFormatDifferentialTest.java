@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.testing.ValueRows;
 
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.debezium.DebeziumJsonDeserializationSchema;
@@ -16,12 +17,8 @@ import org.apache.flink.util.Collector;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -88,30 +85,13 @@ class DebeziumFormatDifferentialTest {
                 }
                 records.add(e.getBytes(StandardCharsets.UTF_8));
             }
-            ByteArrayOutputStream values = new ByteArrayOutputStream();
-            ByteBuffer starts = ByteBuffer.allocate(4 * (records.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
-            for (byte[] rec : records) {
-                starts.putInt(values.size());
-                values.write(rec);
-            }
-            starts.putInt(values.size());
             String options = "format=debezium-json\ndebezium-json.schema-include=" + schemaInclude
                     + "\ndebezium-json.ignore-parse-errors=" + ignoreErrors
                     + "\ndebezium-json.timestamp-format.standard=" + (iso ? "ISO-8601" : "SQL");
-            ByteBuffer out = ByteBuffer.wrap(NativeLib.valueRows(rowTypeText.getBytes(StandardCharsets.UTF_8),
-                    options.getBytes(StandardCharsets.UTF_8), values.toByteArray(), starts.array())).order(ByteOrder.LITTLE_ENDIAN);
-            int n = out.getInt();
-            assertEquals(records.size(), n);
-            int[] status = new int[n];
-            for (int r = 0; r < n; r++) {
-                status[r] = out.getInt();
-            }
-            int rows = out.getInt();
-            int[] offsets = new int[rows + 1];
-            for (int k = 0; k <= rows; k++) {
-                offsets[k] = out.getInt();
-            }
-            int base = out.position();
+            ValueRows natives = ValueRows.decode(rowTypeText, options, records);
+            int[] status = natives.status();
+            int n = status.length;
+            int rows = natives.rows();
             int row = 0;
             for (int r = 0; r < n; r++) {
                 total++;
@@ -139,7 +119,7 @@ class DebeziumFormatDifferentialTest {
                     BinaryRowData binary = serializer.toBinaryRow(flinkRow);
                     byte[] want = new byte[binary.getSizeInBytes()];
                     binary.getSegments()[0].get(binary.getOffset(), want, 0, want.length);
-                    byte[] mine = Arrays.copyOfRange(out.array(), base + offsets[row], base + offsets[row + 1]);
+                    byte[] mine = natives.row(row);
                     assertArrayEquals(want, mine, () -> "the row of " + text + ": Flink " + flinkRow);
                     row++;
                 }

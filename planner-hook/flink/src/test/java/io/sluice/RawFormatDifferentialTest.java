@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.testing.ValueRows;
 import io.sluice.sinks.kafka.RecordValues;
 
 import org.apache.flink.formats.raw.RawFormatDeserializationSchema;
@@ -71,20 +72,10 @@ class RawFormatDifferentialTest {
             rnd.nextBytes(rec);
             records.add(rec);
         }
-        ByteBuffer out = ByteBuffer.wrap(NativeLib.valueRows(typeBytes, options, concat(records), starts(records)))
-                .order(ByteOrder.LITTLE_ENDIAN);
-        int n = out.getInt();
-        assertEquals(records.size(), n);
-        int[] status = new int[n];
-        for (int r = 0; r < n; r++) {
-            status[r] = out.getInt();
-        }
-        int rows = out.getInt();
-        int[] offsets = new int[rows + 1];
-        for (int k = 0; k <= rows; k++) {
-            offsets[k] = out.getInt();
-        }
-        int base = out.position();
+        ValueRows natives = ValueRows.decode(typeBytes, options, records);
+        int[] status = natives.status();
+        int n = status.length;
+        int rows = natives.rows();
         int row = 0;
         int natively = 0;
         for (int r = 0; r < n; r++) {
@@ -102,7 +93,7 @@ class RawFormatDifferentialTest {
             BinaryRowData want = serializer.toBinaryRow(flinkIn.deserialize(rec));
             byte[] wantBytes = new byte[want.getSizeInBytes()];
             want.getSegments()[0].get(want.getOffset(), wantBytes, 0, wantBytes.length);
-            byte[] mine = Arrays.copyOfRange(out.array(), base + offsets[row], base + offsets[row + 1]);
+            byte[] mine = natives.row(row);
             assertArrayEquals(wantBytes, mine, () -> type + ": the row of " + Arrays.toString(rec));
             row++;
         }
