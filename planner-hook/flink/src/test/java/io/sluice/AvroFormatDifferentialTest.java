@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.testing.ValueRecords;
 import io.sluice.testing.ValueRows;
 
 import org.apache.flink.formats.avro.AvroRowDataDeserializationSchema;
@@ -19,8 +20,6 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -167,18 +166,8 @@ class AvroFormatDifferentialTest {
             }
             rows.add(avroRow);
         }
-        java.io.ByteArrayOutputStream data = new java.io.ByteArrayOutputStream();
-        ByteBuffer offsets = ByteBuffer.allocate(4 * (rows.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
-        for (GenericRowData row : rows) {
-            offsets.putInt(data.size());
-            BinaryRowData b = serializer.toBinaryRow(row);
-            byte[] bytes = new byte[b.getSizeInBytes()];
-            b.getSegments()[0].get(b.getOffset(), bytes, 0, bytes.length);
-            data.write(bytes);
-        }
-        offsets.putInt(data.size());
         byte[] options = ("format=avro\navro.timestamp_mapping.legacy=" + legacy).getBytes(StandardCharsets.UTF_8);
-        byte[] out = NativeLib.valueRecords(rowTypeText.getBytes(StandardCharsets.UTF_8), options, data.toByteArray(), offsets.array());
+        byte[] out = ValueRecords.encode(rowTypeText.getBytes(StandardCharsets.UTF_8), options, rows, serializer);
         assertEquals(rows.size(), io.sluice.sinks.kafka.RecordValues.count(out));
         for (int r = 0; r < rows.size(); r++) {
             int k = r;

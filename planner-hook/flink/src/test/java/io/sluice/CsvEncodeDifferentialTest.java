@@ -1,12 +1,12 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.testing.ValueRecords;
 import io.sluice.sinks.kafka.RecordValues;
 
 import org.apache.flink.formats.csv.CsvRowDataSerializationSchema;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
@@ -14,9 +14,6 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,18 +71,7 @@ class CsvEncodeDifferentialTest {
             }
             rows.add(row);
         }
-        ByteArrayOutputStream data = new ByteArrayOutputStream();
-        ByteBuffer offsets = ByteBuffer.allocate(4 * (rows.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
-        for (GenericRowData row : rows) {
-            offsets.putInt(data.size());
-            BinaryRowData b = serializer.toBinaryRow(row);
-            byte[] bytes = new byte[b.getSizeInBytes()];
-            b.getSegments()[0].get(b.getOffset(), bytes, 0, bytes.length);
-            data.write(bytes);
-        }
-        offsets.putInt(data.size());
-        byte[] out = NativeLib.valueRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8), options.getBytes(StandardCharsets.UTF_8),
-                data.toByteArray(), offsets.array());
+        byte[] out = ValueRecords.encode(ROW_TYPE, options, rows, serializer);
         assertEquals(rows.size(), RecordValues.count(out));
         for (int r = 0; r < rows.size(); r++) {
             // ISO-8859-1 keeps every byte: the records are compared exactly.

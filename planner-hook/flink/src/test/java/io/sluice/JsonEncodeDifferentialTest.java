@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.testing.ValueRecords;
 import io.sluice.sinks.kafka.RecordValues;
 
 import org.apache.flink.formats.common.TimestampFormat;
@@ -11,7 +12,6 @@ import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
@@ -20,11 +20,8 @@ import org.apache.flink.types.RowKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,21 +53,10 @@ class JsonEncodeDifferentialTest {
         for (int r = 0; r < 5000; r++) {
             rows.add(row(rnd));
         }
-        ByteArrayOutputStream data = new ByteArrayOutputStream();
-        ByteBuffer offsets = ByteBuffer.allocate(4 * (rows.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
-        for (GenericRowData row : rows) {
-            offsets.putInt(data.size());
-            BinaryRowData b = serializer.toBinaryRow(row);
-            byte[] bytes = new byte[b.getSizeInBytes()];
-            b.getSegments()[0].get(b.getOffset(), bytes, 0, bytes.length);
-            data.write(bytes);
-        }
-        offsets.putInt(data.size());
         String options = "format=json\njson.timestamp-format.standard="
                 + (timestamps == TimestampFormat.ISO_8601 ? "ISO-8601" : "SQL")
                 + "\njson.encode.decimal-as-plain-number=" + decimalPlain + "\njson.encode.ignore-null-fields=" + ignoreNulls;
-        byte[] out = NativeLib.valueRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
-                options.getBytes(StandardCharsets.UTF_8), data.toByteArray(), offsets.array());
+        byte[] out = ValueRecords.encode(ROW_TYPE, options, rows, serializer);
         int n = RecordValues.count(out);
         assertEquals(rows.size(), n);
         for (int r = 0; r < n; r++) {
@@ -101,19 +87,8 @@ class JsonEncodeDifferentialTest {
             row.setRowKind(RowKind.values()[rnd.nextInt(4)]);
             rows.add(row);
         }
-        ByteArrayOutputStream data = new ByteArrayOutputStream();
-        ByteBuffer offsets = ByteBuffer.allocate(4 * (rows.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
-        for (GenericRowData row : rows) {
-            offsets.putInt(data.size());
-            BinaryRowData b = serializer.toBinaryRow(row);
-            byte[] bytes = new byte[b.getSizeInBytes()];
-            b.getSegments()[0].get(b.getOffset(), bytes, 0, bytes.length);
-            data.write(bytes);
-        }
-        offsets.putInt(data.size());
         String options = "format=debezium-json\ndebezium-json.encode.ignore-null-fields=" + ignoreNulls;
-        byte[] out = NativeLib.valueRecords(ROW_TYPE.getBytes(StandardCharsets.UTF_8),
-                options.getBytes(StandardCharsets.UTF_8), data.toByteArray(), offsets.array());
+        byte[] out = ValueRecords.encode(ROW_TYPE, options, rows, serializer);
         int n = RecordValues.count(out);
         assertEquals(rows.size(), n);
         for (int r = 0; r < n; r++) {

@@ -5,13 +5,11 @@ import io.sluice.testing.ValueRows;
 
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.JsonParserRowDataDeserializationSchema;
-import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
-import org.apache.flink.util.Collector;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,8 +20,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -67,43 +63,8 @@ class JsonFormatDifferentialTest {
             String options = "format=json\njson.fail-on-missing-field=" + failOnMissing + "\njson.ignore-parse-errors="
                     + ignoreErrors + "\njson.timestamp-format.standard=" + (iso ? "ISO-8601" : "SQL");
             ValueRows natives = ValueRows.decode(ROW_TYPE, options, records);
-            int[] status = natives.status();
-            int n = status.length;
-            int rows = natives.rows();
-            int row = 0;
-            for (int r = 0; r < n; r++) {
-                total++;
-                if (status[r] < 0) {
-                    continue;
-                }
-                nativeRecords++;
-                String text = new String(records.get(r), StandardCharsets.UTF_8);
-                List<RowData> got = new ArrayList<>();
-                try {
-                    flink.deserialize(records.get(r), new Collector<>() {
-                        @Override
-                        public void collect(RowData record) {
-                            got.add(record);
-                        }
-
-                        @Override
-                        public void close() {}
-                    });
-                } catch (Exception e) {
-                    fail("decoded natively, but Flink fails on " + text + ": " + e);
-                }
-                assertEquals(status[r], got.size(), () -> "rows of " + text);
-                for (RowData flinkRow : got) {
-                    assertTrue(flinkRow != null, () -> "Flink emitted a null row for " + text);
-                    BinaryRowData binary = serializer.toBinaryRow(flinkRow);
-                    byte[] want = new byte[binary.getSizeInBytes()];
-                    binary.getSegments()[0].get(binary.getOffset(), want, 0, want.length);
-                    byte[] mine = natives.row(row);
-                    assertArrayEquals(want, mine, () -> "the row of " + text + ": Flink " + flinkRow);
-                    row++;
-                }
-            }
-            assertEquals(rows, row, "rows left over");
+            total += records.size();
+            nativeRecords += natives.assertFlinks(records, flink, serializer);
         }
         int decoded = nativeRecords;
         int all = total;

@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.jni.NativeLib;
+import io.sluice.testing.ValueRecords;
 import io.sluice.testing.ValueRows;
 import io.sluice.sinks.kafka.RecordValues;
 
@@ -114,17 +115,7 @@ class RawFormatDifferentialTest {
                 // a wrong length for the type
             }
         }
-        ByteArrayOutputStream data = new ByteArrayOutputStream();
-        ByteBuffer rowOffsets = ByteBuffer.allocate(4 * (values.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
-        for (RowData v : values) {
-            rowOffsets.putInt(data.size());
-            BinaryRowData b = serializer.toBinaryRow(v);
-            byte[] bytes = new byte[b.getSizeInBytes()];
-            b.getSegments()[0].get(b.getOffset(), bytes, 0, bytes.length);
-            data.write(bytes);
-        }
-        rowOffsets.putInt(data.size());
-        byte[] encoded = NativeLib.valueRecords(typeBytes, options, data.toByteArray(), rowOffsets.array());
+        byte[] encoded = ValueRecords.encode(typeBytes, options, values, serializer);
         assertEquals(values.size(), RecordValues.count(encoded));
         int nulls = 0;
         for (int r = 0; r < values.size(); r++) {

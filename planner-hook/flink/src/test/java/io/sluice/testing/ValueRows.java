@@ -2,12 +2,24 @@ package io.sluice.testing;
 
 import io.sluice.jni.NativeLib;
 
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.util.Collector;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * What the native decoding of a Kafka table's records gives ({@link NativeLib#valueRows}), for
@@ -49,6 +61,49 @@ public record ValueRows(int[] status, int[] offsets, byte[] data, int base) {
     /** The number of rows decoded natively. */
     public int rows() {
         return offsets.length - 1;
+    }
+
+    /**
+     * Checks every record decoded natively against Flink's own deserializer: Flink must take it,
+     * and its rows (BinaryRowData, RowKinds included) must be the native rows byte for byte, in
+     * order, none left over. Returns the number of records decoded natively.
+     */
+    public int assertFlinks(List<byte[]> records, DeserializationSchema<RowData> flink, RowDataSerializer serializer) {
+        int natively = 0;
+        int row = 0;
+        for (int r = 0; r < status.length; r++) {
+            if (status[r] < 0) {
+                continue;
+            }
+            natively++;
+            String text = new String(records.get(r), StandardCharsets.UTF_8);
+            List<RowData> flinkRows = new ArrayList<>();
+            try {
+                flink.deserialize(records.get(r), new Collector<>() {
+                    @Override
+                    public void collect(RowData record) {
+                        flinkRows.add(record);
+                    }
+
+                    @Override
+                    public void close() {}
+                });
+            } catch (Exception e) {
+                fail("decoded natively, but Flink fails on " + text + ": " + e);
+            }
+            int r0 = r;
+            assertEquals(status[r0], flinkRows.size(), () -> "rows of " + text);
+            for (RowData flinkRow : flinkRows) {
+                assertTrue(flinkRow != null, () -> "Flink emitted a null row for " + text);
+                BinaryRowData binary = serializer.toBinaryRow(flinkRow);
+                byte[] want = new byte[binary.getSizeInBytes()];
+                binary.getSegments()[0].get(binary.getOffset(), want, 0, want.length);
+                assertArrayEquals(want, row(row), () -> "the row of " + text + ": Flink " + flinkRow);
+                row++;
+            }
+        }
+        assertEquals(rows(), row, "rows left over");
+        return natively;
     }
 
     /** The bytes of natively decoded row k. */
