@@ -499,8 +499,9 @@ func fetchBuffers(env *C.JNIEnv, values C.jobject, length int, starts C.jobject,
 
 // What a native Kafka scan needs besides the record values (kafkaFetchNeeds' bits).
 const (
-	fetchNeedsMetadata = 1
-	fetchNeedsKeys     = 2
+	fetchNeedsMetadata   = 1
+	fetchNeedsKeys       = 2
+	fetchNeedsTombstones = 4
 )
 
 //export Java_io_sluice_jni_NativeLib_kafkaFetchNeeds
@@ -517,6 +518,9 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchNeeds(env *C.JNIEnv, _ C.jclass, h C
 	}
 	if k.f.ReadsKeys() {
 		needs |= fetchNeedsKeys
+	}
+	if k.f.ReadsTombstones() {
+		needs |= fetchNeedsTombstones
 	}
 	return C.jint(needs)
 }
@@ -536,6 +540,27 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchKeys(env *C.JNIEnv, _ C.jclass, h C.
 		return
 	}
 	k.f.SetKeys(b, s)
+}
+
+//export Java_io_sluice_jni_NativeLib_kafkaFetchTombstones
+func Java_io_sluice_jni_NativeLib_kafkaFetchTombstones(env *C.JNIEnv, _ C.jclass, h C.jlong, marks C.jobject, records C.jint) {
+	defer guard(env, "kafkaFetchTombstones")
+	k, err := handleOf[*kafkaFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return
+	}
+	m, err := directBuffer(env, marks)
+	if err != nil {
+		throw(env, fmt.Sprintf("kafka fetch tombstones: %v", err))
+		return
+	}
+	if records < 0 || int(records) > len(m) {
+		throw(env, fmt.Sprintf("kafka fetch tombstones: %d records in %d bytes", records, len(m)))
+		return
+	}
+	// Read in place until Finish, as the values are.
+	k.f.SetTombstones(m[:records])
 }
 
 //export Java_io_sluice_jni_NativeLib_kafkaFetchRecords
@@ -585,6 +610,7 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchFinish(env *C.JNIEnv, _ C.jclass, h 
 	b, mark, err := k.f.Finish()
 	k.f.SetRecords("", 0, nil)
 	k.f.SetKeys(nil, nil)
+	k.f.SetTombstones(nil)
 	if err != nil {
 		throw(env, err.Error())
 		return 0

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -11,13 +12,18 @@ import (
 	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
-// KafkaScan is a scan of a Kafka table ('connector' = 'kafka') whose record values Go decodes:
-// Flink's Kafka source polls, assigns partitions and checkpoints offsets, and hands the values
-// of each partition's fetch to Go in one call (see docs/internals/flink-kafka-source.md).
+// KafkaScan is a scan of a Kafka table ('connector' = 'kafka' or 'upsert-kafka') whose record
+// values Go decodes: Flink's Kafka source polls, assigns partitions and checkpoints offsets, and
+// hands the values of each partition's fetch to Go in one call (see
+// docs/internals/flink-kafka-source.md).
 type KafkaScan struct {
 	Table string
-	Names []string
-	Types []catalog.Type
+	// Upsert is set for an upsert-kafka table: the key holds the PRIMARY KEY's columns, a record
+	// with a value is an insert (+I) and one without (a tombstone) a delete (-D) of the key's
+	// row, its other columns NULL (Flink's DynamicKafkaDeserializationSchema in upsert mode).
+	Upsert bool
+	Names  []string
+	Types  []catalog.Type
 	// Value is the value format and its decoding options.
 	Value kafkavalue.Format
 	// ValueFields are the positions of the value's fields in the physical row (nil: all).
@@ -81,7 +87,8 @@ func isKafkaScan(n *IslandNode) bool {
 	if err := json.Unmarshal(n.Exec, &j); err != nil {
 		return false
 	}
-	return j.ScanTableSource.Table.ResolvedTable.Options["connector"] == "kafka"
+	c := j.ScanTableSource.Table.ResolvedTable.Options["connector"]
+	return c == kafkaConnector || c == upsertKafkaConnector
 }
 
 // CompileKafkaScan decides whether a Kafka table's values are decoded natively and compiles the
@@ -93,7 +100,16 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 		return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
 	}
 	t := j.ScanTableSource.Table
-	s := &KafkaScan{Table: t.Identifier}
+	o := t.ResolvedTable.Options
+	s := &KafkaScan{Table: t.Identifier, Upsert: o["connector"] == upsertKafkaConnector}
+	if s.Upsert {
+		// upsert-kafka's key is the primary key, as its factory projects it.
+		if t.ResolvedTable.Schema.PrimaryKey == nil {
+			return nil, nil, fmt.Errorf("kafka scan %s: an upsert-kafka table without a PRIMARY KEY", n.Name)
+		}
+		o = maps.Clone(o)
+		o["key.fields"] = strings.Join(t.ResolvedTable.Schema.PrimaryKey.Columns, ";")
+	}
 	out, err := catalog.ParseType(j.OutputType)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kafka scan %s output type: %w", n.Name, err)
@@ -101,7 +117,7 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 	if s.Names, s.Types, err = RowFields(out); err != nil {
 		return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
 	}
-	reasons := kafkaOptionReasons(t.Identifier, t.ResolvedTable.Options, &s.Value)
+	reasons := kafkaOptionReasons(t.Identifier, o, &s.Value)
 	for _, raw := range j.ScanTableSource.Abilities {
 		var a struct {
 			Type         string   `json:"type"`
@@ -144,12 +160,15 @@ func CompileKafkaScan(n *IslandNode, options map[string]string) (*KafkaScan, []s
 		}
 	}
 	physical := len(s.Names) - len(s.Metadata)
-	if _, ok := t.ResolvedTable.Options["key.format"]; ok {
-		why, err := s.readKey(t.ResolvedTable.Options, physical)
+	if _, ok := o["key.format"]; ok {
+		why, err := s.readKey(o, physical)
 		if err != nil {
 			return nil, nil, fmt.Errorf("kafka scan %s: %w", n.Name, err)
 		}
 		reasons = append(reasons, prefixed(t.Identifier, why)...)
+	}
+	if s.Upsert && s.Watermark != nil {
+		reasons = append(reasons, fmt.Sprintf("table %s: a WATERMARK on an upsert-kafka table's changes is not native yet", t.Identifier))
 	}
 	if s.Value.Changelog() {
 		// The decoder's rows carry RowKinds; the fetch lays out value rows alone yet.

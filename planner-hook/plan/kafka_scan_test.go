@@ -98,3 +98,66 @@ func TestKafkaScanKeyLayout(t *testing.T) {
 		t.Fatalf("key fields %v %v, value fields %v", s.KeyFields, s.KeyNames, s.ValueFields)
 	}
 }
+
+// An upsert-kafka table: the key is the PRIMARY KEY's, the value has every column ('ALL') or
+// the others, and what keeps it on Flink's deserializer says why.
+func TestUpsertKafkaScan(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		options map[string]string
+		layout  string // key fields, key names, value fields when native
+		reason  string
+	}{
+		{"all columns in the value", nil, "[0] [auction] []", ""},
+		{"value without the key", map[string]string{"value.fields-include": "EXCEPT_KEY", "key.fields-prefix": ""}, "[0] [auction] [1 2 3]", ""},
+		{"csv values", map[string]string{"value.format": "csv", "value.json.timestamp-format.standard": ""}, "[0] [auction] []", ""},
+		{"protobuf key", map[string]string{"key.format": "protobuf"}, "", "key: the key format 'protobuf' is not decoded natively yet"},
+		{"avro-confluent values", map[string]string{"value.format": "avro-confluent"}, "", "the value format 'avro-confluent' is not decoded natively yet"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			is, err := Decode(islands.UpsertKafkaScan(t, c.options, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, reasons, err := CompileKafkaScan(&is.Nodes[0], is.Options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := strings.Join(reasons, "\n")
+			if c.reason != "" {
+				if !strings.Contains(joined, c.reason) || !strings.Contains(joined, "`bids`") {
+					t.Fatalf("reasons %q lack %q or the table's name", joined, c.reason)
+				}
+				return
+			}
+			if joined != "" {
+				t.Fatalf("reasons %q, want native", joined)
+			}
+			if !s.Upsert || s.Key == nil {
+				t.Fatalf("upsert %v, key %+v", s.Upsert, s.Key)
+			}
+			if got := fmt.Sprint(s.KeyFields, s.KeyNames, s.ValueFields); got != c.layout {
+				t.Fatalf("layout %s, want %s", got, c.layout)
+			}
+		})
+	}
+}
+
+// A WATERMARK on an upsert-kafka table keeps it on Flink's deserializer, with the reason; one
+// without a PRIMARY KEY is an error (Flink's factory refuses it).
+func TestUpsertKafkaScanRefusals(t *testing.T) {
+	is, err := Decode(islands.KafkaScan(t, map[string]string{"connector": "upsert-kafka", "key.format": "json"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := CompileKafkaScan(&is.Nodes[0], is.Options); err == nil || !strings.Contains(err.Error(), "PRIMARY KEY") {
+		t.Fatalf("error %v, want one naming the missing PRIMARY KEY", err)
+	}
+	if is, err = Decode(islands.UpsertKafkaScan(t, nil, true)); err != nil {
+		t.Fatal(err)
+	}
+	_, reasons, err := CompileKafkaScan(&is.Nodes[0], is.Options)
+	if err != nil || !strings.Contains(strings.Join(reasons, "\n"), "a WATERMARK on an upsert-kafka table's changes is not native yet") {
+		t.Fatalf("reasons %q, error %v: want the WATERMARK's", reasons, err)
+	}
+}

@@ -36,6 +36,7 @@ func OpenKafkaFetch(scanJSON []byte) (*KafkaFetch, error) {
 	mem := bufpool.New()
 	f, err := NewValueFetch(FetchLayout{
 		Value: p.Value, ValueFields: p.ValueFields, Key: p.Key, KeyNames: p.KeyNames, KeyFields: p.KeyFields, Metadata: p.Metadata,
+		Upsert: p.Upsert,
 	}, p.Names, p.Types, mem)
 	if err != nil {
 		return nil, fmt.Errorf("kafka table %s: %w", p.Table, err)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/sluice-project/sluice/binaryrow"
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/exec/changelog"
+	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/sources/kafkavalue"
 )
 
@@ -29,6 +31,10 @@ type FetchLayout struct {
 	KeyFields []int
 	// Metadata are the keys of the metadata columns, the row's last columns.
 	Metadata []string
+	// Upsert is set for an upsert-kafka table (Flink's upsert mode): a record with a value
+	// makes inserts, one without (a tombstone) a delete of its key's row with NULL in the
+	// value's other fields; the rows end with their RowKinds (catalog.RowKindColumn).
+	Upsert bool
 }
 
 // ValueFetch turns the records of one Kafka partition fetch into one batch of rows in record
@@ -51,6 +57,14 @@ type ValueFetch struct {
 	// since the last part, when the table reads metadata columns.
 	meta    *recordMeta
 	records []int32
+	// Upsert mode: tombstones marks the fetch's records without a value (SetTombstones); kinds
+	// are the RowKinds of the rows decoded in Go since the last part, and valueRows each row's
+	// row in the value decoder's batch (-1 for a tombstone's), kept while the part has a
+	// tombstone.
+	tombstones []byte
+	kinds      []int8
+	valueRows  []int32
+	deletes    int
 }
 
 // NewValueFetch returns a fetch decoder of records into rows of the named fields, laid out by l.
@@ -110,12 +124,18 @@ func NewValueFetch(l FetchLayout, names []string, types []catalog.Type, mem memo
 	if f.schema, err = catalog.ArrowSchema(names, types); err != nil {
 		return nil, fmt.Errorf("value fetch: %w", err)
 	}
-	if l.Value.Changelog() {
+	switch {
+	case l.Value.Changelog():
 		// The rows carry their RowKinds in a last column, the value decoder's own.
-		if l.Key != nil || len(l.Metadata) > 0 {
-			return nil, fmt.Errorf("value fetch: key fields or metadata columns beside the %s format's changes", l.Value.Name)
+		if l.Key != nil || len(l.Metadata) > 0 || l.Upsert {
+			return nil, fmt.Errorf("value fetch: key fields, metadata columns or upserts beside the %s format's changes", l.Value.Name)
 		}
 		f.schema = dec.Schema()
+	case l.Upsert:
+		if l.Key == nil {
+			return nil, fmt.Errorf("value fetch: upserts without a key format")
+		}
+		f.schema = arrow.NewSchema(append(f.schema.Fields(), arrow.Field{Name: catalog.RowKindColumn, Type: arrow.PrimitiveTypes.Int8}), nil)
 	}
 	if len(l.Metadata) > 0 {
 		f.meta = &recordMeta{keys: l.Metadata}
@@ -145,12 +165,25 @@ func (f *ValueFetch) SetKeys(keys []byte, starts []int32) {
 	f.keys, f.keyStarts = keys, starts
 }
 
+// ReadsTombstones says whether the fetch tells records without a value from records with an
+// empty one (upsert mode), for which the caller hands each fetch's marks to SetTombstones before
+// decoding it.
+func (f *ValueFetch) ReadsTombstones() bool { return f.layout.Upsert }
+
+// SetTombstones marks the records of the fetch to decode that have no value (a null value in
+// Kafka's record, a tombstone): marks[r] is 1 for such a record r, else 0 (read in place until
+// Finish).
+func (f *ValueFetch) SetTombstones(marks []byte) { f.tombstones = marks }
+
 // Decode decodes records values[starts[r]:starts[r+1]] from record from on, and returns the
 // first record it leaves to Flink's deserializer (the number of records when none).
 func (f *ValueFetch) Decode(values []byte, starts []int32, from int) (int, error) {
 	n := len(starts) - 1
 	if f.key != nil && len(f.keyStarts) != len(starts) {
 		return 0, fmt.Errorf("value fetch: %d keys for %d records", len(f.keyStarts)-1, n)
+	}
+	if f.layout.Upsert && len(f.tombstones) != n {
+		return 0, fmt.Errorf("value fetch: %d tombstone marks for %d records", len(f.tombstones), n)
 	}
 	for r := from; r < n; r++ {
 		if starts[r] > starts[r+1] || int(starts[r+1]) > len(values) {
@@ -176,6 +209,18 @@ func (f *ValueFetch) Decode(values []byte, starts []int32, from int) (int, error
 		if !ok {
 			return r, f.cut()
 		}
+		if f.layout.Upsert && f.tombstones[r] != 0 {
+			// Flink deletes the key's row, the value's fields NULL (none without a key row).
+			if k > 0 {
+				f.deletes++
+				f.kinds = append(f.kinds, changelog.Delete)
+				f.valueRows = append(f.valueRows, -1)
+				if f.meta != nil {
+					f.records = append(f.records, int32(r))
+				}
+			}
+			continue
+		}
 		rows, ok := f.dec.Add(values[starts[r]:starts[r+1]])
 		if !ok {
 			if k > 0 {
@@ -189,6 +234,10 @@ func (f *ValueFetch) Decode(values []byte, starts []int32, from int) (int, error
 		case k > 0 && rows > 0:
 			if f.meta != nil {
 				f.records = append(f.records, int32(r))
+			}
+			if f.layout.Upsert {
+				f.kinds = append(f.kinds, changelog.Insert)
+				f.valueRows = append(f.valueRows, int32(f.dec.Rows()-1))
 			}
 		case k > 0:
 			f.key.DropLast()
@@ -217,9 +266,9 @@ func (f *ValueFetch) AppendRows(data []byte, offsets []int32) error {
 }
 
 // cut closes the rows decoded natively so far into a part: the key's and the value's fields in
-// their places, then the metadata columns.
+// their places, then the metadata columns, then (upsert mode) the RowKinds.
 func (f *ValueFetch) cut() error {
-	if f.dec.Rows() == 0 {
+	if f.dec.Rows() == 0 && len(f.kinds) == 0 {
 		return nil
 	}
 	if f.key == nil && f.meta == nil {
@@ -231,10 +280,14 @@ func (f *ValueFetch) cut() error {
 		return nil
 	}
 	cols := make([]arrow.Array, f.schema.NumFields())
+	var owned []arrow.Array
 	var batches []arrow.RecordBatch
 	defer func() {
 		for _, b := range batches {
 			b.Release()
+		}
+		for _, a := range owned {
+			a.Release()
 		}
 	}()
 	if f.key != nil {
@@ -252,10 +305,31 @@ func (f *ValueFetch) cut() error {
 		return fmt.Errorf("value: %w", err)
 	}
 	batches = append(batches, vb)
-	for i, p := range f.layout.ValueFields {
-		cols[p] = vb.Column(i)
-	}
 	rows := vb.NumRows()
+	if f.layout.Upsert {
+		rows = int64(len(f.kinds))
+		if n := batches[0].NumRows(); n != rows {
+			return fmt.Errorf("value fetch: %d key rows for %d rows", n, rows)
+		}
+		b := array.NewInt8Builder(f.mem)
+		b.AppendValues(f.kinds, nil)
+		kinds := b.NewArray()
+		b.Release()
+		owned = append(owned, kinds)
+		cols[len(cols)-1] = kinds
+	}
+	for i, p := range f.layout.ValueFields {
+		c := vb.Column(i)
+		if f.deletes > 0 {
+			// The tombstones' rows take NULL, or the key's field where the value has the key's.
+			if c, err = f.withDeletes(c, cols[p]); err != nil {
+				return fmt.Errorf("value fetch: column %s: %w", f.schema.Field(p).Name, err)
+			}
+			owned = append(owned, c)
+		}
+		cols[p] = c
+	}
+	f.kinds, f.valueRows, f.deletes = f.kinds[:0], f.valueRows[:0], 0
 	if f.meta != nil {
 		records := f.records
 		f.records = f.records[:0]
@@ -266,15 +340,36 @@ func (f *ValueFetch) cut() error {
 		if err != nil {
 			return err
 		}
-		copy(cols[len(cols)-len(meta):], meta)
-		defer func() {
-			for _, c := range meta {
-				c.Release()
-			}
-		}()
+		owned = append(owned, meta...)
+		end := len(cols)
+		if f.layout.Upsert {
+			end-- // the RowKinds come last
+		}
+		copy(cols[end-len(meta):end], meta)
 	}
 	f.parts = append(f.parts, array.NewRecordBatch(f.schema, cols, rows))
 	return nil
+}
+
+// withDeletes lays out a value column over the part's rows in upsert mode: row i is the value's
+// row valueRows[i], or for a tombstone NULL (key nil) or the key's row i.
+func (f *ValueFetch) withDeletes(value, key arrow.Array) (arrow.Array, error) {
+	if key == nil {
+		return column.TakeOrNull(value, f.valueRows, f.mem)
+	}
+	both, err := array.Concatenate([]arrow.Array{value, key}, f.mem)
+	if err != nil {
+		return nil, err
+	}
+	defer both.Release()
+	sel := make([]int32, len(f.valueRows))
+	for i, r := range f.valueRows {
+		if r < 0 {
+			r = int32(value.Len() + i)
+		}
+		sel[i] = r
+	}
+	return column.Take(both, sel, f.mem)
 }
 
 // Finish returns the fetch's rows as one batch, in record order, and starts a new fetch.

@@ -153,6 +153,28 @@ func KafkaScan(t testing.TB, options map[string]string) []byte {
 	return encode(t, is)
 }
 
+// UpsertKafkaScan returns KafkaScan's island as a scan of an upsert-kafka table bids with the
+// PRIMARY KEY auction, json keys and json values, its WATERMARK (pushed into the scan) kept when
+// watermark is set, its table options changed by options.
+func UpsertKafkaScan(t testing.TB, options map[string]string, watermark bool) []byte {
+	t.Helper()
+	is := decode(t, KafkaScan(t, map[string]string{
+		"connector": "upsert-kafka", "format": "", "json.timestamp-format.standard": "", "scan.startup.mode": "",
+		"key.format": "json", "value.format": "json", "value.json.timestamp-format.standard": "ISO-8601"}))
+	exec := is["nodes"].([]any)[0].(map[string]any)["exec"].(map[string]any)
+	source := exec["scanTableSource"].(map[string]any)
+	table := source["table"].(map[string]any)["resolvedTable"].(map[string]any)
+	schema := table["schema"].(map[string]any)
+	schema["columns"].([]any)[0].(map[string]any)["dataType"] = "INT NOT NULL"
+	schema["primaryKey"] = map[string]any{"name": "PK_auction", "type": "PRIMARY_KEY", "columns": []any{"auction"}}
+	if !watermark {
+		delete(schema, "watermarkSpecs")
+		source["abilities"] = []any{}
+	}
+	setOptions(table["options"].(map[string]any), options)
+	return encode(t, is)
+}
+
 // KafkaSink returns testdata/kafka_sink.json (an insert into a Kafka table
 // out_t (auction INT, p2 BIGINT, ts TIMESTAMP(3), note STRING NOT NULL) in json with
 // 'json.encode.ignore-null-fields'), its table options changed by options (an empty value

@@ -296,9 +296,17 @@ public final class NativeLib {
     /**
      * What a native Kafka scan needs besides each fetch's record values, as bits: 1, metadata
      * columns (the fetch's record metadata goes to {@link #kafkaFetchRecords} before it is
-     * decoded); 2, a key format (the record keys go to {@link #kafkaFetchKeys}).
+     * decoded); 2, a key format (the record keys go to {@link #kafkaFetchKeys}); 4, upserts (the
+     * records without a value go to {@link #kafkaFetchTombstones}).
      */
     public static native int kafkaFetchNeeds(long fetch);
+
+    /**
+     * Marks the records of the fetch to decode next that have no value (tombstones): one byte per
+     * record, 1 for a record whose value is null, else 0 (a direct buffer read in place until
+     * {@link #kafkaFetchFinish}).
+     */
+    public static native void kafkaFetchTombstones(long fetch, ByteBuffer marks, int records);
 
     /**
      * Sets the record keys of the fetch to decode next: record r's key is

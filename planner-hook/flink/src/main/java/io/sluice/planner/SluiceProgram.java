@@ -680,8 +680,9 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             return false;
         }
         var table = ((StreamPhysicalTableSourceScan) rel).tableSourceTable();
+        String connector = table.contextResolvedTable().getResolvedTable().getOptions().get("connector");
         return table.tableSource().getClass().getName().equals(KAFKA_SOURCE_CLASS)
-                && "kafka".equals(table.contextResolvedTable().getResolvedTable().getOptions().get("connector"));
+                && ("kafka".equals(connector) || "upsert-kafka".equals(connector));
     }
 
     /**

@@ -50,6 +50,9 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
     private final boolean readsKeys;
     private ByteBuffer keys;
     private ByteBuffer keyStarts;
+    /** Whether the table is an upsert-kafka one, and the fetch's marks of records without a value. */
+    private final boolean readsTombstones;
+    private ByteBuffer tombstones;
     private ByteBuffer meta;
     private String topic;
     private byte[] topicBytes;
@@ -78,6 +81,7 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
         int needs = NativeLib.kafkaFetchNeeds(fetch);
         this.readsMetadata = (needs & 1) != 0;
         this.readsKeys = (needs & 2) != 0;
+        this.readsTombstones = (needs & 4) != 0;
         this.deserializer = deserializer;
         this.rows = new RowDataSerializer(rowType);
     }
@@ -124,6 +128,9 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
             }
             if (readsKeys) {
                 setKeys(records);
+            }
+            if (readsTombstones) {
+                setTombstones(records);
             }
             at = NativeLib.kafkaFetchDecode(fetch, values, values.position(), starts, records.size(), 0);
             while (at < records.size()) {
@@ -178,6 +185,16 @@ public final class FetchEmitter implements RecordEmitter<ConsumerRecord<byte[], 
             keyStarts.putInt(keys.position());
         }
         NativeLib.kafkaFetchKeys(fetch, keys, keys.position(), keyStarts, records.size());
+    }
+
+    /** Hands the marks of the fetch's records without a value (an upsert table's deletes) to Go. */
+    private void setTombstones(List<ConsumerRecord<byte[], byte[]>> records) {
+        tombstones = capacity(tombstones, records.size());
+        tombstones.clear();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            tombstones.put(r.value() == null ? (byte) 1 : (byte) 0);
+        }
+        NativeLib.kafkaFetchTombstones(fetch, tombstones, records.size());
     }
 
     /** Hands the fetch's record metadata to Go, for the table's metadata columns. */
