@@ -11,7 +11,7 @@ JAR       := planner-hook/flink/target/sluice-flink-0.1.0-SNAPSHOT.jar
 
 export CGO_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
-.PHONY: all native build test test-go test-java test-long demo demo-calc bench bench-nexmark fuzz docs docs-check clean adbc-drivers postgres kafka env flightsql-server
+.PHONY: all native build test test-go test-java test-long demo demo-calc bench bench-nexmark fuzz docs docs-check clean adbc-drivers postgres kafka fluss env flightsql-server
 
 # ADBC's C drivers for PostgreSQL and SQLite, taken from the Python wheels that ship them
 # (libpq and SQLite linked in); nothing of them is committed.
@@ -60,10 +60,16 @@ kafka:
 	bin/sluice-kafka start
 export SLUICE_KAFKA_BOOTSTRAP := $(shell SLUICE_KAFKA_PORT=$${SLUICE_KAFKA_PORT:-59092} bin/sluice-kafka bootstrap 2>/dev/null)
 
+## fluss: starts the tests' Fluss cluster (ZooKeeper, a coordinator and a tablet server under
+## build/fluss, 127.0.0.1:59123); the tests read its bootstrap servers from SLUICE_FLUSS_BOOTSTRAP.
+fluss:
+	bin/sluice-fluss start
+export SLUICE_FLUSS_BOOTSTRAP := $(shell SLUICE_FLUSS_PORT=$${SLUICE_FLUSS_PORT:-59123} bin/sluice-fluss bootstrap 2>/dev/null)
+
 ## env: the environment `go vet` and `go test` need outside make (the JNI headers, the ADBC
 ## drivers, the tests' PostgreSQL): `eval $$(make -s env)`.
 env:
-	@echo export CGO_CFLAGS=\"$(CGO_CFLAGS)\" SLUICE_ADBC_DRIVER_DIR=$(SLUICE_ADBC_DRIVER_DIR) SLUICE_PG_URI=$(SLUICE_PG_URI) SLUICE_FLIGHTSQL_SERVER=$(SLUICE_FLIGHTSQL_SERVER) SLUICE_KAFKA_BOOTSTRAP=$(SLUICE_KAFKA_BOOTSTRAP)
+	@echo export CGO_CFLAGS=\"$(CGO_CFLAGS)\" SLUICE_ADBC_DRIVER_DIR=$(SLUICE_ADBC_DRIVER_DIR) SLUICE_PG_URI=$(SLUICE_PG_URI) SLUICE_FLIGHTSQL_SERVER=$(SLUICE_FLIGHTSQL_SERVER) SLUICE_KAFKA_BOOTSTRAP=$(SLUICE_KAFKA_BOOTSTRAP) SLUICE_FLUSS_BOOTSTRAP=$(SLUICE_FLUSS_BOOTSTRAP)
 
 ## build: the plugin jar with the native library inside.
 build: $(NATIVE)
@@ -79,7 +85,7 @@ test-go: adbc-drivers postgres
 	# Arrow buffers by hand (arrow-go's own zstd assertions trip elsewhere).
 	$(GO) test -tags assert ./binaryrow/... ./exec/... ./sources/... ./sinks/parquet/...
 
-test-java: $(NATIVE) adbc-drivers postgres kafka $(FLIGHTSQL_SERVER)
+test-java: $(NATIVE) adbc-drivers postgres kafka fluss $(FLIGHTSQL_SERVER)
 	$(MVN) test
 
 ## test-long: the slow checks kept out of `make test`: this JVM's Double.toString/Float.toString

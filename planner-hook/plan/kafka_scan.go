@@ -308,11 +308,3 @@ func compileKafkaWatermark(raw json.RawMessage, types []catalog.Type, options ma
 	w.Cols = sortedKeys(set)
 	return w, "", nil
 }
-
-// compileTableScan compiles a table source scan by its connector.
-func compileTableScan(n *IslandNode, options map[string]string) (Node, []string, error) {
-	if isKafkaScan(n) {
-		return wrap(CompileKafkaScan(n, options))
-	}
-	return wrap(CompileFileScan(n, options))
-}

@@ -184,3 +184,11 @@ func nestedScanReason(t catalog.Type) string {
 	}
 	return ""
 }
+
+// compileTableScan compiles a table source scan by its connector.
+func compileTableScan(n *IslandNode, options map[string]string) (Node, []string, error) {
+	if isKafkaScan(n) {
+		return wrap(CompileKafkaScan(n, options))
+	}
+	return wrap(CompileFileScan(n, options))
+}
