@@ -9,18 +9,19 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/exec/keygroup"
 	"github.com/sluice-project/sluice/exec/keytimer"
 	"github.com/sluice-project/sluice/exec/stateblob"
 	"github.com/sluice-project/sluice/exec/statettl"
 )
 
-// RowKinds as Flink's RowKind#toByteValue.
+// The RowKinds as a row's first byte holds them (exec/changelog's).
 const (
-	insert       byte = 0
-	updateBefore byte = 1
-	updateAfter  byte = 2
-	deleteRow    byte = 3
+	insert       = byte(changelog.Insert)
+	updateBefore = byte(changelog.UpdateBefore)
+	updateAfter  = byte(changelog.UpdateAfter)
+	deleteRow    = byte(changelog.Delete)
 )
 
 // Config configures a deduplication.
