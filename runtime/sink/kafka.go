@@ -12,6 +12,7 @@ import (
 	"github.com/sluice-project/sluice/exec/column"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sinks/kafkavalue"
+	"github.com/sluice-project/sluice/sinks/recordends"
 )
 
 // KafkaEncoder encodes the batches of a native chain into the records of a Kafka table (its
@@ -55,7 +56,7 @@ func project[T any](all []T, positions []int) []T {
 
 // Encode returns the records of a batch's rows: little-endian, the number of records u32, the
 // flags of the sections after the values u32 (1: keys, 2: timestamps), the values' ends
-// (records + 1 offsets, from 0; kafkavalue.NullValue set for a record without a value) u32 and
+// (records + 1 offsets, from 0; recordends.NullValue set for a record without a value) u32 and
 // their bytes; then, with a key format, the keys' ends and bytes the same way; then, with a
 // written 'timestamp' metadata column, each record's timestamp int64 (math.MinInt64: none).
 // Rows are checked against the table's NOT NULL columns first, as Flink's ConstraintEnforcer
@@ -192,12 +193,12 @@ func encodeUpserts(enc kafkavalue.Encoder, b arrow.RecordBatch, kinds []int8) ([
 	last := uint32(0) // the end of the record before, without the NullValue mark
 	for _, k := range kinds {
 		if changelog.Retracts(k) {
-			ends = append(ends, last|kafkavalue.NullValue)
+			ends = append(ends, last|recordends.NullValue)
 			continue
 		}
 		kept = kept[1:]
 		ends = append(ends, kept[0])
-		last = kept[0] &^ kafkavalue.NullValue
+		last = kept[0] &^ recordends.NullValue
 	}
 	return recordsOf(n, ends, body), nil
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
-	"github.com/sluice-project/sluice/sinks/kafkavalue"
+	"github.com/sluice-project/sluice/sinks/recordends"
 	"github.com/sluice-project/sluice/testkit/islands"
 )
 
@@ -104,15 +104,15 @@ func section(out []byte, at, n int) ([]string, int) {
 	body := at + 4*(n+1)
 	var recs []string
 	for r := range n {
-		from := binary.LittleEndian.Uint32(out[at+4*r:]) &^ kafkavalue.NullValue
+		from := binary.LittleEndian.Uint32(out[at+4*r:]) &^ recordends.NullValue
 		to := binary.LittleEndian.Uint32(out[at+4*(r+1):])
-		if to&kafkavalue.NullValue != 0 {
+		if to&recordends.NullValue != 0 {
 			recs = append(recs, "<none>")
 			continue
 		}
 		recs = append(recs, string(out[body+int(from):body+int(to)]))
 	}
-	return recs, body + int(binary.LittleEndian.Uint32(out[at+4*n:])&^kafkavalue.NullValue)
+	return recs, body + int(binary.LittleEndian.Uint32(out[at+4*n:])&^recordends.NullValue)
 }
 
 // TestKafkaEncoderUpserts encodes the changes into an upsert-kafka table: every record keyed by

@@ -73,7 +73,7 @@ const noTimestamp = math.MinInt64
 
 // encodeRecords encodes the rows of a batch as records: little-endian, the number of records
 // u32, the flags of the sections after the values u32 (0 here), the values' ends (records + 1
-// offsets, from 0; kafkavalue.NullValue set for a record without a value) u32, and their bytes.
+// offsets, from 0; recordends.NullValue set for a record without a value) u32, and their bytes.
 func encodeRecords(enc kafkavalue.Encoder, b arrow.RecordBatch) ([]byte, error) {
 	n := int(b.NumRows())
 	ends := make([]uint32, 1, n+1)

@@ -15,11 +15,8 @@ import (
 	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/sinks/jsonformat"
+	"github.com/sluice-project/sluice/sinks/recordends"
 )
-
-// maxBody is the largest body of records in one batch: a record's end must stay below the
-// mark of a record without a value in the ends (bit 31).
-const maxBody = 1 << 31
 
 // Encoder writes rows of one row type as Debezium JSON records.
 type Encoder struct {
@@ -70,8 +67,8 @@ func (e *Encoder) AppendChanges(body []byte, ends []uint32, b arrow.RecordBatch,
 			return nil, nil, fmt.Errorf("debezium-json: row %d: %w", r, err)
 		}
 		body = append(body, tail...)
-		if len(body) >= maxBody {
-			return nil, nil, fmt.Errorf("debezium-json: %d bytes of records in one batch", len(body))
+		if err := recordends.Check("debezium-json", len(body)); err != nil {
+			return nil, nil, err
 		}
 		ends = append(ends, uint32(len(body)))
 	}

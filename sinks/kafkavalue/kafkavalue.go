@@ -14,11 +14,8 @@ import (
 	"github.com/sluice-project/sluice/sinks/debeziumformat"
 	"github.com/sluice-project/sluice/sinks/jsonformat"
 	"github.com/sluice-project/sluice/sinks/rawformat"
+	"github.com/sluice-project/sluice/sinks/recordends"
 )
-
-// NullValue marks, in the ends an Encoder gives, a record without a value (Kafka's null value);
-// the end itself is the bits below it.
-const NullValue = rawformat.NullValue
 
 // Format is a value format and its encoding options.
 type Format struct {
@@ -38,7 +35,7 @@ type Format struct {
 // Encoder encodes rows as record values.
 type Encoder interface {
 	// AppendRecords appends the record values of b's rows to body, and each record's end in body
-	// to ends (with NullValue set for a record without a value).
+	// to ends (with recordends.NullValue set for a record without a value).
 	AppendRecords(body []byte, ends []uint32, b arrow.RecordBatch) ([]byte, []uint32, error)
 }
 
@@ -83,8 +80,8 @@ func (j jsonRecords) AppendRecords(body []byte, ends []uint32, b arrow.RecordBat
 		if body, err = j.enc.AppendRecord(body, b, r); err != nil {
 			return nil, nil, fmt.Errorf("row %d: %w", r, err)
 		}
-		if len(body) >= NullValue {
-			return nil, nil, fmt.Errorf("%d bytes of records in one batch", len(body))
+		if err := recordends.Check("json encoder", len(body)); err != nil {
+			return nil, nil, err
 		}
 		ends = append(ends, uint32(len(body)))
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sinks/recordends"
 )
 
 // Options are the raw format's options that change what is encoded.
@@ -47,12 +48,8 @@ func NewEncoder(names []string, types []catalog.Type, opts Options) (*Encoder, e
 	return e, nil
 }
 
-// NullValue marks the end of a record without a value (a NULL field) in the ends AppendRecords
-// gives; the end itself is the bits below it.
-const NullValue = 1 << 31
-
 // AppendRecords appends the record values of b's rows (b's one column is the field) to body, and
-// each record's end in body to ends, with NullValue set for a NULL field, whose record has no
+// each record's end in body to ends, with recordends.NullValue set for a NULL field, whose record has no
 // value (nothing is appended for it).
 func (e *Encoder) AppendRecords(body []byte, ends []uint32, b arrow.RecordBatch) ([]byte, []uint32, error) {
 	col := b.Column(0)
@@ -124,8 +121,8 @@ func (e *Encoder) AppendRecords(body []byte, ends []uint32, b arrow.RecordBatch)
 	default:
 		return nil, nil, fmt.Errorf("raw encoder: a %s column for field type %s", col.DataType(), e.t)
 	}
-	if len(body) >= NullValue {
-		return nil, nil, fmt.Errorf("raw encoder: %d bytes of records in one batch", len(body))
+	if err := recordends.Check("raw encoder", len(body)); err != nil {
+		return nil, nil, err
 	}
 	return body, ends, nil
 }
@@ -134,7 +131,7 @@ func (e *Encoder) AppendRecords(body []byte, ends []uint32, b arrow.RecordBatch)
 func appendEnd(ends []uint32, body []byte, null bool) []uint32 {
 	end := uint32(len(body))
 	if null {
-		end |= NullValue
+		end |= recordends.NullValue
 	}
 	return append(ends, end)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/catalog"
+	"github.com/sluice-project/sluice/sinks/recordends"
 )
 
 // TestAppendRecords checks each type's bytes in both byte orders, and NULL fields as records
@@ -70,11 +71,11 @@ func TestAppendRecords(t *testing.T) {
 			}
 			var got []string
 			for r := 1; r < len(ends); r++ {
-				if ends[r]&NullValue != 0 {
+				if ends[r]&recordends.NullValue != 0 {
 					got = append(got, "<null>")
 					continue
 				}
-				got = append(got, fmt.Sprintf("%q", body[ends[r-1]&^NullValue:ends[r]]))
+				got = append(got, fmt.Sprintf("%q", body[ends[r-1]&^recordends.NullValue:ends[r]]))
 			}
 			if s := fmt.Sprint(got); s != c.want {
 				t.Fatalf("records %s, want %s", s, c.want)
