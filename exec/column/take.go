@@ -37,6 +37,38 @@ func TakeBatch(b arrow.RecordBatch, sel []int32, mem memory.Allocator) (arrow.Re
 	return array.NewRecordBatch(b.Schema(), cols, int64(len(sel))), nil
 }
 
+// TakeEither returns a new column whose row i is a's row sel[i], or b's row sel[i] - a.Len()
+// when sel[i] is past a's rows (a and b of one type): rows picked from two columns, as a
+// changelog's rows from the before and after images. It copies once when every row comes from
+// one of them, else it lays the two end to end first.
+func TakeEither(a, b arrow.Array, sel []int32, mem memory.Allocator) (arrow.Array, error) {
+	n := int32(a.Len())
+	fromA, fromB := true, true
+	for _, r := range sel {
+		if r < n {
+			fromB = false
+		} else {
+			fromA = false
+		}
+	}
+	switch {
+	case fromA:
+		return Take(a, sel, mem)
+	case fromB:
+		shifted := make([]int32, len(sel))
+		for i, r := range sel {
+			shifted[i] = r - n
+		}
+		return Take(b, shifted, mem)
+	}
+	both, err := array.Concatenate([]arrow.Array{a, b}, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer both.Release()
+	return Take(both, sel, mem)
+}
+
 // TakeOrNull is Take where a negative index selects a NULL: element access that misses.
 func TakeOrNull(a arrow.Array, sel []int32, mem memory.Allocator) (arrow.Array, error) {
 	return take(a, sel, mem, true)

@@ -113,3 +113,38 @@ func TestTakeNested(t *testing.T) {
 		got.Release()
 	}
 }
+
+// TakeEither picks rows of two columns: from one of them alone, or from both.
+func TestTakeEither(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"a0", "a1", "a2"}, []bool{true, false, true})
+	a := sb.NewArray()
+	sb.AppendValues([]string{"b0", "b1"}, nil)
+	b := sb.NewArray()
+	sb.Release()
+	defer a.Release()
+	defer b.Release()
+	for _, c := range []struct {
+		name string
+		sel  []int32
+		want string
+	}{
+		{"from a", []int32{2, 0, 1}, `["a2" "a0" (null)]`},
+		{"from b", []int32{4, 3, 4}, `["b1" "b0" "b1"]`},
+		{"from both", []int32{3, 0, 4, 1}, `["b0" "a0" "b1" (null)]`},
+		{"none", []int32{}, `[]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := TakeEither(a, b, c.sel, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer got.Release()
+			if got.String() != c.want {
+				t.Fatalf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}

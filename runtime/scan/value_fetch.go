@@ -357,11 +357,6 @@ func (f *ValueFetch) withDeletes(value, key arrow.Array) (arrow.Array, error) {
 	if key == nil {
 		return column.TakeOrNull(value, f.valueRows, f.mem)
 	}
-	both, err := array.Concatenate([]arrow.Array{value, key}, f.mem)
-	if err != nil {
-		return nil, err
-	}
-	defer both.Release()
 	sel := make([]int32, len(f.valueRows))
 	for i, r := range f.valueRows {
 		if r < 0 {
@@ -369,7 +364,7 @@ func (f *ValueFetch) withDeletes(value, key arrow.Array) (arrow.Array, error) {
 		}
 		sel[i] = r
 	}
-	return column.Take(both, sel, f.mem)
+	return column.TakeEither(value, key, sel, f.mem)
 }
 
 // Finish returns the fetch's rows as one batch, in record order, and starts a new fetch.

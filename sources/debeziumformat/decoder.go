@@ -159,7 +159,7 @@ func (d *Decoder) Finish(mem memory.Allocator) (arrow.RecordBatch, error) {
 	defer env.Release()
 	n := int32(env.NumRows())
 	// Row r of the output is field values of the before rows (index envRow) or of the after
-	// rows (index n + envRow), taken from both sides' fields laid end to end.
+	// rows (index n + envRow).
 	sel := make([]int32, len(d.kinds))
 	for r, e := range d.envRows {
 		sel[r] = e
@@ -181,12 +181,7 @@ func (d *Decoder) Finish(mem memory.Allocator) (arrow.RecordBatch, error) {
 		}
 	}()
 	for i := range d.names {
-		both, err := array.Concatenate([]arrow.Array{before.Field(i), after.Field(i)}, mem)
-		if err != nil {
-			return nil, fmt.Errorf("debezium-json decoder: field %s: %w", d.names[i], err)
-		}
-		taken, err := column.Take(both, sel, mem)
-		both.Release()
+		taken, err := column.TakeEither(before.Field(i), after.Field(i), sel, mem)
 		if err != nil {
 			return nil, fmt.Errorf("debezium-json decoder: field %s: %w", d.names[i], err)
 		}
