@@ -421,6 +421,20 @@ func Java_io_sluice_jni_NativeLib_valueRecords(env *C.JNIEnv, _ C.jclass, rowTyp
 	return javaBytes(env, out)
 }
 
+// A Fluss bucket fetch's log batches decoded natively, for the differential tests against
+// Fluss's own reader.
+
+//export Java_io_sluice_jni_NativeLib_flussLogRows
+func Java_io_sluice_jni_NativeLib_flussLogRows(env *C.JNIEnv, _ C.jclass, rowType C.jbyteArray, changelog C.jboolean, records C.jbyteArray) C.jbyteArray {
+	defer guard(env, "flussLogRows")
+	out, err := scan.FlussLogRows(string(goBytes(env, rowType)), changelog != 0, goBytes(env, records))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return javaBytes(env, out)
+}
+
 // optionLines reads "key=value" lines (the first '=' ends the key).
 func optionLines(b []byte) map[string]string {
 	o := map[string]string{}
@@ -628,6 +642,36 @@ func Java_io_sluice_jni_NativeLib_kafkaFetchWatermark(env *C.JNIEnv, _ C.jclass,
 		return 0
 	}
 	return C.jlong(k.mark)
+}
+
+// The native Fluss scan's decoding: the log batches of one bucket's fetch go to Go in one call
+// and come back as one batch.
+
+//export Java_io_sluice_jni_NativeLib_flussFetchOpen
+func Java_io_sluice_jni_NativeLib_flussFetchOpen(env *C.JNIEnv, _ C.jclass, scanJSON C.jbyteArray) C.jlong {
+	defer guard(env, "flussFetchOpen")
+	f, err := scan.OpenFlussFetch(goBytes(env, scanJSON))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(f))
+}
+
+//export Java_io_sluice_jni_NativeLib_flussFetchDecode
+func Java_io_sluice_jni_NativeLib_flussFetchDecode(env *C.JNIEnv, _ C.jclass, h C.jlong, records C.jbyteArray, from C.jlong) C.jlong {
+	defer guard(env, "flussFetchDecode")
+	f, err := handleOf[*scan.FlussFetch](h)
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	b, _, err := f.Decode(goBytes(env, records), int64(from))
+	if err != nil {
+		throw(env, err.Error())
+		return 0
+	}
+	return C.jlong(cgo.NewHandle(b))
 }
 
 // The native Kafka sink's encoding: a batch of the chain becomes the record values Flink's

@@ -11,9 +11,9 @@ import (
 // a node is: every kind that plan's registry lets run natively has its place in a chain (a
 // stage, a scan that starts the chain, a sink or exchange that ends it, or a node it passes), and nothing else.
 func TestEveryNativeKindHasARuntime(t *testing.T) {
-	stages := []plan.Node{&plan.Calc{}, &plan.WatermarkAssigner{}, &plan.WindowTableFunction{}, &plan.WindowJoin{}, &plan.IntervalJoin{}, &plan.RegularJoin{}, &plan.GroupAggregate{}, &plan.GroupAggregate{Phase: plan.LocalPhase}, &plan.GroupAggregate{Phase: plan.GlobalPhase}, &plan.Deduplicate{}, &plan.Deduplicate{Changelog: true}, &plan.Rank{}, &plan.OverAggregate{},
+	stages := []plan.Node{&plan.Calc{}, &plan.WatermarkAssigner{}, &plan.WindowTableFunction{}, &plan.WindowJoin{}, &plan.IntervalJoin{}, &plan.RegularJoin{}, &plan.GroupAggregate{}, &plan.GroupAggregate{Phase: plan.LocalPhase}, &plan.GroupAggregate{Phase: plan.GlobalPhase}, &plan.Deduplicate{}, &plan.Deduplicate{Changelog: true}, &plan.Rank{}, &plan.OverAggregate{}, &plan.DropUpdateBefore{},
 		&plan.WindowAggregate{Phase: plan.OnePhase}, &plan.WindowAggregate{Phase: plan.LocalPhase}, &plan.WindowAggregate{Phase: plan.GlobalPhase}}
-	scans := []plan.Scan{&plan.FileScan{}, &plan.IcebergScan{}, &plan.AdbcScan{}}
+	scans := []plan.Scan{&plan.FileScan{}, &plan.IcebergScan{}, &plan.AdbcScan{}, &plan.FlussScan{}}
 	ends := []plan.Node{&plan.FileSink{}, &plan.IcebergSink{}, &plan.AdbcSink{}, &plan.Exchange{}}
 	// The chain passes rows through a mini-batch assigner (its clock is the Java operator's).
 	passes := []plan.Node{&plan.MiniBatchAssigner{}}

@@ -67,6 +67,8 @@ func openStage(node plan.Node, options map[string]string) (Pipeline, error) {
 		return openTopNStage(p, options)
 	case *plan.OverAggregate:
 		return openOverStage(p, options)
+	case *plan.DropUpdateBefore:
+		return &dropUpdateBeforeStage{}, nil
 	}
 	return nil, fmt.Errorf("a %s node cannot run inside a chain", node.ExecType())
 }

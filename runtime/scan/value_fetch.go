@@ -379,11 +379,19 @@ func (f *ValueFetch) Finish() (arrow.RecordBatch, error) {
 			p.Release()
 		}
 	}()
-	schema := f.schema
-	switch len(parts) {
-	case 0:
-		return f.empty()
-	case 1:
+	if len(parts) == 0 {
+		return emptyBatch(f.schema, f.mem), nil
+	}
+	b, err := concatBatches(f.schema, parts, f.mem)
+	if err != nil {
+		return nil, fmt.Errorf("value fetch: %w", err)
+	}
+	return b, nil
+}
+
+// concatBatches makes one batch of schema of parts (at least one; they stay the caller's).
+func concatBatches(schema *arrow.Schema, parts []arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
+	if len(parts) == 1 {
 		parts[0].Retain()
 		return parts[0], nil
 	}
@@ -397,12 +405,12 @@ func (f *ValueFetch) Finish() (arrow.RecordBatch, error) {
 		for i, p := range parts {
 			pieces[i] = p.Column(c)
 		}
-		a, err := array.Concatenate(pieces, f.mem)
+		a, err := array.Concatenate(pieces, mem)
 		if err != nil {
 			for _, done := range out[:c] {
 				done.Release()
 			}
-			return nil, fmt.Errorf("value fetch: column %s: %w", schema.Field(c).Name, err)
+			return nil, fmt.Errorf("column %s: %w", schema.Field(c).Name, err)
 		}
 		out[c] = a
 	}
@@ -413,15 +421,15 @@ func (f *ValueFetch) Finish() (arrow.RecordBatch, error) {
 	return b, nil
 }
 
-// empty is a batch of no rows of the fetch's schema.
-func (f *ValueFetch) empty() (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, f.schema.NumFields())
+// emptyBatch is a batch of no rows of schema.
+func emptyBatch(schema *arrow.Schema, mem memory.Allocator) arrow.RecordBatch {
+	cols := make([]arrow.Array, schema.NumFields())
 	for i := range cols {
-		cols[i] = array.MakeArrayOfNull(f.mem, f.schema.Field(i).Type, 0)
+		cols[i] = array.MakeArrayOfNull(mem, schema.Field(i).Type, 0)
 	}
-	b := array.NewRecordBatch(f.schema, cols, 0)
+	b := array.NewRecordBatch(schema, cols, 0)
 	for _, c := range cols {
 		c.Release()
 	}
-	return b, nil
+	return b
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sluice-project/sluice/binaryrow"
+	"github.com/sluice-project/sluice/catalog"
 	"github.com/sluice-project/sluice/exec/changelog"
 	"github.com/sluice-project/sluice/planner-hook/plan"
 	"github.com/sluice-project/sluice/sources/kafkavalue"
@@ -50,12 +52,18 @@ func ValueRows(rowType string, options map[string]string, values []byte, starts 
 		return nil, err
 	}
 	defer b.Release()
+	return appendBinaryRows(out, b, types, format.Name+" rows")
+}
+
+// appendBinaryRows appends the rows of a batch of the given field types (a changelog's RowKinds
+// in a last column, catalog.RowKindColumn) to out as BinaryRowData, little-endian: the number of
+// rows u32, their offsets (rows + 1) u32 and their bytes.
+func appendBinaryRows(out []byte, b arrow.RecordBatch, types []catalog.Type, what string) ([]byte, error) {
 	enc, err := binaryrow.NewEncoder(types)
 	if err != nil {
-		return nil, fmt.Errorf("%s rows: %w", format.Name, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	// A changelog format's batch ends with the rows' RowKinds, which the rows' headers carry.
-	fields, kinds, split, err := changelog.Split(format.Name+" rows", b, len(names))
+	fields, kinds, split, err := changelog.Split(what, b, len(types))
 	if err != nil {
 		return nil, err
 	}

@@ -250,6 +250,25 @@ public final class NativeLib {
      */
     public static native byte[] adbcSplitRows(long reader);
 
+    /** Opens the decoder of a native Fluss scan's fetches from the island JSON of its scan node. */
+    public static native long flussFetchOpen(byte[] scanJson);
+
+    /**
+     * Decodes the whole log batches of one bucket's fetch ({@code records}, as the tablet server
+     * returns them) into one native batch of the scan's columns, the rows before log offset
+     * {@code from} dropped (-2, the log's start: none).
+     */
+    public static native long flussFetchDecode(long fetch, byte[] records, long from);
+
+    /**
+     * The rows the native Fluss scan decodes of a bucket fetch's log batches ({@code records}, as
+     * the tablet server returns them), for the differential tests: rows of {@code rowType}
+     * (LogicalType#asSerializableString of a ROW, UTF-8) with their RowKinds ({@code changelog}:
+     * a primary-key table). Little-endian: the number of batches, then per batch its base offset
+     * and the offset after it (longs), its number of rows, their offsets (rows + 1) and their BinaryRowData bytes.
+     */
+    public static native byte[] flussLogRows(byte[] rowType, boolean changelog, byte[] records);
+
     /**
      * Decodes records of the value format a Kafka table's options name ({@code options}:
      * "key=value" lines, UTF-8) into rows of {@code rowType} (LogicalType#asSerializableString

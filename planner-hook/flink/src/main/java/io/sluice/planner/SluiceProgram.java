@@ -110,10 +110,10 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
         Map<RelNode, IslandPlan.Entry> scanEntries = new IdentityHashMap<>();
         RelNode timestampSink = timestampReadingSink(root, new IdentityHashMap<>());
         for (RelNode scan : scanCandidates(root)) {
-            if (isKafkaScan(scan) && timestampSink != null) {
-                // Flink's Kafka source gives its rows the Kafka timestamps as record timestamps,
-                // which the native scan does not carry.
-                edgeNotes.add(nodeName(scan) + ": the Kafka records are decoded by Flink's format, since "
+            if ((isKafkaScan(scan) || isFlussScan(scan)) && timestampSink != null) {
+                // Flink's Kafka source gives its rows the Kafka timestamps as record timestamps
+                // (Fluss's the batches' commit times), which the native scan does not carry.
+                edgeNotes.add(nodeName(scan) + ": the records are decoded by the connector's own reader, since "
                         + nodeName(timestampSink) + " may read the records' timestamps (the source runs on Flink's reader)");
                 continue;
             }
@@ -802,11 +802,18 @@ public final class SluiceProgram implements FlinkOptimizeProgram<StreamOptimizeC
             }
         }
         if (isFlussScan(rel)) {
-            // Judged by Go, which says why the scan stays Fluss's reader.
-            String table = ((StreamPhysicalTableSourceScan) rel).tableSourceTable().contextResolvedTable().getIdentifier().asSummaryString();
-            var node = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper()
-                    .createObjectNode().put("type", "sluice-fluss-scan_1").put("table", table);
-            return new IslandPlan.Entry(nodeName(rel), null, null, node, null, null);
+            StreamPhysicalTableSourceScan scan = (StreamPhysicalTableSourceScan) rel;
+            String table = scan.tableSourceTable().contextResolvedTable().getIdentifier().asSummaryString();
+            try {
+                io.sluice.sources.fluss.FlussScan s = io.sluice.sources.fluss.FlussScan.of(table, scan.tableSourceTable().tableSource());
+                return new IslandPlan.Entry(nodeName(rel), null, null, s.describe(), s, null);
+            } catch (RuntimeException | LinkageError e) {
+                // Another connector version: the scan stays Fluss's reader, and the verdict says why.
+                var node = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper()
+                        .createObjectNode().put("type", "sluice-fluss-scan_1").put("table", table);
+                node.putArray("unsupported").add("cannot inspect the Fluss table source: " + e);
+                return new IslandPlan.Entry(nodeName(rel), null, null, node, null, null);
+            }
         }
         if (isIcebergScan(rel)) {
             StreamPhysicalTableSourceScan scan = (StreamPhysicalTableSourceScan) rel;
