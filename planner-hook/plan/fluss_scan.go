@@ -95,6 +95,13 @@ func CompileFlussScan(n *IslandNode, _ map[string]string) (*FlussScan, []string,
 	if j.LogFormat != "" && !strings.EqualFold(j.LogFormat, "ARROW") {
 		why("the log format %s is not read natively (ARROW is)", j.LogFormat)
 	}
+	if j.Columns == "" {
+		// The Java side could not inspect the table source: its reasons say why.
+		if len(reasons) == 0 {
+			why("the scan's columns are unknown")
+		}
+		return s, reasons, nil
+	}
 	names, types, err := ParseRowFields(j.Columns)
 	if err != nil {
 		return nil, nil, fmt.Errorf("fluss scan %s: %w", n.Name, err)

@@ -65,7 +65,7 @@ class FlussLogDifferentialTest {
     /** Every type the decoder takes, NULLs in each. */
     static final String COLUMNS = "b BOOLEAN, t TINYINT, s SMALLINT, i INT, l BIGINT, f FLOAT, d DOUBLE,"
             + " d1 DECIMAL(10, 2), d2 DECIMAL(38, 10), str STRING, bin BYTES, dt DATE, tm TIME(3),"
-            + " ts3 TIMESTAMP(3), ts6 TIMESTAMP(6), ltz3 TIMESTAMP_LTZ(3), ltz6 TIMESTAMP_LTZ(6)";
+            + " ts3 TIMESTAMP(3), ts6 TIMESTAMP(6), ltz3 TIMESTAMP_LTZ(3), ltz6 TIMESTAMP_LTZ(6), ts0 TIMESTAMP(0), ltz0 TIMESTAMP_LTZ(0)";
     static String suffix;
 
     @BeforeAll
@@ -105,8 +105,11 @@ class FlussLogDifferentialTest {
         v.add("TIMESTAMP '" + timestamp(rnd, 6) + "'");
         v.add("TO_TIMESTAMP_LTZ(" + (rnd.nextLong() % 4_000_000_000_000L) + ", 3)");
         v.add("CAST(TIMESTAMP '" + timestamp(rnd, 6) + "' AS TIMESTAMP_LTZ(6))");
+        v.add("CAST(TIMESTAMP '" + timestamp(rnd, 0) + "' AS TIMESTAMP(0))");
+        v.add("TO_TIMESTAMP_LTZ(" + (rnd.nextLong() % 4_000_000_000L) + ", 0)");
         String[] types = {"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL(10, 2)", "DECIMAL(38, 10)",
-            "STRING", "BYTES", "DATE", "TIME(3)", "TIMESTAMP(3)", "TIMESTAMP(6)", "TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(6)"};
+            "STRING", "BYTES", "DATE", "TIME(3)", "TIMESTAMP(3)", "TIMESTAMP(6)", "TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(6)",
+            "TIMESTAMP(0)", "TIMESTAMP_LTZ(0)"};
         for (int c = 0; c < v.size(); c++) {
             if (rnd.nextInt(8) == 0) {
                 v.set(c, "CAST(NULL AS " + types[c] + ")");
@@ -129,8 +132,10 @@ class FlussLogDifferentialTest {
                 (int) Math.floorMod(micros, 1_000_000L) * 1000, java.time.ZoneOffset.UTC);
         if (precision == 3) {
             t = t.withNano(t.getNano() / 1_000_000 * 1_000_000);
+        } else if (precision == 0) {
+            t = t.withNano(0);
         }
-        return t.toString().replace('T', ' ');
+        return t.format(java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT));
     }
 
     /** A log table of every type, written in five INSERTs (five batches at least). */
@@ -216,7 +221,9 @@ class FlussLogDifferentialTest {
         long offset = 0;
         long highWatermark = Long.MAX_VALUE;
         int batches = 0;
+        long deadline = System.currentTimeMillis() + 60_000;
         while (offset < highWatermark) {
+            assertTrue(System.currentTimeMillis() < deadline, "fetched to offset " + offset + " of " + highWatermark + " in a minute");
             FetchLogRequest request = new FetchLogRequest().setFollowerServerId(-1).setMaxBytes(1 << 20).setMaxWaitMs(100).setMinBytes(1);
             PbFetchLogReqForTable forTable = request.addTablesReq().setTableId(tableId).setProjectionPushdownEnabled(false);
             forTable.addBucketsReq().setBucketId(0).setFetchOffset(offset).setMaxFetchBytes(64 << 10);

@@ -47,7 +47,13 @@ public final class BucketFetchEmitter implements RecordEmitter<BucketFetch, Nati
             throw new IOException(String.format("Fluss table %s, bucket %d, offsets %d to %d: %s", table,
                     f.bucket().getBucket(), f.fromOffset(), f.nextOffset(), e.getMessage()), e);
         }
-        NativeBatch batch = NativeBatch.ofSource(handle, NativeLib.batchRows(handle), Long.MIN_VALUE);
+        NativeBatch batch;
+        try {
+            batch = NativeBatch.ofSource(handle, NativeLib.batchRows(handle), Long.MIN_VALUE);
+        } catch (RuntimeException e) {
+            NativeLib.close(handle);
+            throw e;
+        }
         try {
             if (batch.rows() > 0) {
                 output.collect(batch);

@@ -13,14 +13,20 @@ import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.flink.source.split.LogSplit;
 import org.apache.fluss.flink.source.split.SourceSplitBase;
+import org.apache.fluss.metadata.PhysicalTablePath;
 import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.rpc.gateway.TabletServerGateway;
 import org.apache.fluss.rpc.messages.FetchLogRequest;
 import org.apache.fluss.rpc.messages.FetchLogResponse;
 import org.apache.fluss.rpc.messages.PbFetchLogReqForTable;
 import org.apache.fluss.rpc.messages.PbFetchLogRespForBucket;
 import org.apache.fluss.rpc.messages.PbFetchLogRespForTable;
 import org.apache.fluss.rpc.protocol.Errors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -43,8 +49,9 @@ import java.util.concurrent.TimeoutException;
  * the job, naming the table, the bucket and the offset.
  */
 final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSplitBase> {
-    /** The offset before which Fluss's reader starts at the log's start (LogScanner.EARLIEST_OFFSET). */
-    static final long EARLIEST_OFFSET = -2L;
+    private static final Logger LOG = LoggerFactory.getLogger(BucketFetchSplitReader.class);
+    /** How long a round that got no bucket's answer waits before the next (Fluss's client retries alike). */
+    static final long RETRY_BACKOFF_MS = 100;
 
     private final Configuration conf;
     private final TablePath tablePath;
@@ -53,7 +60,11 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
     private final Map<TableBucket, Long> offsets = new HashMap<>();
     private Connection connection;
     private MetadataUpdater metadata;
+    /** The table's id and schema id, as the splits and the client's metadata give them. */
     private long tableId = -1;
+    private int schemaId = -1;
+    /** Whether the last fetch round ended on errors only: the next one waits a moment first. */
+    private boolean backOff;
 
     /**
      * @param fetchedFields the table's columns the scan reads, ascending (null: all of them),
@@ -71,6 +82,15 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
         if (splitIds.isEmpty()) {
             return out.build();
         }
+        if (backOff) {
+            try {
+                Thread.sleep(RETRY_BACKOFF_MS);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new IOException("Fluss table " + tablePath + ": interrupted while fetching", ie);
+            }
+        }
+        backOff = true; // unless a bucket's answer comes
         connect();
         // One request per leader for the buckets it leads.
         Map<Integer, List<TableBucket>> byLeader = new HashMap<>();
@@ -79,13 +99,19 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
             try {
                 leader = metadata.leaderFor(b);
             } catch (RuntimeException e) {
-                metadata.checkAndUpdateMetadata(tablePath, b);
+                refreshMetadata(b, e);
                 continue;
             }
             byLeader.computeIfAbsent(leader, l -> new ArrayList<>()).add(b);
         }
         Map<Integer, CompletableFuture<FetchLogResponse>> pending = new HashMap<>();
         for (Map.Entry<Integer, List<TableBucket>> e : byLeader.entrySet()) {
+            TabletServerGateway leader = metadata.newTabletServerClientForNode(e.getKey());
+            if (leader == null) {
+                // The leader is not among the tablet servers the client knows (one restarting).
+                refreshMetadata(e.getValue().get(0), null);
+                continue;
+            }
             FetchLogRequest request = new FetchLogRequest().setFollowerServerId(-1)
                     .setMaxBytes((int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES).getBytes())
                     .setMinBytes((int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MIN_BYTES).getBytes())
@@ -99,7 +125,7 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
             for (TableBucket b : e.getValue()) {
                 forTable.addBucketsReq().setBucketId(b.getBucket()).setFetchOffset(offsets.get(b)).setMaxFetchBytes(bucketBytes);
             }
-            pending.put(e.getKey(), metadata.newTabletServerClientForNode(e.getKey()).fetchLog(request));
+            pending.put(e.getKey(), leader.fetchLog(request));
         }
         for (Map.Entry<Integer, CompletableFuture<FetchLogResponse>> e : pending.entrySet()) {
             FetchLogResponse response;
@@ -110,12 +136,14 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
                 throw new IOException("Fluss table " + tablePath + ": interrupted while fetching", ie);
             } catch (ExecutionException | TimeoutException failure) {
                 // The leader is gone or unreachable: fetch its buckets again with fresh metadata.
-                for (TableBucket b : byLeader.get(e.getKey())) {
-                    metadata.checkAndUpdateMetadata(tablePath, b);
-                }
+                refreshMetadata(byLeader.get(e.getKey()).get(0), failure);
                 continue;
             }
             for (PbFetchLogRespForTable forTable : response.getTablesRespsList()) {
+                if (forTable.getTableId() != tableId) {
+                    throw new IOException("Fluss table " + tablePath + ": an answer for table id " + forTable.getTableId()
+                            + ", fetched for " + tableId);
+                }
                 for (PbFetchLogRespForBucket r : forTable.getBucketsRespsList()) {
                     TableBucket b = new TableBucket(tableId, r.getBucketId());
                     BucketFetch f = received(b, r);
@@ -141,7 +169,7 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
             switch (error) {
                 case NOT_LEADER_OR_FOLLOWER, LOG_STORAGE_EXCEPTION, KV_STORAGE_EXCEPTION, STORAGE_EXCEPTION,
                         FENCED_LEADER_EPOCH_EXCEPTION, UNKNOWN_TABLE_OR_BUCKET_EXCEPTION, UNKNOWN_SERVER_ERROR:
-                    metadata.checkAndUpdateMetadata(tablePath, b);
+                    refreshMetadata(b, error.exception(message));
                     return null;
                 default:
                     throw new IOException(String.format("Fluss table %s, bucket %d, offset %d: %s (%s)",
@@ -156,7 +184,9 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
             return null;
         }
         byte[] records = r.getRecords();
-        long next = LogBatches.nextOffset(records, from);
+        long next = LogBatches.nextOffset(records, from, schemaId, () -> String.format("Fluss table %s, bucket %d, offset %d",
+                tablePath, b.getBucket(), from));
+        backOff = false;
         if (next == from) {
             return null; // only a partial batch: fetched again, with more bytes to come
         }
@@ -164,12 +194,33 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
         return new BucketFetch(splitId, b, records, from, next);
     }
 
-    private void connect() {
+    /**
+     * Forgets the table's bucket leaders, which the next round loads again, as Fluss's LogFetcher
+     * does after a fetch fails on a leader that moved or went away.
+     */
+    private void refreshMetadata(TableBucket b, Throwable why) {
+        LOG.debug("Fluss table {}, bucket {}: refreshing the metadata", tablePath, b.getBucket(), why);
+        metadata.invalidPhysicalTableBucketMeta(Set.of(PhysicalTablePath.of(tablePath)));
+        try {
+            metadata.updateTableOrPartitionMetadata(tablePath, null);
+        } catch (RuntimeException e) {
+            LOG.warn("Fluss table {}: the metadata could not be refreshed; fetching again", tablePath, e);
+        }
+    }
+
+    private void connect() throws IOException {
         if (connection == null) {
             connection = ConnectionFactory.createConnection(conf);
             metadata = ((FlussConnection) connection).getMetadataUpdater();
+        }
+        if (schemaId < 0) {
             metadata.checkAndUpdateTableMetadata(Set.of(tablePath));
-            tableId = metadata.getTableId(tablePath);
+            TableInfo info = metadata.getTableInfoOrElseThrow(tablePath);
+            if (info.getTableId() != tableId) {
+                throw new IOException("Fluss table " + tablePath + " has the id " + info.getTableId() + ", its splits " + tableId
+                        + " (the table was dropped and created again?)");
+            }
+            schemaId = info.getSchemaId();
         }
     }
 
@@ -187,6 +238,10 @@ final class BucketFetchSplitReader implements SplitReader<BucketFetch, SourceSpl
             if (log.getStoppingOffset().isPresent()) {
                 throw new IllegalStateException("Sluice's native Fluss scan reads unbounded log splits; got " + split);
             }
+            if (tableId >= 0 && split.getTableBucket().getTableId() != tableId) {
+                throw new IllegalStateException("splits of two tables: " + tableId + " and " + split);
+            }
+            tableId = split.getTableBucket().getTableId();
             splitIds.put(split.getTableBucket(), split.splitId());
             offsets.put(split.getTableBucket(), log.getStartingOffset());
         }
