@@ -42,7 +42,9 @@ func TestFlussScanVerdict(t *testing.T) {
 		{"indexed log", func(j *flussScanExec) { j.LogFormat = "INDEXED" }, "log format INDEXED"},
 		{"TIMESTAMP(9)", func(j *flussScanExec) { j.Columns = "ROW<`id` INT, `ts` TIMESTAMP(9)>" }, "column ts: type TIMESTAMP(9)"},
 		{"from Java", func(j *flussScanExec) { j.Unsupported = []string{"a LIMIT pushed into Fluss's source"} }, "a LIMIT pushed"},
-		{"not inspected", func(j *flussScanExec) { j.Columns, j.Unsupported = "", []string{"cannot inspect the Fluss table source: x"} }, "cannot inspect"},
+		{"not inspected", func(j *flussScanExec) {
+			j.Columns, j.Unsupported = "", []string{"cannot inspect the Fluss table source: x"}
+		}, "cannot inspect"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, reasons, err := CompileFlussScan(flussScanNode(t, c.change), nil)
