@@ -1,6 +1,6 @@
 package io.sluice.fluss;
 
-import java.lang.reflect.Field;
+import io.sluice.connectors.PrivateState;
 
 /**
  * The private state of Fluss's Flink connector that the native scan reads: the table source's
@@ -15,20 +15,8 @@ public final class FlussConnector {
     private FlussConnector() {}
 
     /** The value of the field {@code name} declared by {@code o}'s class or a superclass. */
-    @SuppressWarnings("unchecked")
     public static <T> T field(Object o, String name) {
-        for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
-            try {
-                Field f = c.getDeclaredField(name);
-                f.setAccessible(true);
-                return (T) f.get(o);
-            } catch (NoSuchFieldException e) {
-                // look in the superclass
-            } catch (ReflectiveOperationException e) {
-                throw mismatch("field " + name + " of " + o.getClass().getName(), e);
-            }
-        }
-        throw mismatch("field " + name + " of " + o.getClass().getName(), null);
+        return PrivateState.field(o, name, FlussConnector::mismatch);
     }
 
     private static IllegalStateException mismatch(String what, Throwable cause) {

@@ -1,7 +1,8 @@
 package io.sluice.kafka;
 
+import io.sluice.connectors.PrivateState;
+
 import java.lang.reflect.Constructor;
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 
 /**
@@ -14,20 +15,8 @@ public final class KafkaConnector {
     private KafkaConnector() {}
 
     /** The value of the field {@code name} declared by {@code o}'s class or a superclass. */
-    @SuppressWarnings("unchecked")
     public static <T> T field(Object o, String name) {
-        for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
-            try {
-                Field f = c.getDeclaredField(name);
-                f.setAccessible(true);
-                return (T) f.get(o);
-            } catch (NoSuchFieldException e) {
-                // look in the superclass
-            } catch (ReflectiveOperationException e) {
-                throw mismatch("field " + name + " of " + o.getClass().getName(), e);
-            }
-        }
-        throw mismatch("field " + name + " of " + o.getClass().getName(), null);
+        return PrivateState.field(o, name, KafkaConnector::mismatch);
     }
 
     /** Calls the method {@code name} declared by {@code o}'s class or a superclass. */
